@@ -1,0 +1,41 @@
+/**
+ * What a chat needs from a running Codex app-server, and what it needs to start one. The real
+ * implementation is `CodexClient` (core/codex/client.ts); tests may pass a scripted one.
+ */
+
+/** How a Codex process ended: exit code or signal, and the last lines of its stderr. */
+export interface CodexExit {
+  code: number | null;
+  signal: NodeJS.Signals | string | null;
+  stderrTail: string;
+}
+
+/** One live connection to one `codex app-server` child. */
+export interface CodexConnection {
+  /** Codex's version from the `initialize` user agent ("0.169.0"), or null when it did not say. */
+  readonly version: string | null;
+  /** Sends a request and resolves with its result; rejects on a JSON-RPC error, a timeout or the child's exit. */
+  request(method: string, params: unknown, opts?: { timeoutMs?: number }): Promise<unknown>;
+  /** The one handler for server→client requests; its resolved value is the JSON-RPC result. Throwing a
+   * vscode-jsonrpc ResponseError answers with that error. */
+  onServerRequest(handler: (method: string, params: unknown, id: string | number) => Promise<unknown>): void;
+  /** Every notification. */
+  onNotification(handler: (method: string, params: unknown) => void): void;
+  /** Settles when the child exits (for any reason). */
+  readonly exited: Promise<CodexExit>;
+  /** Closes stdin, then TERM, then KILL to the process group. */
+  stop(): Promise<void>;
+  /** Immediate KILL of the process group. */
+  kill(): void;
+}
+
+/** What to start: the executable, its whole argv (ending with "app-server"), cwd and environment. */
+export interface CodexSpawnSpec {
+  bin: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Starts a Codex app-server and completes `initialize`; rejects with the exit code and stderr tail when it cannot. */
+export type StartCodex = (spec: CodexSpawnSpec) => Promise<CodexConnection>;

@@ -1,0 +1,112 @@
+/**
+ * The sessions store (`<state>/sessions.json`, seed-spec §1.5): per chat, the active session and a
+ * history of sessions. A session row takes the thread id Codex mints; it is resumed only once it is
+ * materialized (a turn started on it: field case B22). Written atomically, mode 600.
+ */
+import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import writeFileAtomic from 'write-file-atomic';
+import { z } from 'zod';
+import { AppFailure } from '../../../shared/result';
+
+export const SessionRow = z.object({
+  /** A local UUID until Codex mints a thread; then the thread id. */
+  id: z.string(),
+  threadId: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string(),
+  turns: z.number().int().nonnegative(),
+  /** True once a turn started on the thread (its rollout exists, so it can be resumed). */
+  started: z.boolean(),
+  label: z.string(),
+  enforcement: z.enum(['managed', 'disabled', 'external']).nullable().default(null),
+});
+export type SessionRow = z.infer<typeof SessionRow>;
+
+const ChatRecord = z.object({ profile: z.string(), active: z.string().nullable(), history: z.array(SessionRow) });
+const StoreFile = z.object({ version: z.literal(1), chats: z.record(z.string(), ChatRecord) });
+type StoreFile = z.infer<typeof StoreFile>;
+
+/** The sessions store over one file. Every mutation is written before it returns. */
+export class SessionStore {
+  private data: StoreFile;
+  constructor(private readonly file: string) {
+    this.data = { version: 1, chats: {} };
+    if (existsSync(file)) {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (e) {
+        throw new AppFailure({ code: 'sessions-unreadable', message: `the sessions store cannot be read: ${(e as Error).message}`, where: file, fix: 'restore it from sessions.json.bak or move it aside' });
+      }
+      const parsed = StoreFile.safeParse(raw);
+      if (!parsed.success) throw new AppFailure({ code: 'sessions-invalid', message: `the sessions store is not valid: ${parsed.error.issues[0]?.message ?? ''}`, where: file, fix: 'restore it from a backup or move it aside' });
+      this.data = parsed.data;
+    }
+  }
+
+  /** The active row of a chat, minted (and made active) when there is none. */
+  ensureActive(chatId: string, profile: string): SessionRow {
+    const chat = (this.data.chats[chatId] ??= { profile, active: null, history: [] });
+    const row = chat.history.find((r) => r.id === chat.active);
+    if (row) return row;
+    return this.startNew(chatId, profile);
+  }
+
+  /** Mints a new row and makes it active; old rows stay in history. */
+  startNew(chatId: string, profile: string): SessionRow {
+    const chat = (this.data.chats[chatId] ??= { profile, active: null, history: [] });
+    const now = new Date().toISOString();
+    const row: SessionRow = { id: randomUUID(), threadId: null, created_at: now, last_used_at: now, turns: 0, started: false, label: '', enforcement: null };
+    chat.history.push(row);
+    chat.active = row.id;
+    this.save();
+    return row;
+  }
+
+  /** Binds the active row to the thread Codex minted (the row takes the thread id). */
+  bindThread(chatId: string, rowId: string, threadId: string, enforcement: SessionRow['enforcement']): SessionRow {
+    const row = this.row(chatId, rowId);
+    const chat = this.data.chats[chatId];
+    if (chat && chat.active === row.id) chat.active = threadId;
+    row.id = threadId;
+    row.threadId = threadId;
+    row.enforcement = enforcement;
+    this.save();
+    return row;
+  }
+
+  /** Marks a turn started on the row (materialized) and fills an empty label from the message. */
+  recordTurn(chatId: string, rowId: string, text: string): void {
+    const row = this.row(chatId, rowId);
+    row.started = true;
+    row.turns += 1;
+    row.last_used_at = new Date().toISOString();
+    if (!row.label) row.label = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+    this.save();
+  }
+
+  /** Rows of a chat, most recently used first (10 by default). */
+  list(chatId: string, limit = 10): SessionRow[] {
+    const chat = this.data.chats[chatId];
+    if (!chat) return [];
+    return [...chat.history].sort((a, b) => b.last_used_at.localeCompare(a.last_used_at)).slice(0, limit);
+  }
+
+  /** Every chat id in the store with its profile. */
+  chats(): Array<{ chatId: string; profile: string }> {
+    return Object.entries(this.data.chats).map(([chatId, c]) => ({ chatId, profile: c.profile }));
+  }
+
+  private row(chatId: string, rowId: string): SessionRow {
+    const row = this.data.chats[chatId]?.history.find((r) => r.id === rowId);
+    if (!row) throw new Error(`no session ${rowId} in chat ${chatId}`);
+    return row;
+  }
+
+  private save(): void {
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    writeFileAtomic.sync(this.file, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
+  }
+}

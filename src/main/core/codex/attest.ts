@@ -1,0 +1,120 @@
+/**
+ * Start attestation: pure checks of what Codex reports, before an agent is allowed to run
+ * (product.md §3 steps 3–5). Each check returns the refusals it found; an empty list passes.
+ * Facts from codex 0.169.0: `initialize` result `userAgent` ("<client>/<version> (...)"); `config/read
+ * {includeLayers:true, cwd}` result `{config, origins, layers:[{name:{type, file?}, config, disabledReason}]}`;
+ * thread/start|resume result `{activePermissionProfile:{id, extends}|null, approvalsReviewer, sandbox:{type}}`.
+ */
+import type { Enforcement } from '../../../shared/contract';
+
+/** The lowest Codex version Angelia runs (product.md §3). */
+export const MIN_CODEX_VERSION = '0.157.0';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Compares dotted versions numerically: negative when a < b. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((n) => parseInt(n, 10) || 0);
+  const pb = b.split('.').map((n) => parseInt(n, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Version gate: a refusal when the version is known and below MIN_CODEX_VERSION; an unknown version refuses too (fail closed). */
+export function checkVersion(version: string | null): string[] {
+  if (!version) return [`version: Codex did not report its version in initialize; Angelia needs ${MIN_CODEX_VERSION} or newer. Update codex.`];
+  if (compareVersions(version, MIN_CODEX_VERSION) < 0) return [`version: codex ${version} is older than ${MIN_CODEX_VERSION}; update codex.`];
+  return [];
+}
+
+/** A layer's name for messages: its file when it has one, else its type. */
+function layerName(layer: Obj): string {
+  const name = isObj(layer.name) ? layer.name : {};
+  const file = typeof name.file === 'string' ? name.file : typeof name.dotCodexFolder === 'string' ? `${name.dotCodexFolder}/config.toml` : null;
+  const type = typeof name.type === 'string' ? name.type : 'unknown';
+  return file ? `${type} layer ${file}` : `${type} layer`;
+}
+
+/**
+ * Config-layer check on a `config/read` result: refuses when a layer other than our own session flags
+ * (and not disabled by Codex, e.g. an untrusted project) sets `permissions.angelia` or `sandbox_mode`.
+ * Because Codex reports parsed layers, every TOML spelling (quoted, dotted, inline) is covered.
+ */
+export function checkConfigLayers(configRead: unknown, profileId = 'angelia'): string[] {
+  if (!isObj(configRead) || !Array.isArray(configRead.layers)) {
+    return ['refused: Codex did not report its config layers (config/read), so Angelia cannot prove nothing weakens the sandbox.'];
+  }
+  const out: string[] = [];
+  for (const layer of configRead.layers) {
+    if (!isObj(layer)) continue;
+    const type = isObj(layer.name) ? layer.name.type : undefined;
+    if (type === 'sessionFlags') continue;
+    if (layer.disabledReason != null) continue;
+    const config = isObj(layer.config) ? layer.config : {};
+    const perms = isObj(config.permissions) ? config.permissions : {};
+    if (perms[profileId] !== undefined) {
+      out.push(`refused: the ${layerName(layer)} sets permissions.${profileId}, which would merge with Angelia's sandbox rules; remove it there.`);
+    }
+    if (config.sandbox_mode !== undefined) {
+      out.push(`refused: the ${layerName(layer)} sets sandbox_mode, which makes Codex ignore permission profiles; remove it there.`);
+    }
+  }
+  return out;
+}
+
+/** Classifies Codex's legacy sandbox projection in the model of PermissionProfile: managed, disabled, external. */
+export function classifyEnforcement(sandbox: unknown): { enforcement: Enforcement; restricted: boolean } | null {
+  if (!isObj(sandbox)) return null;
+  switch (sandbox.type) {
+    case 'dangerFullAccess': return { enforcement: 'disabled', restricted: false };
+    case 'externalSandbox': return { enforcement: 'external', restricted: false };
+    case 'readOnly':
+    case 'workspaceWrite': return { enforcement: 'managed', restricted: true };
+    default: return null;
+  }
+}
+
+/** What the thread must report: our profile and its base, or none at all for a `sandbox = false` profile. */
+export interface ExpectedThread {
+  sandboxed: boolean;
+  permissionsExtends: string | null;
+}
+
+/** The thread check's verdict: refusals (empty = pass) and the enforcement in force. */
+export interface ThreadAttestation {
+  refusals: string[];
+  enforcement: Enforcement | null;
+}
+
+/**
+ * Thread attestation on a thread/start or thread/resume answer. A sandboxed profile passes only with
+ * `activePermissionProfile` = angelia with the compiled `extends`, approvals going to the user, and a
+ * managed, restricted sandbox. A `sandbox = false` profile must report full access (shown in red).
+ */
+export function attestThread(answer: unknown, expected: ExpectedThread): ThreadAttestation {
+  const a = isObj(answer) ? answer : {};
+  const refusals: string[] = [];
+  const cls = classifyEnforcement(a.sandbox);
+  if (a.approvalsReviewer !== 'user') {
+    refusals.push(`refused: Codex routes approvals to ${JSON.stringify(a.approvalsReviewer ?? null)}, not to you; a config layer sets approvals_reviewer.`);
+  }
+  if (!expected.sandboxed) {
+    if (cls?.enforcement !== 'disabled') refusals.push('refused: this profile asks for full access (sandbox = false) but Codex reports a different sandbox; the mode shown would not be the mode in force.');
+    return { refusals, enforcement: cls?.enforcement ?? null };
+  }
+  const active = isObj(a.activePermissionProfile) ? a.activePermissionProfile : null;
+  if (!active || active.id !== 'angelia') {
+    refusals.push(`refused: Codex applied the permission profile ${JSON.stringify(active?.id ?? null)}, not "angelia".`);
+  } else if ((active.extends ?? null) !== expected.permissionsExtends) {
+    refusals.push(`refused: the "angelia" profile extends ${JSON.stringify(active.extends ?? null)} in Codex, not ${JSON.stringify(expected.permissionsExtends)}.`);
+  }
+  if (!cls) refusals.push('refused: Codex did not report its sandbox for this thread.');
+  else if (cls.enforcement !== 'managed' || !cls.restricted) {
+    refusals.push(`refused: Codex reports a ${cls.enforcement} sandbox; Angelia runs sandboxed profiles only under Codex's own managed sandbox.`);
+  }
+  return { refusals, enforcement: cls?.enforcement ?? null };
+}

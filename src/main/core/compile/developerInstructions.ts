@@ -1,0 +1,37 @@
+/**
+ * The `developerInstructions` sent on thread/start and thread/resume (seed-spec §4.10, in our words):
+ * who the agent is, the sandbox it is in, the folders it may write, and how to ask for one more folder.
+ * Without the "you may ask" line Codex never asks, so the on-request modes would behave like bypass.
+ */
+
+/** What the instructions need to know about the profile. Paths are absolute. */
+export interface InstructionFacts {
+  profile: string;
+  stateDir: string;
+  tableFile: string;
+  cwd: string;
+  writable: string[];
+  sandboxed: boolean;
+  mode: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan';
+}
+
+/** Builds the instructions text (plain text, a few short paragraphs). */
+export function developerInstructions(f: InstructionFacts): string {
+  const self = `You are the agent of the Angelia profile "${f.profile}". Angelia runs you on this computer and relays your approval requests to its owner; it runs no model itself. Its settings live in ${f.tableFile}; do not change them unless asked.`;
+  if (!f.sandboxed) {
+    return `${self}\n\nThis profile runs WITHOUT a sandbox because its table says sandbox = false: you have full access, and nothing is held back for you. Be careful.`;
+  }
+  if (f.mode === 'plan') {
+    return `${self}\n\nYou are in Codex's sandbox, set by Angelia, in plan mode: you may read, but write nothing. Some paths (credentials, Angelia's state, other profiles' folders) cannot be read at all.`;
+  }
+  const folders = [f.cwd, ...f.writable].join(', ');
+  const ask =
+    f.mode === 'bypassPermissions'
+      ? 'Do not try to get around the sandbox.'
+      : 'You may also ask for access to one exact folder (read or write) for this turn with the request_permissions tool; the owner approves or declines. Asking to run a command fully outside the sandbox does not work: the sandbox stays even after a yes.';
+  return [
+    self,
+    `You are in Codex's sandbox, set by Angelia. You may write only in ${folders} and the temp folder; a .git folder at the top of those is read-only, so you cannot commit. Some paths (credentials, Angelia's state, other profiles' folders) cannot be read. Network is web only (HTTP/HTTPS through a proxy): no SSH, no local ports, no server you start and connect to. Package caches live in your own cache folder.`,
+    `When the sandbox blocks something ("Permission denied", "Read-only file system", "Operation not permitted"), say so plainly and name the lasting fix: add the folder to add_dirs of profile "${f.profile}" in Angelia. ${ask}`,
+  ].join('\n\n');
+}
