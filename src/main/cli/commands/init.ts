@@ -1,0 +1,33 @@
+import type { CliCommand } from '../command';
+import { initInstance } from '../../core/instance/init';
+import { resolveInstance } from '../../core/instance/paths';
+import { formatFailure } from '../../core/table/errors';
+
+/**
+ * `angelia init`: creates the instance (ANGELIA_STATE_DIR or ~/.angelia, mode 700) with a starter
+ * table and one profile `assistant`. Exit 0 when created; 1 when a table already exists or a folder
+ * cannot be made (the reason on stderr as `init error: …`); 2 on an unexpected argument.
+ */
+export const init: CliCommand = {
+  summary: 'create the instance with a starter profile',
+  async run(argv) {
+    if (argv.length > 0) {
+      process.stderr.write(`usage: angelia init (no arguments; ANGELIA_STATE_DIR and ANGELIA_CONFIG choose where)\n`);
+      return 2;
+    }
+    const paths = resolveInstance(process.env);
+    try {
+      const result = await initInstance(paths);
+      process.stdout.write(
+        `created the instance in ${paths.stateDir}\n` +
+          `  table: ${result.tableFile}\n` +
+          `  profile assistant: ${result.profileDir}\n` +
+          `next: angelia check-config, then angelia compile assistant\n`,
+      );
+      return 0;
+    } catch (e) {
+      process.stderr.write(`init error: ${formatFailure(e)}\n`);
+      return 1;
+    }
+  },
+};

@@ -1,0 +1,37 @@
+/**
+ * A compiled launch as readable text (for `angelia compile <profile>` without `--json`): every
+ * filesystem entry with its source, network, environment, warnings and the exact codex argv.
+ */
+import type { CodexLaunch } from './codexProfile';
+
+/** Quotes one argv entry for a POSIX shell (single quotes; plain words stay bare). */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The plan text of `launch` (lines end with `\n`). `mode` is the profile's permission mode. */
+export function planText(launch: CodexLaunch, mode: string): string {
+  const lines: string[] = [];
+  if (!launch.sandboxed) {
+    lines.push(`profile ${launch.profile}: NOT SANDBOXED (sandbox = false), mode ${mode} -> approval ${launch.approvalPolicy}`);
+    lines.push('  full access: the agent can read and change everything your user can; no deny rule holds');
+  } else {
+    lines.push(`profile ${launch.profile}: sandboxed by Codex, permission profile "angelia" extends ${launch.permissionsExtends}, mode ${mode} -> approval ${launch.approvalPolicy}`);
+    lines.push('filesystem:');
+    const width = Math.max(0, ...Object.keys(launch.filesystem).map((p) => p.length));
+    for (const [path, access] of Object.entries(launch.filesystem)) {
+      lines.push(`  ${access.padEnd(5)}  ${path.padEnd(width)}  ${launch.sources[path] ?? ''}`);
+    }
+    lines.push(`  (the profile's folder is writable through ${launch.permissionsExtends === ':workspace' ? ':workspace' : 'nothing: plan mode is read-only'})`);
+    lines.push("network: on through Codex's proxy, every web domain; no Unix socket, no loopback port");
+    if (launch.writableRoots.length > 0) lines.push(`writable: ${launch.writableRoots.join(', ')}`);
+  }
+  const env = Object.entries(launch.env);
+  if (env.length > 0) {
+    lines.push('environment:');
+    for (const [k, v] of env) lines.push(`  ${k}=${v}`);
+  }
+  for (const w of launch.warnings) lines.push(`warning: ${w}`);
+  lines.push(`codex ${launch.codexArgs.map(shellQuote).join(' ')}`);
+  return `${lines.join('\n')}\n`;
+}

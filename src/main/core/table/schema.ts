@@ -1,0 +1,84 @@
+/**
+ * The table's schema (`angelia.toml`; product.md §2 "Table", field meanings from seed-spec.md §1.1).
+ * Every object is strict: an unknown key is an error naming its full path, because a misspelt
+ * `sanbox` silently defaulting to the less safe value was a real failure. Later sections
+ * (`capabilities`, and profile fields `capabilities`, `except`, `deny`, `unsafe_ok`, `isolated`,
+ * `shared_write`, `accept_from`, `answer_from`, `media_tags`) slot in as new keys of these objects;
+ * until they exist, writing them is an error ("nothing reads it").
+ */
+import { z } from 'zod';
+
+/** Permission modes (seed-spec.md §4.6). Any other value is a load error, never a fallback. */
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const;
+/** One of PERMISSION_MODES. */
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** Reasoning efforts a profile may name (passed on each `turn/start`). */
+export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+/** One of EFFORTS. */
+export type Effort = (typeof EFFORTS)[number];
+
+/** Backends. Only Codex for now; the seam stays open for others. */
+export const BACKENDS = ['codex'] as const;
+/** One of BACKENDS. */
+export type Backend = (typeof BACKENDS)[number];
+
+/** Profile names: one word of letters, digits, `_` and `-` (they appear in `-c` keys and file names). */
+export const PROFILE_NAME = /^[A-Za-z0-9_-]+$/;
+
+/** A model name: one word that does not start with `-` (so it can never read as a flag). */
+export const MODEL_NAME = /^[^\s-]\S*$/;
+
+/** `[defaults]`: limits in minutes. */
+export const defaultsSchema = z.strictObject({
+  permission_timeout_minutes: z.number().positive().max(35_000).default(10),
+  turn_stall_minutes: z.number().min(0).max(35_000).default(60),
+  idle_exit_minutes: z.number().positive().max(35_000).default(30),
+});
+
+/** `[profiles.<name>]`: the fields this version reads. Paths are resolved by load.ts. */
+export const profileSchema = z.strictObject({
+  cwd: z.string().min(1),
+  backend: z.enum(BACKENDS).default('codex'),
+  bin: z.string().min(1).optional(),
+  permission_mode: z.enum(PERMISSION_MODES).default('acceptEdits'),
+  sandbox: z.boolean().default(true),
+  add_dirs: z.array(z.string().min(1)).default([]),
+  model: z.string().regex(MODEL_NAME, { error: 'must be one word that does not start with "-"' }).optional(),
+  effort: z.enum(EFFORTS).optional(),
+});
+
+/** The whole table. */
+export const tableSchema = z.strictObject({
+  defaults: defaultsSchema.prefault({}),
+  profiles: z.record(z.string(), profileSchema),
+});
+
+/** The table as validated, before paths are resolved. */
+export type RawTable = z.output<typeof tableSchema>;
+/** One profile as validated, before paths are resolved. */
+export type RawProfile = z.output<typeof profileSchema>;
+
+/** A one-line hint per field, used as the `fix` of an error about that field. */
+export const FIELD_FIXES: Record<string, string> = {
+  cwd: "set cwd to the profile's folder, e.g. cwd = \"~/assistants/coder\"",
+  backend: 'use backend = "codex" or leave it out',
+  bin: 'give the full path of the codex executable, or leave bin out to use the bundled one',
+  permission_mode: `use one of ${PERMISSION_MODES.join(', ')}`,
+  sandbox: 'use sandbox = true (recommended) or sandbox = false',
+  add_dirs: 'use a list of folders, e.g. add_dirs = ["~/projects/site"]',
+  model: 'use one model name, e.g. model = "gpt-5.5", or leave it out',
+  effort: `use one of ${EFFORTS.join(', ')}, or leave it out`,
+  permission_timeout_minutes: 'use a number of minutes greater than 0',
+  turn_stall_minutes: 'use a number of minutes (0 = never stop a stalled turn)',
+  idle_exit_minutes: 'use a number of minutes greater than 0',
+  profiles: 'add at least a [profiles.<name>] table with a cwd',
+};
+
+/** Known keys of the object at a key path (e.g. `[]`, `['profiles','coder']`), for "did you mean". */
+export function knownKeys(path: readonly PropertyKey[]): string[] {
+  if (path.length === 0) return Object.keys(tableSchema.shape);
+  if (path.length === 1 && path[0] === 'defaults') return Object.keys(defaultsSchema.shape);
+  if (path.length === 2 && path[0] === 'profiles') return Object.keys(profileSchema.shape);
+  return [];
+}

@@ -1,0 +1,178 @@
+/**
+ * Steps of the scripted model: what one `POST {baseUrl}/responses` answers, and how each step becomes the
+ * Server-Sent-Events frames of the OpenAI Responses API that Codex reads.
+ *
+ * Source of the protocol facts: codex-cli 0.169.0, measured (`shared/design/codex-app-server.md` §2, §4,
+ * §7, §10). Frames are `event: <type>\ndata: <json>\n\n`; Codex needs at least `response.created`,
+ * `response.output_item.done` per item and `response.completed` (with `response.id`); the `.added`/delta
+ * frames make it stream `item/agentMessage/delta` notifications.
+ */
+import { randomBytes } from 'node:crypto';
+
+/** File-system / network permissions as the model writes them in tool arguments (snake_case). */
+export interface PermissionsArg {
+  /** Absolute paths. */
+  file_system?: { read?: string[]; write?: string[] };
+  network?: { enabled: boolean };
+}
+
+/** `exec_command` arguments (unified exec, codex 0.169.0). `login` defaults to false (`/bin/bash -c`). */
+export interface ExecArgs {
+  cmd: string;
+  login?: boolean;
+  workdir?: string;
+  yield_time_ms?: number;
+  tty?: boolean;
+  sandbox_permissions?: 'use_default' | 'require_escalated' | 'with_additional_permissions';
+  justification?: string;
+  prefix_rule?: string[];
+  additional_permissions?: PermissionsArg;
+}
+
+/** An assistant message streamed in `chunks` deltas (default 3), `delayMs` apart (default 0). */
+export interface MessageStep { message: string; chunks?: number; delayMs?: number }
+/** A `function_call` named `exec_command` with JSON-string arguments and a fresh call id. */
+export interface ExecStep { exec: ExecArgs }
+/** A freeform `custom_tool_call` named `apply_patch`; `patch` is the raw `*** Begin Patch …` text. */
+export interface PatchStep { patch: string }
+/** A `function_call` named `request_permissions` (needs `features.request_permissions_tool`). */
+export interface RequestPermissionsStep { requestPermissions: { reason?: string; permissions: PermissionsArg } }
+/** Any other `function_call` (e.g. `write_stdin`); object arguments are JSON-encoded. */
+export interface FunctionCallStep { functionCall: { name: string; arguments: Record<string, unknown> | string } }
+/** One output item of a response. */
+export type ItemStep = MessageStep | ExecStep | PatchStep | RequestPermissionsStep | FunctionCallStep;
+/** A plain HTTP error reply; an object body is JSON-encoded (e.g. 429 `{error:{type:"usage_limit_reached"}}`). */
+export interface HttpErrorStep { httpError: { status: number; body: unknown; headers?: Record<string, string> } }
+/** An SSE `response.failed` (e.g. code `context_length_exceeded`, `server_error`). */
+export interface FailedStep { failed: { code: string; message: string } }
+/** Several items in one response (`output_index` 0..n); Codex runs the tool calls in parallel. */
+export interface ItemsStep { items: ItemStep[] }
+/** Sends `response.created` and never completes (for interrupt tests); ends when the server closes. */
+export interface HangStep { hang: true }
+/** What one model request is answered with. */
+export type Step = ItemStep | HttpErrorStep | FailedStep | ItemsStep | HangStep;
+
+/** One SSE frame: `event` is the Responses event type, `data` its JSON payload. */
+export interface SseFrame { event: string; data: Record<string, unknown> }
+
+/** Mints fresh ids (`resp_…`, `msg_…`, `fc_…`, `call_…`): a random per-server prefix plus a counter. */
+export class IdSource {
+  private readonly prefix = randomBytes(4).toString('hex');
+  private n = 0;
+  /** A new id `<kind>_<prefix><n>`. */
+  next(kind: string): string {
+    this.n += 1;
+    return `${kind}_${this.prefix}${this.n}`;
+  }
+}
+
+/** The usage block sent with `response.completed` (token counts, fixed). */
+const USAGE = {
+  input_tokens: 100,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: 10,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 110,
+};
+
+/** Splits `text` into at most `chunks` non-empty pieces of near-equal length (whole code points). */
+export function splitText(text: string, chunks: number): string[] {
+  const chars = Array.from(text);
+  const n = Math.max(1, Math.min(Math.floor(chunks), chars.length));
+  if (chars.length === 0) return [];
+  const out: string[] = [];
+  for (let i = 0; i < n; i += 1) {
+    out.push(chars.slice(Math.floor((i * chars.length) / n), Math.floor(((i + 1) * chars.length) / n)).join(''));
+  }
+  return out;
+}
+
+/** A frame carrying `type` both as the SSE event name and inside the data, as the Responses API does. */
+function frame(type: string, rest: Record<string, unknown>): SseFrame {
+  return { event: type, data: { type, ...rest } };
+}
+
+/** The frames of one output item, plus the call id it carries (tool calls only). */
+export function itemFrames(step: ItemStep, index: number, ids: IdSource): { frames: SseFrame[]; callId?: string } {
+  if ('message' in step) {
+    const id = ids.next('msg');
+    const text = step.message;
+    const done = { type: 'message', id, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+    const deltas = splitText(text, step.chunks ?? 3).map((delta) =>
+      frame('response.output_text.delta', { item_id: id, output_index: index, content_index: 0, delta }));
+    return {
+      frames: [
+        frame('response.output_item.added', { output_index: index, item: { type: 'message', id, role: 'assistant', status: 'in_progress', content: [] } }),
+        frame('response.content_part.added', { item_id: id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }),
+        ...deltas,
+        frame('response.output_text.done', { item_id: id, output_index: index, content_index: 0, text }),
+        frame('response.output_item.done', { output_index: index, item: done }),
+      ],
+    };
+  }
+  const callId = ids.next('call');
+  if ('patch' in step) {
+    const item = { type: 'custom_tool_call', id: ids.next('ctc'), call_id: callId, name: 'apply_patch', input: step.patch, status: 'completed' };
+    return { frames: [frame('response.output_item.done', { output_index: index, item })], callId };
+  }
+  let name: string;
+  let args: string;
+  if ('exec' in step) {
+    name = 'exec_command';
+    args = JSON.stringify({ ...step.exec, login: step.exec.login ?? false });
+  } else if ('requestPermissions' in step) {
+    name = 'request_permissions';
+    args = JSON.stringify(step.requestPermissions);
+  } else {
+    name = step.functionCall.name;
+    const a = step.functionCall.arguments;
+    args = typeof a === 'string' ? a : JSON.stringify(a);
+  }
+  const id = ids.next('fc');
+  return {
+    frames: [
+      frame('response.output_item.added', { output_index: index, item: { type: 'function_call', id, call_id: callId, name, arguments: '', status: 'in_progress' } }),
+      frame('response.output_item.done', { output_index: index, item: { type: 'function_call', id, call_id: callId, name, arguments: args, status: 'completed' } }),
+    ],
+    callId,
+  };
+}
+
+/** The complete SSE answer for a step that streams items: created, the items' frames, completed. */
+export function responseFrames(items: ItemStep[], ids: IdSource): { frames: SseFrame[]; callIds: string[]; delays: number[] } {
+  const responseId = ids.next('resp');
+  const frames: SseFrame[] = [frame('response.created', { response: { id: responseId, object: 'response', status: 'in_progress', output: [] } })];
+  const delays: number[] = [0];
+  const callIds: string[] = [];
+  items.forEach((item, index) => {
+    const built = itemFrames(item, index, ids);
+    const delay = 'message' in item ? item.delayMs ?? 0 : 0;
+    for (const f of built.frames) {
+      frames.push(f);
+      delays.push(f.event === 'response.output_text.delta' ? delay : 0);
+    }
+    if (built.callId) callIds.push(built.callId);
+  });
+  frames.push(frame('response.completed', { response: { id: responseId, object: 'response', status: 'completed', usage: USAGE } }));
+  delays.push(0);
+  return { frames, callIds, delays };
+}
+
+/** The SSE answer for a `failed` step: `response.created` then `response.failed` with `error:{code,message}`. */
+export function failedFrames(step: FailedStep, ids: IdSource): SseFrame[] {
+  const id = ids.next('resp');
+  return [
+    frame('response.created', { response: { id, object: 'response', status: 'in_progress', output: [] } }),
+    frame('response.failed', { response: { id, object: 'response', status: 'failed', error: { code: step.failed.code, message: step.failed.message } } }),
+  ];
+}
+
+/** The first frame of a `hang` step (the response is never completed). */
+export function hangFrames(ids: IdSource): SseFrame[] {
+  return [frame('response.created', { response: { id: ids.next('resp'), object: 'response', status: 'in_progress', output: [] } })];
+}
+
+/** Encodes one frame on the wire. */
+export function encodeFrame(f: SseFrame): string {
+  return `event: ${f.event}\ndata: ${JSON.stringify(f.data)}\n\n`;
+}

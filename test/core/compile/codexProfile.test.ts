@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import { parse } from 'smol-toml';
+import { describe, expect, it } from 'vitest';
+import { compileCodexLaunch, threadParams, type CodexLaunch } from '../../../src/main/core/compile/codexProfile';
+import { AppFailure } from '../../../src/shared/result';
+import { FACTS, fixtureTable, profile, tableOf } from './fixture';
+
+/** The `-c` values of a launch as a map key → raw value text. */
+function flags(launch: CodexLaunch): Map<string, string> {
+  const out = new Map<string, string>();
+  const args = launch.codexArgs;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== '-c') continue;
+    const kv = args[i + 1]!;
+    const eq = kv.indexOf('=');
+    out.set(kv.slice(0, eq), kv.slice(eq + 1));
+  }
+  return out;
+}
+
+/** Parses one flag value as Codex would (TOML). */
+function value(launch: CodexLaunch, key: string): unknown {
+  const raw = flags(launch).get(key);
+  if (raw === undefined) return undefined;
+  return (parse(`v = ${raw}`) as { v: unknown }).v;
+}
+
+describe('compileCodexLaunch: shape of the argv', () => {
+  it('puts every override before "app-server", as -c pairs whose keys are bare dotted words', () => {
+    const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS);
+    const args = launch.codexArgs;
+    expect(args.at(-1)).toBe('app-server');
+    expect(args.length % 2).toBe(1);
+    for (let i = 0; i < args.length - 1; i += 2) {
+      expect(args[i]).toBe('-c');
+      expect(args[i + 1]!.split('=')[0]).toMatch(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/);
+    }
+  });
+
+  it('passes the filesystem as ONE inline table that parses back to exactly launch.filesystem', () => {
+    const launch = compileCodexLaunch(fixtureTable('default'), 'coder', FACTS);
+    expect(launch.codexArgs.filter((a) => a.startsWith('permissions.angelia.filesystem'))).toHaveLength(1);
+    expect(value(launch, 'permissions.angelia.filesystem')).toEqual(launch.filesystem);
+    expect(Object.keys(launch.sources).sort()).toEqual(Object.keys(launch.filesystem).sort());
+  });
+
+  it('reads CLAUDE.md as the project doc in every variant, with and without sandbox', () => {
+    for (const sandbox of [true, false]) {
+      expect(value(compileCodexLaunch(fixtureTable('plan', sandbox), 'writer', FACTS), 'project_doc_fallback_filenames')).toEqual(['CLAUDE.md']);
+    }
+  });
+});
+
+describe('compileCodexLaunch: modes', () => {
+  it.each([
+    ['default', 'on-request', ':workspace', true],
+    ['acceptEdits', 'on-request', ':workspace', true],
+    ['bypassPermissions', 'never', ':workspace', false],
+    ['plan', 'never', ':read-only', false],
+  ] as const)('%s → approval %s, base %s', (mode, policy, base, features) => {
+    const launch = compileCodexLaunch(fixtureTable(mode), 'coder', FACTS);
+    expect(launch).toMatchObject({ sandboxed: true, approvalPolicy: policy, permissionsExtends: base });
+    expect(value(launch, 'default_permissions')).toBe('angelia');
+    expect(value(launch, 'permissions.angelia.extends')).toBe(base);
+    expect(value(launch, 'features.exec_permission_approvals')).toBe(features ? true : undefined);
+    expect(value(launch, 'features.request_permissions_tool')).toBe(features ? true : undefined);
+  });
+
+  it('plan mode has no write entry, no cache and nothing writable', () => {
+    const launch = compileCodexLaunch(fixtureTable('plan'), 'coder', FACTS);
+    expect(Object.values(launch.filesystem)).not.toContain('write');
+    expect(launch.cacheDir).toBeNull();
+    expect(launch.env).toEqual({});
+    expect(launch.writableRoots).toEqual([]);
+    expect(launch.filesystem['/h/.ssh']).toBe('deny');
+  });
+
+  it('sandbox = false: no permission flag at all, full access said plainly', () => {
+    const launch = compileCodexLaunch(fixtureTable('bypassPermissions', false), 'coder', FACTS);
+    expect(launch).toMatchObject({ sandboxed: false, permissionsExtends: null, filesystem: {}, env: {}, cacheDir: null, approvalPolicy: 'never' });
+    expect(launch.codexArgs.join(' ')).not.toMatch(/permissions|network|features/);
+    expect(launch.warnings).toEqual([expect.stringContaining('FULL ACCESS')]);
+  });
+});
+
+describe('compileCodexLaunch: network', () => {
+  it('turns the network on through the proxy for every web domain, and opens no local socket on Linux', () => {
+    const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS);
+    expect(value(launch, 'features.network_proxy')).toBe(true);
+    expect(value(launch, 'permissions.angelia.network.enabled')).toBe(true);
+    expect(value(launch, 'permissions.angelia.network.mode')).toBe('full');
+    expect(value(launch, 'permissions.angelia.network.domains')).toEqual({ '*': 'allow' });
+    const all = launch.codexArgs.join('\n');
+    expect(all).not.toMatch(/unix_sockets|dangerously_allow_all_unix_sockets|allow_local_binding|127\.0\.0\.1|localhost/);
+  });
+
+  it('on macOS allows exactly the API socket, and only when there is one', () => {
+    const mac = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', { ...FACTS, platform: 'darwin' });
+    expect(value(mac, 'permissions.angelia.network.unix_sockets')).toEqual({ '/h/.angelia/api.sock': 'allow' });
+    const none = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', { ...FACTS, platform: 'darwin', apiSocket: null });
+    expect(flags(none).has('permissions.angelia.network.unix_sockets')).toBe(false);
+    expect(mac.filesystem['/h/Library/Keychains']).toBe('deny');
+    expect(compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS).filesystem['/h/Library/Keychains']).toBeUndefined();
+  });
+});
+
+describe('compileCodexLaunch: filesystem floor', () => {
+  const coder = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS);
+
+  it("denies the instance's private files, credentials, Codex's stores and the other profile's folder", () => {
+    for (const p of ['/h/.angelia/env', '/h/.angelia/api.token', '/h/.angelia/sessions.json', '/h/.angelia/compiled', '/h/.angelia/audit.jsonl',
+      '/h/.ssh', '/h/.aws', '/h/.gnupg', '/h/.config/gh', '/h/.netrc', '/h/.git-credentials', '/h/.npmrc', '/h/.docker', '/h/.kube',
+      '/h/.codex/auth.json', '/h/.codex/sessions', '/h/.codex/archived_sessions', '/h/.codex/history.jsonl', '/h/.codex/config.toml',
+      '/h/.angelia/workspace/profiles/writer']) {
+      expect(coder.filesystem[p], p).toBe('deny');
+    }
+    expect(coder.sources['/h/.angelia/workspace/profiles/writer']).toBe("profile writer's folder");
+  });
+
+  it('denies CODEX_HOME stores as well when CODEX_HOME is elsewhere', () => {
+    const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', { ...FACTS, codexHome: '/srv/codex-home' });
+    for (const f of ['auth.json', 'sessions', 'archived_sessions', 'history.jsonl', 'config.toml']) {
+      expect(launch.filesystem[`/srv/codex-home/${f}`]).toBe('deny');
+      expect(launch.filesystem[`/h/.codex/${f}`]).toBe('deny');
+    }
+  });
+
+  it('makes add_dirs and its own cache writable, the cache root denied, launch files read-only', () => {
+    const hash = createHash('sha256').update('coder').digest('hex').slice(0, 16);
+    const cache = `/h/.angelia/cache/codex/${hash}`;
+    expect(coder.filesystem['/h/src/site']).toBe('write');
+    expect(coder.filesystem[cache]).toBe('write');
+    expect(coder.filesystem['/h/.angelia/cache/codex']).toBe('deny');
+    expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.codex']).toBe('read');
+    expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.agents']).toBe('read');
+    expect(coder.cacheDir).toBe(cache);
+    expect(coder.env).toEqual({ npm_config_cache: `${cache}/npm`, UV_CACHE_DIR: `${cache}/uv`, PIP_CACHE_DIR: `${cache}/pip`, XDG_CACHE_HOME: `${cache}/xdg` });
+    expect(coder.writableRoots).toEqual(['/h/.angelia/workspace/profiles/coder', '/h/src/site', cache]);
+  });
+
+  it('an add_dir that is a credential location lifts it; a wider add_dir does not', () => {
+    const t = tableOf(profile('a', { addDirs: ['/h/.ssh', '/h/.config/gh/hosts', '/h'] }));
+    const launch = compileCodexLaunch(t, 'a', FACTS);
+    expect(launch.filesystem['/h/.ssh']).toBe('write');
+    expect(launch.filesystem['/h/.config/gh']).toBeUndefined();
+    expect(launch.filesystem['/h/.aws']).toBe('deny');
+    expect(launch.warnings).toEqual(expect.arrayContaining([expect.stringContaining('add_dirs /h/.ssh lifts the floor entry /h/.ssh')]));
+  });
+
+  it("an add_dir inside the instance's private state stays denied, with a warning", () => {
+    const launch = compileCodexLaunch(tableOf(profile('a', { addDirs: ['/h/.angelia/compiled'] })), 'a', FACTS);
+    expect(launch.filesystem['/h/.angelia/compiled']).toBe('deny');
+    expect(launch.writableRoots).not.toContain('/h/.angelia/compiled');
+    expect(launch.warnings).toEqual(expect.arrayContaining([expect.stringContaining('stays denied')]));
+  });
+
+  it("does not deny a nested profile's folder, and warns", () => {
+    const t = tableOf(profile('outer', { cwd: '/h/work' }), profile('inner', { cwd: '/h/work/inner' }), profile('apart', { cwd: '/h/apart' }));
+    const outer = compileCodexLaunch(t, 'outer', FACTS);
+    expect(outer.filesystem['/h/work/inner']).toBeUndefined();
+    expect(outer.filesystem['/h/apart']).toBe('deny');
+    expect(outer.warnings).toEqual(expect.arrayContaining([expect.stringContaining("profile inner's folder /h/work/inner overlaps")]));
+    const inner = compileCodexLaunch(t, 'inner', FACTS);
+    expect(inner.filesystem['/h/work']).toBeUndefined();
+  });
+
+  it('skips a path Codex would read as a glob, and says the location is not denied', () => {
+    const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', { ...FACTS, home: '/home/[x]' });
+    expect(Object.keys(launch.filesystem).some((p) => p.startsWith('/home/[x]'))).toBe(false);
+    expect(launch.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/not passed to the sandbox: deny \/home\/\[x\]\/\.ssh .*NOT DENIED/)]));
+  });
+});
+
+describe('compileCodexLaunch: encoding', () => {
+  it('encodes a path with quotes, backslashes, unicode and control characters so Codex reads it back exactly', () => {
+    const odd = '/h/we"ird \\dir/ünï cödé 😀/tab\there/del\u007f';
+    const launch = compileCodexLaunch(tableOf(profile('a', { addDirs: [odd] })), 'a', FACTS);
+    const raw = flags(launch).get('permissions.angelia.filesystem')!;
+    expect(raw).toContain(String.raw`"/h/we\"ird \\dir/ünï cödé 😀/tab\there/del\u007f" = "write"`);
+    expect((value(launch, 'permissions.angelia.filesystem') as Record<string, string>)[odd]).toBe('write');
+  });
+
+  it('switches off the user MCP servers, and refuses a name -c cannot address', () => {
+    const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', { ...FACTS, userMcpServers: ['docs', 'git-hub_2'] });
+    expect(value(launch, 'mcp_servers.docs.enabled')).toBe(false);
+    expect(value(launch, 'mcp_servers.git-hub_2.enabled')).toBe(false);
+    const off = compileCodexLaunch(fixtureTable('acceptEdits', false), 'coder', { ...FACTS, userMcpServers: ['docs'] });
+    expect(value(off, 'mcp_servers.docs.enabled')).toBe(false);
+    const bad = (() => { try { compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', { ...FACTS, userMcpServers: ['my.server'] }); } catch (e) { return e; } })();
+    expect(bad).toBeInstanceOf(AppFailure);
+    expect((bad as AppFailure).app).toMatchObject({ code: 'mcp-name', where: '/h/.codex/config.toml' });
+  });
+
+  it('an unknown profile is an AppFailure naming the table and the known profiles', () => {
+    const e = (() => { try { compileCodexLaunch(fixtureTable('plan'), 'nobody', FACTS); } catch (x) { return x as AppFailure; } })();
+    expect(e?.app).toMatchObject({ code: 'profile-unknown', where: '/h/.angelia/workspace/angelia.toml: profiles.nobody', fix: 'use one of: coder, writer' });
+  });
+});
+
+describe('threadParams', () => {
+  it('never sends a sandbox value while sandboxed', () => {
+    const t = fixtureTable('default');
+    const params = threadParams(compileCodexLaunch(t, 'coder', FACTS), t.profiles.coder!);
+    expect(params).toEqual({ approvalPolicy: 'on-request', approvalsReviewer: 'user', cwd: '/h/.angelia/workspace/profiles/coder' });
+    expect('sandbox' in params).toBe(false);
+  });
+
+  it('sends danger-full-access only without sandbox, and the model when the profile names one', () => {
+    const t = tableOf(profile('a', { sandbox: false, permissionMode: 'plan', model: 'gpt-5.5' }));
+    expect(threadParams(compileCodexLaunch(t, 'a', FACTS), t.profiles.a!)).toEqual({
+      approvalPolicy: 'never', approvalsReviewer: 'user', cwd: '/h/.angelia/workspace/profiles/a', model: 'gpt-5.5', sandbox: 'danger-full-access',
+    });
+  });
+});
