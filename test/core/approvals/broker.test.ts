@@ -50,18 +50,6 @@ describe('approval broker', () => {
     }
   });
 
-  it('answers "Deny and stop" with cancel when decline is not offered, on timeout', async () => {
-    vi.useFakeTimers();
-    try {
-      const { broker } = makeBroker(1000);
-      const { response } = broker.open({ chatId: 'c', profile: 'p', ask: commandAsk(['accept', 'cancel']), rpcId: 3 });
-      vi.advanceTimersByTime(1000);
-      await expect(response).resolves.toEqual({ decision: 'cancel' });
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   it('withdraws a request Codex resolved itself and never answers it', async () => {
     const { broker, updates } = makeBroker();
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: commandAsk(), rpcId: 7 });

@@ -4,14 +4,16 @@ import { classifyServerRequest } from '../../../src/main/core/codex/serverReques
 const ctx = { fileChanges: new Map([['call_8', [{ path: '/w/a.txt', kind: 'add', diff: '+hi\n' }]]]), onRequest: true };
 
 describe('server requests', () => {
-  it('offers only the decisions Codex lists (B04)', () => {
+  it('offers only the decisions Codex lists, plus a plain Deny (B04)', () => {
     const c = classifyServerRequest('item/commandExecution/requestApproval', {
       threadId: 't', turnId: 'u', itemId: 'i', command: "/bin/bash -lc 'touch /x'", cwd: '/w', reason: 'need it',
       availableDecisions: ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } }, 'cancel'],
     }, ctx);
     expect(c.type).toBe('ask');
     if (c.type !== 'ask') return;
-    expect(c.answers).toEqual(['allow', 'cancel']);
+    expect(c.answers).toEqual(['allow', 'deny', 'cancel']);
+    expect(c.answers).not.toContain('allowForSession');
+    expect(c.toWire('deny')).toEqual({ decision: 'decline' });
     expect(c.command).toBe("/bin/bash -lc 'touch /x'");
     expect(c.toWire('allow')).toEqual({ decision: 'accept' });
     expect(c.toWire('cancel')).toEqual({ decision: 'cancel' });

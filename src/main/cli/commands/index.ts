@@ -1,7 +1,19 @@
 /** The command table. Add a command by importing its module here. */
 import type { CliCommand } from '../command';
 import { version } from './version';
+import { init } from './init';
+import { checkConfig } from './check-config';
+import { compile } from './compile';
+import { run } from './run';
+import { serve } from './serve';
+import { demo } from './demo';
 
 export const commands: Record<string, CliCommand> = {
   version,
+  init,
+  'check-config': checkConfig,
+  compile,
+  run,
+  serve,
+  demo,
 };

@@ -31,7 +31,7 @@ export interface LaunchPlan {
 export interface ChatDeps {
   chatId: string;
   profile: string;
-  plan: () => LaunchPlan;
+  plan: () => Promise<LaunchPlan>;
   startCodex: StartCodex;
   broker: ApprovalBroker;
   audit: AuditSink;
@@ -185,7 +185,7 @@ export class Chat {
   private async start(): Promise<void> {
     this.changed('starting');
     this.refusal = null;
-    const plan = this.deps.plan();
+    const plan = await this.deps.plan();
     this.onRequest = plan.onRequest;
     this.currentPlanEffort = plan.effort;
     let conn: CodexConnection;
@@ -196,6 +196,7 @@ export class Chat {
     }
     conn.onNotification((m, p) => this.onNotification(m, p));
     conn.onServerRequest((m, p, id) => this.onServerRequest(m, p, id));
+    conn.onUnknownServerRequest?.((method) => this.noteUnknown(method));
     const version = checkVersion(conn.version);
     if (version.length) this.refuse(conn, version);
     if (plan.sandboxed) {
@@ -274,12 +275,17 @@ export class Chat {
     }
   }
 
+  /** Records and shows a server request answered -32601 (field case B02: never dropped silently). */
+  private noteUnknown(method: string): void {
+    this.deps.audit.append({ at: new Date().toISOString(), chatId: this.deps.chatId, profile: this.deps.profile, event: 'refused-unknown', kind: 'unknown', method });
+    this.transcript.push({ type: 'notice', id: this.transcript.localId('notice'), text: `Codex sent a request Angelia does not know (${method}); it was answered "unsupported".` });
+  }
+
   private async onServerRequest(method: string, params: unknown, rpcId: string | number): Promise<unknown> {
     const c = classifyServerRequest(method, params, { fileChanges: this.fileChanges, onRequest: this.onRequest });
     const base = { chatId: this.deps.chatId, profile: this.deps.profile, at: new Date().toISOString() };
     if (c.type === 'unknown') {
-      this.deps.audit.append({ ...base, event: 'refused-unknown', kind: 'unknown', method });
-      this.transcript.push({ type: 'notice', id: this.transcript.localId('notice'), text: c.notice });
+      this.noteUnknown(method);
       throw new ResponseError(-32601, `unsupported: ${method}`);
     }
     if (c.type === 'immediate') {

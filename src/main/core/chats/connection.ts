@@ -19,6 +19,8 @@ export interface CodexConnection {
   /** The one handler for server→client requests; its resolved value is the JSON-RPC result. Throwing a
    * vscode-jsonrpc ResponseError answers with that error. */
   onServerRequest(handler: (method: string, params: unknown, id: string | number) => Promise<unknown>): void;
+  /** Server requests of a method the client does not know; the client has already answered -32601. */
+  onUnknownServerRequest?(listener: (method: string, params: unknown, id: string | number) => void): unknown;
   /** Every notification. */
   onNotification(handler: (method: string, params: unknown) => void): void;
   /** Settles when the child exits (for any reason). */

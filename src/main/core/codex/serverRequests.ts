@@ -26,7 +26,7 @@ export interface AskRequest {
   answers: ApprovalAnswer[];
   /** The JSON-RPC `result` for an answer. Only called with one of `answers` (or the timeout answer). */
   toWire(answer: ApprovalAnswer): unknown;
-  /** The answer written when nobody answers in time: `deny` when offered, else `cancel`. */
+  /** The answer written when nobody answers in time (always `deny`: Codex `decline`). */
   timeoutAnswer: ApprovalAnswer;
   /** Codex ids, to withdraw the card when Codex settles the request or the turn ends. */
   threadId: string | null;
@@ -95,7 +95,12 @@ const ANSWER_TO_DECISION: Record<ApprovalAnswer, string> = {
 };
 const ALL_ANSWERS: ApprovalAnswer[] = ['allow', 'allowForSession', 'deny', 'cancel'];
 
-/** Buttons from `availableDecisions` when given (field case B04), else every v2 decision. */
+/**
+ * Buttons from `availableDecisions` when given (field case B04), else every v2 decision. Deny
+ * (`decline`) is always offered: it grants nothing, and codex 0.169.0 lists only `accept`, an
+ * amendment and `cancel` for an escalation yet accepts `decline` and lets the turn go on (measured,
+ * codex-app-server.md §4.1); without it the only refusal would stop the whole turn.
+ */
 function answersFrom(available: unknown): ApprovalAnswer[] {
   if (!Array.isArray(available)) return [...ALL_ANSWERS];
   const out: ApprovalAnswer[] = [];
@@ -103,10 +108,9 @@ function answersFrom(available: unknown): ApprovalAnswer[] {
     const a = typeof d === 'string' ? DECISION_TO_ANSWER[d] : undefined;
     if (a && !out.includes(a)) out.push(a);
   }
+  if (!out.includes('deny')) out.splice(out.includes('cancel') ? out.indexOf('cancel') : out.length, 0, 'deny');
   return out;
 }
-
-const timeoutOf = (answers: ApprovalAnswer[]): ApprovalAnswer => (answers.includes('deny') ? 'deny' : 'cancel');
 
 function describeAccess(r: RequestedAccess | null): string {
   if (!r) return 'nothing named';
@@ -145,7 +149,7 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
         title: requested ? `Run with more access (${describeAccess(requested)})` : `Run a command${command ? `: ${command}` : ''}`,
         command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested, answers,
         toWire: (a) => ({ decision: ANSWER_TO_DECISION[a] }),
-        timeoutAnswer: timeoutOf(answers),
+        timeoutAnswer: 'deny',
       };
     }
     case 'item/fileChange/requestApproval': {

@@ -1,0 +1,61 @@
+/**
+ * `angelia demo [--port N] [--keep]`: the offline demo. A temporary instance (outside /tmp) with one
+ * profile "demo", a fresh CODEX_HOME whose model provider is a local scripted Responses server, and the
+ * headless host serving the UI. Real Codex and the real sandbox run; only the model is scripted. The
+ * demo folder is removed on exit unless --keep.
+ */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { stringify } from 'smol-toml';
+import { Orchestrator } from '../../core/chats/orchestrator';
+import { startCodexClient } from '../../core/codex/start';
+import { resolveInstance } from '../../core/instance/paths';
+import { writeOfflineCodexHome } from '../../demo/codexHome';
+import { demoPrompts, demoResponder } from '../../demo/scenario';
+import { startScriptedModel } from '../../demo/scriptedModel';
+import { rendererDir } from '../../host/rendererDir';
+import { startHost } from '../../host/server';
+import type { CliCommand } from '../command';
+import { untilSignal } from './serve';
+
+export const demo: CliCommand = {
+  summary: 'offline demo: real codex and sandbox, scripted model, UI on 127.0.0.1: demo [--port N] [--keep]',
+  async run(argv) {
+    const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, keep: { type: 'boolean' } } });
+    const root = await mkdtemp(join(homedir(), '.angelia-demo-'));
+    const state = join(root, 'state');
+    const work = join(root, 'work', 'demo');
+    const outsideDir = join(root, 'outside');
+    const codexHome = join(root, 'codex-home');
+    await mkdir(join(state, 'workspace'), { recursive: true, mode: 0o700 });
+    await mkdir(work, { recursive: true });
+    await mkdir(outsideDir, { recursive: true });
+    const secretPath = join(state, 'env');
+    await writeFile(secretPath, 'DEMO_SECRET=if-you-can-read-this-the-sandbox-failed\n', { mode: 0o600 });
+    await writeFile(join(work, 'README.md'), '# Demo profile\n\nA folder the demo agent may write.\n');
+    await writeFile(join(state, 'workspace', 'angelia.toml'),
+      `# The demo's table: one profile, held by Codex's sandbox.\n${stringify({ profiles: { demo: { cwd: work, permission_mode: 'default' } } })}`);
+    const model = await startScriptedModel({ script: demoResponder({ secretPath, outsideDir }) });
+    await writeOfflineCodexHome(codexHome, { modelBaseUrl: model.baseUrl });
+    const env: NodeJS.ProcessEnv = { ...process.env, ANGELIA_STATE_DIR: state, CODEX_HOME: codexHome };
+    delete env.ANGELIA_CONFIG;
+    const orch = await Orchestrator.create({ paths: resolveInstance(env), env, startCodex: startCodexClient });
+    const host = await startHost({ core: orch.api(), rendererDir: rendererDir(), port: values.port ? Number(values.port) : 0 });
+    process.stdout.write([
+      `Angelia demo is serving on ${host.url}`,
+      `Demo folder: ${root}${values.keep ? ' (kept)' : ' (removed on exit)'}`,
+      'Try these in the "demo" chat:',
+      ...demoPrompts.map((p) => `  ${p.prompt.padEnd(28)} ${p.shows}`),
+      'Ctrl-C stops.',
+      '',
+    ].join('\n'));
+    await untilSignal();
+    await host.close();
+    await orch.shutdown();
+    await model.close();
+    if (!values.keep) await rm(root, { recursive: true, force: true });
+    return 0;
+  },
+};

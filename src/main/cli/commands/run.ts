@@ -1,0 +1,127 @@
+/**
+ * `angelia run <profile> <prompt> [--json] [--approve ask|allow|deny]`: one turn in the profile's chat,
+ * starting or resuming its thread, in this process. STABLE interface (issue 2):
+ * - text mode streams the agent's text and asks approvals on the terminal (`ask` is the default on a
+ *   TTY, `deny` otherwise);
+ * - `--json` prints one JSON object a line: `{"type":"item","item":ChatItem}` as items complete,
+ *   `{"type":"approval","id","kind","answer"}` per approval, and last `{"type":"turn-end","ok","text",
+ *   "reason"?,"thread"}`;
+ * - exit 0 when the turn completed, 1 when it failed, 3 when the start was refused (reason on stderr).
+ */
+import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline/promises';
+import type { ApprovalAnswer, ApprovalView, AppEvent } from '../../../shared/contract';
+import { toAppError } from '../../../shared/result';
+import { Orchestrator } from '../../core/chats/orchestrator';
+import { startCodexClient } from '../../core/codex/start';
+import { resolveInstance } from '../../core/instance/paths';
+import type { CliCommand } from '../command';
+
+type Policy = 'ask' | 'allow' | 'deny';
+
+/** The answer a fixed policy gives, among those offered. */
+export function policyAnswer(policy: 'allow' | 'deny', offered: ApprovalAnswer[]): ApprovalAnswer {
+  const order: ApprovalAnswer[] = policy === 'allow' ? ['allow', 'allowForSession'] : ['deny', 'cancel'];
+  return order.find((a) => offered.includes(a)) ?? (policy === 'allow' ? offered[0] ?? 'deny' : 'cancel');
+}
+
+function describe(v: ApprovalView): string {
+  const lines = [`approval requested (${v.kind}): ${v.title}`];
+  if (v.command) lines.push(`  command: ${v.command}`);
+  if (v.cwd) lines.push(`  cwd: ${v.cwd}`);
+  if (v.reason) lines.push(`  reason: ${v.reason}`);
+  for (const c of v.changes) lines.push(`  ${c.kind} ${c.path}\n${c.diff.split('\n').map((l) => `    ${l}`).join('\n')}`);
+  if (v.requested) lines.push(...v.requested.write.map((w) => `  + write ${w}, this turn only`), ...v.requested.read.map((r) => `  + read ${r}, this turn only`));
+  return lines.join('\n');
+}
+
+const KEYS: Record<string, ApprovalAnswer> = { y: 'allow', yes: 'allow', s: 'allowForSession', n: 'deny', no: 'deny', c: 'cancel' };
+const LABEL: Record<ApprovalAnswer, string> = { allow: '[y]es', allowForSession: '[s]ession', deny: '[n]o', cancel: '[c]ancel (deny and stop)' };
+
+async function askTerminal(v: ApprovalView): Promise<ApprovalAnswer> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    for (;;) {
+      const a = KEYS[(await rl.question(`${describe(v)}\n${v.answers.map((x) => LABEL[x]).join(' / ')}? `)).trim().toLowerCase()];
+      if (a && v.answers.includes(a)) return a;
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+export const run: CliCommand = {
+  summary: 'run one turn in a profile\'s chat: run <profile> <prompt> [--json] [--approve ask|allow|deny]',
+  async run(argv) {
+    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, approve: { type: 'string' } } });
+    const [profile, ...words] = positionals;
+    const prompt = words.join(' ');
+    const policy = (values.approve ?? (process.stdin.isTTY && !values.json ? 'ask' : 'deny')) as Policy;
+    if (!profile || !prompt || !['ask', 'allow', 'deny'].includes(policy)) {
+      process.stderr.write('usage: angelia run <profile> <prompt> [--json] [--approve ask|allow|deny]\n');
+      return 2;
+    }
+    const json = values.json === true;
+    const out = (o: unknown): void => void process.stdout.write(JSON.stringify(o) + '\n');
+    let orch: Orchestrator;
+    try {
+      orch = await Orchestrator.create({ paths: resolveInstance(process.env), env: process.env, startCodex: startCodexClient });
+    } catch (e) {
+      const err = toAppError(e);
+      const reason = `${err.message}${err.where ? ` (${err.where})` : ''}${err.fix ? ` Fix: ${err.fix}` : ''}`;
+      process.stderr.write(`angelia: ${reason}\n`);
+      if (json) out({ type: 'turn-end', ok: false, text: '', reason, thread: null });
+      return 3;
+    }
+    const chat = orch.chat(profile);
+    const printed = new Set<string>();
+    const answering = new Set<string>();
+    const unsubscribe = orch.hub.subscribe((e: AppEvent) => {
+      if (e.event === 'chat:delta' && !json && e.payload.chatId === profile) process.stdout.write(e.payload.delta);
+      if (e.event === 'chat:item' && e.payload.chatId === profile) {
+        const item = e.payload.item;
+        const done = item.type === 'agent' ? item.done : item.type === 'command' || item.type === 'fileChange' ? item.status !== 'running' : true;
+        if (json && done && item.type !== 'user') out({ type: 'item', item });
+        if (!json && done && !printed.has(item.id)) {
+          printed.add(item.id);
+          if (item.type === 'agent') process.stdout.write('\n');
+          if (item.type === 'command') process.stderr.write(`$ ${item.command} → exit ${item.exitCode ?? '?'} (${item.status})\n`);
+          if (item.type === 'notice') process.stderr.write(`note: ${item.text}\n`);
+          if (item.type === 'error') process.stderr.write(`error: ${item.message}${item.detail ? `\n${item.detail}` : ''}\n`);
+        }
+      }
+      if (e.event === 'approval:updated') {
+        const v = e.payload;
+        if (v.state === 'pending' && !answering.has(v.id)) {
+          answering.add(v.id);
+          const answer = policy === 'ask' ? askTerminal(v) : Promise.resolve(policyAnswer(policy, v.answers));
+          void answer.then((a) => orch.broker.answer(v.id, a, 'cli'));
+        } else if (v.state !== 'pending') {
+          if (json) out({ type: 'approval', id: v.id, kind: v.kind, answer: v.answer === 'allow' || v.answer === 'allowForSession' ? 'allow' : 'deny', by: v.by });
+          else process.stderr.write(`approval ${v.id.slice(0, 8)}: ${v.state === 'withdrawn' ? 'withdrawn' : v.answer} (${v.by})\n`);
+        }
+      }
+    });
+    try {
+      chat.send(prompt);
+      await chat.idle();
+    } finally {
+      unsubscribe();
+    }
+    const view = chat.view();
+    const items = chat.transcript.all();
+    const end = [...items].reverse().find((i) => i.type === 'turnEnd');
+    await orch.shutdown();
+    const text = chat.transcript.lastAgentText();
+    if (view.refusal) {
+      process.stderr.write(`angelia: ${view.refusal}\n`);
+      if (json) out({ type: 'turn-end', ok: false, text, reason: view.refusal, thread: view.threadId });
+      return 3;
+    }
+    const ok = end?.type === 'turnEnd' && end.status === 'completed';
+    const reason = end?.type === 'turnEnd' ? end.reason : 'the turn did not run';
+    if (json) out({ type: 'turn-end', ok, text, ...(ok ? {} : { reason: reason ?? end?.type ?? 'failed' }), thread: view.threadId });
+    else if (!ok) process.stderr.write(`angelia: the turn ${end?.type === 'turnEnd' ? end.status : 'failed'}${reason ? `: ${reason}` : ''}\n`);
+    return ok ? 0 : 1;
+  },
+};
