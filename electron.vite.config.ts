@@ -22,7 +22,8 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } },
+      // A sandboxed renderer's preload must be CommonJS.
+      rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
     },
   },
   renderer: {

@@ -1,0 +1,66 @@
+/**
+ * `angelia run` as a user runs it: the built CLI (npm test builds before vitest), a real codex, a
+ * scripted model. Checks the stable JSON lines and exit codes of issue 2.
+ */
+import { spawn } from 'node:child_process';
+import { writeFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeInstance, type TestInstance } from '../fixtures/instance';
+
+const CLI = join(__dirname, '..', '..', 'bin', 'angelia.js');
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const lines = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+let inst: TestInstance | null = null;
+afterEach(async () => {
+  await inst?.cleanup();
+  inst = null;
+});
+
+describe('angelia run', () => {
+  it('prints items, approvals and a final turn-end, and exits 0', async () => {
+    inst = await makeInstance({ coder: { permission_mode: 'default' } });
+    const target = join(inst.outside, 'x.txt');
+    inst.model.enqueue({ exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated', justification: 'needs it' } }, { message: 'done, declined' });
+    const r = await runCli(['run', 'coder', 'write', 'outside', '--json', '--approve', 'deny'], inst.env);
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out.some((o) => o.type === 'item')).toBe(true);
+    expect(out.find((o) => o.type === 'approval')).toMatchObject({ kind: 'command', answer: 'deny' });
+    const end = out.at(-1);
+    expect(end).toMatchObject({ type: 'turn-end', ok: true, text: 'done, declined' });
+    expect(typeof end?.thread).toBe('string');
+  });
+
+  it('exits 3 with the reason when a Codex config layer would weaken the sandbox', async () => {
+    inst = await makeInstance({ coder: {} });
+    const config = join(inst.env.CODEX_HOME as string, 'config.toml');
+    await writeFile(config, `sandbox_mode = "danger-full-access"\n${await readFile(config, 'utf8')}`);
+    const r = await runCli(['run', 'coder', 'hello', '--json'], inst.env);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/sets sandbox_mode/);
+    expect(r.stderr).toContain(config);
+    expect(lines(r.stdout).at(-1)).toMatchObject({ type: 'turn-end', ok: false, reason: expect.stringMatching(/sandbox_mode/) });
+    expect(inst.model.modelRequests()).toHaveLength(0);
+  });
+
+  it('exits 1 when the turn fails, with the cause told plainly', async () => {
+    inst = await makeInstance({ coder: {} });
+    inst.model.enqueue({ httpError: { status: 429, body: { error: { type: 'usage_limit_reached', message: 'limit', plan_type: 'plus', resets_at: 1_900_000_000 } } } });
+    const r = await runCli(['run', 'coder', 'hello', '--json'], inst.env);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout).at(-1)).toMatchObject({ type: 'turn-end', ok: false, reason: expect.stringMatching(/^Usage limit reached/) });
+  });
+});
