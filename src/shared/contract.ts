@@ -193,3 +193,21 @@ export interface RendererApi {
 export function isChannel(s: unknown): s is Channel {
   return typeof s === 'string' && Object.prototype.hasOwnProperty.call(invokeTable, s);
 }
+
+/**
+ * The headless host's WebSocket wire (`/ws?token=…`), one JSON object per message. The client sends
+ * invokes; the host answers each with a result carrying the same `id` (`id: null` when the message was
+ * too malformed to carry one) and pushes every core event.
+ */
+export const WsClientMessage = z.object({
+  type: z.literal('invoke'),
+  id: z.union([z.string().max(200), z.number().int()]),
+  channel: z.string().max(200),
+  input: z.unknown().optional(),
+});
+export type WsClientMessage = z.infer<typeof WsClientMessage>;
+
+/** A message from the headless host to a WebSocket client. */
+export type WsServerMessage =
+  | { type: 'result'; id: string | number | null; result: Result<unknown> }
+  | { type: 'event'; event: AppEvent };

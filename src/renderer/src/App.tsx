@@ -1,0 +1,74 @@
+/**
+ * The window: the chat list and the open chat side by side when wide; one at a time when narrow (a
+ * menu-bar popover). A banner says when the link to Angelia is down or a load failed.
+ */
+import type { ReactElement } from 'react';
+import { SessionContext, type Session } from './api/session';
+import { ChatList } from './features/chats/ChatList';
+import { ChatPane } from './features/chat/ChatPane';
+import { applyProblem } from './store/app';
+import { update, useAppStore } from './store/store';
+
+function Banner(): ReactElement | null {
+  const connection = useAppStore((s) => s.connection);
+  const problem = useAppStore((s) => s.problem);
+  if (connection === 'no-token') {
+    return (
+      <div className="banner bad" data-testid="banner">
+        No access token in this address. Open the link <code>angelia serve</code> printed (it ends in <code>#token=…</code>).
+      </div>
+    );
+  }
+  if (connection === 'closed') return <div className="banner warn" data-testid="banner">Connection to Angelia lost — reconnecting…</div>;
+  if (problem) {
+    return (
+      <div className="banner bad" data-testid="banner">
+        {problem}{' '}
+        <button type="button" className="btn link" onClick={() => update((s) => applyProblem(s, null))}>
+          Dismiss
+        </button>
+      </div>
+    );
+  }
+  return null;
+}
+
+function Layout(): ReactElement {
+  const selected = useAppStore((s) => s.selection.chatId);
+  const pending = useAppStore((s) => Object.values(s.approvals.byId).filter((a) => a.state === 'pending').length);
+  return (
+    <div className={`app${selected ? ' has-selection' : ''}`}>
+      <aside className="side">
+        <header className="side-head">
+          <strong>Angelia</strong>
+          {pending > 0 && (
+            <span className="badge pending-count" title="Approvals waiting for you">
+              {pending} waiting
+            </span>
+          )}
+        </header>
+        <ChatList />
+      </aside>
+      <main className="main">{selected ? <ChatPane chatId={selected} /> : <div className="pane empty">Pick a chat.</div>}</main>
+    </div>
+  );
+}
+
+/** The whole window, given its session (null when the browser has no token). */
+export function App({ session }: { session: Session | null }): ReactElement {
+  if (!session) {
+    return (
+      <div className="app">
+        <Banner />
+      </div>
+    );
+  }
+  return (
+    <SessionContext.Provider value={session}>
+      <div className="root">
+        <Banner />
+        <Layout />
+      </div>
+    </SessionContext.Provider>
+  );
+}

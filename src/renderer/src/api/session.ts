@@ -1,0 +1,96 @@
+/**
+ * The one place the host meets the store: a single event subscription feeding `applyEvent`, the loads
+ * made on every (re)connect (profiles, chats, approvals, and the open chat's transcript), and the
+ * actions the UI calls. Components get these actions through `SessionContext`.
+ */
+import { createContext, useContext } from 'react';
+import type { AnswerOutcome, ApprovalAnswer } from '../../../shared/contract';
+import type { AppError, Result } from '../../../shared/result';
+import { applyAnswer, applyConnection, applyEvent, applyItems, applySelect, applySnapshot } from '../store/app';
+import { update, useAppStore } from '../store/store';
+import type { LinkedApi } from './wsApi';
+
+/** What the UI can do. Every action reports failures as values. */
+export interface Session {
+  select(chatId: string | null): void;
+  send(chatId: string, text: string): Promise<Result<{ queued: number }>>;
+  interrupt(chatId: string): Promise<Result<{ interrupted: boolean }>>;
+  answer(id: string, answer: ApprovalAnswer): Promise<Result<AnswerOutcome>>;
+  /** Stops listening (tests and hot reload). */
+  stop(): void;
+}
+
+/** Reports a failed load where the UI can show it. */
+export type ErrorSink = (where: string, error: AppError) => void;
+
+/** Starts syncing the store with the host behind `api`. */
+export function startSession(api: LinkedApi, onError: ErrorSink = () => undefined): Session {
+  let generation = 0;
+
+  const loadItems = async (chatId: string): Promise<void> => {
+    const gen = generation;
+    const r = await api.invoke('chats:items', { chatId });
+    if (gen !== generation) return;
+    if (r.ok) update((s) => applyItems(s, chatId, r.value));
+    else onError(`loading the chat "${chatId}"`, r.error);
+  };
+
+  const loadAll = async (): Promise<void> => {
+    const gen = ++generation;
+    const [profiles, chats, approvals] = await Promise.all([
+      api.invoke('profiles:list', {}),
+      api.invoke('chats:list', {}),
+      api.invoke('approvals:list', {}),
+    ]);
+    if (gen !== generation) return;
+    for (const [what, r] of [['profiles', profiles], ['chats', chats], ['approvals', approvals]] as const) {
+      if (!r.ok) onError(`loading the ${what}`, r.error);
+    }
+    update((s) =>
+      applySnapshot(s, {
+        ...(profiles.ok ? { profiles: profiles.value } : {}),
+        ...(chats.ok ? { chats: chats.value } : {}),
+        ...(approvals.ok ? { approvals: approvals.value } : {}),
+      }),
+    );
+    const open = useAppStore.getState().selection.chatId;
+    if (open) await loadItems(open);
+  };
+
+  const offEvents = api.onEvent((e) => update((s) => applyEvent(s, e)));
+  const offStatus = api.onStatus((status) => {
+    update((s) => applyConnection(s, status));
+    if (status === 'open') void loadAll();
+    else generation++;
+  });
+
+  return {
+    select(chatId) {
+      update((s) => applySelect(s, chatId));
+      const s = useAppStore.getState();
+      if (chatId && s.connection === 'open' && !s.items.loaded[chatId]) void loadItems(chatId);
+    },
+    send: (chatId, text) => api.invoke('chats:send', { chatId, text }),
+    interrupt: (chatId) => api.invoke('chats:interrupt', { chatId }),
+    async answer(id, answer) {
+      const r = await api.invoke('approvals:answer', { id, answer });
+      if (r.ok) update((s) => applyAnswer(s, id, r.value));
+      return r;
+    },
+    stop() {
+      offEvents();
+      offStatus();
+      api.close();
+    },
+  };
+}
+
+/** The session of this window (provided by `App`). */
+export const SessionContext = createContext<Session | null>(null);
+
+/** The session; throws when used outside `SessionContext`. */
+export function useSession(): Session {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside SessionContext');
+  return s;
+}

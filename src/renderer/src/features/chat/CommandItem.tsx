@@ -1,0 +1,66 @@
+/**
+ * A command the agent ran: the command, its folder, live output (long output shows its tail; the full
+ * text stays in the core), exit code and status. Also the file-change item with its diffs.
+ */
+import type { ReactElement } from 'react';
+import type { ChatItem } from '../../../../shared/contract';
+import { Diff } from '../../ui/Diff';
+
+/** Output longer than this shows only its last part. */
+export const OUTPUT_DISPLAY_LIMIT = 20_000;
+
+/** The shown part of an output and how many characters were left out. */
+export function displayTail(output: string, limit = OUTPUT_DISPLAY_LIMIT): { text: string; hidden: number } {
+  if (output.length <= limit) return { text: output, hidden: 0 };
+  return { text: output.slice(output.length - limit), hidden: output.length - limit };
+}
+
+const STATUS_LABEL = { running: 'running', completed: 'done', failed: 'failed', declined: 'declined' } as const;
+
+/** A command item. */
+export function CommandItem({ item }: { item: Extract<ChatItem, { type: 'command' }> }): ReactElement {
+  const { text, hidden } = displayTail(item.output);
+  return (
+    <div className={`command status-${item.status}`} data-testid="command-item" data-status={item.status}>
+      <div className="command-head">
+        <code className="command-line">
+          <span className="prompt">$ </span>
+          {item.command}
+        </code>
+        <span className={`badge cmd-${item.status}`}>{STATUS_LABEL[item.status]}</span>
+      </div>
+      <div className="meta">
+        in <code>{item.cwd}</code>
+      </div>
+      {(text.length > 0 || item.status === 'running') && (
+        <pre className="command-output" data-testid="command-output">
+          {hidden > 0 && <span className="meta">… {hidden.toLocaleString()} earlier characters not shown{'\n'}</span>}
+          {text}
+          {item.status === 'running' && <span className="caret" />}
+        </pre>
+      )}
+      {item.exitCode !== null && (
+        <div className={`exit ${item.exitCode === 0 ? 'exit-ok' : 'exit-bad'}`} data-testid="command-exit">
+          exit code {item.exitCode}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A file-change item: each file with its diff. */
+export function FileChangeItem({ item }: { item: Extract<ChatItem, { type: 'fileChange' }> }): ReactElement {
+  return (
+    <div className={`file-changes status-${item.status}`} data-testid="file-change-item">
+      {item.changes.map((c) => (
+        <div key={c.path} className="file-change">
+          <div className="file-path">
+            <span className="kind">{c.kind}</span> <code>{c.path}</code>
+            {item.status !== 'completed' && <span className={`badge cmd-${item.status}`}>{STATUS_LABEL[item.status]}</span>}
+          </div>
+          <Diff diff={c.diff} />
+        </div>
+      ))}
+    </div>
+  );
+}

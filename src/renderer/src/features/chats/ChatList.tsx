@@ -1,0 +1,52 @@
+/**
+ * The chat list: one row per chat with its profile, state, enforcement, last line and pending approvals.
+ */
+import type { ReactElement } from 'react';
+import { useSession } from '../../api/session';
+import { useAppStore } from '../../store/store';
+import { EnforcementBadge, StateBadge } from '../../ui/Badges';
+
+function Row({ chatId, selected }: { chatId: string; selected: boolean }): ReactElement | null {
+  const session = useSession();
+  const chat = useAppStore((s) => s.chats.byId[chatId]);
+  const profile = useAppStore((s) => (chat ? s.chats.profiles[chat.profile] : undefined));
+  if (!chat) return null;
+  return (
+    <button
+      type="button"
+      className={`chat-row${selected ? ' selected' : ''} row-${chat.state}`}
+      data-testid="chat-list-item"
+      data-chat-id={chat.id}
+      onClick={() => session.select(chat.id)}
+    >
+      <div className="row-top">
+        <strong className="row-name">{chat.profile}</strong>
+        {chat.pendingApprovals > 0 && (
+          <span className="badge pending-count" data-testid="pending-count" title="Approvals waiting for you">
+            {chat.pendingApprovals}
+          </span>
+        )}
+        <span className="spacer" />
+        <StateBadge state={chat.state} />
+      </div>
+      <div className="row-bottom">
+        <EnforcementBadge enforcement={chat.enforcement} sandboxed={profile?.sandboxed} state={chat.state} />
+        <span className="row-last">{chat.state === 'refused' ? (chat.refusal ?? 'refused') : chat.lastLine || 'No messages yet'}</span>
+      </div>
+    </button>
+  );
+}
+
+/** Every chat, in the core's order. */
+export function ChatList(): ReactElement {
+  const order = useAppStore((s) => s.chats.order);
+  const selected = useAppStore((s) => s.selection.chatId);
+  return (
+    <nav className="chat-list" data-testid="chat-list" aria-label="Chats">
+      {order.length === 0 && <div className="empty">No chats yet.</div>}
+      {order.map((id) => (
+        <Row key={id} chatId={id} selected={id === selected} />
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * Chats slice: every ChatView by id, in the order the core listed them (new ones appended), and the
+ * profiles. Pure transitions; each returns the same object when nothing changed.
+ */
+import type { ChatView, ProfileView } from '../../../shared/contract';
+import { equal } from './equal';
+
+/** Chats and profiles as the list shows them. */
+export interface ChatsSlice {
+  byId: Record<string, ChatView>;
+  order: string[];
+  profiles: Record<string, ProfileView>;
+}
+
+/** The empty chats slice. */
+export const initialChats: ChatsSlice = { byId: {}, order: [], profiles: {} };
+
+/** `chat:updated`: inserts or replaces one chat. */
+export function upsertChat(state: ChatsSlice, chat: ChatView): ChatsSlice {
+  const old = state.byId[chat.id];
+  if (old && equal(old, chat)) return state;
+  return {
+    ...state,
+    byId: { ...state.byId, [chat.id]: chat },
+    order: old ? state.order : [...state.order, chat.id],
+  };
+}
+
+/** `chats:list` answer: the full list replaces what was known. */
+export function setChats(state: ChatsSlice, chats: ChatView[]): ChatsSlice {
+  const byId: Record<string, ChatView> = {};
+  for (const c of chats) byId[c.id] = c;
+  const order = chats.map((c) => c.id);
+  if (equal(order, state.order) && equal(byId, state.byId)) return state;
+  return { ...state, byId, order };
+}
+
+/** `profiles:list` answer. */
+export function setProfiles(state: ChatsSlice, profiles: ProfileView[]): ChatsSlice {
+  const byName: Record<string, ProfileView> = {};
+  for (const p of profiles) byName[p.name] = p;
+  if (equal(byName, state.profiles)) return state;
+  return { ...state, profiles: byName };
+}

@@ -1,0 +1,44 @@
+/**
+ * Status badges: the agent's state and who enforces its sandbox. Full access is always red.
+ */
+import type { ReactElement } from 'react';
+import type { AgentState, Enforcement } from '../../../shared/contract';
+
+const STATE_LABEL: Record<AgentState, string> = {
+  idle: 'idle',
+  starting: 'starting',
+  working: 'working',
+  'needs-you': 'needs you',
+  error: 'error',
+  refused: 'refused',
+  stopped: 'stopped',
+};
+
+/** The agent's state. */
+export function StateBadge({ state }: { state: AgentState }): ReactElement {
+  return (
+    <span className={`badge state-${state}`} data-testid="state-badge">
+      {STATE_LABEL[state]}
+    </span>
+  );
+}
+
+/**
+ * The enforcement in force. Before the first start it is unknown, except that a profile with
+ * `sandbox = false` will run with full access, which is said at once. A refused agent that never
+ * started shows no enforcement at all.
+ */
+export function EnforcementBadge({ enforcement, sandboxed, state }: { enforcement: Enforcement | null; sandboxed: boolean | undefined; state: AgentState }): ReactElement | null {
+  const effective = enforcement ?? (sandboxed === false ? 'disabled' : null);
+  if (effective === null && state === 'refused') return null;
+  if (effective === 'managed') {
+    return <span className="badge enf-managed" data-testid="enforcement-badge" title="Codex's own OS sandbox enforces this profile">managed sandbox</span>;
+  }
+  if (effective === 'disabled') {
+    return <span className="badge enf-disabled" data-testid="enforcement-badge" title="No sandbox: this agent can do anything you can">FULL ACCESS</span>;
+  }
+  if (effective === 'external') {
+    return <span className="badge enf-external" data-testid="enforcement-badge" title="Enforced outside Codex: Angelia cannot vouch for it">⚠ external sandbox</span>;
+  }
+  return <span className="badge enf-unknown" data-testid="enforcement-badge" title="Shown once the agent has started">not started</span>;
+}
