@@ -4,7 +4,7 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import type { CodexConnection } from '../../../src/main/core/chats/connection';
 import { CodexClient, type CodexClientOptions } from '../../../src/main/core/codex/client';
 import { CodexExitedError, CodexStartError, CodexTimeoutError } from '../../../src/main/core/codex/clientErrors';
-import { groupMembers, isRunning, waitGone, waitGroupEmpty } from './processes';
+import { pgidOf, treeMembers, waitFor, waitGone, waitTreeEmpty } from './processes';
 
 const FAKE = join(process.cwd(), 'test', 'fixtures', 'fake-app-server.mjs');
 const started: CodexClient[] = [];
@@ -70,7 +70,7 @@ describe('CodexClient handshake', () => {
     expect((e as CodexStartError).exit?.signal).toBe('SIGKILL');
     const pid = (e as CodexStartError).pid ?? -1;
     expect(pid).toBeGreaterThan(0);
-    expect(await waitGroupEmpty(pid)).toEqual([]);
+    expect(await waitTreeEmpty(pid)).toEqual([]);
   });
 });
 
@@ -171,16 +171,18 @@ describe('CodexClient server requests', () => {
 });
 
 describe('CodexClient stop and kill', () => {
-  it('stop() ends the app-server and the `sleep 600` in its group', async () => {
-    const c = await startFake({ FAKE_SPAWN_SLEEP: '1' });
-    const sleepPid = (c.initializeResult as unknown as { fakeSleepPid: number }).fakeSleepPid;
-    expect(isRunning(sleepPid)).toBe(true);
-    expect(groupMembers(c.pid).sort()).toEqual([c.pid, sleepPid].sort());
+  it('stop() ends the app-server, the `sleep 600` in its group and one that moved to a group of its own', async () => {
+    const c = await startFake({ FAKE_SPAWN_SLEEP: '2' });
+    const init = c.initializeResult as unknown as { fakeSleepPid: number; fakeOwnGroupSleepPid: number };
+    const ownGroupPid = init.fakeOwnGroupSleepPid;
+    expect(await waitFor(() => pgidOf(ownGroupPid) === ownGroupPid)).toBe(true);
+    expect(treeMembers(c.pid).sort()).toEqual([c.pid, init.fakeSleepPid, ownGroupPid].sort());
     await c.stop();
     expect((await c.exited).code).toBe(0);
     expect(await waitGone(c.pid)).toBe(true);
-    expect(await waitGone(sleepPid)).toBe(true);
-    expect(await waitGroupEmpty(c.pid)).toEqual([]);
+    expect(await waitGone(init.fakeSleepPid)).toBe(true);
+    expect(await waitGone(ownGroupPid)).toBe(true);
+    expect(await waitTreeEmpty(c.pid)).toEqual([]);
   });
 
   it('stop() escalates to SIGKILL when the app-server ignores stdin close and SIGTERM', async () => {
@@ -192,6 +194,6 @@ describe('CodexClient stop and kill', () => {
     expect(e).toBeInstanceOf(CodexExitedError);
     expect(await waitGone(c.pid)).toBe(true);
     expect(await waitGone(sleepPid)).toBe(true);
-    expect(await waitGroupEmpty(c.pid)).toEqual([]);
+    expect(await waitTreeEmpty(c.pid)).toEqual([]);
   });
 });

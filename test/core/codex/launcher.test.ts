@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { launch, type LaunchedProcess } from '../../../src/main/core/codex/launcher';
-import { isRunning, waitGone } from './processes';
+import { isRunning, pgidOf, waitFor, waitGone, waitTreeEmpty } from './processes';
 
 /** Launches `sh -c script` and reads the first stdout line (the script echoes the background pid). */
 async function shWithBackgroundSleep(script: string): Promise<{ proc: LaunchedProcess; sleepPid: number }> {
@@ -19,8 +19,6 @@ async function shWithBackgroundSleep(script: string): Promise<{ proc: LaunchedPr
 describe('launch', () => {
   it('runs the child as leader of its own process group', async () => {
     const { proc, sleepPid } = await shWithBackgroundSleep('sleep 600 & echo $!; cat > /dev/null');
-    const { readFileSync } = await import('node:fs');
-    const pgidOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[2]);
     expect(pgidOf(proc.pid)).toBe(proc.pid);
     expect(pgidOf(sleepPid)).toBe(proc.pid);
     proc.kill();
@@ -41,6 +39,15 @@ describe('launch', () => {
     expect(exit.signal).toBe('SIGKILL');
     expect(await waitGone(proc.pid)).toBe(true);
     expect(await waitGone(sleepPid)).toBe(true);
+  });
+
+  it('stop() also ends a process that moved to a group of its own within the session (like codex\'s bwrap helpers)', async () => {
+    const { proc, sleepPid } = await shWithBackgroundSleep('perl -e \'setpgrp(0, 0); exec "sleep", "600"\' & echo $!; cat > /dev/null');
+    expect(await waitFor(() => pgidOf(sleepPid) === sleepPid)).toBe(true);
+    const exit = await proc.stop({ graceMs: 5_000 });
+    expect(exit.code).toBe(0);
+    expect(await waitGone(sleepPid)).toBe(true);
+    expect(await waitTreeEmpty(proc.pid)).toEqual([]);
   });
 
   it('kill(): SIGKILLs the whole group at once', async () => {

@@ -31,15 +31,16 @@ export async function waitGone(pid: number, limitMs = 5_000): Promise<boolean> {
   return !isRunning(pid);
 }
 
-/** Pids of live (non-zombie) processes whose process group is `pgid` (Linux /proc scan). */
-export function groupMembers(pgid: number): number[] {
+/** Pids of live (non-zombie) processes whose process group (field 2) or session (field 3) is `id`. */
+export function treeMembers(id: number): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') out.push(Number(name));
+      const inTree = Number(fields[2]) === id || Number(fields[3]) === id;
+      if (inTree && fields[0] !== 'Z' && fields[0] !== 'X') out.push(Number(name));
     } catch {
       // The process ended while scanning.
     }
@@ -47,13 +48,29 @@ export function groupMembers(pgid: number): number[] {
   return out;
 }
 
-/** Resolves with the live members of group `pgid` once there are none, or after `limitMs` (default 5000). */
-export async function waitGroupEmpty(pgid: number, limitMs = 5_000): Promise<number[]> {
+/** Resolves with the live members of group/session `id` once there are none, or after `limitMs` (default 5000). */
+export async function waitTreeEmpty(id: number, limitMs = 5_000): Promise<number[]> {
   const end = Date.now() + limitMs;
-  let members = groupMembers(pgid);
+  let members = treeMembers(id);
   while (members.length > 0 && Date.now() < end) {
     await new Promise((r) => setTimeout(r, 25));
-    members = groupMembers(pgid);
+    members = treeMembers(id);
   }
   return members;
+}
+
+/** The process group id of `pid` (Linux /proc). */
+export function pgidOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
+
+/** Polls `cond` every 10 ms until it holds; resolves false if it still fails after `limitMs` (default 5000). */
+export async function waitFor(cond: () => boolean, limitMs = 5_000): Promise<boolean> {
+  const end = Date.now() + limitMs;
+  while (!cond()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return true;
 }

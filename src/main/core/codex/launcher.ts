@@ -1,0 +1,170 @@
+/**
+ * Spawning and reaping a child (the `codex app-server`) in its own session and process group (field case
+ * B29): stdio pipes, a bounded stderr ring, stop escalation stdin-close → SIGTERM → SIGKILL to the whole
+ * tree (group, and on Linux every process of the session, see reap.ts), and a SIGKILL to the tree as
+ * soon as the leader has exited so no grandchild outlives it. POSIX only (Linux, macOS): the session and
+ * group are created with `detached: true` (setsid).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { signalTree } from './reap';
+import { StderrRing } from './stderrRing';
+
+/** How a launched process ended. `stderrTail` = the last lines of its stderr (see `StderrRing.tail`). */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderrTail: string;
+}
+
+/** What to run: executable, argv after it, working folder and the complete environment. */
+export interface LaunchSpec {
+  bin: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Bytes of stderr kept (default 64 KiB). */
+  stderrBytes?: number;
+  /** Lines of stderr in `ProcessExit.stderrTail` (default 40). */
+  stderrTailLines?: number;
+}
+
+/** Options of `LaunchedProcess.stop`. */
+export interface StopOptions {
+  /** Milliseconds to wait after closing stdin, and again after SIGTERM (default 5000). */
+  graceMs?: number;
+}
+
+const DEFAULT_GRACE_MS = 5_000;
+/** After the leader exits: how long to wait for stderr to drain before settling `exited` (ms). */
+const STDERR_DRAIN_MS = 500;
+
+function delay(ms: number): { promise: Promise<void>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+/**
+ * One running child, leader of its own session and process group (sid = pgid = pid). `exited` settles
+ * once, after the leader exits and its stderr drained (≤ 0.5 s); by then the rest of the tree has been
+ * sent SIGKILL.
+ */
+export class LaunchedProcess {
+  /** Process id, also the process group id. */
+  readonly pid: number;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  /** Settles (never rejects) when the child has exited. */
+  readonly exited: Promise<ProcessExit>;
+  private readonly ring: StderrRing;
+  private readonly tailLines: number;
+  private exit: ProcessExit | null = null;
+  private stopping: Promise<ProcessExit> | null = null;
+
+  /** @internal Use `launch()`. */
+  constructor(private readonly child: ChildProcessWithoutNullStreams, spec: LaunchSpec) {
+    if (child.pid === undefined) throw new Error(`launch: ${spec.bin} has no pid (spawn failed)`);
+    this.pid = child.pid;
+    this.stdin = child.stdin;
+    this.stdout = child.stdout;
+    this.ring = new StderrRing(spec.stderrBytes ?? 64 * 1024);
+    this.tailLines = spec.stderrTailLines ?? 40;
+    // EPIPE on a write after the child died is reported to the writer's callback; without a listener
+    // the stream's 'error' event would crash the process.
+    child.stdin.on('error', () => undefined);
+    child.stderr.on('data', (chunk: Buffer) => this.ring.push(chunk));
+    const stderrEnded = new Promise<void>((resolve) => {
+      child.stderr.once('close', resolve);
+      child.stderr.once('end', resolve);
+    });
+    this.exited = new Promise<ProcessExit>((resolve) => {
+      child.once('exit', (code, signal) => {
+        // The leader is gone: take any grandchild that stayed in its group or session with it (B29).
+        signalTree(this.pid, 'SIGKILL');
+        const drain = delay(STDERR_DRAIN_MS);
+        void Promise.race([stderrEnded, drain.promise]).then(() => {
+          drain.cancel();
+          this.ring.end();
+          this.exit = { code, signal, stderrTail: this.ring.tail(this.tailLines) };
+          resolve(this.exit);
+        });
+      });
+    });
+  }
+
+  /** True once `exited` has settled. */
+  get hasExited(): boolean {
+    return this.exit !== null;
+  }
+
+  /** The last `lines` lines of stderr received so far (default: the spec's `stderrTailLines`). */
+  stderrTail(lines: number = this.tailLines): string {
+    return this.ring.tail(lines);
+  }
+
+  /** Subscribes to stderr text as it arrives (decoded, complete characters only). */
+  onStderr(listener: (text: string) => void): void {
+    this.ring.onText(listener);
+  }
+
+  /**
+   * Stops the child and its tree: close stdin → wait up to `graceMs` → SIGTERM to the tree → wait up
+   * to `graceMs` → SIGKILL to the tree → wait for the exit. Idempotent; resolves with the exit.
+   */
+  stop(opts: StopOptions = {}): Promise<ProcessExit> {
+    if (this.stopping) return this.stopping;
+    const graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
+    this.stopping = (async () => {
+      if (this.exit) return this.exit;
+      if (!this.stdin.writableEnded) this.stdin.end();
+      if (await this.exitsWithin(graceMs)) return this.exited;
+      signalTree(this.pid, 'SIGTERM');
+      if (await this.exitsWithin(graceMs)) return this.exited;
+      signalTree(this.pid, 'SIGKILL');
+      return this.exited;
+    })();
+    return this.stopping;
+  }
+
+  /** Immediate SIGKILL to the whole tree (group and session); `exited` settles shortly after. */
+  kill(): void {
+    if (this.exit) return;
+    signalTree(this.pid, 'SIGKILL');
+  }
+
+  private async exitsWithin(ms: number): Promise<boolean> {
+    const d = delay(ms);
+    const done = await Promise.race([this.exited.then(() => true), d.promise.then(() => false)]);
+    d.cancel();
+    return done;
+  }
+}
+
+/**
+ * Spawns `spec.bin ...spec.args` in a new process group with piped stdio. Resolves once the process
+ * runs. Throws an Error naming the executable and the OS reason when it cannot start (ENOENT: not found;
+ * EACCES: not executable) — fix the path (profile `bin`) or reinstall `@openai/codex`.
+ */
+export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(spec.bin, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    child.once('error', (e: NodeJS.ErrnoException) => {
+      reject(new Error(`cannot start ${spec.bin} (cwd ${spec.cwd}): ${e.code ?? ''} ${e.message}. Check that the file exists and is executable, and that the working folder exists.`));
+    });
+    child.once('spawn', () => {
+      try {
+        resolve(new LaunchedProcess(child, spec));
+      } catch (e) {
+        reject(e);
+      }
+    });
+  });
+}
