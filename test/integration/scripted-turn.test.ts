@@ -84,14 +84,17 @@ describe('a real Codex turn against the scripted model', () => {
     expect((await turn).status).toBe('interrupted');
   });
 
-  it('pins codex 0.169.0: a command the sandbox denies (login:false) emits no commandExecution item, the model still gets its output', async () => {
+  it('a command the sandbox denies fails inside it, and the model gets its output', async () => {
     const { model, codexHome, cwd } = await setup();
     const outside = await freshDir('outside');
     cleanups.push(() => rm(outside, { recursive: true, force: true }));
     model.enqueue({ exec: { cmd: `touch ${outside}/denied.txt` } }, { message: 'The sandbox refused.' });
     const run = await runBareTurn({ codexHome, cwd, prompt: 'write outside', thread: { sandbox: 'workspace-write' } });
     expect(run.status).toBe('completed');
-    expect(run.notifications.filter((n) => (n.params?.item as { type?: string } | undefined)?.type === 'commandExecution')).toEqual([]);
+    // codex 0.169.0 sometimes emits a commandExecution item for such a command and sometimes not
+    // (seen both ways on this machine); when it does, the item is a failure.
+    const items = run.notifications.filter((n) => n.method === 'item/completed' && (n.params?.item as { type?: string } | undefined)?.type === 'commandExecution');
+    for (const n of items) expect((n.params?.item as { status?: string }).status).toBe('failed');
     const [ask, answer] = model.modelRequests();
     expect(toolOutput(answer?.body, ask?.callIds[0] ?? '')).toMatch(/Process exited with code 1[\s\S]*Read-only file system/);
   });
