@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attestThread, checkConfigLayers, checkVersion } from '../../../src/main/core/codex/attest';
+import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion } from '../../../src/main/core/codex/attest';
 
 const managed = { approvalsReviewer: 'user', sandbox: { type: 'workspaceWrite', writableRoots: [], networkAccess: true }, activePermissionProfile: { id: 'angelia', extends: ':workspace' } };
 
@@ -37,4 +37,27 @@ describe('attestation', () => {
     expect(out[1]).toMatch(/project layer \/w\/.codex\/config.toml sets sandbox_mode/);
     expect(checkConfigLayers({})[0]).toMatch(/did not report/);
   });
+
+  it('refuses managed requirements that would force another profile or forbid ours', () => {
+    const expected = { sandboxed: true, approvalPolicy: 'on-request' as const, features: { network_proxy: true } };
+    expect(checkRequirements({ requirements: null }, expected)).toEqual([]);
+    expect(checkRequirements({ requirements: { allowedPermissionProfiles: { ':workspace': true } } }, expected)[0]).toMatch(/do not allow the permission profile "angelia"/);
+    expect(checkRequirements({ requirements: { allowedPermissionProfiles: { angelia: true } } }, expected)).toEqual([]);
+    expect(checkRequirements({ requirements: { defaultPermissions: ':read-only' } }, expected)[0]).toMatch(/force the permission profile ":read-only"/);
+    expect(checkRequirements({ requirements: { allowedApprovalPolicies: ['never'] } }, expected)[0]).toMatch(/approval policy "on-request"/);
+    expect(checkRequirements({ requirements: { allowedApprovalsReviewers: ['auto_review'] } }, expected)[0]).toMatch(/approvals reviewer "user"/);
+    expect(checkRequirements({ requirements: { featureRequirements: { network_proxy: false } } }, expected)[0]).toMatch(/network_proxy to false/);
+    expect(checkRequirements({ requirements: { allowedSandboxModes: ['read-only'] } }, { ...expected, sandboxed: false })[0]).toMatch(/full access/);
+    expect(checkRequirements(undefined, expected)[0]).toMatch(/did not report/);
+  });
+
+  it('refuses an MCP server that would load without being given, naming its layer', () => {
+    const read = {
+      config: { mcp_servers: { off: { command: 'x', enabled: false }, given: { command: 'y' }, sneaky: { url: 'https://x' } } },
+      origins: { 'mcp_servers.sneaky.url': { name: { type: 'project', dotCodexFolder: '/w/.codex' } } },
+    };
+    expect(checkMcpServers(read, ['given'])).toEqual([expect.stringContaining('would load: sneaky (from /w/.codex/config.toml)')]);
+    expect(checkMcpServers({ config: {} }, [])).toEqual([]);
+  });
 });
+

@@ -9,7 +9,7 @@ import type { AgentState, AppEvent, ChatItem, ChatView, Enforcement } from '../.
 import { AppFailure, toAppError } from '../../../shared/result';
 import type { ApprovalBroker } from '../approvals/broker';
 import type { AuditSink } from '../approvals/audit';
-import { attestThread, checkConfigLayers, checkVersion } from '../codex/attest';
+import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion, type ExpectedLaunch } from '../codex/attest';
 import { explainTurnError, idsOf, readChanges, readTurnEnd, toChatItem, type TurnEnd } from '../codex/items';
 import { classifyServerRequest, type ChangeView } from '../codex/serverRequests';
 import type { CodexConnection, CodexSpawnSpec, StartCodex } from './connection';
@@ -26,6 +26,10 @@ export interface LaunchPlan {
   /** thread/start and thread/resume parameters (never a `sandbox` value while sandboxed). */
   threadParams: Record<string, unknown>;
   effort: string | null;
+  /** What the managed-requirements check compares against. */
+  expect: ExpectedLaunch;
+  /** MCP servers the profile was given (any other that would load refuses the start). */
+  allowedMcpServers: string[];
 }
 
 export interface ChatDeps {
@@ -199,10 +203,14 @@ export class Chat {
     conn.onUnknownServerRequest?.((method) => this.noteUnknown(method));
     const version = checkVersion(conn.version);
     if (version.length) this.refuse(conn, version);
-    if (plan.sandboxed) {
-      const layers = checkConfigLayers(await conn.request('config/read', { includeLayers: true, cwd: plan.spawn.cwd }));
-      if (layers.length) this.refuse(conn, layers);
-    }
+    const configRead = await conn.request('config/read', { includeLayers: true, cwd: plan.spawn.cwd });
+    const requirements = await conn.request('configRequirements/read', {});
+    const refusals = [
+      ...(plan.sandboxed ? checkConfigLayers(configRead) : []),
+      ...checkMcpServers(configRead, plan.allowedMcpServers),
+      ...checkRequirements(requirements, plan.expect),
+    ];
+    if (refusals.length) this.refuse(conn, refusals);
     const row = this.deps.sessions.ensureActive(this.deps.chatId, this.deps.profile);
     let answer: unknown;
     if (row.started && row.threadId) {
@@ -260,6 +268,12 @@ export class Chat {
         return;
       case 'item/commandExecution/outputDelta':
         if (typeof p.itemId === 'string' && typeof p.delta === 'string') this.transcript.delta(p.itemId, 'output', p.delta);
+        return;
+      case 'mcpServer/startupStatus/updated':
+        if (p.status === 'failed' || p.status === 'starting') {
+          const name = typeof p.name === 'string' ? p.name : 'an MCP server';
+          this.transcript.push({ type: 'notice', id: this.transcript.localId('mcp'), text: p.status === 'starting' ? `Starting tools: ${name}…` : `The MCP server ${name} failed to start${typeof p.error === 'string' ? `: ${p.error}` : ''}; the agent goes on without it.` });
+        }
         return;
       case 'serverRequest/resolved':
         this.deps.broker.withdraw((v, rpcId) => v.chatId === this.deps.chatId && String(rpcId) === String(p.requestId));

@@ -10,6 +10,7 @@ import { compileCodexLaunch, threadParams } from '../compile/codexProfile';
 import { developerInstructions } from '../compile/developerInstructions';
 import { readUserMcpServers } from '../compile/userConfig';
 import type { InstancePaths } from '../instance/paths';
+import { chatToken, ensureOwnerToken } from '../api/tokens';
 import type { LoadedTable } from '../table/load';
 import type { LaunchPlan } from './chat';
 
@@ -27,10 +28,22 @@ export function scrubEnv(parent: NodeJS.ProcessEnv, add: Record<string, string>)
   return { ...out, RUST_LOG: out.RUST_LOG ?? 'warn', ...add };
 }
 
+/** The `features.<name>=<bool>` flags of a compiled argv (`-c` pairs). */
+export function featuresOf(args: readonly string[]): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (let i = 0; i + 1 < args.length; i++) {
+    const m = args[i] === '-c' ? /^features\.([A-Za-z0-9_]+)=(true|false)$/.exec(args[i + 1] ?? '') : null;
+    if (m?.[1]) out[m[1]] = m[2] === 'true';
+  }
+  return out;
+}
+
 /** Inputs of a launch plan. */
 export interface PlanInput {
   table: LoadedTable;
   profile: string;
+  /** The chat the agent serves: its token and session key go into the child's environment. */
+  chatId: string;
   paths: InstancePaths;
   env: NodeJS.ProcessEnv;
 }
@@ -60,11 +73,16 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     }),
   };
   return {
-    spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: codexEnv(scrubEnv(input.env, { ...launch.env, CODEX_HOME: paths.codexHome }), codex) },
+    spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: codexEnv(scrubEnv(input.env, {
+      ...launch.env, CODEX_HOME: paths.codexHome,
+      ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: chatToken(ensureOwnerToken(paths.apiToken), input.chatId),
+    }), codex) },
     sandboxed: launch.sandboxed,
     permissionsExtends: launch.permissionsExtends,
     onRequest: launch.approvalPolicy === 'on-request',
     threadParams: params,
     effort: profile.effort,
+    expect: { sandboxed: launch.sandboxed, approvalPolicy: launch.approvalPolicy, features: featuresOf(launch.codexArgs) },
+    allowedMcpServers: [],
   };
 }

@@ -62,7 +62,7 @@ export class Orchestrator {
     if (!profile) throw new AppFailure({ code: 'unknown-chat', message: `no chat or profile named "${chatId}"`, where: this.opts.paths.tableFile, fix: `profiles: ${Object.keys(this.table.profiles).join(', ') || '(none)'}` });
     const chat = new Chat({
       chatId, profile: profile.name,
-      plan: () => planLaunch({ table: this.table, profile: profile.name, paths: this.opts.paths, env: this.opts.env }),
+      plan: () => planLaunch({ table: this.table, profile: profile.name, chatId, paths: this.opts.paths, env: this.opts.env }),
       startCodex: async (spec) => {
         const conn = await this.opts.startCodex(spec);
         this.codexVersion = conn.version;

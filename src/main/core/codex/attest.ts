@@ -118,3 +118,69 @@ export function attestThread(answer: unknown, expected: ExpectedThread): ThreadA
   }
   return { refusals, enforcement: cls?.enforcement ?? null };
 }
+
+/** What Angelia is about to ask of Codex, for the managed-requirements check. */
+export interface ExpectedLaunch {
+  sandboxed: boolean;
+  approvalPolicy: 'on-request' | 'never';
+  /** Feature flags the launch sets (name → value), e.g. network_proxy → true. */
+  features: Record<string, boolean>;
+}
+
+/**
+ * Managed requirements check on a `configRequirements/read` result (`{requirements: ConfigRequirements |
+ * null}`, codex 0.169.0; requirements.toml and MDM layers): refuses when they would force another
+ * permission profile, forbid ours, forbid the approval policy or the user as reviewer, turn off a
+ * feature the sandbox relies on (the network proxy), or forbid full access for a `sandbox = false`
+ * profile. No requirements → pass.
+ */
+export function checkRequirements(read: unknown, expected: ExpectedLaunch, profileId = 'angelia'): string[] {
+  if (!isObj(read)) return ['refused: Codex did not report its managed requirements (configRequirements/read).'];
+  const req = isObj(read.requirements) ? read.requirements : null;
+  if (!req) return [];
+  const out: string[] = [];
+  const where = 'managed requirements (requirements.toml or MDM)';
+  if (expected.sandboxed) {
+    const allowed = isObj(req.allowedPermissionProfiles) ? req.allowedPermissionProfiles : null;
+    if (allowed && allowed[profileId] !== true) out.push(`refused: the ${where} do not allow the permission profile "${profileId}"; ask your administrator to allow it.`);
+    if (typeof req.defaultPermissions === 'string' && req.defaultPermissions !== profileId) {
+      out.push(`refused: the ${where} force the permission profile "${req.defaultPermissions}"; Angelia cannot prove its own profile would apply.`);
+    }
+  } else if (Array.isArray(req.allowedSandboxModes) && !req.allowedSandboxModes.includes('danger-full-access')) {
+    out.push(`refused: this profile asks for full access (sandbox = false) but the ${where} do not allow it; the mode shown would not be the mode in force.`);
+  }
+  if (Array.isArray(req.allowedApprovalPolicies) && !req.allowedApprovalPolicies.includes(expected.approvalPolicy)) {
+    out.push(`refused: the ${where} do not allow the approval policy "${expected.approvalPolicy}" this profile's mode needs.`);
+  }
+  if (Array.isArray(req.allowedApprovalsReviewers) && !req.allowedApprovalsReviewers.includes('user')) {
+    out.push(`refused: the ${where} do not let approvals go to you (approvals reviewer "user").`);
+  }
+  const features = isObj(req.featureRequirements) ? req.featureRequirements : {};
+  for (const [name, value] of Object.entries(expected.features)) {
+    if (typeof features[name] === 'boolean' && features[name] !== value) {
+      out.push(`refused: the ${where} set the feature ${name} to ${String(features[name])}; this profile needs ${String(value)}.`);
+    }
+  }
+  return out;
+}
+
+/**
+ * MCP check on a `config/read` result: every server in the merged `config.mcp_servers` that is not
+ * switched off (`enabled = false`) must be one the profile was given. Codex reports the merged result,
+ * so every TOML spelling and a trusted project's `.codex/config.toml` are covered. The layer that
+ * defines a server is named from `origins` when Codex reports it.
+ */
+export function checkMcpServers(configRead: unknown, allowed: readonly string[]): string[] {
+  if (!isObj(configRead) || !isObj(configRead.config)) return ['refused: Codex did not report its merged config (config/read).'];
+  const servers = isObj(configRead.config.mcp_servers) ? configRead.config.mcp_servers : {};
+  const origins = isObj(configRead.origins) ? configRead.origins : {};
+  const loading = Object.entries(servers).filter(([name, s]) => !allowed.includes(name) && !(isObj(s) && s.enabled === false));
+  if (!loading.length) return [];
+  const named = loading.map(([name]) => {
+    const origin = Object.entries(origins).find(([k]) => k === `mcp_servers.${name}` || k.startsWith(`mcp_servers.${name}.`))?.[1];
+    const layer = isObj(origin) && isObj(origin.name) ? origin.name : null;
+    const file = layer && typeof layer.file === 'string' ? layer.file : layer && typeof layer.dotCodexFolder === 'string' ? `${layer.dotCodexFolder}/config.toml` : null;
+    return file ? `${name} (from ${file})` : name;
+  });
+  return [`refused: MCP servers this profile was not given would load: ${named.join(', ')}; switch them off in that Codex config (enabled = false) or give them to the profile.`];
+}

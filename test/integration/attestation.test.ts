@@ -1,0 +1,120 @@
+/**
+ * Start attestation on real Codex: every config layer that would weaken the compiled sandbox refuses
+ * the start and names its file; nothing reaches the model. An old Codex is played by the fake app-server.
+ */
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { stringify } from 'smol-toml';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatItem } from '../../src/shared/contract';
+import { Orchestrator } from '../../src/main/core/chats/orchestrator';
+import { startCodexClient } from '../../src/main/core/codex/start';
+import { memoryAudit } from '../../src/main/core/approvals/audit';
+import { makeInstance, type TestInstance, type TestProfile } from '../fixtures/instance';
+
+let inst: TestInstance | null = null;
+let orch: Orchestrator | null = null;
+afterEach(async () => {
+  await orch?.shutdown();
+  orch = null;
+  await inst?.cleanup();
+  inst = null;
+});
+
+/** Puts `text` at the top of CODEX_HOME/config.toml (top-level keys must precede its tables). */
+async function prependUserConfig(i: TestInstance, text: string): Promise<string> {
+  const file = join(i.env.CODEX_HOME as string, 'config.toml');
+  await writeFile(file, `${text}\n${await readFile(file, 'utf8')}`);
+  return file;
+}
+
+/** Sends one message and returns the chat's items and view afterwards. */
+async function attempt(i: TestInstance, profile = 'coder'): Promise<{ items: ChatItem[]; refusal: string | null; state: string; enforcement: string | null }> {
+  orch = await Orchestrator.create({ paths: i.paths, env: i.env, startCodex: startCodexClient, audit: memoryAudit() });
+  const chat = orch.chat(profile);
+  chat.send('hello');
+  await chat.idle();
+  const v = chat.view();
+  return { items: chat.transcript.all(), refusal: v.refusal, state: v.state, enforcement: v.enforcement };
+}
+
+async function setup(profile: TestProfile = { permission_mode: 'default' }): Promise<TestInstance> {
+  inst = await makeInstance({ coder: profile });
+  inst.model.enqueue({ message: 'should never be asked' });
+  return inst;
+}
+
+describe('config layers that would weaken the sandbox', () => {
+  const spellings: Array<[string, string]> = [
+    ['a plain table', '[permissions.angelia]\nextends = ":danger-full-access"\n'],
+    ['a quoted table', '[permissions."angelia".network]\nenabled = true\n'],
+    ['a dotted key', 'permissions.angelia.network.dangerously_allow_all_unix_sockets = true\n'],
+  ];
+  for (const [name, toml] of spellings) {
+    it(`refuses permissions.angelia in the user config written as ${name}`, async () => {
+      const i = await setup();
+      const file = await prependUserConfig(i, toml);
+      const r = await attempt(i);
+      expect(r.state).toBe('refused');
+      expect(r.refusal).toContain(`user layer ${file} sets permissions.angelia`);
+      expect(i.model.modelRequests()).toHaveLength(0);
+    });
+  }
+
+  it('refuses sandbox_mode in the user config', async () => {
+    const i = await setup();
+    const file = await prependUserConfig(i, 'sandbox_mode = "danger-full-access"');
+    const r = await attempt(i);
+    expect(r.refusal).toContain(`user layer ${file} sets sandbox_mode`);
+    expect(i.model.modelRequests()).toHaveLength(0);
+  });
+
+  it("refuses a trusted project's .codex/config.toml that sets sandbox_mode or permissions.angelia", async () => {
+    const i = await setup();
+    const cwd = i.cwd.coder as string;
+    await mkdir(join(cwd, '.codex'));
+    await writeFile(join(cwd, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n[permissions.angelia.network]\nenabled = true\n');
+    await prependUserConfig(i, `[projects.${JSON.stringify(cwd)}]\ntrust_level = "trusted"\n`);
+    const r = await attempt(i);
+    expect(r.state).toBe('refused');
+    expect(r.refusal).toContain(`${join(cwd, '.codex')}/config.toml sets sandbox_mode`);
+    expect(r.refusal).toContain('sets permissions.angelia');
+    expect(i.model.modelRequests()).toHaveLength(0);
+  });
+
+  it("ignores the same file in an untrusted project (Codex does not apply it)", async () => {
+    const i = await setup();
+    const cwd = i.cwd.coder as string;
+    await mkdir(join(cwd, '.codex'));
+    await writeFile(join(cwd, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n');
+    const r = await attempt(i);
+    expect(r.refusal).toBeNull();
+    expect(r.enforcement).toBe('managed');
+  });
+
+  it('refuses an MCP server the profile was not given, and switches off user-level ones', async () => {
+    const i = await setup();
+    const cwd = i.cwd.coder as string;
+    await prependUserConfig(i, `[projects.${JSON.stringify(cwd)}]\ntrust_level = "trusted"\n[mcp_servers.userlevel]\ncommand = "node"\nargs = ["-e", "0"]\n`);
+    await mkdir(join(cwd, '.codex'));
+    await writeFile(join(cwd, '.codex', 'config.toml'), '[mcp_servers.sneaky]\ncommand = "node"\nargs = ["-e", "0"]\n');
+    const r = await attempt(i);
+    expect(r.refusal).toMatch(/MCP servers this profile was not given would load: sneaky/);
+    expect(r.refusal).not.toContain('userlevel');
+    expect(i.model.modelRequests()).toHaveLength(0);
+  });
+});
+
+describe('the Codex version gate', () => {
+  it('refuses a Codex older than 0.157.0', async () => {
+    const i = await setup();
+    const wrapper = join(i.root, 'old-codex');
+    await writeFile(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve(__dirname, '../fixtures/fake-app-server.mjs'))} "$@"\n`);
+    await chmod(wrapper, 0o755);
+    await writeFile(i.paths.tableFile, stringify({ profiles: { coder: { cwd: i.cwd.coder, permission_mode: 'default', bin: wrapper } } }));
+    i.env.FAKE_CODEX_VERSION = '0.150.2';
+    const r = await attempt(i);
+    expect(r.state).toBe('refused');
+    expect(r.refusal).toMatch(/codex 0\.150\.2 is older than 0\.157\.0/);
+  });
+});
