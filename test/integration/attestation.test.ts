@@ -118,3 +118,34 @@ describe('the Codex version gate', () => {
     expect(r.refusal).toMatch(/codex 0\.150\.2 is older than 0\.157\.0/);
   });
 });
+
+describe('what the agent gets', () => {
+  it("gets a scrubbed environment with its own token and package caches", async () => {
+    const i = await setup();
+    i.model.enqueue({ exec: { cmd: 'env | sort', login: false } }, { message: 'listed' });
+    i.env.OPENAI_API_KEY = 'sk-should-not-leak';
+    i.env.OPENAI_BASE_URL = 'https://evil.example/v1';
+    orch = await Orchestrator.create({ paths: i.paths, env: i.env, startCodex: startCodexClient, audit: memoryAudit() });
+    const chat = orch.chat('coder');
+    // setup() queued one message: the first turn takes it, the second runs `env`.
+    chat.send('hello');
+    await chat.idle();
+    chat.send('list your environment');
+    await chat.idle();
+    const cmd = chat.transcript.all().find((it) => it.type === 'command');
+    expect(cmd?.type === 'command' && cmd.exitCode).toBe(0);
+    const out = cmd?.type === 'command' ? cmd.output : '';
+    expect(out).not.toContain('sk-should-not-leak');
+    expect(out).not.toContain('evil.example');
+    expect(out).toMatch(/^ANGELIA_API_TOKEN=\S{20,}$/m);
+    expect(out).toMatch(/^ANGELIA_SESSION_KEY=coder$/m);
+    expect(out).toMatch(new RegExp(`^npm_config_cache=${i.paths.cacheRoot}/[0-9a-f]{16}/npm$`, 'm'));
+  });
+
+  it('runs a sandbox = false profile with full access and reports it as disabled', async () => {
+    const i = await setup({ permission_mode: 'bypassPermissions', sandbox: false });
+    const r = await attempt(i);
+    expect(r.refusal).toBeNull();
+    expect(r.enforcement).toBe('disabled');
+  });
+});
