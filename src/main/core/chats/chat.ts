@@ -12,7 +12,9 @@ import type { AuditSink } from '../approvals/audit';
 import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion, type ExpectedLaunch } from '../codex/attest';
 import { explainTurnError, idsOf, readChanges, readTurnEnd, toChatItem, type TurnEnd } from '../codex/items';
 import { classifyServerRequest, type ChangeView } from '../codex/serverRequests';
-import type { CodexConnection, CodexSpawnSpec, StartCodex } from './connection';
+import { CrashHistory } from '../codex/crashPolicy';
+import { exitCause } from '../codex/stderrClass';
+import type { CodexConnection, CodexExit, CodexSpawnSpec, StartCodex } from './connection';
 import type { SessionStore } from './sessions';
 import { Transcript } from './transcript';
 
@@ -174,8 +176,13 @@ export class Chat {
 
   private currentPlanEffort: string | null = null;
 
+  /** Unexpected Codex exits of this chat; too many in a row refuse the restart (codex/crashPolicy.ts). */
+  private readonly crashes = new CrashHistory();
+
   private async ensureStarted(): Promise<void> {
     if (this.conn) return;
+    const verdict = this.crashes.verdict(Date.now());
+    if (!verdict.allowed) throw new AppFailure({ code: 'crash-loop', message: this.crashes.message(verdict) });
     this.starting ??= this.start().finally(() => (this.starting = null));
     return this.starting;
   }
@@ -237,16 +244,21 @@ export class Chat {
     this.threadId = tid;
     this.rowId = this.deps.sessions.bindThread(this.deps.chatId, rowId, tid, verdict.enforcement).id;
     this.conn = conn;
-    void conn.exited.then((exit) => this.onExit(conn, exit.code, exit.signal, exit.stderrTail));
+    void conn.exited.then((exit) => this.onExit(conn, exit));
   }
 
-  private onExit(conn: CodexConnection, code: number | null, signal: string | null, stderrTail: string): void {
+  /** An exit Angelia did not ask for (dispose and refusals detach `conn` first): fail the turn, count the crash. */
+  private onExit(conn: CodexConnection, exit: CodexExit): void {
     if (this.conn !== conn) return;
     this.conn = null;
     this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId);
-    const tail = stderrTail.trim().split('\n').slice(-5).join('\n');
-    this.transcript.push({ type: 'error', id: this.transcript.localId('exit'), message: `Codex exited (${signal ? `signal ${signal}` : `exit code ${code}`}).`, detail: tail || null });
-    this.turnWaiter?.({ turnId: this.turnId, status: 'failed', message: `Codex exited (${signal ? `signal ${signal}` : `exit code ${code}`})`, errorInfo: null });
+    const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
+    const cause = exitCause(exit);
+    const verdict = this.crashes.note({ at: Date.now(), how, cause });
+    this.refusal = verdict.allowed ? null : this.crashes.message(verdict);
+    const next = this.refusal ?? 'Your next message starts it again and resumes this conversation.';
+    this.transcript.push({ type: 'error', id: this.transcript.localId('exit'), message: `Codex exited (${how}). ${next}`, detail: cause });
+    this.turnWaiter?.({ turnId: this.turnId, status: 'failed', message: `Codex exited (${how})`, errorInfo: null });
     this.changed('error');
   }
 

@@ -13,7 +13,7 @@ import { createMessageConnection, Message, ResponseError, type MessageConnection
 import { APP_VERSION } from '../instance/version';
 import { CodexExitedError, CodexStartError, CodexTimeoutError, methodNotFound, type CodexExit } from './clientErrors';
 import { NdjsonMessageReader, NdjsonMessageWriter, type ReaderIssue } from './jsonl';
-import { launch, type LaunchedProcess } from './launcher';
+import { launch, type ChildTracker, type LaunchedProcess } from './launcher';
 import { INITIALIZED_NOTIFICATION, isServerRequestMethod, type ClientRequestMethod, type RequestParams, type ResponseOf, type ServerRequestMethod } from './protocol';
 import { codexVersionFromUserAgent } from './resolve';
 import { DEFAULT_RETRY, isOverloaded, retryDelayMs, sleep, type RetryPolicy } from './retry';
@@ -49,6 +49,8 @@ export interface CodexClientOptions {
   stopGraceMs?: number;
   /** Retries of -32001 "Server overloaded" (default 5 tries, 100 ms doubling, jitter). */
   retry?: RetryPolicy;
+  /** Told when the child was spawned (before `initialize`) and when it exited; see children.ts. */
+  track?: ChildTracker;
   /** Told about protocol oddities: dropped stdout lines, library log messages. Never fatal. */
   onProtocolIssue?: (issue: ReaderIssue | { kind: 'log'; message: string }) => void;
 }
@@ -129,7 +131,7 @@ export class CodexClient {
   static async start(opts: CodexClientOptions): Promise<CodexClient> {
     let proc: LaunchedProcess;
     try {
-      proc = await launch({ bin: opts.bin, args: opts.args, cwd: opts.cwd, env: opts.env });
+      proc = await launch({ bin: opts.bin, args: opts.args, cwd: opts.cwd, env: opts.env, track: opts.track });
     } catch (e) {
       throw new CodexStartError((e as Error).message, null, { cause: e });
     }

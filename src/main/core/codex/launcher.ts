@@ -8,13 +8,29 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { signalTree } from './reap';
+import { stderrCause } from './stderrClass';
 import { StderrRing } from './stderrRing';
 
-/** How a launched process ended. `stderrTail` = the last lines of its stderr (see `StderrRing.tail`). */
+/**
+ * How a launched process ended. `stderrTail` = the last lines of its stderr (see `StderrRing.tail`);
+ * `cause` = the line(s) that explain the exit, picked from all the stderr kept (see `stderrCause`), or null.
+ */
 export interface ProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   stderrTail: string;
+  cause: string | null;
+}
+
+/**
+ * Told about a child's life, e.g. to record it on disk (children.ts). `spawned` runs synchronously right
+ * after the spawn, before anything is written to the child; if it throws, the child's tree is killed and
+ * `launch` rejects with that error. `exited` runs once the child has exited and its tree was sent SIGKILL;
+ * its errors are ignored.
+ */
+export interface ChildTracker {
+  spawned(pid: number): void;
+  exited(pid: number): void;
 }
 
 /** What to run: executable, argv after it, working folder and the complete environment. */
@@ -27,6 +43,8 @@ export interface LaunchSpec {
   stderrBytes?: number;
   /** Lines of stderr in `ProcessExit.stderrTail` (default 40). */
   stderrTailLines?: number;
+  /** Told when the child was spawned and when it has exited. */
+  track?: ChildTracker;
 }
 
 /** Options of `LaunchedProcess.stop`. */
@@ -88,7 +106,12 @@ export class LaunchedProcess {
         void Promise.race([stderrEnded, drain.promise]).then(() => {
           drain.cancel();
           this.ring.end();
-          this.exit = { code, signal, stderrTail: this.ring.tail(this.tailLines) };
+          this.exit = { code, signal, stderrTail: this.ring.tail(this.tailLines), cause: stderrCause(this.ring.tail(Number.MAX_SAFE_INTEGER)) };
+          try {
+            spec.track?.exited(this.pid);
+          } catch {
+            // Bookkeeping only: the process is gone either way.
+          }
           resolve(this.exit);
         });
       });
@@ -146,7 +169,8 @@ export class LaunchedProcess {
 /**
  * Spawns `spec.bin ...spec.args` in a new process group with piped stdio. Resolves once the process
  * runs. Throws an Error naming the executable and the OS reason when it cannot start (ENOENT: not found;
- * EACCES: not executable) — fix the path (profile `bin`) or reinstall `@openai/codex`.
+ * EACCES: not executable) — fix the path (profile `bin`) or reinstall `@openai/codex` — or the error of
+ * `spec.track.spawned` (the child is killed then).
  */
 export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
   return new Promise((resolve, reject) => {
@@ -160,6 +184,15 @@ export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
       reject(new Error(`cannot start ${spec.bin} (cwd ${spec.cwd}): ${e.code ?? ''} ${e.message}. Check that the file exists and is executable, and that the working folder exists.`));
     });
     child.once('spawn', () => {
+      if (spec.track && child.pid !== undefined) {
+        try {
+          spec.track.spawned(child.pid);
+        } catch (e) {
+          signalTree(child.pid, 'SIGKILL');
+          reject(e);
+          return;
+        }
+      }
       try {
         resolve(new LaunchedProcess(child, spec));
       } catch (e) {

@@ -3,19 +3,26 @@
  * cwd, env): `CodexClient.start` with Angelia's defaults. Matches `StartCodex` of core/chats/connection.ts.
  */
 import { CodexClient } from './client';
+import type { ChildTracker } from './launcher';
 
-/** What `startCodexClient` needs: the executable, its whole argv (ending with "app-server"), cwd and env. */
+/**
+ * What `startCodexClient` needs: the executable, its whole argv (ending with "app-server"), cwd and env;
+ * optionally a tracker told about the child's spawn and exit (the orchestrator passes `childTracker`, so
+ * every child is recorded in `<state>/children.json`). A `CodexSpawnSpec` with `track` added.
+ */
 export interface CodexStartSpec {
   bin: string;
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  track?: ChildTracker;
 }
 
 /**
  * Starts `spec.bin ...spec.args`, completes `initialize` (60 s deadline) and resolves with the client.
- * Throws `CodexStartError` (exit code and stderr tail when Codex exited, e.g. on a bad `-c` flag).
+ * Throws `CodexStartError` (exit code and stderr tail when Codex exited, e.g. on a bad `-c` flag; the
+ * tracker's error when the child could not be recorded).
  */
 export function startCodexClient(spec: CodexStartSpec): Promise<CodexClient> {
-  return CodexClient.start({ bin: spec.bin, args: spec.args, cwd: spec.cwd, env: spec.env });
+  return CodexClient.start({ bin: spec.bin, args: spec.args, cwd: spec.cwd, env: spec.env, track: spec.track });
 }

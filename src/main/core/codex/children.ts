@@ -1,0 +1,142 @@
+/**
+ * The record of the Codex children Angelia runs, `<state>/children.json` (mode 600, written atomically),
+ * and the reaping of orphans when an Angelia process starts (field case B29: a SIGKILLed Angelia leaves its
+ * `codex app-server` children, their sandbox helpers and commands running).
+ *
+ * Each child is recorded as soon as it is spawned (before `initialize`) with its identity (pid + start
+ * time, see identity.ts), its process group and session, the boot it ran in, the chat it serves and the
+ * identity of the Angelia process that owns it; the entry is removed when the child has exited. File
+ * format: `{"version":1,"children":[ChildRecord…]}`. Writes are synchronous read-modify-write, so entries
+ * from one process never interleave; two Angelia processes writing at the same instant can lose an entry.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { z } from 'zod';
+import { AppFailure } from '../../../shared/result';
+import { bootId, processInfo } from './identity';
+import type { ChildTracker } from './launcher';
+
+/** The file name of the record in the state folder. */
+export const CHILDREN_FILE_NAME = 'children.json';
+
+/** `<stateDir>/children.json`. */
+export function childrenFile(stateDir: string): string {
+  return join(stateDir, CHILDREN_FILE_NAME);
+}
+
+const Identity = z.object({ pid: z.number().int().positive(), startTime: z.string().nullable() });
+
+const ChildRecordSchema = z.object({
+  pid: z.number().int().positive(),
+  /** null: the identity could not be read when spawned (unsupported platform); such a child is never killed. */
+  startTime: z.string().nullable(),
+  pgid: z.number().int(),
+  sid: z.number().int(),
+  /** Linux boot id when recorded (pids and start times only mean something within one boot); null elsewhere. */
+  boot: z.string().nullable(),
+  chatId: z.string(),
+  bin: z.string(),
+  /** The Angelia process that spawned the child. */
+  owner: Identity,
+  /** ISO time of the spawn. */
+  recordedAt: z.string(),
+});
+
+/** One recorded child. */
+export type ChildRecord = z.infer<typeof ChildRecordSchema>;
+
+const FileSchema = z.object({ version: z.literal(1), children: z.array(ChildRecordSchema) });
+
+let self: z.infer<typeof Identity> | null = null;
+
+/** This process's identity as an owner (pid + start time; start time null when it cannot be read). */
+export function ownerIdentity(): z.infer<typeof Identity> {
+  self ??= { pid: process.pid, startTime: processInfo(process.pid)?.startTime ?? null };
+  return self;
+}
+
+/** Reads and changes `children.json`. Every method is synchronous. */
+export class ChildLedger {
+  constructor(readonly file: string) {}
+
+  /**
+   * The recorded children (empty when the file does not exist). Throws AppFailure `state-file` naming the
+   * file when it cannot be read or is not a valid record.
+   */
+  list(): ChildRecord[] {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw this.failure(`cannot be read: ${(e as Error).message}`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw this.failure(`is not valid JSON: ${(e as Error).message}`);
+    }
+    const checked = FileSchema.safeParse(parsed);
+    if (!checked.success) throw this.failure(`is not a record of Codex children: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+    return checked.data.children;
+  }
+
+  /** Applies `change` to the list and writes the result (mode 600, atomically) when it differs. */
+  update(change: (list: ChildRecord[]) => ChildRecord[]): void {
+    const before = this.list();
+    const after = change([...before]);
+    if (after.length === before.length && after.every((r, i) => r === before[i])) return;
+    writeFileAtomic.sync(this.file, JSON.stringify({ version: 1, children: after }, null, 2) + '\n', { mode: 0o600 });
+  }
+
+  /** Adds `record`, replacing an entry with the same pid. */
+  add(record: ChildRecord): void {
+    this.update((list) => [...list.filter((r) => r.pid !== record.pid), record]);
+  }
+
+  /** Removes the entry of pid `pid` started at `startTime` (any entry of that pid when `startTime` is null). */
+  remove(pid: number, startTime: string | null): void {
+    this.update((list) => list.filter((r) => !(r.pid === pid && (startTime === null || r.startTime === startTime))));
+  }
+
+  private failure(what: string): AppFailure {
+    return new AppFailure({
+      code: 'state-file', message: `the record of running Codex processes ${what}`, where: this.file,
+      fix: 'look for leftover Codex processes (ps -eo pid,sid,args | grep codex) and end them, then delete the file',
+    });
+  }
+}
+
+/**
+ * A launcher tracker that records each child of chat `chatId` in `file` when it is spawned and removes it
+ * when it has exited. `spawned` throws (and the launch is refused) when the record cannot be written;
+ * failures to remove are ignored (the next reap drops an entry whose process is gone).
+ */
+export function childTracker(file: string, meta: { chatId: string; bin: string }): ChildTracker {
+  const ledger = new ChildLedger(file);
+  const started = new Map<number, string | null>();
+  return {
+    spawned(pid) {
+      const info = processInfo(pid);
+      started.set(pid, info?.startTime ?? null);
+      try {
+        ledger.add({
+          pid, startTime: info?.startTime ?? null, pgid: info?.pgid ?? pid, sid: info?.sid ?? pid, boot: bootId(),
+          chatId: meta.chatId, bin: meta.bin, owner: ownerIdentity(), recordedAt: new Date().toISOString(),
+        });
+      } catch (e) {
+        throw new Error(`cannot record the Codex process ${pid} in ${file}: ${(e as Error).message}. Check that the state folder is writable.`, { cause: e });
+      }
+    },
+    exited(pid) {
+      try {
+        ledger.remove(pid, started.get(pid) ?? null);
+      } catch {
+        // The next reap drops it: its process is gone.
+      }
+      started.delete(pid);
+    },
+  };
+}
