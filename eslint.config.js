@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'src/main/core/codex/generated/**', 'test-results/**', 'dist/**'] },
+  { ignores: ['out/**', '.angelia-test/**', 'node_modules/**', 'src/main/core/codex/generated/**', 'test-results/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
