@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { featuresOf, scrubEnv } from '../../../src/main/core/chats/launchPlan';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { assertCompileCurrent, featuresOf, scrubEnv } from '../../../src/main/core/chats/launchPlan';
+import { guardPath } from '../../../src/main/core/compile/guardFile';
 
 describe('launch plan helpers', () => {
   it('removes billing and endpoint variables and Angelia tokens from the child environment', () => {
@@ -13,5 +17,21 @@ describe('launch plan helpers', () => {
 
   it('reads the feature flags of a compiled argv', () => {
     expect(featuresOf(['-c', 'features.network_proxy=true', '-c', 'default_permissions="angelia"', '-c', 'features.x_y=false', 'app-server'])).toEqual({ network_proxy: true, x_y: false });
+  });
+});
+
+
+describe('a table accepted but not compiled', () => {
+  it('refuses a start that would lift a deny rule of the last compile, until compiled again', () => {
+    const state = mkdtempSync(join(tmpdir(), 'angelia-guard-'));
+    try {
+      const file = guardPath(state, 'coder');
+      mkdirSync(join(state, 'compiled'), { recursive: true });
+      writeFileSync(file, JSON.stringify({ version: 1, profile: 'coder', cwd: '/w', backend: 'codex', deny: ['Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)', 'mcp__old'], codexSandbox: true, compiledAt: '2026-11-30T00:00:00Z' }));
+      expect(() => assertCompileCurrent(state, 'coder', ['Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)', 'Read(/h/.aws/**)'])).not.toThrow();
+      expect(() => assertCompileCurrent(state, 'coder', ['Read(/h/.aws/**)'])).toThrow(/lifts 2 deny rule\(s\) of the last compile \(Read\(\/h\/\.ssh\/\*\*\)/);
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,26 +59,37 @@ describe('angelia init / check-config / compile', () => {
     expect(r).toMatchObject({ code: 0 });
     expect(r.stdout).toContain(`table: ${join(root, 'state', 'workspace', 'angelia.toml')}`);
     expect(r.stdout).toMatch(/^ok: 1 profile$/m);
+    expect(r.stdout).toContain('warning: profiles.assistant: never compiled');
+    expect(r.stdout).toContain('  fix: run angelia compile assistant --write');
     const j = await angelia('check-config', '--json');
-    expect(JSON.parse(j.stdout)).toMatchObject({ ok: true, profiles: ['assistant'] });
+    const out = JSON.parse(j.stdout) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(['table', 'ok', 'profiles', 'errors', 'warnings']);
+    expect(out).toMatchObject({ table: join(root, 'state', 'workspace', 'angelia.toml'), ok: true, profiles: 1, errors: [] });
+    expect(out.warnings).toEqual([expect.objectContaining({ path: 'profiles.assistant', message: expect.stringContaining('never compiled'), fix: 'run angelia compile assistant --write' })]);
   });
 
-  it('compile --json prints exactly one object with the stable keys', async () => {
+  it('compile --json prints exactly one object with the stable keys first', async () => {
     const r = await angelia('compile', 'assistant', '--json');
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const out = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(Object.keys(out)).toEqual(['profile', 'sandboxed', 'codexArgs', 'env', 'filesystem', 'warnings']);
-    expect(out).toMatchObject({ profile: 'assistant', sandboxed: true, warnings: [] });
+    expect(Object.keys(out).slice(0, 6)).toEqual(['profile', 'sandboxed', 'codexArgs', 'env', 'filesystem', 'warnings']);
+    expect(out).toMatchObject({ profile: 'assistant', sandboxed: true, warnings: [], mcpServers: [], plan: { upToDate: false, conflicts: [] } });
     expect((out.codexArgs as string[]).at(-1)).toBe('app-server');
     expect((out.filesystem as Record<string, string>)[join(root, 'state', 'api.token')]).toBe('deny');
     expect((out.filesystem as Record<string, string>)[join(root, 'codex-home', 'auth.json')]).toBe('deny');
   });
 
-  it('compile without --json prints a readable plan with sources', async () => {
+  it('compile without --json prints the plan and the launch, and writes nothing', async () => {
     const r = await angelia('compile', 'assistant');
     expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^profile assistant \(.*\):$/m);
+    expect(r.stdout).toContain('  + .claude/settings.json');
+    expect(r.stdout).toContain(`  + deny Read(${join(root, 'home', '.ssh')}/**)`);
+    expect(r.stdout).toContain('  + launch guard');
+    expect(r.stdout).toContain("  note: deny rules and writable folders are held by Codex's own sandbox");
+    expect(await stat(join(root, 'state', 'compiled', 'assistant.json')).catch(() => null)).toBeNull();
     expect(r.stdout).toMatch(new RegExp(`deny +${join(root, 'home', '.ssh').replace(/[.]/g, '\\.')} +credential location`));
     expect(r.stdout).toContain('network: on through Codex\'s proxy');
     expect(r.stdout).toMatch(/^codex -c .* app-server$/m);
@@ -95,7 +106,7 @@ describe('angelia init / check-config / compile', () => {
     expect(r.stderr).toContain('fix: did you mean "sandbox"');
     const j = await angelia('check-config', '--json');
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, error: { code: 'table-invalid' } });
+    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, profiles: 0, warnings: [], errors: [{ code: 'table-invalid', path: 'profiles.assistant.sanbox', where: `${table}: profiles.assistant.sanbox`, fix: expect.stringContaining('did you mean "sandbox"') }] });
     await writeFile(table, text);
     const unknown = await angelia('compile', 'nobody', '--json');
     expect(unknown.code).toBe(1);
@@ -103,9 +114,45 @@ describe('angelia init / check-config / compile', () => {
     expect(unknown.stderr).toContain('compile error: there is no profile "nobody"');
   });
 
-  it('bad usage exits 2', async () => {
+  it('bad usage exits 2; --write without names refuses', async () => {
     expect((await angelia('compile', '--json')).code).toBe(2);
-    expect((await angelia('compile', '--write', 'assistant')).code).toBe(2);
+    const write = await angelia('compile', '--write');
+    expect(write.code).toBe(2);
+    expect(write.stderr).toContain('--write needs explicit profile names');
+    expect((await angelia('compile', '--write', '--check', 'assistant')).code).toBe(2);
+    expect((await angelia('compile', '--json', '--write', 'assistant')).code).toBe(2);
     expect((await angelia('check-config', '--bogus')).code).toBe(2);
+  });
+
+  it('--write refuses a profile with a conflict and writes nothing', async () => {
+    const settings = join(root, 'state', 'workspace', 'profiles', 'assistant', '.claude', 'settings.json');
+    await mkdir(join(settings, '..'), { recursive: true });
+    await writeFile(settings, '{ "permissions": ');
+    const r = await angelia('compile', '--write', 'assistant');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('  CONFLICT .claude/settings.json does not parse as JSON');
+    expect(r.stderr).toContain('compile error: nothing was written: 1 conflict(s)');
+    expect(await readFile(settings, 'utf8')).toBe('{ "permissions": ');
+    expect(await stat(join(root, 'state', 'compiled', 'assistant.json')).catch(() => null)).toBeNull();
+    await rm(settings);
+  });
+
+  it('--write then --check: exit 0 when up to date, 1 on drift; a never-compiled profile is skipped', async () => {
+    const table = join(root, 'state', 'workspace', 'angelia.toml');
+    const w = await angelia('compile', '--write', 'assistant');
+    expect(w.code).toBe(0);
+    expect(w.stdout).toContain('  + launch guard');
+    expect((await stat(join(root, 'state', 'compiled', 'assistant.json'))).mode & 0o777).toBe(0o600);
+    const ok = await angelia('compile', '--check');
+    expect(ok).toMatchObject({ code: 0 });
+    expect(ok.stdout).toContain('profile assistant: up to date');
+    expect((await angelia('compile', 'assistant')).stdout).toContain('  up to date');
+    await mkdir(join(root, 'state', 'workspace', 'profiles', 'second'), { recursive: true });
+    await writeFile(table, `${await readFile(table, 'utf8')}\n[profiles.second]\ncwd = "profiles/second"\n`);
+    const drift = await angelia('compile', '--check');
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toContain('profile second: never compiled (skipped)');
+    expect(drift.stdout).toContain(`  + deny Read(${join(root, 'state', 'workspace', 'profiles', 'second')}/**)`);
+    expect(drift.stderr).toContain('compile --check: assistant differs');
   });
 });

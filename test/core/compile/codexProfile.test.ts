@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { compileCodexLaunch, threadParams, type CodexLaunch } from '../../../src/main/core/compile/codexProfile';
+import { allowedMcpServers, compileCodexLaunch, threadParams, type CodexLaunch } from '../../../src/main/core/compile/codexProfile';
+import { mcpEnvNames } from '../../../src/main/core/compile/mcpFlags';
 import { AppFailure } from '../../../src/shared/result';
 import { FACTS, fixtureTable, profile, tableOf } from './fixture';
 
@@ -133,9 +134,10 @@ describe('compileCodexLaunch: filesystem floor', () => {
     expect(coder.filesystem['/h/.angelia/cache/codex']).toBe('deny');
     expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.codex']).toBe('read');
     expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.agents']).toBe('read');
+    expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.claude']).toBe('read');
     expect(coder.cacheDir).toBe(cache);
     expect(coder.env).toEqual({ npm_config_cache: `${cache}/npm`, UV_CACHE_DIR: `${cache}/uv`, PIP_CACHE_DIR: `${cache}/pip`, XDG_CACHE_HOME: `${cache}/xdg` });
-    expect(coder.writableRoots).toEqual(['/h/.angelia/workspace/profiles/coder', '/h/src/site', cache]);
+    expect(coder.writableRoots).toEqual(['/h/.angelia/workspace/profiles/coder', '/h/src/site', '/h/.angelia/workspace/_common', cache]);
   });
 
   it('an add_dir that is a credential location lifts it; a wider add_dir does not', () => {
@@ -144,7 +146,7 @@ describe('compileCodexLaunch: filesystem floor', () => {
     expect(launch.filesystem['/h/.ssh']).toBe('write');
     expect(launch.filesystem['/h/.config/gh']).toBeUndefined();
     expect(launch.filesystem['/h/.aws']).toBe('deny');
-    expect(launch.warnings).toEqual(expect.arrayContaining([expect.stringContaining('add_dirs /h/.ssh lifts the floor entry /h/.ssh')]));
+    expect(launch.warnings).toEqual(expect.arrayContaining([expect.stringContaining('profiles.a.add_dirs[0]: /h/.ssh lifts the floor entry /h/.ssh')]));
   });
 
   it("an add_dir inside the instance's private state stays denied, with a warning", () => {
@@ -194,6 +196,53 @@ describe('compileCodexLaunch: encoding', () => {
   it('an unknown profile is an AppFailure naming the table and the known profiles', () => {
     const e = (() => { try { compileCodexLaunch(fixtureTable('plan'), 'nobody', FACTS); } catch (x) { return x as AppFailure; } })();
     expect(e?.app).toMatchObject({ code: 'profile-unknown', where: '/h/.angelia/workspace/angelia.toml: profiles.nobody', fix: 'use one of: coder, writer' });
+  });
+});
+
+describe('compileCodexLaunch: MCP capabilities', () => {
+  const mcpTable = () => {
+    const t = tableOf(profile('a', { allowed: ['gh', 'web'], denied: ['old'] }), profile('b'));
+    t.capabilities = {
+      gh: { name: 'gh', kind: 'mcp', command: 'npx', args: ['-y', 'server "gh"'], url: null, env: ['GITHUB_TOKEN', 'GH_HOST'], when: null, secrets: [] },
+      web: { name: 'web', kind: 'mcp', command: null, args: [], url: 'https://mcp.example.com/mcp', env: [], when: null, secrets: [] },
+      old: { name: 'old', kind: 'mcp', command: 'old-server', args: [], url: null, env: [], when: null, secrets: ['/h/old.key'] },
+    };
+    return t;
+  };
+
+  it('defines each allowed server with one -c table (command, args, env_vars names) or a url', () => {
+    const launch = compileCodexLaunch(mcpTable(), 'a', { ...FACTS, userMcpServers: ['userdocs'] });
+    expect(value(launch, 'mcp_servers.gh')).toEqual({ command: 'npx', args: ['-y', 'server "gh"'], env_vars: ['GITHUB_TOKEN', 'GH_HOST'] });
+    expect(value(launch, 'mcp_servers.web')).toEqual({ url: 'https://mcp.example.com/mcp' });
+    expect(value(launch, 'mcp_servers.userdocs.enabled')).toBe(false);
+    expect(flags(launch).has('mcp_servers.old')).toBe(false);
+    expect(launch.mcpServers).toEqual(['gh', 'web']);
+    expect(launch.filesystem['/h/old.key']).toBe('deny');
+  });
+
+  it('a profile not given a capability gets no definition of it', () => {
+    const launch = compileCodexLaunch(mcpTable(), 'b', FACTS);
+    expect([...flags(launch).keys()].filter((k) => k.startsWith('mcp_servers'))).toEqual([]);
+    expect(launch.mcpServers).toEqual([]);
+  });
+
+  it('exports the allowed MCP names of a profile (the start check allows no other)', () => {
+    expect(allowedMcpServers(mcpTable(), 'a')).toEqual(['gh', 'web']);
+    expect(allowedMcpServers(mcpTable(), 'b')).toEqual([]);
+    expect(() => allowedMcpServers(mcpTable(), 'zz')).toThrow(AppFailure);
+  });
+
+  it('names the env variables to strip from every child and to give back to this profile', () => {
+    const t = mcpTable();
+    t.capabilities.old = { name: 'old', kind: 'mcp', command: 'old-server', args: [], url: null, env: ['OLD_KEY'], when: null, secrets: [] };
+    expect(mcpEnvNames(t, t.profiles.a!)).toEqual({ all: ['GH_HOST', 'GITHUB_TOKEN', 'OLD_KEY'], given: ['GH_HOST', 'GITHUB_TOKEN'] });
+    expect(mcpEnvNames(t, t.profiles.b!).given).toEqual([]);
+  });
+
+  it('refuses an allowed capability named like a user-level server (Codex would merge the two)', () => {
+    const e = (() => { try { compileCodexLaunch(mcpTable(), 'a', { ...FACTS, userMcpServers: ['gh'] }); } catch (x) { return x as AppFailure; } })();
+    expect(e?.app).toMatchObject({ code: 'mcp-collision', where: '/h/.codex/config.toml: mcp_servers.gh' });
+    expect(e?.app.fix).toContain('rename [capabilities.gh]');
   });
 });
 

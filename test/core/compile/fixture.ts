@@ -20,7 +20,8 @@ export const FACTS: CompileFacts = {
 export function profile(name: string, over: Partial<ResolvedProfile> = {}): ResolvedProfile {
   return {
     name, cwd: `/h/.angelia/workspace/profiles/${name}`, backend: 'codex', bin: null, permissionMode: 'acceptEdits',
-    sandbox: true, addDirs: [], model: null, effort: null, ...over,
+    sandbox: true, addDirs: [], model: null, effort: null, allowed: [], denied: [], unsafeOk: false, isolated: false,
+    sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, ...over,
   };
 }
 
@@ -28,7 +29,8 @@ export function profile(name: string, over: Partial<ResolvedProfile> = {}): Reso
 export function tableOf(...profiles: ResolvedProfile[]): LoadedTable {
   return {
     file: '/h/.angelia/workspace/angelia.toml',
-    defaults: { permissionTimeoutMinutes: 10, turnStallMinutes: 60, idleExitMinutes: 30 },
+    defaults: { permissionTimeoutMinutes: 10, turnStallMinutes: 60, idleExitMinutes: 30, capabilities: [], deny: [] },
+    capabilities: {},
     profiles: Object.fromEntries(profiles.map((p) => [p.name, p])),
     warnings: [],
   };

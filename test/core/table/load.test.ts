@@ -53,7 +53,7 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
 `);
     const t = await loadTable(file, { home, env: {} });
     expect(t.file).toBe(file);
-    expect(t.defaults).toEqual({ permissionTimeoutMinutes: 10, turnStallMinutes: 0, idleExitMinutes: 30 });
+    expect(t.defaults).toEqual({ permissionTimeoutMinutes: 10, turnStallMinutes: 0, idleExitMinutes: 30, capabilities: [], deny: [] });
     expect(t.profiles.coder).toEqual({
       name: 'coder',
       cwd: join(root, 'ws', 'profiles', 'coder'),
@@ -64,17 +64,20 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
       addDirs: [join(home, 'projects', 'site'), join(root, 'ws', 'profiles', 'writer')],
       model: 'gpt-5.5',
       effort: 'xhigh',
+      allowed: [], denied: [], unsafeOk: false, isolated: false, sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false,
     });
     expect(t.profiles.writer).toEqual({
       name: 'writer', cwd: join(root, 'ws', 'profiles', 'writer'), backend: 'codex', bin: null,
       permissionMode: 'acceptEdits', sandbox: true, addDirs: [], model: null, effort: null,
+      allowed: [], denied: [], unsafeOk: false, isolated: false, sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false,
     });
+    expect(t.capabilities).toEqual({});
     expect(t.warnings).toEqual([]);
   });
 
   it('warns (but loads) when an add_dirs folder does not exist', async () => {
     const t = await loadTable(await table('[profiles.a]\ncwd = "profiles/coder"\nadd_dirs = ["~/nope"]\n'), { home, env: {} });
-    expect(t.warnings).toEqual([expect.stringContaining(`profiles.a.add_dirs[0]: ${join(home, 'nope')} is not an existing folder`)]);
+    expect(t.warnings).toEqual([{ path: ['profiles', 'a', 'add_dirs', 0], message: expect.stringContaining(`${join(home, 'nope')} is not an existing folder`), fix: expect.stringContaining('mkdir -p') }]);
   });
 
   it('keeps sandbox = false as false', async () => {
@@ -93,9 +96,9 @@ describe('loadTable: schema errors name the file, the full key path and the fix'
   });
 
   it('an unknown top-level section and an unknown defaults key', async () => {
-    const top = await loadError('[capabilities.x]\nkind = "command"\n[profiles.a]\ncwd = "profiles/coder"\n');
-    expect(top.where).toBe(`${top.file}: capabilities`);
-    expect(top.fix).toContain('keys read here: defaults, profiles');
+    const top = await loadError('[routes.x]\nprofile = "a"\n[profiles.a]\ncwd = "profiles/coder"\n');
+    expect(top.where).toBe(`${top.file}: routes`);
+    expect(top.fix).toContain('keys read here: defaults, capabilities, profiles');
     const d = await loadError('[defaults]\nidle_exit_minute = 5\n[profiles.a]\ncwd = "profiles/coder"\n');
     expect(d.where).toBe(`${d.file}: defaults.idle_exit_minute`);
     expect(d.fix).toContain('"idle_exit_minutes"');

@@ -1,17 +1,40 @@
 import { parseArgs } from 'node:util';
 import type { CliCommand } from '../command';
-import { compileCodexLaunch } from '../../core/compile/codexProfile';
+import { configFindings } from '../../core/compile/configCheck';
 import { gatherFacts } from '../../core/compile/gather';
+import { snapshotProfile, type ProfileSnapshot } from '../../core/compile/snapshot';
 import { resolveInstance } from '../../core/instance/paths';
-import { formatFailure } from '../../core/table/errors';
+import { formatFailure, keyPath, problemJson, TableFailure, type ProblemJson, type TableProblem } from '../../core/table/errors';
 import { loadTable } from '../../core/table/load';
 import { toAppError } from '../../../shared/result';
 
+/** The `--json` answer: `{"table", "ok", "profiles": <count>, "errors": [...], "warnings": [...]}`. */
+export interface CheckConfigJson {
+  table: string;
+  ok: boolean;
+  profiles: number;
+  errors: ProblemJson[];
+  warnings: ProblemJson[];
+}
+
+/** Every error of a failed load as plain data (all problems of a TableFailure, else the one error). */
+function errorsOf(e: unknown, file: string): ProblemJson[] {
+  if (e instanceof TableFailure) return e.problems.map((p) => problemJson(e.file, p, 'table-invalid'));
+  const app = toAppError(e);
+  return [{ code: app.code, path: '(top level)', where: app.where ?? file, message: app.message, fix: app.fix ?? '' }];
+}
+
+function warningText(w: ProblemJson): string {
+  return `warning: ${w.path}: ${w.message}\n  fix: ${w.fix}\n`;
+}
+
 /**
- * `angelia check-config [--json]`: loads the table (ANGELIA_CONFIG or <state>/workspace/angelia.toml),
- * compiles every profile without writing anything, and prints the table used, the warnings and
- * `ok: N profiles` (exit 0), or `config error: …` with where and fix (exit 1). `--json` prints one
- * object `{ok, table, profiles?, warnings?, error?}` instead. Exit 2 on a bad option.
+ * `angelia check-config [--json]`: loads the table (ANGELIA_CONFIG or <state>/workspace/angelia.toml)
+ * and checks every profile without writing anything: the table's warnings, then compile's (never
+ * compiled or drifted from the floor, self-deny, missing executable, lifted floor entries …). Text:
+ * `table: <file>`, one `warning: <key path>: <message>` + `  fix: …` pair per warning, then
+ * `ok: N profiles` (exit 0) — or `config error: …` with `at:` and `fix:` (exit 1). `--json` prints one
+ * `CheckConfigJson` object instead. Exit 2 on a bad option.
  */
 export const checkConfig: CliCommand = {
   summary: 'load and check the table',
@@ -24,26 +47,36 @@ export const checkConfig: CliCommand = {
       return 2;
     }
     const paths = resolveInstance(process.env);
+    let out: CheckConfigJson;
+    let failure: unknown = null;
     try {
       const table = await loadTable(paths.tableFile, { home: paths.home });
       const facts = await gatherFacts(paths);
-      const warnings = [...table.warnings];
-      for (const name of Object.keys(table.profiles)) {
-        for (const w of compileCodexLaunch(table, name, facts).warnings) warnings.push(`profile ${name}: ${w}`);
-      }
-      const names = Object.keys(table.profiles);
-      if (json) {
-        process.stdout.write(`${JSON.stringify({ ok: true, table: table.file, profiles: names, warnings })}\n`);
-      } else {
-        process.stdout.write(`table: ${table.file}\n`);
-        for (const w of warnings) process.stdout.write(`warning: ${w}\n`);
-        process.stdout.write(`ok: ${names.length} profile${names.length === 1 ? '' : 's'}\n`);
-      }
-      return 0;
+      const snaps: Record<string, ProfileSnapshot> = {};
+      for (const p of Object.values(table.profiles)) snaps[p.name] = await snapshotProfile(table, p, facts);
+      const found = configFindings(table, facts, snaps, process.env);
+      const json = (p: TableProblem, code: string): ProblemJson => problemJson(table.file, p, code);
+      out = {
+        table: table.file, ok: found.errors.length === 0, profiles: Object.keys(table.profiles).length,
+        errors: found.errors.map((p) => json(p, 'launch-invalid')),
+        warnings: [...table.warnings, ...found.warnings].map((p) => json(p, 'warning')),
+      };
+      if (found.errors.length > 0) failure = found.errors.map((p) => `${keyPath(p.path)}: ${p.message}\n  fix: ${p.fix}`).join('\n');
     } catch (e) {
-      if (json) process.stdout.write(`${JSON.stringify({ ok: false, table: paths.tableFile, error: toAppError(e) })}\n`);
-      else process.stderr.write(`table: ${paths.tableFile}\nconfig error: ${formatFailure(e)}\n`);
+      out = { table: paths.tableFile, ok: false, profiles: 0, errors: errorsOf(e, paths.tableFile), warnings: [] };
+      failure = e;
+    }
+    if (json) {
+      process.stdout.write(`${JSON.stringify(out)}\n`);
+      return out.ok ? 0 : 1;
+    }
+    process.stdout.write(`table: ${out.table}\n`);
+    for (const w of out.warnings) process.stdout.write(warningText(w));
+    if (failure !== null) {
+      process.stderr.write(`table: ${out.table}\nconfig error: ${typeof failure === 'string' ? failure : formatFailure(failure)}\n`);
       return 1;
     }
+    process.stdout.write(`ok: ${out.profiles} profile${out.profiles === 1 ? '' : 's'}\n`);
+    return 0;
   },
 };

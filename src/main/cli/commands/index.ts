@@ -7,6 +7,8 @@ import { compile } from './compile';
 import { run } from './run';
 import { serve } from './serve';
 import { demo } from './demo';
+import { accept } from './accept';
+import { verify } from './verify';
 
 export const commands: Record<string, CliCommand> = {
   version,
@@ -16,4 +18,6 @@ export const commands: Record<string, CliCommand> = {
   run,
   serve,
   demo,
+  accept,
+  verify,
 };

@@ -8,7 +8,14 @@ import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve'
 import { ensureCacheDirs } from '../compile/cache';
 import { compileCodexLaunch, threadParams } from '../compile/codexProfile';
 import { developerInstructions } from '../compile/developerInstructions';
-import { readUserMcpServers } from '../compile/userConfig';
+import type { CompileFacts } from '../compile/facts';
+import { gatherFacts } from '../compile/gather';
+import { assertLaunchAllowed } from '../compile/guard';
+import { guardFileSchema, guardPath } from '../compile/guardFile';
+import { mcpEnvNames } from '../compile/mcpFlags';
+import { profilePolicy } from '../compile/policy';
+import { wantDeny } from '../compile/rules';
+import { readFileSync } from 'node:fs';
 import type { InstancePaths } from '../instance/paths';
 import { chatToken, ensureOwnerToken } from '../api/tokens';
 import type { LoadedTable } from '../table/load';
@@ -26,6 +33,36 @@ export function scrubEnv(parent: NodeJS.ProcessEnv, add: Record<string, string>)
   const out: NodeJS.ProcessEnv = { ...parent };
   for (const k of STRIPPED_ENV) delete out[k];
   return { ...out, RUST_LOG: out.RUST_LOG ?? 'warn', ...add };
+}
+
+/**
+ * Refuses a start whose accepted table now denies LESS than the last compile wrote: accepting a table
+ * does not loosen a running profile's sandbox by itself; the loosening takes effect only through
+ * `angelia compile --write <profile>` (seed-spec §2: capabilities go live one profile at a time).
+ * `currentDeny` is what compile would write now; the guard holds what it wrote last.
+ */
+export function assertCompileCurrent(stateDir: string, profile: string, currentDeny: readonly string[]): void {
+  const file = guardPath(stateDir, profile);
+  const guard = guardFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!guard.success) throw new AppFailure({ code: 'refused', message: 'the launch guard cannot be read', where: file, fix: `angelia compile --write ${profile}` });
+  const now = new Set(currentDeny);
+  // Filesystem rules only: an mcp__ rule follows the user's own Codex config, which may change freely.
+  const lifted = guard.data.deny.filter((r) => /^(Read|Edit)\(/.test(r) && !now.has(r));
+  if (lifted.length) {
+    throw new AppFailure({
+      code: 'refused',
+      message: `the accepted table now lifts ${lifted.length} deny rule(s) of the last compile (${lifted.slice(0, 3).join(', ')}${lifted.length > 3 ? ', …' : ''}); they stay in force until you compile again`,
+      where: file,
+      fix: `angelia compile --write ${profile}`,
+    });
+  }
+}
+
+/** The child's environment: the parent's minus stripped variables and MCP secrets not given, plus the launch's own. */
+export function scrubFor(parent: NodeJS.ProcessEnv, mcp: { all: string[]; given: string[] }): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...parent };
+  for (const name of mcp.all) if (!mcp.given.includes(name)) delete out[name];
+  return out;
 }
 
 /** The `features.<name>=<bool>` flags of a compiled argv (`-c` pairs). */
@@ -48,7 +85,19 @@ export interface PlanInput {
   env: NodeJS.ProcessEnv;
 }
 
-/** Compiles the profile and gathers what a start needs. Throws AppFailure (code "refused") with the fix. */
+/**
+ * The facts a launch compiles with (also used by `angelia verify`, so it probes the same flags): those
+ * of compile's `gatherFacts`, read now, except that no API socket is granted (Linux has no per-socket
+ * allowlist). Throws AppFailure `codex-config` when the user's Codex config cannot be read.
+ */
+export async function launchFacts(paths: InstancePaths, platform: NodeJS.Platform = process.platform): Promise<CompileFacts> {
+  return { ...(await gatherFacts(paths, platform)), apiSocket: null };
+}
+
+/**
+ * Compiles the profile and gathers what a start needs, after the executable check and the launch
+ * guard check (compile/guard.ts). Throws AppFailure (code "refused") with the fix.
+ */
 export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   const { table, paths } = input;
   const profile = table.profiles[input.profile];
@@ -59,11 +108,10 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   } catch (e) {
     throw new AppFailure({ code: 'refused', message: `the Codex executable is not installed where Angelia can find it: ${(e as Error).message}`, where: `${table.file}: profiles.${profile.name}.bin`, fix: 'run angelia check-config' });
   }
-  const userMcpServers = await readUserMcpServers(paths.codexHome);
-  const launch = compileCodexLaunch(table, profile.name, {
-    home: paths.home, stateDir: paths.stateDir, workspace: paths.workspace, codexHome: paths.codexHome,
-    apiSocket: null, platform: process.platform, userMcpServers,
-  });
+  await assertLaunchAllowed(paths.stateDir, profile);
+  const facts = await launchFacts(paths);
+  const launch = compileCodexLaunch(table, profile.name, facts);
+  if (launch.sandboxed) assertCompileCurrent(paths.stateDir, profile.name, wantDeny(profilePolicy(table, profile, facts)));
   if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
   const params = {
     ...threadParams(launch, profile),
@@ -73,7 +121,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     }),
   };
   return {
-    spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: codexEnv(scrubEnv(input.env, {
+    spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: codexEnv(scrubEnv(scrubFor(input.env, mcpEnvNames(table, profile)), {
       ...launch.env, CODEX_HOME: paths.codexHome,
       ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: chatToken(ensureOwnerToken(paths.apiToken), input.chatId),
     }), codex) },
@@ -83,6 +131,6 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     threadParams: params,
     effort: profile.effort,
     expect: { sandboxed: launch.sandboxed, approvalPolicy: launch.approvalPolicy, features: featuresOf(launch.codexArgs) },
-    allowedMcpServers: [],
+    allowedMcpServers: launch.mcpServers,
   };
 }

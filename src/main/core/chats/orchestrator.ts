@@ -9,12 +9,16 @@ import { ApprovalBroker } from '../approvals/broker';
 import { fileAudit, type AuditSink } from '../approvals/audit';
 import type { InstancePaths } from '../instance/paths';
 import { APP_VERSION } from '../instance/version';
+import { childTracker, childrenFile } from '../codex/children';
+import { reapOrphans } from '../codex/orphans';
+import type { CodexStartSpec } from '../codex/start';
 import { Chat } from './chat';
 import type { StartCodex } from './connection';
 import { EventHub } from './eventHub';
 import { planLaunch } from './launchPlan';
 import { SessionStore } from './sessions';
-import { loadTable, type LoadedTable } from '../table/load';
+import type { LoadedTable } from '../table/load';
+import { compareWithAccepted, loadAccepted, type TableComparison } from '../table/accepted';
 
 /** Orchestrator options. `env` is the environment children inherit from (before scrubbing). */
 export interface OrchestratorOptions {
@@ -33,9 +37,19 @@ export class Orchestrator {
   private table: LoadedTable;
   private codexVersion: string | null = null;
 
-  /** Loads the table (throws AppFailure naming the file and field) and builds one chat per profile. */
+  /**
+   * Loads the ACCEPTED table (table/accepted.ts; the first run takes the table as it stands; throws
+   * AppFailure naming the file and field) and builds one chat per profile. First kills the Codex children
+   * a dead Angelia process left running (`<state>/children.json`, codex/orphans.ts).
+   */
   static async create(opts: OrchestratorOptions): Promise<Orchestrator> {
-    return new Orchestrator(opts, await loadTable(opts.paths.tableFile, { home: opts.paths.home, env: opts.env }));
+    await reapOrphans(opts.paths.stateDir);
+    return new Orchestrator(opts, (await loadAccepted(opts.paths, { home: opts.paths.home, env: opts.env })).table);
+  }
+
+  /** Whether the table on disk differs from the accepted one it runs on, with the field-by-field diff. */
+  async tableChanges(): Promise<TableComparison> {
+    return compareWithAccepted(this.opts.paths, { home: this.opts.paths.home, env: this.opts.env });
   }
 
   private constructor(private readonly opts: OrchestratorOptions, table: LoadedTable) {
@@ -64,7 +78,9 @@ export class Orchestrator {
       chatId, profile: profile.name,
       plan: () => planLaunch({ table: this.table, profile: profile.name, chatId, paths: this.opts.paths, env: this.opts.env }),
       startCodex: async (spec) => {
-        const conn = await this.opts.startCodex(spec);
+        // Every child is recorded in <state>/children.json from its spawn to its exit (B29).
+        const tracked: CodexStartSpec = { ...spec, track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId, bin: spec.bin }) };
+        const conn = await this.opts.startCodex(tracked);
         this.codexVersion = conn.version;
         return conn;
       },

@@ -5,13 +5,14 @@
  * Protocol facts: codex 0.169.0 (shared/design/codex-app-server.md §5, §9; network flags measured with
  * `codex sandbox` on Linux, see test/integration/sandbox-compile.test.ts).
  */
-import { join } from 'node:path';
 import { AppFailure } from '../../../shared/result';
+import { formatProblem } from '../table/errors';
 import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { cacheDirFor, cacheEnv } from './cache';
 import { foldRules } from './entries';
 import type { Access, CompileFacts, FsRule } from './facts';
-import { floorRules } from './floor';
+import { mcpFlags } from './mcpFlags';
+import { profilePolicy } from './policy';
 import { configFlag, inlineTable, tomlValue } from './toml';
 
 /** The name of the permission profile Angelia defines on the command line. */
@@ -37,6 +38,8 @@ export interface CodexLaunch {
   cacheDir: string | null;
   /** Folders the agent can write: cwd, add_dirs and its cache; [] in plan mode; ["/"] without sandbox. */
   writableRoots: string[];
+  /** Names of the MCP servers the profile is given (defined on the command line); no other may load. */
+  mcpServers: string[];
 }
 
 /** The network part of a sandboxed launch, verified against codex 0.169.0 on Linux. */
@@ -47,64 +50,60 @@ export const NETWORK_FLAG_VALUES: ReadonlyArray<readonly [string, string]> = [
   [`permissions.${PERMISSION_PROFILE_ID}.network.domains`, inlineTable([['*', 'allow']])],
 ];
 
-const MCP_NAME = /^[A-Za-z0-9_-]+$/;
-
 function approvalPolicyOf(profile: ResolvedProfile): 'on-request' | 'never' {
   return profile.permissionMode === 'default' || profile.permissionMode === 'acceptEdits' ? 'on-request' : 'never';
 }
 
-function mcpFlags(facts: CompileFacts): string[] {
-  const out: string[] = [];
-  for (const name of facts.userMcpServers ?? []) {
-    if (!MCP_NAME.test(name)) {
-      throw new AppFailure({
-        code: 'mcp-name',
-        message: `the MCP server ${JSON.stringify(name)} in your Codex config cannot be switched off from Angelia (its name is not one word)`,
-        where: join(facts.codexHome, 'config.toml'),
-        fix: 'rename it there to letters, digits, "_" and "-" only',
-      });
-    }
-    out.push(...configFlag(`mcp_servers.${name}.enabled`, tomlValue(false)));
-  }
-  return out;
+/** The profile `profileName` of `table`, or AppFailure `profile-unknown` naming the table and the known profiles. */
+export function profileOf(table: Pick<LoadedTable, 'file' | 'profiles'>, profileName: string): ResolvedProfile {
+  const profile = Object.hasOwn(table.profiles, profileName) ? table.profiles[profileName] : undefined;
+  if (profile) return profile;
+  throw new AppFailure({
+    code: 'profile-unknown',
+    message: `there is no profile ${JSON.stringify(profileName)}`,
+    where: `${table.file}: profiles.${profileName}`,
+    fix: `use one of: ${Object.keys(table.profiles).join(', ') || '(none yet: add a [profiles.<name>] table)'}`,
+  });
 }
 
 /**
- * Compiles `profileName` of `table` for Codex on the machine described by `facts`. Throws AppFailure
- * `profile-unknown` (no such profile), `mcp-name` (a user MCP server `-c` cannot address) or
+ * The names of the MCP servers profile `profileName` is given (its allowed mcp capabilities), sorted:
+ * the only servers Codex may load for it (the start check refuses any other that would load). Throws
+ * AppFailure `profile-unknown`.
+ */
+export function allowedMcpServers(table: Pick<LoadedTable, 'file' | 'profiles' | 'capabilities'>, profileName: string): string[] {
+  const profile = profileOf(table, profileName);
+  return profile.allowed.filter((n) => table.capabilities[n]?.kind === 'mcp').sort();
+}
+
+/**
+ * Compiles `profileName` of `table` for Codex on the machine described by `facts`: the policy of
+ * policy.ts as one permission profile, plus the profile's own package cache, and its MCP servers.
+ * Throws AppFailure `profile-unknown` (no such profile), `mcp-name` (a user MCP server `-c` cannot
+ * address), `mcp-collision` (an allowed MCP capability named like a user-level server) or
  * `compile-unencodable` (a path TOML cannot hold).
  */
-export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles'>, profileName: string, facts: CompileFacts): CodexLaunch {
-  const profile = Object.hasOwn(table.profiles, profileName) ? table.profiles[profileName] : undefined;
-  if (!profile) {
-    throw new AppFailure({
-      code: 'profile-unknown',
-      message: `there is no profile ${JSON.stringify(profileName)}`,
-      where: `${table.file}: profiles.${profileName}`,
-      fix: `use one of: ${Object.keys(table.profiles).join(', ') || '(none yet: add a [profiles.<name>] table)'}`,
-    });
-  }
+export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' | 'capabilities'>, profileName: string, facts: CompileFacts): CodexLaunch {
+  const profile = profileOf(table, profileName);
   const approvalPolicy = approvalPolicyOf(profile);
   const docFlag = configFlag('project_doc_fallback_filenames', tomlValue(['CLAUDE.md']));
+  const policy = profilePolicy(table, profile, facts);
+  const mcp = mcpFlags(table, profile, policy, facts);
   if (!profile.sandbox) {
     return {
       profile: profile.name, sandboxed: false,
-      codexArgs: [...docFlag, ...mcpFlags(facts), 'app-server'],
+      codexArgs: [...docFlag, ...mcp, 'app-server'],
       env: {}, filesystem: {}, sources: {},
       warnings: [`sandbox = false: profile ${profile.name} runs with FULL ACCESS to this computer (no permission profile, no deny rule holds)${approvalPolicy === 'never' ? ' and never asks' : ''}`],
-      approvalPolicy, permissionsExtends: null, cacheDir: null, writableRoots: ['/'],
+      approvalPolicy, permissionsExtends: null, cacheDir: null, writableRoots: ['/'], mcpServers: policy.mcpAllowed,
     };
   }
 
   const plan = profile.permissionMode === 'plan';
-  const floor = floorRules(profile, table.profiles, facts);
   const cacheDir = plan ? null : cacheDirFor(facts.stateDir, profile.name);
   const rules: FsRule[] = [
-    ...profile.addDirs.map((path): FsRule => ({ path, access: 'write', source: 'add_dirs' })),
-    ...(cacheDir ? [{ path: cacheDir, access: 'write', source: "this profile's package cache" } as FsRule] : []),
-    ...floor.rules,
-    { path: join(profile.cwd, '.codex'), access: 'read', source: 'launch file (Codex project config)' },
-    { path: join(profile.cwd, '.agents'), access: 'read', source: 'launch file (skills)' },
+    ...(cacheDir ? [{ path: cacheDir, access: 'write', source: "this profile's package cache", folder: true } as FsRule] : []),
+    ...policy.rules,
   ];
   const entries = foldRules(rules, plan);
   const permissionsExtends = plan ? ':read-only' : ':workspace';
@@ -126,15 +125,16 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles'>
     args.push(...configFlag('features.exec_permission_approvals', tomlValue(true)));
     args.push(...configFlag('features.request_permissions_tool', tomlValue(true)));
   }
-  args.push(...mcpFlags(facts), 'app-server');
+  args.push(...mcp, 'app-server');
 
-  const writableRoots = plan ? [] : [...new Set([profile.cwd, ...profile.addDirs.filter((d) => entries.filesystem[d] === 'write'), ...(cacheDir ? [cacheDir] : [])])];
+  const writes = policy.rules.filter((r) => r.access === 'write').map((r) => r.path);
+  const writableRoots = plan ? [] : [...new Set([profile.cwd, ...writes.filter((d) => entries.filesystem[d] === 'write'), ...(cacheDir ? [cacheDir] : [])])];
   return {
     profile: profile.name, sandboxed: true, codexArgs: args,
     env: cacheDir ? cacheEnv(cacheDir) : {},
     filesystem: entries.filesystem, sources: entries.sources,
-    warnings: [...floor.warnings, ...entries.warnings],
-    approvalPolicy, permissionsExtends, cacheDir, writableRoots,
+    warnings: [...policy.warnings.map(formatProblem), ...entries.warnings],
+    approvalPolicy, permissionsExtends, cacheDir, writableRoots, mcpServers: policy.mcpAllowed,
   };
 }
 

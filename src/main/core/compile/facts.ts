@@ -9,8 +9,13 @@ export interface CompileFacts {
   home: string;
   /** The instance's state folder (`ANGELIA_STATE_DIR` or `~/.angelia`). */
   stateDir: string;
-  /** `<state>/workspace` (reserved for the `_shared/` and `_common/` entries of a later issue). */
+  /** `<state>/workspace`: holds `_shared/`, `_capabilities/` and `_common/` (seed-spec.md §1.2). */
   workspace: string;
+  /**
+   * Whether the workspace folder exists (default true). Without it there is no `_common/` to give or
+   * deny (seed-spec.md §2.2 item 8, §2.3).
+   */
+  workspaceExists?: boolean;
   /** `CODEX_HOME` (default `~/.codex`); its stores are denied like `~/.codex`'s. */
   codexHome: string;
   /** Angelia's API socket, or null. Opened to agents only where Codex can allow one socket (macOS). */
@@ -18,10 +23,15 @@ export interface CompileFacts {
   /** `process.platform` of the machine the agent runs on. */
   platform: NodeJS.Platform;
   /**
-   * Names of the MCP servers in the user's Codex `config.toml` (see userConfig.ts). No profile is
-   * given MCP servers yet, so each is switched off with `mcp_servers.<name>.enabled=false`.
+   * Names of the MCP servers in the user's Codex `config.toml` (see userConfig.ts). Each one a profile
+   * is not given is denied (`mcp__<name>`) and switched off with `mcp_servers.<name>.enabled=false`.
    */
   userMcpServers?: string[];
+  /**
+   * Skills installed user-wide, as absolute folder paths: `$CODEX_HOME/skills/<name>` and
+   * `~/.agents/skills/<name>` (Codex loads both for every project). A denied skill there is a conflict.
+   */
+  userSkills?: string[];
 }
 
 /** Access of one Codex filesystem entry (codex 0.169.0 `permissions.<id>.filesystem` values). */
@@ -34,4 +44,9 @@ export interface FsRule {
   access: Access;
   /** Where it came from, e.g. "credential location", "add_dirs", "profile coder's folder". */
   source: string;
+  /**
+   * True for a folder: its settings.json rule is `Read(<path>/**)`; false for an exact path
+   * (`Read(<path>)`). Codex entries do not distinguish (a folder entry covers what is below it).
+   */
+  folder: boolean;
 }

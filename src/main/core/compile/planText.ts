@@ -1,8 +1,11 @@
 /**
- * A compiled launch as readable text (for `angelia compile <profile>` without `--json`): every
- * filesystem entry with its source, network, environment, warnings and the exact codex argv.
+ * Plans and launches as readable text (for `angelia compile` without `--json`): the file plan of a
+ * profile as lines prefixed `+`, `-`, `~`, `CONFLICT`, `note:` (or "up to date"), and the compiled
+ * launch: every filesystem entry with its source, network, MCP servers, environment, warnings and the
+ * exact codex argv.
  */
 import type { CodexLaunch } from './codexProfile';
+import type { ProfilePlan } from './plan';
 
 /** Quotes one argv entry for a POSIX shell (single quotes; plain words stay bare). */
 export function shellQuote(arg: string): string {
@@ -26,6 +29,7 @@ export function planText(launch: CodexLaunch, mode: string): string {
     lines.push("network: on through Codex's proxy, every web domain; no Unix socket, no loopback port");
     if (launch.writableRoots.length > 0) lines.push(`writable: ${launch.writableRoots.join(', ')}`);
   }
+  lines.push(`MCP servers given: ${launch.mcpServers.length > 0 ? launch.mcpServers.join(', ') : 'none'}`);
   const env = Object.entries(launch.env);
   if (env.length > 0) {
     lines.push('environment:');
@@ -34,4 +38,18 @@ export function planText(launch: CodexLaunch, mode: string): string {
   for (const w of launch.warnings) lines.push(`warning: ${w}`);
   lines.push(`codex ${launch.codexArgs.map(shellQuote).join(' ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The file plan of one profile: a header line, then one line per change (`+ …`, `- …`, `~ …`),
+ * conflict (`CONFLICT …`) and note (`note: …`), or `up to date` when nothing would change. Lines end
+ * with `\n`.
+ */
+export function planLinesText(plan: ProfilePlan): string {
+  const out = [`profile ${plan.profile} (${plan.cwd}):`];
+  if (!plan.changed && plan.conflicts.length === 0) out.push('  up to date');
+  for (const line of plan.lines) {
+    out.push(line.kind === 'note' ? `  note: ${line.text}` : `  ${line.kind} ${line.text}`);
+  }
+  return `${out.join('\n')}\n`;
 }

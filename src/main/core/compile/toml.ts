@@ -25,20 +25,21 @@ export function tomlValue(value: FlagValue): string {
 }
 
 /**
- * One TOML inline table of string values, `{"k1" = "v1", "k2" = "v2"}`, keys in the given order, each
- * `key = value` pair produced by smol-toml. Throws AppFailure `compile-unencodable` for a key TOML
- * cannot hold (a lone UTF-16 surrogate), so a rule is refused rather than silently altered.
+ * One TOML inline table, `{"k1" = "v1", k2 = ["a", "b"]}`, keys in the given order, each
+ * `key = value` pair produced by smol-toml (a list stays an inline array). Throws AppFailure
+ * `compile-unencodable` for a key or value TOML cannot hold (a lone UTF-16 surrogate), so a rule is
+ * refused rather than silently altered.
  */
-export function inlineTable(entries: ReadonlyArray<readonly [string, string]>): string {
+export function inlineTable(entries: ReadonlyArray<readonly [string, FlagValue]>): string {
   const pairs = entries.map(([key, value]) => {
     try {
       return stringify({ [key]: value }).trimEnd();
     } catch (e) {
       throw new AppFailure({
         code: 'compile-unencodable',
-        message: `the path ${JSON.stringify(key)} cannot be written as TOML (${e instanceof Error ? e.message : String(e)})`,
+        message: `${JSON.stringify(key)} = ${JSON.stringify(value)} cannot be written as TOML (${e instanceof Error ? e.message : String(e)})`,
         where: key,
-        fix: 'rename the folder so its name is valid Unicode',
+        fix: 'rename the folder (or change the value) so it is valid Unicode',
       });
     }
   });

@@ -59,9 +59,10 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[]): TablePr
   for (const issue of issues) {
     const path = [...issue.path];
     const field = lastField(path);
-    const fieldFix = FIELD_FIXES[field] ?? 'correct the value';
+    const section = path[0] === 'capabilities' && path.length <= 2;
+    const fieldFix = section ? 'define each capability as a [capabilities.<name>] table with a kind' : (FIELD_FIXES[field] ?? 'correct the value');
     if (issue.code === 'unrecognized_keys') {
-      const known = knownKeys(path);
+      const known = knownKeys(path, issue.input);
       for (const key of issue.keys) {
         const near = known.filter((k) => distance(k, key) <= 2);
         const fix = near.length > 0
@@ -69,6 +70,11 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[]): TablePr
           : `remove it${known.length > 0 ? `; keys read here: ${known.join(', ')}` : ''}`;
         out.push({ path: [...path, key], message: 'unknown key; nothing reads it (a misspelling?)', fix });
       }
+    } else if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string') {
+      const given = issue.input !== null && typeof issue.input === 'object' ? (issue.input as Record<string, unknown>)[issue.discriminator] : undefined;
+      const options = ((issue as { options?: unknown[] }).options ?? []).map((o) => JSON.stringify(o)).join(', ');
+      const fix = FIELD_FIXES[issue.discriminator] ?? 'correct the value';
+      out.push({ path, message: given === undefined ? `is required (one of ${options})` : `${describe(given)} is not allowed; it must be one of ${options}`, fix });
     } else if (issue.code === 'invalid_value') {
       const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
       out.push({ path, message: `${describe(issue.input)} is not allowed; it must be one of ${allowed}`, fix: fieldFix });
@@ -82,17 +88,47 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[]): TablePr
   return out;
 }
 
+/** A table problem as plain data (for `--json` output): file and key path in `where`. */
+export interface ProblemJson {
+  code: string;
+  /** The key path, e.g. `profiles.coder.deny[1]` (`(top level)` for the whole table). */
+  path: string;
+  /** `<file>: <key path>`, or `<file>:<line>:<column>` for a syntax error. */
+  where: string;
+  message: string;
+  fix: string;
+}
+
+/** `<key path>: <message> (fix: <fix>)`: one problem as one line. */
+export function formatProblem(problem: TableProblem): string {
+  return `${keyPath(problem.path)}: ${problem.message} (fix: ${problem.fix})`;
+}
+
+/** A problem as plain data naming `file`. */
+export function problemJson(file: string, problem: TableProblem, code: string): ProblemJson {
+  return { code, path: keyPath(problem.path), where: `${file}: ${keyPath(problem.path)}`, message: problem.message, fix: problem.fix };
+}
+
+/** The AppFailure of a table that does not load, with every problem kept (`problems`). */
+export class TableFailure extends AppFailure {
+  constructor(readonly file: string, readonly problems: readonly TableProblem[], app: ConstructorParameters<typeof AppFailure>[0]) {
+    super(app);
+    this.name = 'TableFailure';
+  }
+}
+
 /**
- * One AppFailure (code `table-invalid`) for a list of problems: the first one gives `where`
- * (`<file>: <key path>`) and `fix`; the others (up to 5) are listed in the message.
+ * One TableFailure (code `table-invalid`) for a list of problems: the first one gives `where`
+ * (`<file>: <key path>`) and `fix`; the others (up to 5) are listed in the message, and all of them
+ * are kept in `problems`.
  */
-export function tableFailure(file: string, problems: readonly TableProblem[]): AppFailure {
+export function tableFailure(file: string, problems: readonly TableProblem[]): TableFailure {
   const [first, ...rest] = problems;
   if (!first) throw new Error('tableFailure needs at least one problem');
   const others = rest.slice(0, 5).map((p) => `${keyPath(p.path)}: ${p.message}`);
   const more = rest.length > 5 ? `; and ${rest.length - 5} more` : '';
   const message = `${keyPath(first.path)}: ${first.message}${others.length ? `; also ${others.join('; ')}${more}` : ''}`;
-  return new AppFailure({ code: 'table-invalid', message, where: `${file}: ${keyPath(first.path)}`, fix: first.fix });
+  return new TableFailure(file, problems, { code: 'table-invalid', message, where: `${file}: ${keyPath(first.path)}`, fix: first.fix });
 }
 
 /** A TOML syntax error from smol-toml (has line and column, 1-based). */

@@ -3,48 +3,18 @@
  * then each profile's paths resolved (`~` expanded, relative paths against the table's folder) and
  * checked. Every error is an AppFailure with `where` = `<file>: <key path>` and a `fix`.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { lstat, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { parse } from 'smol-toml';
 import { AppFailure } from '../../../shared/result';
 import { expandPath, resolveInstance } from '../instance/paths';
-import { keyPath, problemsFromIssues, syntaxFailure, tableFailure, type TableProblem } from './errors';
-import { PROFILE_NAME, tableSchema, type Backend, type Effort, type PermissionMode, type RawProfile, type RawTable } from './schema';
+import { checkNames, globProblem, refList, resolveAccess, resolveCapabilities } from './capabilities';
+import { problemsFromIssues, syntaxFailure, tableFailure, type TableProblem } from './errors';
+import { PROFILE_NAME, tableSchema, type RawProfile, type RawTable } from './schema';
+import type { Capability, LoadedTable, ResolvedProfile } from './types';
+import { tableWarnings } from './warnings';
 
-/** `[defaults]` after validation (minutes). */
-export interface TableDefaults {
-  permissionTimeoutMinutes: number;
-  /** 0 = never stop a stalled turn. */
-  turnStallMinutes: number;
-  idleExitMinutes: number;
-}
-
-/** One profile with every path absolute and every default applied. */
-export interface ResolvedProfile {
-  name: string;
-  /** Absolute path of an existing folder. */
-  cwd: string;
-  backend: Backend;
-  /** Absolute path of the Codex executable, or null for the bundled one. */
-  bin: string | null;
-  permissionMode: PermissionMode;
-  /** False only when the table says `sandbox = false`. */
-  sandbox: boolean;
-  /** Absolute, de-duplicated, in table order. */
-  addDirs: string[];
-  model: string | null;
-  effort: Effort | null;
-}
-
-/** A loaded table. */
-export interface LoadedTable {
-  /** Absolute path of the file read. */
-  file: string;
-  defaults: TableDefaults;
-  profiles: Record<string, ResolvedProfile>;
-  /** Problems that do not stop loading (e.g. an add_dirs folder that does not exist yet). */
-  warnings: string[];
-}
+export type { Capability, LoadedTable, ResolvedProfile, TableDefaults } from './types';
 
 /** Options of `loadTable` / `resolveTable`. */
 export interface LoadOptions {
@@ -54,8 +24,8 @@ export interface LoadOptions {
   env?: Record<string, string | undefined>;
 }
 
-/** Characters Codex reads as a glob in a filesystem path (measured on 0.169.0: `[`, `?` and `*`). */
-const GLOB_CHARS = /[*?[\]]/;
+/** Names that make `bypassPermissions` need `unsafe_ok` when found directly in cwd or an add_dir. */
+export const UNSAFE_NAMES = ['.env', 'secrets'];
 
 /**
  * Parses and validates table text (no file access). Throws AppFailure `table-syntax` (with line,
@@ -70,6 +40,9 @@ export function parseTableText(text: string, file: string): RawTable {
   }
   const result = tableSchema.safeParse(data, { reportInput: true });
   if (!result.success) throw tableFailure(file, problemsFromIssues(result.error.issues));
+  const problems: TableProblem[] = [];
+  checkNames(result.data, problems);
+  if (problems.length > 0) throw tableFailure(file, problems);
   const bad = Object.keys(result.data.profiles).filter((name) => !PROFILE_NAME.test(name));
   if (bad.length > 0) {
     throw tableFailure(file, bad.map((name) => ({
@@ -95,17 +68,29 @@ async function checkCwd(path: string, at: PropertyKey[], env: LoadOptions['env']
   }
 }
 
-function globProblem(path: string, at: PropertyKey[]): TableProblem | null {
-  if (!GLOB_CHARS.test(path)) return null;
-  return {
-    path: at,
-    message: `${path} contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold`,
-    fix: 'rename the folder without those characters',
-  };
+async function present(path: string): Promise<boolean> {
+  return lstat(path).then(() => true, () => false);
+}
+
+/** `bypassPermissions` without `unsafe_ok` on a folder holding `.env` or `secrets` (seed-spec.md §1.1). */
+async function bypassProblem(name: string, raw: RawProfile, dirs: string[]): Promise<TableProblem | null> {
+  if (raw.permission_mode !== 'bypassPermissions' || raw.unsafe_ok) return null;
+  for (const dir of dirs) {
+    for (const unsafe of UNSAFE_NAMES) {
+      if (await present(join(dir, unsafe))) {
+        return {
+          path: ['profiles', name, 'permission_mode'],
+          message: `bypassPermissions never asks, and ${join(dir, unsafe)} holds secrets the agent could use without you seeing it`,
+          fix: 'use permission_mode = "acceptEdits", move the secrets out of the folder, or set unsafe_ok = true to accept the risk',
+        };
+      }
+    }
+  }
+  return null;
 }
 
 async function resolveProfile(
-  name: string, raw: RawProfile, base: string, home: string, env: LoadOptions['env'], problems: TableProblem[], warnings: string[],
+  name: string, raw: RawProfile, defaults: RawTable['defaults'], base: string, home: string, env: LoadOptions['env'], problems: TableProblem[], warnings: TableProblem[],
 ): Promise<ResolvedProfile> {
   const at = (...rest: PropertyKey[]): PropertyKey[] => ['profiles', name, ...rest];
   const cwd = expandPath(raw.cwd, home, base);
@@ -125,9 +110,14 @@ async function resolveProfile(
     else if (!addDirs.includes(abs)) addDirs.push(abs);
     if (!problem) {
       const ok = await stat(abs).then((s) => s.isDirectory(), () => false);
-      if (!ok) warnings.push(`${keyPath(at('add_dirs', i))}: ${abs} is not an existing folder; Codex ignores a writable folder that is not there`);
+      if (!ok) warnings.push({ path: at('add_dirs', i), message: `${abs} is not an existing folder; Codex ignores a writable folder that is not there`, fix: `create it (mkdir -p '${abs.replace(/'/g, `'\\''`)}') or remove it from add_dirs` });
     }
   }
+  if (!cwdProblem) {
+    const bypass = await bypassProblem(name, raw, [cwd, ...addDirs]);
+    if (bypass) problems.push(bypass);
+  }
+  const access = resolveAccess(defaults, raw);
   return {
     name,
     cwd,
@@ -138,31 +128,48 @@ async function resolveProfile(
     addDirs,
     model: raw.model ?? null,
     effort: raw.effort ?? null,
+    allowed: access.allowed,
+    denied: access.denied,
+    unsafeOk: raw.unsafe_ok,
+    isolated: raw.isolated,
+    sharedWrite: raw.shared_write,
+    acceptFrom: refList(raw.accept_from),
+    answerFrom: refList(raw.answer_from),
+    mediaTags: raw.media_tags,
   };
 }
 
 /**
  * Resolves a validated table read from `file`: paths made absolute against the table's folder, `cwd`
- * checked to be an existing folder, glob-like paths refused. Throws AppFailure `table-invalid`.
+ * checked to be an existing folder, glob-like paths refused, `bypassPermissions` on a folder holding
+ * `.env` or `secrets` refused without `unsafe_ok`, capabilities resolved per profile, warnings
+ * gathered (warnings.ts). Throws TableFailure (AppFailure `table-invalid`) listing every problem.
  */
 export async function resolveTable(raw: RawTable, file: string, options: LoadOptions = {}): Promise<LoadedTable> {
   const home = options.home ?? resolveInstance().home;
   const env = options.env ?? process.env;
   const base = dirname(file);
   const problems: TableProblem[] = [];
-  const warnings: string[] = [];
+  const warnings: TableProblem[] = [];
+  const capabilities: Record<string, Capability> = resolveCapabilities(raw.capabilities, base, home, problems);
   const profiles: Record<string, ResolvedProfile> = {};
   for (const [name, rawProfile] of Object.entries(raw.profiles)) {
-    profiles[name] = await resolveProfile(name, rawProfile, base, home, env, problems, warnings);
+    profiles[name] = await resolveProfile(name, rawProfile, raw.defaults, base, home, env, problems, warnings);
   }
   if (problems.length > 0) throw tableFailure(file, problems);
   const d = raw.defaults;
-  return {
+  const table: LoadedTable = {
     file,
-    defaults: { permissionTimeoutMinutes: d.permission_timeout_minutes, turnStallMinutes: d.turn_stall_minutes, idleExitMinutes: d.idle_exit_minutes },
+    defaults: {
+      permissionTimeoutMinutes: d.permission_timeout_minutes, turnStallMinutes: d.turn_stall_minutes, idleExitMinutes: d.idle_exit_minutes,
+      capabilities: [...d.capabilities], deny: [...d.deny],
+    },
+    capabilities,
     profiles,
     warnings,
   };
+  table.warnings.push(...(await tableWarnings(table)));
+  return table;
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
  * The table's schema (`angelia.toml`; product.md §2 "Table", field meanings from seed-spec.md §1.1).
  * Every object is strict: an unknown key is an error naming its full path, because a misspelt
- * `sanbox` silently defaulting to the less safe value was a real failure. Later sections
- * (`capabilities`, and profile fields `capabilities`, `except`, `deny`, `unsafe_ok`, `isolated`,
- * `shared_write`, `accept_from`, `answer_from`, `media_tags`) slot in as new keys of these objects;
- * until they exist, writing them is an error ("nothing reads it").
+ * `sanbox` silently defaulting to the less safe value was a real failure. Sections: `defaults`,
+ * `capabilities.<name>` (capabilitySchema.ts), `profiles.<name>`. Chat-platform fields of the seed
+ * (routes, owners, mentions, pacing, shell) do not exist here: writing one is an error.
  */
 import { z } from 'zod';
+import { CAPABILITY_FIXES, CAPABILITY_KEYS, CAPABILITY_KINDS, capabilitySchema, type CapabilityKind } from './capabilitySchema';
 
 /** Permission modes (seed-spec.md §4.6). Any other value is a load error, never a fallback. */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const;
@@ -29,8 +29,14 @@ export const PROFILE_NAME = /^[A-Za-z0-9_-]+$/;
 /** A model name: one word that does not start with `-` (so it can never read as a flag). */
 export const MODEL_NAME = /^[^\s-]\S*$/;
 
-/** `[defaults]`: limits in minutes. */
+const nameList = z.array(z.string().min(1)).default([]);
+/** `accept_from` / `answer_from`: profile names, or `"*"` (alone or in the list) for every profile. */
+const profileRefs = z.union([z.literal('*'), z.array(z.string().min(1))]).default([]);
+
+/** `[defaults]`: capabilities every profile gets or is denied, and limits in minutes. */
 export const defaultsSchema = z.strictObject({
+  capabilities: nameList,
+  deny: nameList,
   permission_timeout_minutes: z.number().positive().max(35_000).default(10),
   turn_stall_minutes: z.number().min(0).max(35_000).default(60),
   idle_exit_minutes: z.number().positive().max(35_000).default(30),
@@ -46,11 +52,21 @@ export const profileSchema = z.strictObject({
   add_dirs: z.array(z.string().min(1)).default([]),
   model: z.string().regex(MODEL_NAME, { error: 'must be one word that does not start with "-"' }).optional(),
   effort: z.enum(EFFORTS).optional(),
+  capabilities: nameList,
+  except: nameList,
+  deny: nameList,
+  unsafe_ok: z.boolean().default(false),
+  isolated: z.boolean().default(false),
+  shared_write: z.boolean().default(false),
+  accept_from: profileRefs,
+  answer_from: profileRefs,
+  media_tags: z.boolean().default(false),
 });
 
 /** The whole table. */
 export const tableSchema = z.strictObject({
   defaults: defaultsSchema.prefault({}),
+  capabilities: z.record(z.string(), capabilitySchema).default({}),
   profiles: z.record(z.string(), profileSchema),
 });
 
@@ -73,12 +89,29 @@ export const FIELD_FIXES: Record<string, string> = {
   turn_stall_minutes: 'use a number of minutes (0 = never stop a stalled turn)',
   idle_exit_minutes: 'use a number of minutes greater than 0',
   profiles: 'add at least a [profiles.<name>] table with a cwd',
+  capabilities: 'list capability names defined under [capabilities.<name>], e.g. capabilities = ["github"]',
+  except: 'list default capability names this profile does not get, e.g. except = ["github"]',
+  deny: 'list capability names to deny, e.g. deny = ["github"]',
+  unsafe_ok: 'use unsafe_ok = true or false',
+  isolated: 'use isolated = true or false',
+  shared_write: 'use shared_write = true or false',
+  accept_from: 'list profile names, e.g. accept_from = ["coder"], or "*" for every profile',
+  answer_from: 'list profile names, e.g. answer_from = ["coder"], or "*" for every profile',
+  media_tags: 'use media_tags = true or false',
+  ...CAPABILITY_FIXES,
 };
 
-/** Known keys of the object at a key path (e.g. `[]`, `['profiles','coder']`), for "did you mean". */
-export function knownKeys(path: readonly PropertyKey[]): string[] {
+/**
+ * Known keys of the object at a key path (e.g. `[]`, `['profiles','coder']`), for "did you mean".
+ * `input` is the object found at that path (a capability's keys depend on its `kind`).
+ */
+export function knownKeys(path: readonly PropertyKey[], input?: unknown): string[] {
   if (path.length === 0) return Object.keys(tableSchema.shape);
   if (path.length === 1 && path[0] === 'defaults') return Object.keys(defaultsSchema.shape);
   if (path.length === 2 && path[0] === 'profiles') return Object.keys(profileSchema.shape);
+  if (path.length === 2 && path[0] === 'capabilities') {
+    const kind = input !== null && typeof input === 'object' ? (input as { kind?: unknown }).kind : undefined;
+    if (typeof kind === 'string' && (CAPABILITY_KINDS as readonly string[]).includes(kind)) return CAPABILITY_KEYS[kind as CapabilityKind];
+  }
   return [];
 }

@@ -1,0 +1,45 @@
+/**
+ * The launch guard FILE (seed-spec.md §1.4; the shape is a contract with compile/guard.ts, which
+ * checks it before every start): `<state>/compiled/<encodeURIComponent(profile)>.json`, mode 600 in a
+ * folder of mode 700, written by `angelia compile --write` at the same time as the profile's record.
+ * It lives in the state folder, which every profile is denied, so an agent that edits or deletes its
+ * own settings or record cannot disable the check.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/** Mode of a guard file and of its folder. */
+export const GUARD_FILE_MODE = 0o600;
+/** Mode of `<state>/compiled`. */
+export const GUARD_DIR_MODE = 0o700;
+
+/** `<stateDir>/compiled/<encodeURIComponent(profile)>.json`. Pure. */
+export function guardPath(stateDir: string, profile: string): string {
+  return join(stateDir, 'compiled', `${encodeURIComponent(profile)}.json`);
+}
+
+/**
+ * The guard file: `version` 1; the `profile` name; its absolute `cwd` at compile time; `backend`
+ * "codex"; `deny`: every deny rule compile wanted, in settings.json syntax (`Read(/abs/**)`,
+ * `Edit(/abs/file)`, `mcp__name`); `codexSandbox`: false only for `sandbox = false`; `compiledAt`: ISO
+ * time. Extra keys are ignored when read.
+ */
+export const guardFileSchema = z.object({
+  version: z.literal(1),
+  profile: z.string().min(1),
+  cwd: z.string().min(1).refine((p) => p.startsWith('/'), { error: 'must be an absolute path' }),
+  /** Written as "codex"; read as any name, so a check can say "compiled for another backend". */
+  backend: z.string().min(1),
+  deny: z.array(z.string()),
+  codexSandbox: z.boolean(),
+  compiledAt: z.iso.datetime(),
+});
+
+/** A guard file as written and validated. */
+export type GuardFile = z.output<typeof guardFileSchema>;
+
+/** The guard's text as written: pretty JSON with a final newline, keys in the contract's order. */
+export function guardText(guard: GuardFile): string {
+  const { version, profile, cwd, backend, deny, codexSandbox, compiledAt } = guard;
+  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, compiledAt }, null, 2)}\n`;
+}

@@ -1,0 +1,149 @@
+/**
+ * The no-follow writer for files inside a profile's folder (seed-spec.md §2.8). The agent can write
+ * its own folder, so any name there may be a link it planted (to `~/.ssh/config`, say), a hard link, or
+ * a FIFO meant to hang the writer. Every path is rebuilt from the REAL path of the profile's folder;
+ * every folder below it must be a plain folder (not a link); the file is opened with O_NOFOLLOW (plus
+ * O_NOFOLLOW_ANY on macOS) and O_NONBLOCK and must be a plain file with one link; the new content goes
+ * to a fresh temp file (O_EXCL|O_NOFOLLOW) renamed over the old name (atomic; rename replaces the
+ * name, never follows it), and the previous content is kept as `<file>.bak` the same way.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, rename, symlink, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppFailure } from '../../../shared/result';
+
+/** O_NOFOLLOW_ANY of macOS (`<sys/fcntl.h>`: 0x20000000): no link anywhere in the path. 0 elsewhere. */
+const O_NOFOLLOW_ANY = process.platform === 'darwin' ? 0x20000000 : 0;
+const NOFOLLOW = constants.O_NOFOLLOW | O_NOFOLLOW_ANY;
+
+function refuse(path: string, why: string): AppFailure {
+  return new AppFailure({ code: 'unsafe-path', message: `compile refuses to write ${path}: ${why}`, where: path, fix: 'replace it with a plain file (or folder) by hand, then compile again' });
+}
+
+/**
+ * `<realCwd>/<rel>` after checking that every folder between them is a plain folder (created, mode
+ * 755, when `create` and missing). `rel` uses `/` and must not climb (`..`). Throws AppFailure
+ * `unsafe-path` for a link or a non-folder on the way.
+ */
+export async function safeParent(realCwd: string, rel: string, create: boolean): Promise<string> {
+  const parts = rel.split('/');
+  if (parts.some((p) => p === '' || p === '.' || p === '..')) throw new Error(`not a plain relative path: ${rel}`);
+  let dir = realCwd;
+  for (const part of parts.slice(0, -1)) {
+    dir = join(dir, part);
+    let s = await lstat(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
+    if (s === null && create) {
+      await mkdir(dir, { mode: 0o755 });
+      s = await lstat(dir);
+    }
+    if (s === null) throw refuse(join(realCwd, rel), `${dir} does not exist`);
+    if (s.isSymbolicLink()) throw refuse(join(realCwd, rel), `${dir} is a link`);
+    if (!s.isDirectory()) throw refuse(join(realCwd, rel), `${dir} is not a folder`);
+  }
+  return join(realCwd, rel);
+}
+
+/**
+ * Reads the file at `path` without following a link and without blocking on a FIFO. Null when it does
+ * not exist. Throws AppFailure `unsafe-path` when it is a link, not a plain file, or has another hard
+ * link.
+ */
+export async function readNoFollow(path: string): Promise<Buffer | null> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP' || code === 'EMLINK') throw refuse(path, 'it is a link');
+    throw e;
+  }
+  try {
+    const s = await handle.stat();
+    if (!s.isFile()) throw refuse(path, 'it is not a plain file');
+    if (s.nlink !== 1) throw refuse(path, `it has ${s.nlink} hard links (its content is shared with another file)`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+function tempName(path: string): string {
+  return `${path}.angelia-${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** Writes `data` to a fresh temp file beside `path` and renames it over `path` (atomic, no follow). */
+async function replaceAtomically(path: string, data: string | Buffer, mode: number): Promise<void> {
+  const tmp = tempName(path);
+  const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode);
+  try {
+    await handle.writeFile(data);
+    await handle.chmod(mode);
+    await handle.sync();
+  } catch (e) {
+    await handle.close();
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await handle.close();
+  try {
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Options of `safeWrite`. */
+export interface SafeWriteOptions {
+  /** Mode of the file written (the plan passes the existing file's mode, or 644 for a new file). */
+  mode: number;
+  /** Keep the previous content as `<file>.bak` (default true). */
+  backup?: boolean;
+  /** Create missing folders on the way (mode 755). */
+  createDirs?: boolean;
+}
+
+/**
+ * Writes `text` to `<realCwd>/<rel>` with the checks of the module comment. Returns the absolute path
+ * written. Throws AppFailure `unsafe-path` (a link, a hard link, a FIFO or a folder in the way) or the
+ * fs error.
+ */
+export async function safeWrite(realCwd: string, rel: string, text: string, options: SafeWriteOptions): Promise<string> {
+  const path = await safeParent(realCwd, rel, options.createDirs ?? false);
+  const previous = await readNoFollow(path);
+  if (previous !== null && (options.backup ?? true)) await replaceAtomically(`${path}.bak`, previous, options.mode);
+  await replaceAtomically(path, text, options.mode);
+  return path;
+}
+
+/**
+ * Creates or replaces the link `<realCwd>/<rel>` with text `target`, atomically (temp link + rename).
+ * `expect` says what must be there now: nothing (`absent`) or a link (`link`). Throws AppFailure
+ * `unsafe-path` when something else is there.
+ */
+export async function safeLink(realCwd: string, rel: string, target: string, expect: 'absent' | 'link'): Promise<string> {
+  const path = await safeParent(realCwd, rel, true);
+  const now = await lstat(path).catch(() => null);
+  if (expect === 'absent' && now !== null) throw refuse(path, 'something appeared there since the plan');
+  if (expect === 'link' && !now?.isSymbolicLink()) throw refuse(path, 'it is no longer a link');
+  const tmp = tempName(path);
+  await symlink(target, tmp);
+  try {
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  return path;
+}
+
+/** Removes the link `<realCwd>/<rel>`; refuses (AppFailure `unsafe-path`) when it is not a link. */
+export async function safeUnlink(realCwd: string, rel: string): Promise<void> {
+  const path = await safeParent(realCwd, rel, false);
+  const now = await lstat(path).catch(() => null);
+  if (now === null) return;
+  if (!now.isSymbolicLink()) throw refuse(path, 'it is no longer a link');
+  await unlink(path);
+}

@@ -1,0 +1,113 @@
+/**
+ * The table as the core uses it after loading: every path absolute, every default applied, and each
+ * profile's capabilities resolved into `allowed` and `denied` (seed-spec.md §1.1).
+ */
+import type { TableProblem } from './errors';
+import type { Backend, Effort, PermissionMode } from './schema';
+
+/** `[defaults]` after validation. Minutes are numbers of minutes; lists are capability names. */
+export interface TableDefaults {
+  permissionTimeoutMinutes: number;
+  /** 0 = never stop a stalled turn. */
+  turnStallMinutes: number;
+  idleExitMinutes: number;
+  /** Capability names every profile gets (minus its `except`). */
+  capabilities: string[];
+  /** Capability names every profile is denied (unless it lists one in its own `capabilities`). */
+  deny: string[];
+}
+
+/** `kind = "command"`. */
+export interface CommandCapability {
+  name: string;
+  kind: 'command';
+  run: string;
+  when: string;
+}
+
+/** `kind = "skill"`: `path` and `secrets` absolute. */
+export interface SkillCapability {
+  name: string;
+  kind: 'skill';
+  path: string;
+  when: string | null;
+  secrets: string[];
+}
+
+/** `kind = "mcp"`: exactly one of `command` or `url` is set; `env` holds variable names only. */
+export interface McpCapability {
+  name: string;
+  kind: 'mcp';
+  command: string | null;
+  args: string[];
+  url: string | null;
+  env: string[];
+  when: string | null;
+  secrets: string[];
+}
+
+/** `kind = "directory"`: `path` absolute. */
+export interface DirectoryCapability {
+  name: string;
+  kind: 'directory';
+  path: string;
+  when: string | null;
+}
+
+/** One resolved capability. */
+export type Capability = CommandCapability | SkillCapability | McpCapability | DirectoryCapability;
+
+/** One profile with every path absolute and every default applied. */
+export interface ResolvedProfile {
+  name: string;
+  /** Absolute path of an existing folder. */
+  cwd: string;
+  backend: Backend;
+  /** Absolute path of the Codex executable, or null for the bundled one. */
+  bin: string | null;
+  permissionMode: PermissionMode;
+  /** False only when the table says `sandbox = false`. */
+  sandbox: boolean;
+  /** Absolute, de-duplicated, in table order. */
+  addDirs: string[];
+  model: string | null;
+  effort: Effort | null;
+  /** Capability names the profile gets, sorted (defaults minus except, plus its own, minus denied). */
+  allowed: string[];
+  /** Capability names the profile is denied, sorted (defaults.deny minus its own capabilities, plus its deny). */
+  denied: string[];
+  /** May run bypassPermissions on a folder holding `.env` or `secrets`. */
+  unsafeOk: boolean;
+  /** No `_common/` (denied instead); not reachable by other profiles. */
+  isolated: boolean;
+  /** May edit the workspace's `_shared/` and `_capabilities/`. */
+  sharedWrite: boolean;
+  /** Profiles that may give it a task (`"*"` = every profile). */
+  acceptFrom: string[];
+  /** Profiles that may ask it a question (`"*"` = every profile). */
+  answerFrom: string[];
+  /** Honour `MEDIA:<abs path>` lines in replies. */
+  mediaTags: boolean;
+}
+
+/** A loaded table. */
+export interface LoadedTable {
+  /** Absolute path of the file read. */
+  file: string;
+  defaults: TableDefaults;
+  /** Every capability the table defines, by name. */
+  capabilities: Record<string, Capability>;
+  profiles: Record<string, ResolvedProfile>;
+  /** Problems that do not stop loading, each with its key path and fix (check-config prints them). */
+  warnings: TableProblem[];
+}
+
+/** The capabilities of `profile` that are allowed, in name order. */
+export function allowedCapabilities(table: Pick<LoadedTable, 'capabilities'>, profile: Pick<ResolvedProfile, 'allowed'>): Capability[] {
+  return profile.allowed.map((n) => table.capabilities[n]).filter((c): c is Capability => c !== undefined);
+}
+
+/** The capabilities of `profile` that are denied, in name order. */
+export function deniedCapabilities(table: Pick<LoadedTable, 'capabilities'>, profile: Pick<ResolvedProfile, 'denied'>): Capability[] {
+  return profile.denied.map((n) => table.capabilities[n]).filter((c): c is Capability => c !== undefined);
+}

@@ -1,0 +1,202 @@
+/**
+ * Runs `angelia verify <profile>`: every probe of matrix.ts through `codex sandbox <the profile's
+ * compiled -c flags> -- <command>` in the profile's folder, with the environment `angelia run` gives the
+ * agent (compileCodexLaunch of the accepted table, the same facts as launchPlan.ts, minus the trailing
+ * "app-server"). Probes whose path does not exist are reported as skipped, never as passed. The
+ * runner's own files (a probe file in `<state>/compiled/`, a symlink in the profile's folder, written
+ * probe files, a Unix socket and a loopback port) are removed afterwards. Protocol: codex 0.169.0
+ * (`codex sandbox [-c key=value]… -- cmd`, codex-app-server.md §9).
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, statSync } from 'node:fs';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppFailure } from '../../../shared/result';
+import { launchFacts, scrubEnv } from '../chats/launchPlan';
+import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
+import { ensureCacheDirs } from '../compile/cache';
+import { compileCodexLaunch } from '../compile/codexProfile';
+import { checkLaunch, readLaunchFiles, refusalText } from '../compile/guard';
+import { guardFileSchema, guardPath } from '../compile/guardFile';
+import type { InstancePaths } from '../instance/paths';
+import { loadAccepted } from '../table/accepted';
+import { probeMatrix, type Probe, type ProbeFixtures } from './matrix';
+import { observe, probeCommand, writeTarget, type HostKind, type RawRun } from './observe';
+
+/** One row of the report. `pass` is null for a probe that did not run (skipped). */
+export interface ProbeRow {
+  name: string;
+  path: string;
+  op: string;
+  expected: string;
+  observed: string;
+  pass: boolean | null;
+}
+
+/** The whole report; `pass` is true only when no row failed and the control command ran. */
+export interface VerifyReport {
+  profile: string;
+  /** From `codex --version` ("0.169.0"), null when it could not be read. */
+  codexVersion: string | null;
+  probes: ProbeRow[];
+  pass: boolean;
+}
+
+/** Options of `verifyProfile`. */
+export interface VerifyOptions {
+  paths: InstancePaths;
+  /** The environment the agent would inherit (scrubbed exactly as for a launch). */
+  env: NodeJS.ProcessEnv;
+  profile: string;
+  /** Per-command limit (ms, default 30 000); a probe that runs longer is an error row. */
+  timeoutMs?: number;
+}
+
+function exec(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<RawRun> {
+  return new Promise((resolve) => {
+    execFile(bin, args, { cwd, env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 << 20 }, (error, stdout, stderr) => {
+      const e = error as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
+      const code = e ? (typeof e.code === 'number' ? e.code : null) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) || (e && typeof e.code === 'string' ? e.message : ''), timedOut: Boolean(e?.killed) });
+    });
+  });
+}
+
+function listen(server: Server, at: string | number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    if (typeof at === 'string') server.listen(at, () => resolve());
+    else server.listen(at, '127.0.0.1', () => resolve());
+  });
+}
+
+/** What `path` is on the host (a link is followed; a dangling link is "other"); null when absent. */
+function hostKind(path: string): HostKind | null {
+  try {
+    const s = statSync(path);
+    return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : 'other';
+  } catch {
+    try {
+      lstatSync(path);
+      return 'other';
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Prepares the fixtures; `cleanup` removes every file made and closes the servers (never throws). */
+async function prepare(paths: InstancePaths, cwd: string): Promise<{ fixtures: ProbeFixtures; cleanup: (extra: string[]) => Promise<void> }> {
+  const id = randomBytes(4).toString('hex');
+  const servers = [createServer((s) => s.end()), createServer((s) => s.end())];
+  const made: string[] = [];
+  const probeFile = join(paths.compiledDir, `.angelia-verify-${id}.txt`);
+  let socketDir: string | null = null;
+  const cleanup = async (extra: string[]): Promise<void> => {
+    await Promise.all(servers.map((s) => new Promise((r) => (s.listening ? s.close(r) : r(undefined)))));
+    for (const f of [...made, ...extra]) await rm(f, { force: true }).catch(() => undefined);
+    if (socketDir) await rm(socketDir, { recursive: true, force: true }).catch(() => undefined);
+  };
+  try {
+    await writeFile(probeFile, `angelia-verify-${id}-${randomBytes(8).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    made.push(probeFile);
+    const linkPath = join(cwd, `.angelia-verify-${id}.link`);
+    await symlink(probeFile, linkPath);
+    made.push(linkPath);
+    let socketPath = join(paths.stateDir, `v-${id}.sock`);
+    if (Buffer.byteLength(socketPath) > 100) {
+      socketDir = await mkdtemp(join(tmpdir(), 'angelia-verify-'));
+      socketPath = join(socketDir, 's.sock');
+    }
+    await listen(servers[0]!, socketPath);
+    made.push(socketPath);
+    await listen(servers[1]!, 0);
+    const address = servers[1]!.address();
+    const tcpPort = typeof address === 'object' && address ? address.port : 0;
+    return { fixtures: { probeFile, linkPath, writeName: `.angelia-verify-${id}.w`, socketPath, tcpPort }, cleanup };
+  } catch (e) {
+    await cleanup([]);
+    throw e;
+  }
+}
+
+async function codexVersion(codex: ResolvedCodex, env: NodeJS.ProcessEnv): Promise<string | null> {
+  const r = await exec(codex.path, ['--version'], process.cwd(), env, 30_000);
+  return /(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)/.exec(r.stdout)?.[1] ?? null;
+}
+
+/** The last compile's deny rules from the launch guard, or null when it is missing or invalid. */
+async function guardDeny(stateDir: string, profile: Parameters<typeof readLaunchFiles>[1]): Promise<string[] | null> {
+  const { guard } = await readLaunchFiles(stateDir, profile);
+  if (guard.text === null) return null;
+  try {
+    const parsed = guardFileSchema.safeParse(JSON.parse(guard.text));
+    return parsed.success ? parsed.data.deny : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Verifies one profile of the accepted table on this machine. Throws AppFailure for a table problem,
+ * an unknown profile, or a Codex executable that cannot be found; every probe problem is a row.
+ */
+export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> {
+  const { paths } = opts;
+  const { table } = await loadAccepted(paths, { home: paths.home, env: opts.env });
+  const profile = Object.hasOwn(table.profiles, opts.profile) ? table.profiles[opts.profile] : undefined;
+  if (!profile) {
+    throw new AppFailure({ code: 'profile-unknown', message: `there is no profile ${JSON.stringify(opts.profile)} in the accepted table`, where: paths.acceptedTable, fix: `use one of: ${Object.keys(table.profiles).join(', ') || '(none)'}` });
+  }
+  let codex: ResolvedCodex;
+  try {
+    codex = resolveCodexBin(profile.bin ?? undefined, { env: opts.env });
+  } catch (e) {
+    throw new AppFailure({ code: 'codex-missing', message: (e as Error).message, where: `${table.file}: profiles.${profile.name}.bin`, fix: 'run angelia check-config' });
+  }
+  const facts = await launchFacts(paths);
+  const launch = compileCodexLaunch(table, profile.name, facts);
+  const cwd = profile.cwd;
+  const env = codexEnv(scrubEnv(opts.env, { ...launch.env, CODEX_HOME: paths.codexHome, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) }), codex);
+  const version = await codexVersion(codex, env);
+  const reasons = await checkLaunch(paths.stateDir, profile);
+  const rows: ProbeRow[] = [{
+    name: 'launch guard check', path: guardPath(paths.stateDir, profile.name), op: 'check', expected: 'allowed',
+    observed: reasons.length === 0 ? 'allowed: guard and settings match' : `refused: ${refusalText(reasons)}`, pass: reasons.length === 0,
+  }];
+  if (!launch.sandboxed) {
+    rows.push({ name: 'sandbox', path: profile.cwd, op: 'check', expected: 'denied', observed: 'allowed: sandbox = false gives the agent full access; nothing is denied', pass: false });
+    return { profile: profile.name, codexVersion: version, probes: rows, pass: false };
+  }
+  if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
+  const args = ['sandbox', ...launch.codexArgs.slice(0, -1), '--'];
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const { fixtures, cleanup } = await prepare(paths, cwd);
+  const written: string[] = [];
+  try {
+    const probes = probeMatrix({ profile, table, facts, guardDeny: await guardDeny(paths.stateDir, profile), fixtures });
+    // One at a time: measured on 0.169.0, concurrent `codex sandbox` runs on one profile race on the
+    // placeholders Codex creates and removes for read-only entries that do not exist ("bwrap: Can't find
+    // source path …") and for writable folders (spurious ENOENT), which would blur what a probe saw.
+    for (const probe of probes) rows.push(await runProbe(probe));
+  } finally {
+    await cleanup(written);
+  }
+  const pass = rows.every((r) => r.pass !== false) && rows.some((r) => r.op === 'run' && r.pass === true);
+  return { profile: profile.name, codexVersion: version, probes: rows, pass };
+
+  async function runProbe(probe: Probe): Promise<ProbeRow> {
+    const row = { name: probe.name, path: probe.path, op: probe.op, expected: probe.expected };
+    const kind = hostKind(probe.path);
+    if (probe.mustExist && kind === null) return { ...row, observed: 'skipped: does not exist', pass: null };
+    const target = probe.op === 'write' ? writeTarget(probe, kind ?? 'other', fixtures.writeName) : null;
+    if (target && kind === 'dir') written.push(target);
+    const run = await exec(codex.path, [...args, ...probeCommand(probe, kind ?? 'other', fixtures.writeName, process.execPath)], cwd, env, timeoutMs);
+    const wrote = target ? (kind === 'dir' ? existsSync(target) : run.code === 0) : undefined;
+    const seen = observe(probe, kind ?? 'other', run, wrote);
+    return { ...row, observed: seen.observed, pass: seen.outcome === probe.expected };
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The full fixture instance on disk: `test/fixtures/instance-full/angelia.toml` (four profiles, every
+ * capability kind) copied into `<root>/home/.angelia/workspace/`, with the folders it names, a user
+ * Codex config holding one MCP server (`userdocs`) and one user-wide skill (`notes`). Everything lives
+ * under `<repo>/.angelia-test/` (never /tmp). `normalize` turns the random root into `<root>` so plans
+ * can be compared with golden files.
+ */
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CompileFacts } from '../../../src/main/core/compile/facts';
+import { gatherFacts } from '../../../src/main/core/compile/gather';
+import { resolveInstance, type InstancePaths } from '../../../src/main/core/instance/paths';
+import { loadTable, type LoadedTable } from '../../../src/main/core/table/load';
+import { makeTestDir, REPO_ROOT } from '../instance/testDir';
+
+/** One built instance. */
+export interface FullInstance {
+  root: string;
+  home: string;
+  paths: InstancePaths;
+  /** The environment the CLI runs with (HOME, ANGELIA_STATE_DIR, CODEX_HOME, PATH). */
+  env: Record<string, string>;
+  table: LoadedTable;
+  facts: CompileFacts;
+  profileDir(name: string): string;
+  /** Replaces the root folder with `<root>` everywhere in `text`. */
+  normalize(text: string): string;
+}
+
+/** The fixture table's path in the repository. */
+export const FULL_TABLE = join(REPO_ROOT, 'test/fixtures/instance-full/angelia.toml');
+
+/** Builds the instance (fresh folder each call). Facts are gathered for Linux. */
+export async function makeFullInstance(label = 'full'): Promise<FullInstance> {
+  const root = await makeTestDir(label);
+  const home = join(root, 'home');
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ANGELIA_STATE_DIR: join(home, '.angelia'), CODEX_HOME: join(home, '.codex') };
+  const paths = resolveInstance(env);
+  const ws = paths.workspace;
+  for (const dir of [
+    join(ws, '_shared'), join(ws, '_common'), join(ws, '_capabilities', 'skills', 'checkout'), join(ws, '_capabilities', 'skills', 'mfa'),
+    ...['coder', 'writer', 'vault', 'planner'].map((p) => join(ws, 'profiles', p)),
+    join(home, 'projects', 'site'), join(home, 'projects', 'lib'), join(home, 'vault'), join(home, 'secret'), join(home, '.ssh'),
+    join(paths.codexHome, 'skills', 'notes'), paths.compiledDir,
+  ]) await mkdir(dir, { recursive: true });
+  for (const skill of ['checkout', 'mfa']) await writeFile(join(ws, '_capabilities', 'skills', skill, 'SKILL.md'), `---\nname: ${skill}\ndescription: ${skill}\n---\n`);
+  await writeFile(join(home, 'secret', 'mfa.key'), 'MFA');
+  await writeFile(join(home, 'secret', 'github-token.json'), '{}');
+  await writeFile(join(paths.codexHome, 'config.toml'), '[mcp_servers.userdocs]\ncommand = "docs-server"\n');
+  await writeFile(join(ws, 'profiles', 'coder', 'CLAUDE.md'), '# Coder\n\nNotes the user keeps.\n');
+  await copyFile(FULL_TABLE, paths.tableFile);
+  const table = await loadTable(paths.tableFile, { home, env: {} });
+  const facts = await gatherFacts(paths, 'linux');
+  return {
+    root, home, paths, env, table, facts,
+    profileDir: (name) => join(ws, 'profiles', name),
+    normalize: (text) => text.split(root).join('<root>'),
+  };
+}
