@@ -136,8 +136,10 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
   });
 
   it('lets the start go on when guard and settings agree (the start itself is then attempted)', async () => {
-    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: ['Read(/a/**)'] }), { mode: 0o600 });
-    await writeFile(settingsFilePath(cwd()), JSON.stringify({ permissions: { deny: ['Read(/a/**)', 'Read(/c/**)'] } }));
+    // The guard's rules must also be ones the current compile still wants (planLaunch refuses a start
+    // whose accepted table lifts a rule of the last compile), so this guard holds none of its own.
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [] }), { mode: 0o600 });
+    await writeFile(settingsFilePath(cwd()), JSON.stringify({ permissions: { deny: ['Read(/c/**)'] } }));
     const r = await refusal();
     expect(started).toBe(1);
     expect(r.error).toMatch(/Codex did not start: must not start/);
