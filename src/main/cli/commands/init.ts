@@ -22,7 +22,7 @@ export const init: CliCommand = {
         `created the instance in ${paths.stateDir}\n` +
           `  table: ${result.tableFile}\n` +
           `  profile assistant: ${result.profileDir}\n` +
-          `next: angelia check-config, then angelia compile assistant\n`,
+          `next: angelia check-config, then angelia compile assistant --write (an agent starts only once its profile is compiled)\n`,
       );
       return 0;
     } catch (e) {

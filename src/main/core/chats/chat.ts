@@ -143,7 +143,7 @@ export class Chat {
     } catch (e) {
       const error = toAppError(e);
       const dropped = this.queue.splice(0).length;
-      this.refusal = `${error.message}${error.fix ? ` Fix: ${error.fix}` : ''}`;
+      this.refusal = `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'}${error.fix ? ` Fix: ${error.fix}` : ''}`;
       this.transcript.push({ type: 'error', id: this.transcript.localId('refused'), message: `This chat's agent was not started: ${this.refusal}`, detail: `Nothing was sent to it${dropped ? ` (${dropped} queued message(s) dropped)` : ''}.` });
       this.changed(error.code === 'refused' ? 'refused' : 'error');
       return;
