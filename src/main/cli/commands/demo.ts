@@ -12,6 +12,9 @@ import { stringify } from 'smol-toml';
 import { Orchestrator } from '../../core/chats/orchestrator';
 import { startCodexClient } from '../../core/codex/start';
 import { resolveInstance } from '../../core/instance/paths';
+import { gatherFacts } from '../../core/compile/gather';
+import { compileWrite } from '../../core/compile/write';
+import { loadTable } from '../../core/table/load';
 import { writeOfflineCodexHome } from '../../demo/codexHome';
 import { demoPrompts, demoResponder } from '../../demo/scenario';
 import { startScriptedModel } from '../../demo/scriptedModel';
@@ -41,7 +44,10 @@ export const demo: CliCommand = {
     await writeOfflineCodexHome(codexHome, { modelBaseUrl: model.baseUrl });
     const env: NodeJS.ProcessEnv = { ...process.env, ANGELIA_STATE_DIR: state, CODEX_HOME: codexHome };
     delete env.ANGELIA_CONFIG;
-    const orch = await Orchestrator.create({ paths: resolveInstance(env), env, startCodex: startCodexClient });
+    const paths = resolveInstance(env);
+    // The demo profile is compiled like any other (settings, record, launch guard) before it can start.
+    await compileWrite(await loadTable(paths.tableFile, { home: paths.home, env }), ['demo'], await gatherFacts(paths));
+    const orch = await Orchestrator.create({ paths, env, startCodex: startCodexClient });
     const host = await startHost({ core: orch.api(), rendererDir: rendererDir(), port: values.port ? Number(values.port) : 0 });
     process.stdout.write([
       `Angelia demo is serving on ${host.url}`,
