@@ -9,7 +9,7 @@ import type { AppEvent, ApprovalAnswer, ChatItem } from '../../src/shared/contra
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
-import { makeInstance, type TestInstance } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
 
 let inst: TestInstance | null = null;
 let orchs: Orchestrator[] = [];
@@ -32,13 +32,7 @@ async function orchestrator(i: TestInstance, answer?: ApprovalAnswer) {
   return { o, events, audit };
 }
 
-async function turn(o: Orchestrator, chat: string, text: string): Promise<ChatItem[]> {
-  const c = o.chat(chat);
-  const before = c.transcript.all().length;
-  c.send(text);
-  await c.idle();
-  return c.transcript.all().slice(before);
-}
+const turn = turnOn;
 
 const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
 const turnEnd = (items: ChatItem[]) => items.find((i) => i.type === 'turnEnd');

@@ -13,7 +13,7 @@ import { ChildLedger, childrenFile, ownerIdentity, type ChildRecord } from '../.
 import { bootId, processInfo } from '../../src/main/core/codex/identity';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
-import { makeInstance, type TestInstance } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
 import { isRunning, treeMembers, waitFor, waitGone, waitTreeEmpty } from '../core/codex/processes';
 
 let inst: TestInstance | null = null;
@@ -78,13 +78,7 @@ function descendants(pid: number): number[] {
 
 const exitItems = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'error' }> => i.type === 'error' && i.message.startsWith('Codex exited'));
 
-async function turn(o: Orchestrator, chat: string, text: string): Promise<ChatItem[]> {
-  const c = o.chat(chat);
-  const before = c.transcript.all().length;
-  c.send(text);
-  await c.idle();
-  return c.transcript.all().slice(before);
-}
+const turn = turnOn;
 
 describe('Codex processes', () => {
   it('a Codex killed mid-turn fails the turn, withdraws its approval, leaves no process; the next message resumes the thread', async () => {
