@@ -118,7 +118,7 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
   it('refuses a profile that was never compiled, with the fix, and starts nothing', async () => {
     const r = await refusal();
     expect(r.state).toBe('refused');
-    expect(r.refusal).toBe('its profile was never compiled, so it has no deny rules yet Fix: angelia compile --write coder');
+    expect(r.refusal).toBe('its profile was never compiled, so it has no deny rules yet. Fix: angelia compile --write coder');
     expect(r.error).toMatch(/^This chat's agent was not started: its profile was never compiled/);
     expect(started).toBe(0);
   });
@@ -128,7 +128,7 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
     await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify(g), { mode: 0o600 });
     await mkdir(join(cwd(), '.claude'), { recursive: true });
     await writeFile(settingsFilePath(cwd()), JSON.stringify({ permissions: { deny: ['Read(/a/**)'] } }));
-    expect((await refusal()).refusal).toBe('1 of its protections was changed outside Angelia: deny Read(/b/**) Fix: angelia compile --write coder');
+    expect((await refusal()).refusal).toBe('1 of its protections was changed outside Angelia: deny Read(/b/**). Fix: angelia compile --write coder');
     expect(await checkLaunch(paths.stateDir, { name: 'coder', cwd: cwd(), backend: 'codex', sandbox: true })).toHaveLength(1);
     await writeFile(guardPath(paths.stateDir, 'coder'), 'not json');
     expect((await refusal()).refusal).toMatch(/^the launch guard .*coder\.json cannot be read \(not JSON/);
