@@ -11,6 +11,8 @@ import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { makeInstance, type TestInstance, type TestProfile } from '../fixtures/instance';
+import { writeCompiled } from '../fixtures/compiled';
+import { loadTable } from '../../src/main/core/table/load';
 
 let inst: TestInstance | null = null;
 let orch: Orchestrator | null = null;
@@ -147,5 +149,22 @@ describe('what the agent gets', () => {
     const r = await attempt(i);
     expect(r.refusal).toBeNull();
     expect(r.enforcement).toBe('disabled');
+  });
+});
+
+describe('MCP servers the profile is given', () => {
+  it('start with the agent, and a server that fails to start is told in the chat while the agent goes on', async () => {
+    const i = await setup();
+    const table = { capabilities: { broken: { kind: 'mcp', command: join(i.root, 'no-such-server'), when: 'never' } }, profiles: { coder: { cwd: i.cwd.coder, permission_mode: 'default', capabilities: ['broken'] } } };
+    await writeFile(i.paths.tableFile, stringify(table));
+    await writeCompiled(i.paths, await loadTable(i.paths.tableFile, { home: i.paths.home, env: i.env }));
+    orch = await Orchestrator.create({ paths: i.paths, env: i.env, startCodex: startCodexClient, audit: memoryAudit() });
+    const chat = orch.chat('coder');
+    chat.send('hello');
+    await chat.idle();
+    const items = chat.transcript.all();
+    expect(chat.view().refusal).toBeNull();
+    expect(items.some((it) => it.type === 'notice' && /MCP server broken failed to start/.test(it.text))).toBe(true);
+    expect(items.find((it) => it.type === 'agent')).toMatchObject({ text: 'should never be asked' });
   });
 });
