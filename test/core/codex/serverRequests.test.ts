@@ -15,6 +15,7 @@ describe('server requests', () => {
     expect(c.answers).not.toContain('allowForSession');
     expect(c.toWire('deny')).toEqual({ decision: 'decline' });
     expect(c.command).toBe("/bin/bash -lc 'touch /x'");
+    expect(c.title).toBe("Run OUTSIDE the sandbox: /bin/bash -lc 'touch /x'");
     expect(c.toWire('allow')).toEqual({ decision: 'accept' });
     expect(c.toWire('cancel')).toEqual({ decision: 'cancel' });
   });

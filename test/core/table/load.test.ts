@@ -147,6 +147,9 @@ describe('loadTable: schema errors name the file, the full key path and the fix'
     expect(glob.where).toBe(`${glob.file}: profiles.a.cwd`);
     expect(glob.message).toContain('Codex\'s sandbox reads as a pattern');
     expect(glob.message).toContain('profiles.a.add_dirs[0]');
+    const newline = await loadError('[profiles.a]\ncwd = "profiles/coder"\nadd_dirs = ["~/x\\ny"]\n');
+    expect(newline.where).toBe(`${newline.file}: profiles.a.add_dirs[0]`);
+    expect(newline.message).toContain('control character');
   });
 
   it('a bin that is not a full path', async () => {

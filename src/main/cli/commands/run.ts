@@ -102,11 +102,23 @@ export const run: CliCommand = {
         }
       }
     });
+    // Ctrl-C (or TERM) stops the turn and the Codex process in order, so no sandbox helper is left behind.
+    let signalled: NodeJS.Signals | null = null;
+    const onSignal = (sig: NodeJS.Signals): void => {
+      if (signalled) return;
+      signalled = sig;
+      process.stderr.write(`angelia: ${sig}: stopping the turn and Codex\n`);
+      void chat.interrupt().catch(() => false).finally(() => void orch.shutdown().finally(() => process.exit(130)));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     try {
       chat.send(prompt);
       await chat.idle();
     } finally {
       unsubscribe();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     }
     const view = chat.view();
     const items = chat.transcript.all();

@@ -143,6 +143,8 @@ export class Chat {
     } catch (e) {
       const error = toAppError(e);
       const dropped = this.queue.splice(0).length;
+      // No sandbox is in force for a chat whose agent did not start: never show the last session's badge.
+      this.enforcement = null;
       this.refusal = `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'}${error.fix ? ` Fix: ${error.fix}` : ''}`;
       this.transcript.push({ type: 'error', id: this.transcript.localId('refused'), message: `This chat's agent was not started: ${this.refusal}`, detail: `Nothing was sent to it${dropped ? ` (${dropped} queued message(s) dropped)` : ''}.` });
       this.changed(error.code === 'refused' ? 'refused' : 'error');
@@ -205,6 +207,17 @@ export class Chat {
     } catch (e) {
       throw new AppFailure({ code: 'start-failed', message: `Codex did not start: ${toAppError(e).message}` });
     }
+    try {
+      await this.attestAndOpen(conn, plan);
+    } catch (e) {
+      // Nothing may outlive a failed start: a refusal already killed it; any other failure does now.
+      if (this.conn !== conn) conn.kill();
+      throw e;
+    }
+  }
+
+  /** The checks and the thread start of `start()`, on a running connection. Throws to refuse. */
+  private async attestAndOpen(conn: CodexConnection, plan: LaunchPlan): Promise<void> {
     conn.onNotification((m, p) => this.onNotification(m, p));
     conn.onServerRequest((m, p, id) => this.onServerRequest(m, p, id));
     conn.onUnknownServerRequest?.((method) => this.noteUnknown(method));
@@ -280,6 +293,12 @@ export class Chat {
         return;
       case 'item/commandExecution/outputDelta':
         if (typeof p.itemId === 'string' && typeof p.delta === 'string') this.transcript.delta(p.itemId, 'output', p.delta);
+        return;
+      case 'error':
+        // Codex retries model requests on its own; say so instead of staying silent (a final error ends the turn).
+        if (p.willRetry === true && isObj(p.error) && typeof p.error.message === 'string') {
+          this.transcript.push({ type: 'notice', id: this.transcript.localId('retry'), text: `Codex is retrying: ${p.error.message}` });
+        }
         return;
       case 'mcpServer/startupStatus/updated':
         if (p.status === 'failed' || p.status === 'starting') {

@@ -146,7 +146,8 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const command = str(p.command);
       return {
         type: 'ask', kind: 'command', threadId, turnId,
-        title: requested ? `Run with more access (${describeAccess(requested)})` : `Run a command${command ? `: ${command}` : ''}`,
+        // Without additional permissions, codex 0.169.0 asks only to run a command outside the sandbox (an escalation).
+        title: requested ? `Run with more access (${describeAccess(requested)})` : `Run OUTSIDE the sandbox${command ? `: ${command}` : ''}`,
         command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested, answers,
         toWire: (a) => ({ decision: ANSWER_TO_DECISION[a] }),
         timeoutAnswer: 'deny',
@@ -185,7 +186,7 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const command = strList(p.command).join(' ') || null;
       return {
         type: 'ask', kind: 'command', threadId, turnId: null,
-        title: `Run a command${command ? `: ${command}` : ''}`,
+        title: `Run OUTSIDE the sandbox${command ? `: ${command}` : ''}`,
         command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested: null, answers: [...ALL_ANSWERS],
         toWire: legacyDecision, timeoutAnswer: 'deny',
       };

@@ -13,8 +13,15 @@ import type { Capability } from './types';
 /** Characters Codex reads as a glob in a filesystem path (measured on 0.169.0: `[`, `?` and `*`). */
 export const GLOB_CHARS = /[*?[\]]/;
 
-/** A problem for a path Codex would read as a pattern (its rule would not hold), or null. */
+/** Control characters (a newline, a tab, …): a rule on such a path was shown but not enforced (measured). */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+/** A problem for a path Codex would read as a pattern, or one holding control characters (its rule would not hold), or null. */
 export function globProblem(path: string, at: PropertyKey[]): TableProblem | null {
+  if (CONTROL_CHARS.test(path)) {
+    return { path: at, message: `${JSON.stringify(path)} contains a control character (such as a newline), and Codex's sandbox does not hold a rule on such a path`, fix: 'rename the folder without control characters' };
+  }
   if (!GLOB_CHARS.test(path)) return null;
   return {
     path: at,
