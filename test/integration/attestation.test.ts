@@ -122,11 +122,14 @@ describe('the Codex version gate', () => {
 });
 
 describe('what the agent gets', () => {
-  it("gets a scrubbed environment with its own token and package caches", async () => {
+  it("gets a scrubbed environment with its package caches and no secrets", async () => {
     const i = await setup();
     i.model.enqueue({ exec: { cmd: 'env | sort', login: false } }, { message: 'listed' });
     i.env.OPENAI_API_KEY = 'sk-should-not-leak';
     i.env.OPENAI_BASE_URL = 'https://evil.example/v1';
+    i.env.AWS_SECRET_ACCESS_KEY = 'aws-should-not-leak';
+    i.env.GITHUB_TOKEN = 'gh-should-not-leak';
+    i.env.MY_DB_PASSWORD = 'pw-should-not-leak';
     orch = await Orchestrator.create({ paths: i.paths, env: i.env, startCodex: startCodexClient, audit: memoryAudit() });
     const chat = orch.chat('coder');
     // setup() queued one message: the first turn takes it, the second runs `env`.
@@ -139,8 +142,10 @@ describe('what the agent gets', () => {
     const out = cmd?.type === 'command' ? cmd.output : '';
     expect(out).not.toContain('sk-should-not-leak');
     expect(out).not.toContain('evil.example');
-    expect(out).toMatch(/^ANGELIA_API_TOKEN=\S{20,}$/m);
-    expect(out).toMatch(/^ANGELIA_SESSION_KEY=coder$/m);
+    for (const leak of ['aws-should-not-leak', 'gh-should-not-leak', 'pw-should-not-leak']) expect(out).not.toContain(leak);
+    // The per-chat token and session key are in Codex's environment but, matching *TOKEN* / *KEY*, kept
+    // from the agent's commands until the loopback API gives agents their channel (issue 7).
+    expect(out).not.toMatch(/^ANGELIA_API_TOKEN=/m);
     expect(out).toMatch(new RegExp(`^npm_config_cache=${i.paths.cacheRoot}/[0-9a-f]{16}/npm$`, 'm'));
   });
 

@@ -15,6 +15,9 @@ import { mcpFlags } from './mcpFlags';
 import { profilePolicy } from './policy';
 import { configFlag, inlineTable, tomlValue } from './toml';
 
+/** Environment-variable name patterns kept from the agent's commands (Codex `shell_environment_policy.exclude` globs). */
+export const SECRET_ENV_PATTERNS = ['*KEY*', '*SECRET*', '*TOKEN*', '*PASSWORD*', '*PASSWD*', '*CREDENTIAL*', '*_AUTH*'] as const;
+
 /** The name of the permission profile Angelia defines on the command line. */
 export const PERMISSION_PROFILE_ID = 'angelia';
 
@@ -86,7 +89,13 @@ export function allowedMcpServers(table: Pick<LoadedTable, 'file' | 'profiles' |
 export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' | 'capabilities'>, profileName: string, facts: CompileFacts): CodexLaunch {
   const profile = profileOf(table, profileName);
   const approvalPolicy = approvalPolicyOf(profile);
-  const docFlag = configFlag('project_doc_fallback_filenames', tomlValue(['CLAUDE.md']));
+  const docFlag = [
+    ...configFlag('project_doc_fallback_filenames', tomlValue(['CLAUDE.md'])),
+    // The agent's commands never see secrets from Angelia's environment (cloud keys, tokens, passwords):
+    // Codex 0.169.0 passes its whole environment to commands unless told (measured by `env` in the sandbox).
+    ...configFlag('shell_environment_policy.ignore_default_excludes', tomlValue(false)),
+    ...configFlag('shell_environment_policy.exclude', tomlValue([...SECRET_ENV_PATTERNS])),
+  ];
   const policy = profilePolicy(table, profile, facts);
   const mcp = mcpFlags(table, profile, policy, facts);
   if (!profile.sandbox) {
