@@ -4,7 +4,7 @@
  * per-chat agent token = base64url(HMAC-SHA256(owner token, "angelia-session:" + chat id)), stable
  * across restarts and useless for any other chat.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -25,10 +25,4 @@ export function ensureOwnerToken(file: string): string {
 /** The agent token of one chat. */
 export function chatToken(ownerToken: string, chatId: string): string {
   return createHmac('sha256', ownerToken).update(`angelia-session:${chatId}`).digest('base64url');
-}
-
-/** Compares two tokens in constant time (hashing first, so lengths do not leak). */
-export function sameToken(a: string, b: string): boolean {
-  const h = (s: string): Buffer => createHmac('sha256', 'angelia-compare').update(s).digest();
-  return timingSafeEqual(h(a), h(b));
 }

@@ -17,6 +17,7 @@ import { exitCause } from '../codex/stderrClass';
 import type { CodexConnection, CodexExit, CodexSpawnSpec, StartCodex } from './connection';
 import type { SessionStore } from './sessions';
 import { Transcript } from './transcript';
+import { isObj, type Obj } from '../codex/wire';
 
 /** Everything needed to start this chat's agent, compiled from the accepted table (throws AppFailure to refuse). */
 export interface LaunchPlan {
@@ -47,9 +48,6 @@ export interface ChatDeps {
 
 /** The most messages a chat holds (running + waiting), product.md §4. */
 export const MAX_QUEUE = 10;
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export class Chat {
   private state: AgentState = 'idle';

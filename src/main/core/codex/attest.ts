@@ -6,12 +6,10 @@
  * thread/start|resume result `{activePermissionProfile:{id, extends}|null, approvalsReviewer, sandbox:{type}}`.
  */
 import type { Enforcement } from '../../../shared/contract';
+import { isObj, type Obj } from './wire';
 
 /** The lowest Codex version Angelia runs (product.md §3). */
 export const MIN_CODEX_VERSION = '0.157.0';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Compares dotted versions numerically: negative when a < b. */
 export function compareVersions(a: string, b: string): number {

@@ -4,10 +4,7 @@
  */
 import type { ChatItem } from '../../../shared/contract';
 import type { ChangeView } from './serverRequests';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+import { isObj, str } from './wire';
 
 function commandStatus(s: unknown): 'running' | 'completed' | 'failed' | 'declined' {
   if (s === 'completed' || s === 'failed' || s === 'declined') return s;

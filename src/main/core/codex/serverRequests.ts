@@ -5,6 +5,7 @@
  * `ExecCommandApprovalParams`, `ApplyPatchApprovalParams`) and codex-app-server.md §4.
  */
 import type { ApprovalAnswer, ApprovalKind, RequestedAccess } from '../../../shared/contract';
+import { isObj, str, strList, type Obj } from './wire';
 
 /** A file change as shown on an approval card. */
 export interface ChangeView {
@@ -57,11 +58,6 @@ export interface RequestContext {
   /** False in bypassPermissions and plan (approval policy `never`): permission requests grant nothing. */
   onRequest: boolean;
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const strList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** Reads `{network, fileSystem}` (RequestPermissionProfile / AdditionalPermissionProfile) as folders asked for. */
 export function readRequestedAccess(p: unknown): RequestedAccess | null {
