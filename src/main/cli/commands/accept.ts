@@ -78,6 +78,7 @@ export const accept: CliCommand = {
       else {
         const lines = [`accepted ${paths.tableFile}`];
         if (result.changes.length > 0) lines.push(`${plural(result.changes.length, 'change')}:`, ...diffText(result.changes).map((l) => `  ${l}`));
+        for (const w of result.table.warnings) lines.push(`warning: ${w.message}${w.fix ? ` (fix: ${w.fix})` : ''}`);
         lines.push(`the previous copy is kept as ${paths.acceptedTable}.bak; compile changed profiles with angelia compile --write <profile>`);
         process.stdout.write(`${lines.join('\n')}\n`);
       }
