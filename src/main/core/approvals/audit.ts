@@ -1,36 +1,71 @@
 /**
  * The append-only audit log of approvals (`<state>/audit.jsonl`): one JSON object a line for every
- * request and its outcome (who answered, when, what). Lines are appended with O_APPEND; the file is
- * created mode 600.
+ * server request and its outcome: who answered (`by`), when (`at`), what (`answer`, the `grant` of an
+ * Allow, whether a reason was typed with a Deny and its text: the user's own words). The file is opened
+ * with O_APPEND only (never truncated, never rewritten), created mode 600, and tightened to 600 if it
+ * was found wider. Event names: `requested`, `answered`, `timed-out`, `withdrawn` (Codex settled it or
+ * the turn ended), `abandoned` (left pending by an Angelia that is gone, see records.ts),
+ * `answered-immediately` (userInput / elicitation / permissions in a mode without approvals),
+ * `refused-unknown` (a method Angelia does not know, answered -32601).
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { RequestedAccess } from '../../../shared/contract';
 
-/** One audit record. `at` is an ISO time. */
+/** One audit record (one line of `audit.jsonl`). `at` is an ISO time; optional fields appear when they apply. */
 export interface AuditRecord {
   at: string;
-  event: 'requested' | 'answered' | 'withdrawn' | 'timed-out' | 'refused-unknown' | 'answered-immediately';
+  event: 'requested' | 'answered' | 'withdrawn' | 'timed-out' | 'abandoned' | 'refused-unknown' | 'answered-immediately';
+  /** Angelia's id of the request (a UUID); absent for requests answered at once. */
   approvalId?: string;
   chatId: string;
   profile: string;
   kind: string;
   title?: string;
+  /** The answer in force (`timed-out`: the timeout's answer, `deny`). */
   answer?: string;
+  /** Who answered: window, notification, tray, cli, api, timeout (AnswerSource), or codex (withdrawn). */
   by?: string;
+  /** The Codex server request method (answered-immediately, refused-unknown). */
   method?: string;
+  /** Codex's JSON-RPC id of the request. */
+  rpcId?: string | number;
+  /** What was asked (`requested`): the command, its cwd, the agent's reason, the access asked for. */
+  command?: string | null;
+  cwd?: string | null;
+  askReason?: string | null;
+  requested?: RequestedAccess | null;
+  /** What an Allow of a permissions request granted (`answered`); null when nothing was granted. */
+  grant?: RequestedAccess | null;
+  /** Whether the person typed a reason with a Deny (`answered`), and the reason itself. */
+  reasonTyped?: boolean;
+  denyReason?: string | null;
 }
 
-/** Where audit records go. */
+/** Where audit records go. `append` is synchronous and throws when the record could not be written. */
 export interface AuditSink {
   append(record: AuditRecord): void;
 }
 
-/** An audit sink writing JSONL to `file` (append-only, mode 600). Errors propagate: an audit that cannot be written is not silent. */
+/**
+ * An audit sink writing JSONL to `file`: each record is one line appended through an O_APPEND descriptor
+ * (the file is never truncated). The folder is created mode 700 when missing, the file mode 600; an
+ * existing file with a wider mode is chmod-ed to 600. Errors (EACCES, ENOSPC, …) propagate: an audit
+ * that cannot be written is not silent.
+ */
 export function fileAudit(file: string): AuditSink {
   return {
     append(record) {
       mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      appendFileSync(file, JSON.stringify(record) + '\n', { mode: 0o600, flag: 'a' });
+      const fd = openSync(file, 'a', 0o600);
+      try {
+        if ((fstatSync(fd).mode & 0o777) !== 0o600) fchmodSync(fd, 0o600);
+        const line = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
+        let off = 0;
+        while (off < line.length) off += writeSync(fd, line, off, line.length - off);
+      } finally {
+        closeSync(fd);
+      }
     },
   };
 }

@@ -1,13 +1,20 @@
 /**
- * The one approval broker: every server request a person must answer gets an Angelia id, a durable
- * audit record and exactly one answer, whichever surface answers first (window, notification, tray,
- * CLI, API) or the timeout. Later answers learn "already answered". Requests Codex settles itself
- * (`serverRequest/resolved`) or that outlive their turn are withdrawn and never answered.
+ * The one approval broker: every server request a person must answer gets an Angelia id (a UUID), an
+ * audit line, a durable record (records.ts) and exactly one answer, whichever surface answers first
+ * (window, notification, tray, CLI, API) or the timeout. Later answers learn "already answered"
+ * (field case B06). Requests Codex settles itself (`serverRequest/resolved`) or that outlive their turn
+ * are withdrawn and never answered. Wire shapes come from the request (`AskRequest.toWire`,
+ * serverRequests.ts; codex 0.169.0).
  */
 import { randomUUID } from 'node:crypto';
-import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView } from '../../../shared/contract';
-import type { AskRequest } from '../codex/serverRequests';
+import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, RequestedAccess } from '../../../shared/contract';
+import { AppFailure } from '../../../shared/result';
+import { checkGrant, type AskRequest } from '../codex/serverRequests';
 import type { AuditSink } from './audit';
+import { writeApprovalRecord } from './records';
+
+/** The longest reason a Deny may carry, in characters after trimming (the contract's `approvals:answer` limit). */
+export const MAX_DENY_REASON = 4000;
 
 /** One open request as the chat hands it to the broker. */
 export interface OpenRequest {
@@ -18,72 +25,150 @@ export interface OpenRequest {
   rpcId: string | number;
 }
 
+/**
+ * How a request was settled, as the chat receives it. `wire` is the JSON-RPC `result` to write for the
+ * request (codex 0.169.0 shapes, from `AskRequest.toWire`). `by: 'timeout'` means nobody answered in
+ * time and the request was denied (the chat says so). `reason` is the trimmed text typed with a Deny
+ * (null when none): the wire carries no free text, so the chat sends it to the agent as a steer after
+ * writing `wire` (field case B08). `granted` is what an Allow of a permissions request granted (the
+ * grant, or everything asked when no grant was given); null for every other answer and kind.
+ */
+export interface Settlement {
+  wire: unknown;
+  answer: ApprovalAnswer;
+  by: AnswerSource;
+  reason: string | null;
+  granted: RequestedAccess | null;
+}
+
+/** Extras of an answer: `grant` (Allow of a permissions request only), `reason` (Deny or cancel only). */
+export interface AnswerOptions {
+  /** A non-empty subset of the request's `requested` access; omitted: everything asked is granted. */
+  grant?: RequestedAccess;
+  /** Free text for the agent, trimmed; at most `MAX_DENY_REASON` characters. Blank counts as none. */
+  reason?: string;
+}
+
 interface Entry {
   view: ApprovalView;
   ask: AskRequest;
   rpcId: string | number;
-  settle: ((wire: unknown) => void) | null;
+  settle: ((s: Settlement) => void) | null;
   timer: NodeJS.Timeout | null;
 }
 
-/** Broker options: timeout in milliseconds (product default 10 min), the audit sink, and the event hook. */
+/**
+ * Broker options. `timeoutMs`: how long a request waits before it is denied (product default 10 min).
+ * `audit`: where every request and outcome is appended. `onUpdate`: called with the view after every
+ * change (open, answer, timeout, withdrawal). `recordDir`: when set, `<recordDir>/<id>.json` is written
+ * (atomically, mode 600, folder mode 700) on open and on every change (records.ts). `onError`: failures
+ * nobody can be told about by a throw (record writes; the audit of a timeout or a withdrawal);
+ * default `process.emitWarning`. `now`: the clock (tests).
+ */
 export interface BrokerOptions {
   timeoutMs: number;
   audit: AuditSink;
   onUpdate: (view: ApprovalView) => void;
   now?: () => Date;
+  recordDir?: string;
+  onError?: (error: unknown) => void;
 }
 
+function badAnswer(message: string): AppFailure {
+  return new AppFailure({ code: 'bad-answer', message });
+}
+
+/** The trimmed reason, or null when none (or blank) was typed. Throws AppFailure `bad-answer` when misplaced or too long. */
+function reasonOf(answer: ApprovalAnswer, reason: string | undefined): string | null {
+  const text = reason?.trim() ?? '';
+  if (!text) return null;
+  if (answer !== 'deny' && answer !== 'cancel') throw badAnswer(`a reason only goes with Deny (or Deny and stop), not with "${answer}"`);
+  if (text.length > MAX_DENY_REASON) throw badAnswer(`the reason is ${text.length} characters long; at most ${MAX_DENY_REASON} are sent`);
+  return text;
+}
+
+/** What an answer grants: for an Allow of a permissions request the (checked) grant or everything asked, else null. */
+function grantedBy(ask: AskRequest, answer: ApprovalAnswer, grant: RequestedAccess | undefined): RequestedAccess | null {
+  if (ask.kind !== 'permissions' || (answer !== 'allow' && answer !== 'allowForSession')) return null;
+  return grant ? checkGrant(ask.requested, grant) : ask.requested;
+}
+
+/**
+ * The approval broker (see the file comment); one serves every chat of an Angelia process. `open` a
+ * request, `answer` it from any surface (first answer wins), `withdraw` what Codex settled itself, list
+ * `pending()` / `all()`. Protocol source: codex 0.169.0 (through `AskRequest.toWire`).
+ */
 export class ApprovalBroker {
   private readonly entries = new Map<string, Entry>();
   constructor(private readonly opts: BrokerOptions) {}
 
+  private now(): Date {
+    return (this.opts.now ?? (() => new Date()))();
+  }
+
   /**
-   * Opens a request. Resolves with the JSON-RPC result to write, once, when answered or timed out;
-   * stays pending forever when withdrawn (nothing may be written for a request Codex settled).
+   * Opens a request: audits it, records it, starts its timer and tells `onUpdate`. `response` settles
+   * once, when the request is answered or timed out; it stays pending forever when the request is
+   * withdrawn (nothing may be written for a request Codex settled). Throws the audit sink's error before
+   * anything is opened (an unaudited request is never shown).
    */
-  open(req: OpenRequest): { id: string; response: Promise<unknown> } {
+  open(req: OpenRequest): { id: string; response: Promise<Settlement> } {
     const id = randomUUID();
-    const now = (this.opts.now ?? (() => new Date()))();
+    const createdAt = this.now().toISOString();
+    const ask = req.ask;
     const view: ApprovalView = {
-      id, chatId: req.chatId, profile: req.profile, kind: req.ask.kind, title: req.ask.title,
-      command: req.ask.command, cwd: req.ask.cwd, reason: req.ask.reason, changes: req.ask.changes,
-      requested: req.ask.requested, answers: req.ask.answers, createdAt: now.toISOString(),
-      state: 'pending', answer: null, by: null,
+      id, chatId: req.chatId, profile: req.profile, kind: ask.kind, title: ask.title,
+      command: ask.command, cwd: ask.cwd, reason: ask.reason, changes: ask.changes,
+      requested: ask.requested, answers: [...ask.answers], createdAt,
+      state: 'pending', answer: null, by: null, granted: null, denyReason: null,
     };
-    const response = new Promise<unknown>((resolve) => {
-      const entry: Entry = { view, ask: req.ask, rpcId: req.rpcId, settle: resolve, timer: null };
-      entry.timer = setTimeout(() => this.answer(id, req.ask.timeoutAnswer, 'timeout'), this.opts.timeoutMs);
-      entry.timer.unref?.();
-      this.entries.set(id, entry);
+    this.opts.audit.append({
+      at: createdAt, event: 'requested', approvalId: id, chatId: req.chatId, profile: req.profile, kind: view.kind,
+      title: view.title, rpcId: req.rpcId, command: view.command, cwd: view.cwd, askReason: view.reason, requested: view.requested,
     });
-    this.opts.audit.append({ at: view.createdAt, event: 'requested', approvalId: id, chatId: req.chatId, profile: req.profile, kind: view.kind, title: view.title });
+    let settle: (s: Settlement) => void = () => undefined;
+    const response = new Promise<Settlement>((resolve) => (settle = resolve));
+    const entry: Entry = { view, ask, rpcId: req.rpcId, settle, timer: null };
+    entry.timer = setTimeout(() => this.timeOut(entry), this.opts.timeoutMs);
+    entry.timer.unref?.();
+    this.entries.set(id, entry);
+    this.record(entry, createdAt);
     this.opts.onUpdate(view);
     return { id, response };
   }
 
   /**
-   * Answers a request. The first answer wins and is written exactly once; an answer the request did not
-   * offer is refused (field case B04) except the timeout's own answer.
+   * Answers a request; `id` is the full id or a unique prefix of at least 5 characters (any case).
+   * The first answer wins and settles the request exactly once; an unknown id → outcome `unknown`; a
+   * request already answered, timed out or withdrawn → `already-answered` with the answer in force (no
+   * checks of the late answer, nothing written). Throws AppFailure `bad-answer` (and changes nothing)
+   * when `answer` was not offered (field case B04), when `opts.grant` is given with anything but an
+   * Allow of a permissions request or is not a non-empty subset of what was asked (B03), when
+   * `opts.reason` is given with an answer other than deny/cancel or is longer than `MAX_DENY_REASON`
+   * after trimming; throws the audit sink's error before anything is written.
    */
-  answer(id: string, answer: ApprovalAnswer, by: AnswerSource): AnswerOutcome {
+  answer(id: string, answer: ApprovalAnswer, by: AnswerSource, opts: AnswerOptions = {}): AnswerOutcome {
     const entry = this.entries.get(id) ?? this.findByPrefix(id);
     if (!entry) return { outcome: 'unknown', answer: null, by: null };
     if (!entry.settle) return { outcome: 'already-answered', answer: entry.view.answer, by: entry.view.by };
-    if (by !== 'timeout' && !entry.ask.answers.includes(answer)) {
-      throw new Error(`"${answer}" was not offered for this request (offered: ${entry.ask.answers.join(', ')})`);
-    }
-    const settle = entry.settle;
-    entry.settle = null;
-    if (entry.timer) clearTimeout(entry.timer);
-    entry.view = { ...entry.view, state: by === 'timeout' ? 'timedOut' : 'answered', answer, by };
-    this.opts.audit.append({ at: new Date().toISOString(), event: by === 'timeout' ? 'timed-out' : 'answered', approvalId: entry.view.id, chatId: entry.view.chatId, profile: entry.view.profile, kind: entry.view.kind, answer, by });
-    settle(entry.ask.toWire(answer));
-    this.opts.onUpdate(entry.view);
+    const reason = reasonOf(answer, opts.reason);
+    const wire = entry.ask.toWire(answer, opts.grant);
+    const granted = grantedBy(entry.ask, answer, opts.grant);
+    const at = this.now().toISOString();
+    this.opts.audit.append({
+      at, event: by === 'timeout' ? 'timed-out' : 'answered', approvalId: entry.view.id, chatId: entry.view.chatId,
+      profile: entry.view.profile, kind: entry.view.kind, title: entry.view.title, rpcId: entry.rpcId,
+      answer, by, grant: granted, reasonTyped: reason !== null, denyReason: reason,
+    });
+    this.settle(entry, { wire, answer, by, reason, granted }, at);
     return { outcome: 'answered', answer, by };
   }
 
-  /** Withdraws pending requests that match (Codex resolved them, the turn ended, or the process exited). */
+  /**
+   * Withdraws the pending requests that match (Codex resolved them, the turn ended, the process exited):
+   * state `withdrawn`, `by: 'codex'`, never answered. Returns how many were withdrawn. Never throws for
+   * audit or record failures (they go to `onError`).
+   */
   withdraw(match: (view: ApprovalView, rpcId: string | number) => boolean): number {
     let n = 0;
     for (const entry of this.entries.values()) {
@@ -91,7 +176,9 @@ export class ApprovalBroker {
       entry.settle = null;
       if (entry.timer) clearTimeout(entry.timer);
       entry.view = { ...entry.view, state: 'withdrawn', by: 'codex' };
-      this.opts.audit.append({ at: new Date().toISOString(), event: 'withdrawn', approvalId: entry.view.id, chatId: entry.view.chatId, profile: entry.view.profile, kind: entry.view.kind });
+      const at = this.now().toISOString();
+      this.guard(() => this.opts.audit.append({ at, event: 'withdrawn', approvalId: entry.view.id, chatId: entry.view.chatId, profile: entry.view.profile, kind: entry.view.kind, rpcId: entry.rpcId, by: 'codex' }));
+      this.record(entry, at);
       this.opts.onUpdate(entry.view);
       n++;
     }
@@ -106,6 +193,60 @@ export class ApprovalBroker {
   /** Every request this broker has seen (pending and settled), oldest first. */
   all(): ApprovalView[] {
     return [...this.entries.values()].map((e) => e.view);
+  }
+
+  /**
+   * The timer ran out: the request is denied (`timeoutAnswer`, Codex `decline`) `by: 'timeout'`. When the
+   * audit cannot be written the deny is still settled (Codex must not wait forever) and the error goes to
+   * `onError`.
+   */
+  private timeOut(entry: Entry): void {
+    if (!entry.settle) return;
+    try {
+      this.answer(entry.view.id, entry.ask.timeoutAnswer, 'timeout');
+    } catch (e) {
+      this.report(e);
+      if (!entry.settle) return;
+      this.guard(() => {
+        const answer = entry.ask.timeoutAnswer;
+        this.settle(entry, { wire: entry.ask.toWire(answer), answer, by: 'timeout', reason: null, granted: null }, this.now().toISOString());
+      });
+    }
+  }
+
+  private settle(entry: Entry, s: Settlement, at: string): void {
+    const settle = entry.settle;
+    if (!settle) return;
+    entry.settle = null;
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.view = {
+      ...entry.view, state: s.by === 'timeout' ? 'timedOut' : 'answered', answer: s.answer, by: s.by,
+      granted: s.granted, denyReason: s.reason,
+    };
+    this.record(entry, at);
+    settle(s);
+    this.opts.onUpdate(entry.view);
+  }
+
+  private record(entry: Entry, updatedAt: string): void {
+    const dir = this.opts.recordDir;
+    if (!dir) return;
+    this.guard(() => writeApprovalRecord(dir, {
+      version: 1, ...entry.view, rpcId: entry.rpcId, threadId: entry.ask.threadId, turnId: entry.ask.turnId, updatedAt,
+    }));
+  }
+
+  private guard(f: () => void): void {
+    try {
+      f();
+    } catch (e) {
+      this.report(e);
+    }
+  }
+
+  private report(e: unknown): void {
+    if (this.opts.onError) this.opts.onError(e);
+    else process.emitWarning(e instanceof Error ? e : new Error(String(e)), 'AngeliaApprovals');
   }
 
   /** A unique id prefix (≥ 5 characters, case-insensitive) also names a request, for typed answers. */
