@@ -144,6 +144,15 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
       res.end(text);
       return;
     }
+    if ('drop' in step) {
+      if (step.drop === 'midstream') {
+        startSse(res);
+        // Wait until `response.created` is flushed to the socket, so the drop happens mid-stream.
+        for (const f of hangFrames(ids)) await new Promise<void>((resolve) => res.write(encodeFrame(f), () => resolve()));
+      }
+      res.destroy();
+      return;
+    }
     startSse(res);
     if ('hang' in step) {
       hanging.add(res);

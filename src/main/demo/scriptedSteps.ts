@@ -49,8 +49,14 @@ export interface FailedStep { failed: { code: string; message: string } }
 export interface ItemsStep { items: ItemStep[] }
 /** Sends `response.created` and never completes (for interrupt tests); ends when the server closes. */
 export interface HangStep { hang: true }
+/**
+ * Drops the connection: `before` destroys the socket without any HTTP reply (a network failure as Codex sees
+ * it); `midstream` sends the SSE headers and `response.created`, then destroys the socket before
+ * `response.completed`.
+ */
+export interface DropStep { drop: 'before' | 'midstream' }
 /** What one model request is answered with. */
-export type Step = ItemStep | HttpErrorStep | FailedStep | ItemsStep | HangStep;
+export type Step = ItemStep | HttpErrorStep | FailedStep | ItemsStep | HangStep | DropStep;
 
 /** One SSE frame: `event` is the Responses event type, `data` its JSON payload. */
 export interface SseFrame { event: string; data: Record<string, unknown> }

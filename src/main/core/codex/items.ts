@@ -74,18 +74,6 @@ export function readTurnEnd(params: unknown): TurnEnd {
   return { turnId: str(turn.id), status, message: error ? str(error.message) : null, errorInfo: error?.codexErrorInfo ?? null };
 }
 
-/**
- * Tells a failed turn's cause plainly by `codexErrorInfo`, not by text (product.md §4; codex-app-server.md §7).
- */
-export function explainTurnError(end: TurnEnd): string {
-  const info = end.errorInfo;
-  const base = end.message ?? 'the turn failed';
-  if (info === 'usageLimitExceeded') return `Usage limit reached: ${base} To keep going now, switch model for this chat with /model <name>.`;
-  if (info === 'contextWindowExceeded') return `The conversation is too long for the model's context window: ${base} Start a new session with /new.`;
-  if (isObj(info) && isObj(info.responseTooManyFailedAttempts)) return `Rate limited: ${base}`;
-  return base;
-}
-
 /** Thread and turn ids carried by a notification, when present. */
 export function idsOf(params: unknown): { threadId: string | null; turnId: string | null } {
   if (!isObj(params)) return { threadId: null, turnId: null };
