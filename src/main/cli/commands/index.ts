@@ -9,6 +9,7 @@ import { serve } from './serve';
 import { demo } from './demo';
 import { accept } from './accept';
 import { verify } from './verify';
+import { exportCommand } from './export';
 
 export const commands: Record<string, CliCommand> = {
   version,
@@ -20,4 +21,5 @@ export const commands: Record<string, CliCommand> = {
   demo,
   accept,
   verify,
+  export: exportCommand,
 };

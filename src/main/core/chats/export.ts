@@ -1,0 +1,420 @@
+/**
+ * Export of a chat's sessions (seed-spec §4.12 row shape, field case B34), read through Codex's
+ * app-server and never by parsing rollout files: the rollout format changed under every tool that read
+ * it, silently (B34). Used by `angelia export` (cli/commands/export.ts, on a short-lived app-server) and
+ * by the chat's `/export` command (chat.ts, on the chat's own connection).
+ *
+ * Protocol source: codex 0.169.0, generated types `v2/ThreadTurnsListParams`, `ThreadTurnsListResponse`,
+ * `Turn`, `ThreadItem`, `UserInput`, `FileUpdateChange`; behaviour MEASURED on the real binary (offline,
+ * scripted model, 2 turns incl. a command and a patch):
+ * - `thread/turns/list {threadId, itemsView:"full", sortDirection:"asc", limit, cursor?}` answers
+ *   `{data: Turn[], nextCursor: string|null, backwardsCursor}` for a thread that is NOT loaded in the
+ *   process (thread status `notLoaded`, no `thread/resume`, no model request) and also while another
+ *   process holds the thread loaded. `nextCursor` is null on the last page; a cursor is JSON text
+ *   `{"requestedThreadId":…,"rolloutOrdinal":n,"includeAnchor":false,"scope":{"kind":"turns"}}`.
+ * - Its defaults are `sortDirection:"desc"` and `itemsView:"summary"`; a summary turn holds only the
+ *   user message and the LAST agent message (commandExecution, fileChange and earlier agent messages are
+ *   dropped), so "full" is always asked for. `limit:0` gave one turn; `limit:100000` was accepted.
+ * - `thread/read {threadId, includeTurns:true}` returns the same full turns, but Codex then sends a
+ *   `deprecationNotice` ("Full-history hydration is deprecated for paginated threads…"; threads are
+ *   `historyMode:"paginated"`), and `includeTurns:false` returns `turns: []`. Hence turns/list paging is
+ *   used here, and thread/read not at all.
+ * - Errors (JSON-RPC -32600, both methods): unknown thread id → `thread not loaded: <id>`; a malformed id →
+ *   `invalid thread id: …`; the rollout file removed → `invalid paginated history lineage for <id>: missing
+ *   source rollout`; a bad cursor → `invalid cursor: <cursor>`.
+ * - Turn `startedAt`/`completedAt` are Unix SECONDS; items carry `startedAtMs`/`completedAtMs` (ms).
+ */
+import type { CodexConnection } from './connection';
+import { isObj, str, strList, type Obj } from '../codex/wire';
+
+/** One exported row (seed-spec §4.12 shape). `ts` is an ISO-8601 UTC time, or null when Codex recorded none. */
+export interface ExportRow {
+  ts: string | null;
+  /** The chat id (sessions store key). */
+  chat: string;
+  /** The profile the chat runs on. */
+  profile: string;
+  backend: 'codex';
+  /** The session row id (after the first turn: the Codex thread id). */
+  session: string;
+  /** `user`: a user message; `assistant`: the agent's messages of one turn; `tool`: one tool call (only with `tools`). */
+  role: 'user' | 'assistant' | 'tool';
+  text: string;
+  /**
+   * On an assistant row: the distinct tool names the turn used, in order of first use (absent when none).
+   * On a tool row: the one tool's name.
+   */
+  tools?: string[];
+}
+
+/** One session to export: its row id, its Codex thread (null when no turn ever ran in it) and its label. */
+export interface ExportSession {
+  id: string;
+  threadId: string | null;
+  label: string;
+}
+
+/** What `readSessionRows` returns: the rows (sessions in the order given, turns oldest first) and what to tell the user. */
+export interface ExportResult {
+  rows: ExportRow[];
+  /** One line each, meant for a person: skipped sessions, unreadable threads, items not understood, empty sessions. */
+  warnings: string[];
+  /** Thread ids Codex could not read (each also has a warning). Non-empty means the export is incomplete. */
+  failed: string[];
+}
+
+/** Options of `readSessionRows`. */
+export interface ReadOptions {
+  /** Also emit one `role:"tool"` row per tool item (the command and its output, the diff of a file change). */
+  tools: boolean;
+  /** Turns per `thread/turns/list` page (default `EXPORT_PAGE_SIZE`). */
+  pageSize?: number;
+  /** Deadline of each page request, ms (default `EXPORT_READ_TIMEOUT_MS`). */
+  timeoutMs?: number;
+}
+
+/** Turns asked for per `thread/turns/list` page (seed-spec §4.12 caps the history page at 50). */
+export const EXPORT_PAGE_SIZE = 50;
+/** Deadline of one page request, ms (seed-spec §4.12: 20 s). */
+export const EXPORT_READ_TIMEOUT_MS = 20_000;
+/** The most pages read from one thread (at the default page size, 100 000 turns) before giving up with a warning. */
+export const EXPORT_MAX_PAGES = 2000;
+
+/**
+ * Item kinds (codex 0.169.0 `ThreadItem.type`) that are understood but not exported: reasoning and
+ * plans are the agent's working notes, the rest are bookkeeping. Anything not here and not mapped
+ * below counts as "not understood" and is reported (B34).
+ */
+const SKIPPED_KINDS = new Set(['reasoning', 'plan', 'hookPrompt', 'contextCompaction', 'enteredReviewMode', 'exitedReviewMode', 'sleep', 'subAgentActivity']);
+
+/** `spawnAgent` → `spawn_agent` (collab tool names as the model knows them). */
+const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * The tool name of a tool item (codex 0.169.0 `ThreadItem`): commandExecution→`shell`,
+ * fileChange→`apply_patch`, webSearch→`web_search`, imageView→`view_image`,
+ * imageGeneration→`image_generation`, mcpToolCall→`<server>.<tool>`, dynamicToolCall→its `tool`
+ * (`<namespace>.<tool>` when namespaced), collabAgentToolCall→its tool in snake case (`spawn_agent`, …),
+ * functionCallOutput→its `name`. Null for an item that is not a tool call.
+ */
+export function toolName(item: unknown): string | null {
+  if (!isObj(item)) return null;
+  const ns = (name: string | null): string | null => (name ? (str(item.namespace) ? `${str(item.namespace)}.${name}` : name) : null);
+  switch (item.type) {
+    case 'commandExecution': return 'shell';
+    case 'fileChange': return 'apply_patch';
+    case 'webSearch': return 'web_search';
+    case 'imageView': return 'view_image';
+    case 'imageGeneration': return 'image_generation';
+    case 'mcpToolCall': return `${str(item.server) ?? '?'}.${str(item.tool) ?? '?'}`;
+    case 'dynamicToolCall': return ns(str(item.tool)) ?? 'tool';
+    case 'collabAgentToolCall': return str(item.tool) ? snake(str(item.tool) as string) : 'spawn_agent';
+    case 'functionCallOutput': return ns(str(item.name)) ?? 'function';
+    default: return null;
+  }
+}
+
+/** Unix seconds (turn `startedAt`/`completedAt`) → ISO string; null when not a finite number. */
+export function secondsToIso(s: unknown): string | null {
+  return typeof s === 'number' && Number.isFinite(s) ? new Date(s * 1000).toISOString() : null;
+}
+
+/** Unix milliseconds (item `startedAtMs`/`completedAtMs`) → ISO string; null when not a finite number. */
+function msToIso(ms: unknown): string | null {
+  return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}
+
+/** The text of a userMessage's `content` (`UserInput[]`): text parts as written, images as `[image]`, one part a line. */
+export function userText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content.filter(isObj).map((p) => {
+    switch (p.type) {
+      case 'text': return str(p.text) ?? '';
+      case 'image': case 'localImage': return '[image]';
+      case 'audio': case 'localAudio': return '[audio]';
+      case 'skill': return `[skill ${str(p.name) ?? '?'}]`;
+      case 'mention': return `[@${str(p.name) ?? '?'}]`;
+      default: return `[${String(p.type)}]`;
+    }
+  }).join('\n');
+}
+
+const trimNl = (s: string): string => s.replace(/\n+$/, '');
+const json = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** Texts of content items (`{type:"text"|"inputText"|"input_text", text}`); images as `[image]`, any other part as `[<type>]`. */
+function contentText(items: unknown): string {
+  if (!Array.isArray(items)) return '';
+  return items.filter(isObj).map((c) => str(c.text) ?? (/image/i.test(String(c.type)) ? '[image]' : `[${String(c.type)}]`)).join('\n');
+}
+
+/**
+ * The text of a tool row for one tool item: a command as `$ <command>`, its output and `[exit N]` (or
+ * `[<status>]` when it has no exit code, e.g. declined); a file change as `<kind> <path>` then the diff
+ * for each change; other tools as their name, arguments and result text.
+ */
+export function toolText(item: Obj): string {
+  const lines: string[] = [];
+  const status = str(item.status);
+  switch (item.type) {
+    case 'commandExecution': {
+      lines.push(`$ ${str(item.command) ?? ''}`);
+      const out = str(item.aggregatedOutput);
+      if (out) lines.push(trimNl(out));
+      lines.push(typeof item.exitCode === 'number' ? `[exit ${item.exitCode}]` : `[${status ?? 'no exit code'}]`);
+      break;
+    }
+    case 'fileChange': {
+      for (const c of Array.isArray(item.changes) ? item.changes.filter(isObj) : []) {
+        const kind = isObj(c.kind) ? c.kind : {};
+        const move = str(kind.move_path);
+        lines.push(`${str(kind.type) ?? 'update'} ${str(c.path) ?? '?'}${move ? ` → ${move}` : ''}`);
+        const diff = str(c.diff);
+        if (diff) lines.push(trimNl(diff));
+      }
+      if (status && status !== 'completed') lines.push(`[${status}]`);
+      break;
+    }
+    case 'webSearch': {
+      // WebSearchItem.query, plus the action's detail: `search {queries}`, `openPage|findInPage {url, pattern}`.
+      const action = isObj(item.action) ? item.action : {};
+      const extra = [...strList(action.queries), ...[action.url, action.pattern].map(str).filter((x): x is string => !!x)].filter((q) => q !== str(item.query));
+      lines.push(`web_search ${str(item.query) ?? ''}`.trimEnd(), ...extra);
+      break;
+    }
+    case 'imageView':
+      lines.push(`view_image ${str(item.path) ?? ''}`.trimEnd());
+      break;
+    case 'imageGeneration':
+      lines.push(`image_generation ${str(item.revisedPrompt) ?? ''}`.trimEnd());
+      if (str(item.savedPath)) lines.push(`saved: ${str(item.savedPath)}`);
+      break;
+    case 'mcpToolCall': {
+      lines.push(`${toolName(item)} ${json(item.arguments)}`.trimEnd());
+      const result = isObj(item.result) ? contentText(item.result.content) : '';
+      if (result) lines.push(trimNl(result));
+      if (isObj(item.error)) lines.push(`error: ${str(item.error.message) ?? json(item.error)}`);
+      break;
+    }
+    case 'dynamicToolCall': {
+      lines.push(`${toolName(item)} ${json(item.arguments)}`.trimEnd());
+      const result = contentText(item.contentItems);
+      if (result) lines.push(trimNl(result));
+      break;
+    }
+    case 'collabAgentToolCall':
+      lines.push(`${toolName(item)} ${str(item.prompt) ?? ''}`.trimEnd());
+      break;
+    case 'functionCallOutput': {
+      lines.push(toolName(item) ?? 'function');
+      const out = typeof item.output === 'string' ? item.output : contentText(item.output);
+      if (out) lines.push(trimNl(out));
+      break;
+    }
+    default:
+      lines.push(toolName(item) ?? String(item.type));
+  }
+  if (status && ['failed', 'declined'].includes(status) && item.type !== 'commandExecution' && item.type !== 'fileChange') lines.push(`[${status}]`);
+  return lines.join('\n');
+}
+
+/** Where rows come from: the chat, its profile and the session row id. */
+export interface RowContext {
+  chat: string;
+  profile: string;
+  session: string;
+}
+
+/**
+ * The rows of one turn (codex 0.169.0 `Turn` with `itemsView:"full"`), pure: one user row per
+ * userMessage (ts = turn `startedAt`); with `tools`, one tool row per tool item (ts = the item's
+ * `startedAtMs`, else the turn's); then one assistant row (ts = turn `completedAt`, else `startedAt`)
+ * whose text is the agent messages joined by blank lines — plus `[turn failed: …]` / `[turn
+ * interrupted]` / `[turn still running]` when the turn did not complete — and whose `tools` lists the
+ * distinct tool names. The assistant row is left out when it would be empty. `unknown` lists the kind of
+ * every item neither exported nor known to be skippable (`"(no type)"` for a malformed item).
+ */
+export function turnRows(turn: unknown, ctx: RowContext, opts: { tools: boolean }): { rows: ExportRow[]; unknown: string[] } {
+  const t = isObj(turn) ? turn : {};
+  const base = { chat: ctx.chat, profile: ctx.profile, backend: 'codex' as const, session: ctx.session };
+  const started = secondsToIso(t.startedAt);
+  const ended = secondsToIso(t.completedAt) ?? started;
+  const users: ExportRow[] = [];
+  const toolRows: ExportRow[] = [];
+  const agent: string[] = [];
+  const tools: string[] = [];
+  const unknown: string[] = [];
+  for (const item of Array.isArray(t.items) ? t.items : []) {
+    const type = isObj(item) ? str(item.type) : null;
+    if (!isObj(item) || !type) {
+      unknown.push('(no type)');
+      continue;
+    }
+    if (type === 'userMessage') {
+      users.push({ ts: started, ...base, role: 'user', text: userText(item.content) });
+    } else if (type === 'agentMessage') {
+      const text = str(item.text);
+      if (text) agent.push(text);
+    } else if (toolName(item)) {
+      const name = toolName(item) as string;
+      if (!tools.includes(name)) tools.push(name);
+      if (opts.tools) toolRows.push({ ts: msToIso(item.startedAtMs) ?? started, ...base, role: 'tool', text: toolText(item), tools: [name] });
+    } else if (!SKIPPED_KINDS.has(type)) {
+      unknown.push(type);
+    }
+  }
+  const status = str(t.status);
+  if (status === 'failed') {
+    const message = isObj(t.error) ? str(t.error.message) : null;
+    agent.push(`[turn failed${message ? `: ${message}` : ''}]`);
+  } else if (status === 'interrupted') agent.push('[turn interrupted]');
+  else if (status === 'inProgress') agent.push('[turn still running]');
+  const rows = [...users, ...toolRows];
+  if (agent.length || tools.length) rows.push({ ts: ended, ...base, role: 'assistant', text: agent.join('\n\n'), ...(tools.length ? { tools } : {}) });
+  return { rows, unknown };
+}
+
+const id8 = (id: string): string => id.slice(0, 8);
+const name = (s: ExportSession): string => `session ${id8(s.id)}${s.label ? ` ("${s.label}")` : ''}`;
+
+/**
+ * Every turn of a thread, oldest first, read with `thread/turns/list {threadId, itemsView:"full",
+ * sortDirection:"asc", limit, cursor}` page by page until `nextCursor` is null (see the module comment
+ * for why not `thread/read`). Throws what `conn.request` throws (a Codex error names the thread), or an
+ * Error when Codex answers without a `data` list. Stops with a warning when Codex repeats a cursor or
+ * after `EXPORT_MAX_PAGES` pages.
+ */
+export async function readThreadTurns(conn: CodexConnection, threadId: string, opts: { pageSize?: number; timeoutMs?: number } = {}): Promise<{ turns: unknown[]; warnings: string[] }> {
+  const limit = Math.max(1, Math.floor(opts.pageSize ?? EXPORT_PAGE_SIZE));
+  const turns: unknown[] = [];
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  let cursor: string | null = null;
+  for (let page = 0; ; page++) {
+    if (page >= EXPORT_MAX_PAGES) {
+      warnings.push(`thread ${threadId}: stopped after ${EXPORT_MAX_PAGES} pages (${turns.length} turns); the export is cut there`);
+      break;
+    }
+    const params = { threadId, itemsView: 'full', sortDirection: 'asc', limit, ...(cursor ? { cursor } : {}) };
+    const res = await conn.request('thread/turns/list', params, { timeoutMs: opts.timeoutMs ?? EXPORT_READ_TIMEOUT_MS });
+    if (!isObj(res) || !Array.isArray(res.data)) throw new Error(`Codex answered thread/turns/list for ${threadId} without a "data" list`);
+    turns.push(...res.data);
+    const next = str(res.nextCursor);
+    if (!next) break;
+    if (seen.has(next) || res.data.length === 0) {
+      warnings.push(`thread ${threadId}: Codex repeated a page cursor after ${turns.length} turns; the export is cut there`);
+      break;
+    }
+    seen.add(next);
+    cursor = next;
+  }
+  return { turns, warnings };
+}
+
+/** A hint for the Codex read errors measured on 0.169.0 that mean "the rollout is not there". */
+function readHint(message: string): string {
+  return /not loaded|missing source rollout|no rollout/i.test(message)
+    ? ' (its history is not in this CODEX_HOME: the rollout file was removed, or the thread belongs to another CODEX_HOME)'
+    : '';
+}
+
+/**
+ * Reads the sessions' threads on a live connection (`CodexConnection`, core/chats/connection.ts; the
+ * thread need not be loaded in it) and turns them into rows, sessions in the order given, turns oldest
+ * first (`turnRows`). `conn` may be null when no session has a thread (then only the skip warnings
+ * come back; a session with a thread would count as unreadable). Never starts a turn, never asks the model; installs no handler on `conn`.
+ * Never throws for one session: a session whose `threadId` is null is skipped with a warning; a thread
+ * Codex cannot read gives a warning naming it and its id in `failed`; a thread that yields no turns or
+ * no rows gives a warning; items not understood are counted per session in a warning naming their
+ * kinds and Codex's version (B34: nothing disappears silently).
+ */
+export async function readSessionRows(conn: CodexConnection | null, sessions: ExportSession[], meta: { chat: string; profile: string }, opts: ReadOptions): Promise<ExportResult> {
+  const rows: ExportRow[] = [];
+  const warnings: string[] = [];
+  const failed: string[] = [];
+  for (const s of sessions) {
+    if (!s.threadId) {
+      warnings.push(`${name(s)} was skipped: no turn ever ran in it, so Codex has no thread for it`);
+      continue;
+    }
+    let turns: unknown[];
+    try {
+      if (!conn) throw new Error('no Codex connection was given');
+      const read = await readThreadTurns(conn, s.threadId, opts);
+      turns = read.turns;
+      warnings.push(...read.warnings.map((w) => `${name(s)}: ${w}`));
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      warnings.push(`${name(s)}: Codex could not read thread ${s.threadId}: ${message}${readHint(message)}`);
+      failed.push(s.threadId);
+      continue;
+    }
+    const before = rows.length;
+    const unknown = new Map<string, number>();
+    let partial = 0;
+    for (const turn of turns) {
+      if (isObj(turn) && turn.itemsView !== undefined && turn.itemsView !== 'full') partial++;
+      const out = turnRows(turn, { chat: meta.chat, profile: meta.profile, session: s.id }, opts);
+      rows.push(...out.rows);
+      for (const k of out.unknown) unknown.set(k, (unknown.get(k) ?? 0) + 1);
+    }
+    const count = [...unknown.values()].reduce((a, b) => a + b, 0);
+    if (count) {
+      const kinds = [...unknown.entries()].map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(', ');
+      warnings.push(`${name(s)}: ${count} item${count === 1 ? '' : 's'} not understood (${kinds}), left out: Codex ${conn.version ?? '(version unknown)'} may be newer than this Angelia supports (codex 0.169.0)`);
+    }
+    if (partial) warnings.push(`${name(s)}: Codex gave only a summary of the items of ${partial} turn${partial === 1 ? '' : 's'}; tool calls may be missing from them`);
+    if (!turns.length) warnings.push(`${name(s)}: Codex returned no turns for thread ${s.threadId}; nothing exported from it`);
+    else if (rows.length === before) warnings.push(`${name(s)}: ${turns.length} turn${turns.length === 1 ? '' : 's'} read from thread ${s.threadId}, but none held anything to export`);
+  }
+  return { rows, warnings, failed };
+}
+
+/** JSON Lines: one row per line (keys in the §4.12 order), each line ending with "\n"; "" for no rows. */
+export function toJsonl(rows: ExportRow[]): string {
+  return rows.map((r) => JSON.stringify({ ts: r.ts, chat: r.chat, profile: r.profile, backend: r.backend, session: r.session, role: r.role, text: r.text, ...(r.tools ? { tools: r.tools } : {}) }) + '\n').join('');
+}
+
+/** `2026-11-30T21:30:37.000Z` → `2026-11-30 21:30:37 UTC`; "" for null. */
+function shortTime(ts: string | null): string {
+  return ts ? `${ts.slice(0, 10)} ${ts.slice(11, 19)} UTC` : '';
+}
+
+/** A code fence longer than any backtick run in `text` (at least three). */
+function fence(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * A readable Markdown document: a title naming the chat and profile, then per session (in the order of
+ * `meta.sessions`; rows of a session not listed come last under its id) a `## <label>` heading with the
+ * session and thread ids, then each row: `**You**` / `**Agent**` (with the tools used) followed by the
+ * text as written, and tool rows as `**Tool** \`name\`` followed by a fenced block. A session with no
+ * rows says so instead of vanishing (B34).
+ */
+export function toMarkdown(rows: ExportRow[], meta: { chat: string; profile: string; sessions: ExportSession[] }): string {
+  const out: string[] = [`# Chat \`${meta.chat}\` (profile \`${meta.profile}\`)`, ''];
+  const order = [...meta.sessions];
+  for (const r of rows) if (!order.some((s) => s.id === r.session)) order.push({ id: r.session, threadId: null, label: '' });
+  for (const s of order) {
+    const own = rows.filter((r) => r.session === s.id);
+    const when = own.find((r) => r.ts)?.ts ?? null;
+    out.push(`## ${s.label || `Session ${id8(s.id)}`}`, '');
+    out.push(`Session \`${s.id}\` · thread ${s.threadId ? `\`${s.threadId}\`` : '(none)'}${when ? ` · ${shortTime(when)}` : ''}`, '');
+    if (!own.length) out.push(s.threadId ? '_Nothing exported from this session._' : '_No turn ever ran in this session._', '');
+    for (const r of own) {
+      const time = r.ts ? ` · ${shortTime(r.ts)}` : '';
+      if (r.role === 'tool') {
+        const f = fence(r.text);
+        out.push(`**Tool** \`${r.tools?.[0] ?? 'tool'}\`${time}`, '', `${f}text`, r.text, f, '');
+      } else if (r.role === 'user') {
+        out.push(`**You**${time}`, '', r.text || '_(empty message)_', '');
+      } else {
+        const tools = r.tools?.length ? ` · tools: ${r.tools.map((t) => `\`${t}\``).join(', ')}` : '';
+        out.push(`**Agent**${time}${tools}`, '', r.text || '_(no message)_', '');
+      }
+    }
+  }
+  return out.join('\n').replace(/\n+$/, '\n');
+}

@@ -1,0 +1,212 @@
+/**
+ * `angelia export` on real codex (pinned npm package) with the scripted model: turns run through the
+ * orchestrator, then the BUILT CLI (`npx electron-vite build` first; `npm test` builds before vitest)
+ * reads them back through `thread/turns/list` in both formats. The scripted model must receive no
+ * request during any export. The tests share one instance and run in order.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Orchestrator } from '../../src/main/core/chats/orchestrator';
+import { SessionStore } from '../../src/main/core/chats/sessions';
+import { startCodexClient } from '../../src/main/core/codex/start';
+import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
+
+const CLI = join(__dirname, '..', '..', 'bin', 'angelia.js');
+
+function runCli(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+type Row = { ts: string | null; chat: string; profile: string; backend: string; session: string; role: string; text: string; tools?: string[] };
+const rowsOf = (s: string): Row[] => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row);
+const brief = (rows: Row[]) => rows.map((r) => [r.role, r.text, r.tools ?? null]);
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+let inst: TestInstance;
+let thread1 = '';
+let thread2 = '';
+let modelCalls = 0;
+
+const FIRST = [['user', 'first question', null], ['assistant', 'first answer', null], ['user', 'run the command', null], ['assistant', 'ran it', ['shell']]];
+const SECOND = [['user', 'second session question', null], ['assistant', 'second answer', null]];
+
+async function orchestrator(): Promise<Orchestrator> {
+  return Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex: startCodexClient });
+}
+
+/** The CLI, asserting that the scripted model got no request while it ran. */
+async function exportCli(args: string[], cwd?: string) {
+  const r = await runCli(['export', ...args], inst.env, cwd);
+  expect(inst.model.modelRequests()).toHaveLength(modelCalls);
+  return r;
+}
+
+beforeAll(async () => {
+  inst = await makeInstance({ coder: { permission_mode: 'default' } });
+  inst.model.enqueue({ message: 'first answer' }, { exec: { cmd: 'echo export-me', login: false } }, { message: 'ran it' });
+  const o = await orchestrator();
+  try {
+    await turnOn(o, 'coder', 'first question');
+    await turnOn(o, 'coder', 'run the command');
+    thread1 = o.chat('coder').view().threadId ?? '';
+  } finally {
+    await o.shutdown();
+  }
+  modelCalls = inst.model.modelRequests().length;
+});
+
+afterAll(async () => {
+  await inst?.cleanup();
+});
+
+describe('angelia export (one session)', () => {
+  it('ran the two turns on one thread, three model requests', () => {
+    expect(thread1).toMatch(/^[0-9a-f-]{36}$/);
+    expect(modelCalls).toBe(3);
+  });
+
+  it('prints the active session as JSONL by default, exit 0', async () => {
+    const r = await exportCli(['coder']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const rows = rowsOf(r.stdout);
+    expect(brief(rows)).toEqual(FIRST);
+    for (const row of rows) {
+      expect(row).toMatchObject({ chat: 'coder', profile: 'coder', backend: 'codex', session: thread1 });
+      expect(row.ts).toMatch(ISO);
+    }
+    expect(Object.keys(rows[0] ?? {})).toEqual(['ts', 'chat', 'profile', 'backend', 'session', 'role', 'text']);
+  });
+
+  it('--tools adds the command and its output as a tool row', async () => {
+    const r = await exportCli(['coder', '--tools']);
+    expect(r.code).toBe(0);
+    expect(brief(rowsOf(r.stdout))).toEqual([
+      ...FIRST.slice(0, 3),
+      ['tool', "$ /bin/bash -c 'echo export-me'\nexport-me\n[exit 0]", ['shell']],
+      FIRST[3],
+    ]);
+  });
+
+  it('--format md gives a readable document', async () => {
+    const r = await exportCli(['coder', '--format', 'md', '--tools']);
+    expect(r.code).toBe(0);
+    const md = r.stdout;
+    expect(md.startsWith('# Chat `coder` (profile `coder`)\n\n## first question\n\n')).toBe(true);
+    expect(md).toContain(`Session \`${thread1}\` · thread \`${thread1}\``);
+    expect(md).toMatch(/\*\*You\*\* · [\d-]+ [\d:]+ UTC\n\nfirst question\n\n\*\*Agent\*\* · [\d-]+ [\d:]+ UTC\n\nfirst answer\n/);
+    expect(md).toMatch(/\*\*Tool\*\* `shell` · [^\n]+\n\n```text\n\$ \/bin\/bash -c 'echo export-me'\nexport-me\n\[exit 0\]\n```\n/);
+    expect(md).toMatch(/\*\*Agent\*\* · [\d-]+ [\d:]+ UTC · tools: `shell`\n\nran it\n$/);
+  });
+
+  it('--out writes the file atomically with mode 600', async () => {
+    const r = await exportCli(['coder', '--out', 'coder.jsonl'], inst.root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`exported 4 rows from 1 session to ${join(inst.root, 'coder.jsonl')}`);
+    expect(brief(rowsOf(await readFile(join(inst.root, 'coder.jsonl'), 'utf8')))).toEqual(FIRST);
+    expect(statSync(join(inst.root, 'coder.jsonl')).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses bad usage, an unknown chat and a chat with no sessions, exit 2', async () => {
+    expect((await exportCli(['coder', '--format', 'pdf'])).code).toBe(2);
+    expect((await exportCli(['coder', '--all', '--session', thread1])).code).toBe(2);
+    const unknown = await exportCli(['nobody']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no chat named "nobody"');
+    expect(unknown.stderr).toContain('Known chats: coder.');
+    new SessionStore(inst.paths.sessionsFile).addChat('coder-2', 'coder');
+    const empty = await exportCli(['coder-2']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('the chat "coder-2" has no sessions yet');
+  });
+});
+
+describe('angelia export (two sessions)', () => {
+  beforeAll(async () => {
+    new SessionStore(inst.paths.sessionsFile).startNew('coder', 'coder');
+    inst.model.enqueue({ message: 'second answer' });
+    const o = await orchestrator();
+    try {
+      await turnOn(o, 'coder', 'second session question');
+      thread2 = o.chat('coder').view().threadId ?? '';
+    } finally {
+      await o.shutdown();
+    }
+    modelCalls = inst.model.modelRequests().length;
+  });
+
+  it('exports the new active session by default, every session oldest first with --all', async () => {
+    expect(thread2).not.toBe(thread1);
+    const active = await exportCli(['coder']);
+    expect(active.code).toBe(0);
+    expect(brief(rowsOf(active.stdout))).toEqual(SECOND);
+    const all = await exportCli(['coder', '--all']);
+    expect(all.code).toBe(0);
+    const rows = rowsOf(all.stdout);
+    expect(brief(rows)).toEqual([...FIRST, ...SECOND]);
+    expect(rows.map((r) => r.session)).toEqual([thread1, thread1, thread1, thread1, thread2, thread2]);
+    const md = await exportCli(['coder', '--all', '--format', 'md']);
+    expect(md.stdout.indexOf('## first question')).toBeGreaterThan(0);
+    expect(md.stdout.indexOf('## second session question')).toBeGreaterThan(md.stdout.indexOf('## first question'));
+  });
+
+  it('--session takes a unique id prefix of at least 5 characters', async () => {
+    const one = await exportCli(['coder', '--session', thread1.slice(0, 13)]);
+    expect(one.code).toBe(0);
+    expect(brief(rowsOf(one.stdout))).toEqual(FIRST);
+    const short = await exportCli(['coder', '--session', thread1.slice(0, 4)]);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('at least 5 characters');
+    const none = await exportCli(['coder', '--session', 'fffff']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no session of this chat starts with "fffff"');
+  });
+
+  it('the chat\'s /export writes the session as Markdown through the same reader', async () => {
+    const o = await orchestrator();
+    try {
+      const items = await turnOn(o, 'coder', '/export');
+      const notice = items.find((i) => i.type === 'notice' && /^Exported/.test(i.text));
+      const file = /^Exported (\d+) rows to (\S+\.md)/.exec(notice?.type === 'notice' ? notice.text : '');
+      expect(file?.[1]).toBe('2');
+      const md = await readFile(file?.[2] ?? '', 'utf8');
+      expect(md).toContain('**You**');
+      expect(md).toContain('second answer');
+    } finally {
+      await o.shutdown();
+    }
+    expect(inst.model.modelRequests()).toHaveLength(modelCalls);
+  });
+
+  it('names a thread Codex cannot read, exports the rest, and exits 1', async () => {
+    const sessions = join(inst.env.CODEX_HOME as string, 'sessions');
+    const find = (dir: string): string | null => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) {
+          const hit = find(p);
+          if (hit) return hit;
+        } else if (e.name.endsWith(`${thread1}.jsonl`)) return p;
+      }
+      return null;
+    };
+    const rollout = find(sessions);
+    expect(rollout).not.toBeNull();
+    await rename(rollout as string, join(inst.root, 'moved-away.jsonl'));
+    const r = await exportCli(['coder', '--all']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^warning: session ${thread1.slice(0, 8)} \\("first question"\\): Codex could not read thread ${thread1}: `, 'm'));
+    expect(brief(rowsOf(r.stdout))).toEqual(SECOND);
+  });
+});
