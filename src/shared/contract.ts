@@ -48,6 +48,17 @@ export const ChatView = z.object({
   refusal: z.string().nullable(),
   pendingApprovals: z.number().int().nonnegative(),
   queued: z.number().int().nonnegative(),
+  /** The active session's label (its first message, ≤ 60 characters); "" before the first message. */
+  label: z.string(),
+  /** The active session's id (a local UUID until Codex mints the thread, then the thread id). */
+  sessionId: z.string().nullable(),
+  /** The model and reasoning effort in force, as Codex reported them on the last thread start/resume. */
+  model: z.string().nullable(),
+  effort: z.string().nullable(),
+  /** Session-only overrides set by `/model` and `/effort` (null: the profile's value or Codex's default). */
+  overrides: z.object({ model: z.string().nullable(), effort: z.string().nullable() }),
+  /** What the agent is doing right now beyond its state ("Compacting…", "No output for 30 min"), or null. */
+  activity: z.string().nullable(),
 });
 export type ChatView = z.infer<typeof ChatView>;
 
@@ -55,7 +66,13 @@ export const CommandStatus = z.enum(['running', 'completed', 'failed', 'declined
 
 /** One entry of a chat's transcript. Items are upserted by `id`; deltas append to `text`/`output`. */
 export const ChatItem = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('user'), id: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal('user'),
+    id: z.string(),
+    text: z.string(),
+    /** How it reached the agent: a turn of its own, a steer into the running turn, or the reason typed with a Deny. */
+    via: z.enum(['turn', 'steer', 'denyReason']).optional(),
+  }),
   z.object({ type: z.literal('agent'), id: z.string(), text: z.string(), done: z.boolean() }),
   z.object({ type: z.literal('reasoning'), id: z.string(), text: z.string() }),
   z.object({
@@ -75,7 +92,16 @@ export const ChatItem = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('approval'), id: z.string(), approvalId: z.string() }),
   z.object({ type: z.literal('notice'), id: z.string(), text: z.string() }),
-  z.object({ type: z.literal('error'), id: z.string(), message: z.string(), detail: z.string().nullable() }),
+  z.object({
+    type: z.literal('error'),
+    id: z.string(),
+    message: z.string(),
+    detail: z.string().nullable(),
+    /** Why, by Codex's `codexErrorInfo` (not by text): usageLimit, rateLimit, overloaded, modelUnavailable, contextWindow, crashed… */
+    kind: z.string().optional(),
+    /** What the user can do here: `restart` starts Codex again and resumes the thread (`chats:restart`). */
+    action: z.enum(['restart']).optional(),
+  }),
   z.object({
     type: z.literal('turnEnd'),
     id: z.string(),
@@ -126,8 +152,23 @@ export const ApprovalView = z.object({
   state: z.enum(['pending', 'answered', 'withdrawn', 'timedOut']),
   answer: ApprovalAnswer.nullable(),
   by: AnswerSource.nullable(),
+  /** What an Allow of a permissions request granted (a subset of `requested`); null otherwise. */
+  granted: RequestedAccess.nullable(),
+  /** The reason typed with a Deny (sent to the agent as a steer after the decline, field case B08). */
+  denyReason: z.string().nullable(),
 });
 export type ApprovalView = z.infer<typeof ApprovalView>;
+
+/** One session of a chat, as `/resume` and `chats:sessions` list it (most recently used first). */
+export const SessionView = z.object({
+  id: z.string(),
+  threadId: z.string().nullable(),
+  label: z.string(),
+  turns: z.number().int().nonnegative(),
+  lastUsedAt: z.string(),
+  active: z.boolean(),
+});
+export type SessionView = z.infer<typeof SessionView>;
 
 /** The outcome of answering: only the first answer is written to Codex. */
 export const AnswerOutcome = z.object({
@@ -146,14 +187,28 @@ export const invokeTable = {
   'profiles:list': { input: empty, output: z.array(ProfileView) },
   'chats:list': { input: empty, output: z.array(ChatView) },
   'chats:items': { input: z.object({ chatId: z.string() }).strict(), output: z.array(ChatItem) },
+  /** A new chat on a profile (several chats may share one; each has its own sessions). */
+  'chats:create': { input: z.object({ profile: z.string() }).strict(), output: ChatView },
+  /**
+   * A message, or a command (`/new`, `/resume`, `/model`, `/effort`, `/compact`, `/stop`, `/status`,
+   * `/export`, `/help`), answered in the transcript. `steer: true` sends it into the running turn
+   * (`turn/steer`) instead of queueing it; with no turn running it starts one.
+   */
   'chats:send': {
-    input: z.object({ chatId: z.string(), text: z.string().min(1).max(100_000) }).strict(),
-    output: z.object({ queued: z.number().int() }),
+    input: z.object({ chatId: z.string(), text: z.string().min(1).max(100_000), steer: z.boolean().optional() }).strict(),
+    output: z.object({ queued: z.number().int(), steered: z.boolean().optional(), command: z.string().nullable().optional() }),
   },
   'chats:interrupt': { input: z.object({ chatId: z.string() }).strict(), output: z.object({ interrupted: z.boolean() }) },
+  /** Starts the chat's Codex again after a crash or a refusal and resumes its thread (no message sent). */
+  'chats:restart': { input: z.object({ chatId: z.string() }).strict(), output: z.object({ started: z.boolean() }) },
+  'chats:sessions': { input: z.object({ chatId: z.string() }).strict(), output: z.array(SessionView) },
   'approvals:list': { input: empty, output: z.array(ApprovalView) },
+  /**
+   * Answers an approval; the first answer wins. `grant` (permissions requests, Allow only) grants a subset
+   * of what was asked; `reason` (Deny only) is sent to the agent after the decline as a steer.
+   */
   'approvals:answer': {
-    input: z.object({ id: z.string(), answer: ApprovalAnswer }).strict(),
+    input: z.object({ id: z.string(), answer: ApprovalAnswer, grant: RequestedAccess.optional(), reason: z.string().min(1).max(4000).optional() }).strict(),
     output: AnswerOutcome,
   },
 } as const;

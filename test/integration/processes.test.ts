@@ -98,7 +98,7 @@ describe('Codex processes', () => {
     await chat.idle();
     const [exit, ...more] = exitItems(chat.transcript.all());
     expect(more).toEqual([]);
-    expect(exit?.message).toMatch(/^Codex exited \(signal SIGKILL\)\. Your next message starts it again/);
+    expect(exit?.message).toMatch(/^Codex exited \(signal SIGKILL\)\. Restart it, or send a message: either starts it again and resumes this conversation\.$/);
     // The cause Codex gave on stderr, if any; never its routine log lines.
     if (exit?.detail != null) expect(exit.detail).not.toMatch(/\b(WARN|INFO|DEBUG)\b/);
     expect(chat.transcript.all().find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'failed' });

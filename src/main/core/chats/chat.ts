@@ -1,23 +1,33 @@
 /**
  * One chat: one conversation with one profile's agent. Holds the message queue (at most 10), starts
  * Codex lazily and fail-closed (launch plan, version gate, config layers, thread attestation), runs one
- * `turn/start` per message, streams items into the transcript, and routes server requests through the
- * approval broker. Protocol facts: codex 0.169.0 (codex-app-server.md §3, §4, §6).
+ * `turn/start` per message (or `turn/steer` into the running turn), streams items into the transcript,
+ * routes server requests through the approval broker, answers the chat commands (commands.ts), and
+ * watches the turn (stall watchdog, an approval Codex waits on but never sent) and the process (idle
+ * exit, crash). Protocol facts: codex 0.169.0 (codex-app-server.md §3, §4, §6, §7; generated types
+ * `TurnStartParams`, `TurnSteerParams`, `ThreadStatus`).
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc';
+import writeFileAtomic from 'write-file-atomic';
 import type { AgentState, AppEvent, ChatItem, ChatView, Enforcement } from '../../../shared/contract';
 import { AppFailure, toAppError } from '../../../shared/result';
-import type { ApprovalBroker } from '../approvals/broker';
+import type { ApprovalBroker, Settlement } from '../approvals/broker';
 import type { AuditSink } from '../approvals/audit';
 import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion, type ExpectedLaunch } from '../codex/attest';
-import { explainTurnError, idsOf, readChanges, readTurnEnd, toChatItem, type TurnEnd } from '../codex/items';
+import { idsOf, readChanges, readTurnEnd, toChatItem, type TurnEnd } from '../codex/items';
+import { describeTurnError } from '../codex/turnErrors';
+import { chooseEffort, chooseModel, describeEfforts, describeModels, type ModelCatalog } from '../codex/models';
 import { classifyServerRequest, type ChangeView } from '../codex/serverRequests';
 import { CrashHistory } from '../codex/crashPolicy';
 import { exitCause } from '../codex/stderrClass';
 import type { CodexConnection, CodexExit, CodexSpawnSpec, StartCodex } from './connection';
-import type { SessionStore } from './sessions';
+import type { SessionRow, SessionStore } from './sessions';
 import { Transcript } from './transcript';
-import { isObj, type Obj } from '../codex/wire';
+import { helpText, id8, parseCommand, sessionsText, statusText, type ParsedCommand } from './commands';
+import { readSessionRows, toMarkdown } from './export';
+import { isObj, str, type Obj } from '../codex/wire';
 
 /** Everything needed to start this chat's agent, compiled from the accepted table (throws AppFailure to refuse). */
 export interface LaunchPlan {
@@ -35,6 +45,23 @@ export interface LaunchPlan {
   allowedMcpServers: string[];
 }
 
+/** The chat's clocks, in milliseconds (from the table's `defaults`, minutes × 60 000). */
+export interface ChatTiming {
+  /** `turn_stall_minutes`: no output for half of it → the user is told; for all of it → the turn is stopped. 0 = never. */
+  stallMs: number;
+  /** `idle_exit_minutes`: an idle Codex process exits after it and is resumed on the next message. */
+  idleMs: number;
+  /** How long Codex may report waiting on an approval Angelia never received before the user is told. */
+  ghostApprovalMs: number;
+  /** How long a `turn/interrupt` may take before the process is stopped instead. */
+  interruptGraceMs: number;
+}
+
+/** Production timing for a table's defaults (minutes). */
+export function timingFromMinutes(d: { turnStallMinutes: number; idleExitMinutes: number }): ChatTiming {
+  return { stallMs: d.turnStallMinutes * 60_000, idleMs: d.idleExitMinutes * 60_000, ghostApprovalMs: 15_000, interruptGraceMs: 15_000 };
+}
+
 export interface ChatDeps {
   chatId: string;
   profile: string;
@@ -44,10 +71,19 @@ export interface ChatDeps {
   audit: AuditSink;
   sessions: SessionStore;
   emit: (e: AppEvent) => void;
+  timing: ChatTiming;
+  models: ModelCatalog;
+  /** Folder `/export` writes into (created mode 700). */
+  exportDir: string;
+  /** The id of another live chat of this Angelia that holds `threadId`, or null (field case B23). */
+  threadHeldElsewhere: (threadId: string) => string | null;
 }
 
 /** The most messages a chat holds (running + waiting), product.md §4. */
 export const MAX_QUEUE = 10;
+
+/** One queued unit of work: a message for the agent, or a `/compact`. */
+type Work = { kind: 'message'; text: string; retried?: boolean } | { kind: 'compact' };
 
 export class Chat {
   private state: AgentState = 'idle';
@@ -56,128 +92,503 @@ export class Chat {
   private threadId: string | null = null;
   private rowId: string | null = null;
   private conn: CodexConnection | null = null;
+  private codexVersion: string | null = null;
   private starting: Promise<void> | null = null;
-  private readonly queue: string[] = [];
+  private readonly queue: Work[] = [];
   private running = false;
+  /** Bumped by /new and /resume: a turn that was still starting when they ran does not go on. */
+  private era = 0;
+  private commands = 0;
   private turnId: string | null = null;
-  private turnWaiter: ((end: TurnEnd) => void) | null = null;
+  private turnWaiter: ((end: TurnEnd & { exited?: boolean }) => void) | null = null;
+  private compaction: { done: boolean } | null = null;
   private onRequest = true;
+  private activity: string | null = null;
+  /** Model and effort in force: the override of the active session, else the base read at start. */
+  private baseModel: string | null = null;
+  private baseEffort: string | null = null;
+  private baseSource: 'profile' | 'codex default' = 'codex default';
   private readonly fileChanges = new Map<string, ChangeView[]>();
+  /** The last approval of the running turn and how it ended, to explain an interrupted turn (field case B03). */
+  private lastAsk: { title: string; outcome: 'pending' | 'cancel' | 'deny' | 'allow' } | null = null;
+  private stallTimer: NodeJS.Timeout | null = null;
+  private stallHalfTold = false;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private ghostTimer: NodeJS.Timeout | null = null;
+  /** Unexpected Codex exits of this chat; too many in a row refuse the restart (codex/crashPolicy.ts). */
+  private readonly crashes = new CrashHistory();
   readonly transcript: Transcript;
 
   constructor(private readonly deps: ChatDeps) {
     this.transcript = new Transcript(deps.chatId, deps.emit);
-    const row = deps.sessions.list(deps.chatId, 1)[0];
+    const row = deps.sessions.active(deps.chatId);
     if (row) {
       this.threadId = row.threadId;
       this.enforcement = row.enforcement;
     }
   }
 
+  /** The chat's id. */
+  get id(): string {
+    return this.deps.chatId;
+  }
+
+  /** The Codex thread this chat holds while its process runs (null when none). */
+  get liveThread(): string | null {
+    return this.conn ? this.threadId : null;
+  }
+
   /** The chat as the list shows it. */
   view(): ChatView {
+    const row = this.deps.sessions.active(this.deps.chatId);
     return {
       id: this.deps.chatId, profile: this.deps.profile, state: this.state, threadId: this.threadId,
       enforcement: this.enforcement, lastLine: this.transcript.lastLine(), refusal: this.refusal,
       pendingApprovals: this.deps.broker.pending().filter((a) => a.chatId === this.deps.chatId).length,
       queued: this.queue.length,
+      label: row?.label ?? '', sessionId: row?.id ?? null,
+      model: row?.model ?? this.baseModel, effort: row?.effort ?? this.baseEffort,
+      overrides: { model: row?.model ?? null, effort: row?.effort ?? null },
+      activity: this.activity,
     };
   }
 
-  /** Queues a message; starts the agent when needed. Throws AppFailure when the queue is full. */
-  send(text: string): { queued: number } {
-    if (this.queue.length + (this.running ? 1 : 0) >= MAX_QUEUE) {
-      throw new AppFailure({ code: 'queue-full', message: `this chat already holds ${MAX_QUEUE} messages; wait for the agent to work through them`, where: this.deps.chatId });
+  /**
+   * Takes one line from the user. A command (`/new`, `/resume`, …) is answered in the transcript and
+   * never reaches the agent; with `steer` and a turn running, the text goes into that turn
+   * (`turn/steer`); otherwise it is queued for its own turn. Throws AppFailure `queue-full` when the chat
+   * already holds 10 messages.
+   */
+  send(text: string, opts: { steer?: boolean } = {}): { queued: number; steered?: boolean; command?: string | null } {
+    const cmd = parseCommand(text);
+    if (cmd && 'unknown' in cmd) {
+      this.notice(`Unknown command ${cmd.unknown}. /help lists the commands; to send text that starts with "/" to the agent, put a space before it.`);
+      return { queued: this.queue.length, command: cmd.unknown };
     }
-    this.queue.push(text);
-    this.changed();
-    void this.pump();
+    if (cmd) {
+      this.commands++;
+      void this.command(cmd).catch((e: unknown) => this.notice(`/${cmd.name} failed: ${toAppError(e).message}`)).finally(() => {
+        this.commands--;
+        this.changed();
+      });
+      return { queued: this.queue.length, command: `/${cmd.name}` };
+    }
+    if (opts.steer && this.conn && this.threadId && this.turnId && this.compaction === null) {
+      void this.steer(text, 'steer');
+      return { queued: this.queue.length, steered: true };
+    }
+    this.enqueue({ kind: 'message', text });
     return { queued: this.queue.length };
   }
 
-  /** Stops the running turn with `turn/interrupt` (not `$/cancelRequest`). */
+  /** Stops the running turn with `turn/interrupt` (not `$/cancelRequest`); false when none runs. */
   async interrupt(): Promise<boolean> {
-    if (!this.conn || !this.threadId || !this.turnId) return false;
-    await this.conn.request('turn/interrupt', { threadId: this.threadId, turnId: this.turnId });
+    const conn = this.conn;
+    if (!conn || !this.threadId || !this.turnId) return false;
+    const turnId = this.turnId;
+    try {
+      await conn.request('turn/interrupt', { threadId: this.threadId, turnId }, { timeoutMs: this.deps.timing.interruptGraceMs });
+    } catch (e) {
+      this.notice(`Codex did not stop the turn (${toAppError(e).message}); its process is stopped instead.`);
+      await this.stopProcess();
+      return true;
+    }
+    // A turn that does not end after the interrupt is ended by stopping the process.
+    setTimeout(() => {
+      if (this.turnId === turnId && this.conn === conn) void this.stopProcess();
+    }, this.deps.timing.interruptGraceMs).unref?.();
     return true;
   }
 
-  /** Resolves when the chat has nothing running and nothing queued. */
+  /** Starts Codex again (after a crash, an idle exit or a refusal) and resumes the thread; no message is sent. */
+  async restart(): Promise<boolean> {
+    if (this.conn) return true;
+    try {
+      await this.ensureStarted();
+      this.notice('Codex is running again; the conversation continues where it was.');
+      this.changed('idle');
+      return true;
+    } catch (e) {
+      this.failStart(e, 0);
+      return false;
+    }
+  }
+
+  /** Resolves when the chat has nothing running, queued or being answered. */
   async idle(): Promise<void> {
-    while (this.running || this.queue.length) await new Promise((r) => setTimeout(r, 20));
+    while (this.running || this.queue.length || this.commands) await new Promise((r) => setTimeout(r, 20));
   }
 
   /** Stops the Codex process (stdin close, TERM, KILL) and withdraws pending approvals. */
   async dispose(): Promise<void> {
-    const conn = this.conn;
-    this.conn = null;
-    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId);
-    if (conn) await conn.stop();
+    this.clearTimers();
+    this.queue.splice(0);
+    await this.stopProcess();
   }
+
+  // ---- internals ---------------------------------------------------------------------------------
 
   private changed(state?: AgentState): void {
     if (state) this.state = state;
     this.deps.emit({ event: 'chat:updated', payload: this.view() });
   }
 
+  private notice(text: string): void {
+    this.transcript.push({ type: 'notice', id: this.transcript.localId('notice'), text });
+    this.changed();
+  }
+
+  private setActivity(text: string | null): void {
+    if (this.activity === text) return;
+    this.activity = text;
+    this.changed();
+  }
+
+  private enqueue(work: Work): void {
+    if (this.queue.length + (this.running ? 1 : 0) >= MAX_QUEUE) {
+      throw new AppFailure({ code: 'queue-full', message: `this chat already holds ${MAX_QUEUE} messages; wait for the agent to work through them`, where: this.deps.chatId });
+    }
+    this.clearIdle();
+    this.queue.push(work);
+    this.changed();
+    void this.pump();
+  }
+
   private async pump(): Promise<void> {
     if (this.running) return;
-    const text = this.queue.shift();
-    if (text === undefined) return;
+    const work = this.queue.shift();
+    if (work === undefined) return;
     this.running = true;
     try {
-      await this.runTurn(text);
+      if (work.kind === 'compact') await this.runCompact();
+      else await this.runTurn(work);
     } finally {
       this.running = false;
       if (this.queue.length) void this.pump();
-      else this.changed();
+      else {
+        this.changed();
+        this.armIdle();
+      }
     }
   }
 
-  private async runTurn(text: string): Promise<void> {
-    this.transcript.push({ type: 'user', id: this.transcript.localId('user'), text });
+  /** Shows why the agent did not start and drops what waited for it (named in the transcript). */
+  private failStart(e: unknown, dropped: number): void {
+    const error = toAppError(e);
+    // No sandbox is in force for a chat whose agent did not start: never show the last session's badge.
+    this.enforcement = null;
+    this.refusal = `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'}${error.fix ? ` Fix: ${error.fix}` : ''}`;
+    const busy = error.code === 'thread-busy';
+    this.transcript.push({
+      type: 'error', id: this.transcript.localId('refused'),
+      message: busy ? this.refusal : `This chat's agent was not started: ${this.refusal}`,
+      detail: `Nothing was sent to it${dropped ? ` (${dropped} queued message(s) dropped)` : ''}.`,
+      kind: busy ? 'threadBusy' : error.code === 'refused' ? 'refused' : 'startFailed',
+      ...(error.code === 'refused' || error.code === 'crash-loop' ? {} : { action: 'restart' as const }),
+    });
+    this.changed(error.code === 'refused' ? 'refused' : 'error');
+  }
+
+  private async runTurn(work: Extract<Work, { kind: 'message' }>): Promise<void> {
+    const text = work.text;
+    if (!work.retried) this.transcript.push({ type: 'user', id: this.transcript.localId('user'), text, via: 'turn' });
+    const era = this.era;
     try {
       await this.ensureStarted();
     } catch (e) {
-      const error = toAppError(e);
       const dropped = this.queue.splice(0).length;
-      // No sandbox is in force for a chat whose agent did not start: never show the last session's badge.
-      this.enforcement = null;
-      this.refusal = `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'}${error.fix ? ` Fix: ${error.fix}` : ''}`;
-      this.transcript.push({ type: 'error', id: this.transcript.localId('refused'), message: `This chat's agent was not started: ${this.refusal}`, detail: `Nothing was sent to it${dropped ? ` (${dropped} queued message(s) dropped)` : ''}.` });
-      this.changed(error.code === 'refused' ? 'refused' : 'error');
+      this.failStart(e, dropped);
       return;
     }
+    if (era !== this.era) return;
     const conn = this.conn;
-    if (!conn || !this.threadId || !this.rowId) return;
+    const rowId = this.rowId;
+    if (!conn || !this.threadId || !rowId) return;
+    const row = this.deps.sessions.active(this.deps.chatId);
+    const firstTurn = !row || row.turns === 0;
     this.changed('working');
-    const ended = new Promise<TurnEnd>((resolve) => (this.turnWaiter = resolve));
+    const ended = new Promise<TurnEnd & { exited?: boolean }>((resolve) => (this.turnWaiter = resolve));
     try {
       const params: Obj = { threadId: this.threadId, input: [{ type: 'text', text, text_elements: [] }] };
-      const effort = this.currentPlanEffort;
+      // Model and effort in force are sent with every turn, so an override set or cleared by /model or
+      // /effort takes effect on the next turn without a restart (TurnStartParams: "this turn and subsequent turns").
+      const model = row?.model ?? this.baseModel;
+      const effort = row?.effort ?? this.baseEffort;
+      if (model) params.model = model;
       if (effort) params.effort = effort;
       const res = await conn.request('turn/start', params);
-      this.turnId = isObj(res) && isObj(res.turn) && typeof res.turn.id === 'string' ? res.turn.id : null;
-      this.deps.sessions.recordTurn(this.deps.chatId, this.rowId, text);
+      this.turnId ??= isObj(res) && isObj(res.turn) && typeof res.turn.id === 'string' ? res.turn.id : null;
+      this.deps.sessions.recordTurn(this.deps.chatId, rowId, text);
     } catch (e) {
       this.turnWaiter = null;
       this.transcript.push({ type: 'error', id: this.transcript.localId('error'), message: `The message could not be sent: ${toAppError(e).message}`, detail: null });
       this.changed('error');
       return;
     }
+    this.armStall();
     const end = await ended;
-    this.turnWaiter = null;
-    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
-    const reason = end.status === 'failed' ? explainTurnError(end) : end.status === 'interrupted' ? 'stopped before it finished' : null;
+    this.finishTurn();
+    if (end.exited && firstTurn && !work.retried) {
+      // A first turn of a brand-new session that dies with its process is tried once more, on a fresh session.
+      this.notice('Codex exited during the first turn of this session; trying once more on a fresh session.');
+      const fresh = this.deps.sessions.startNew(this.deps.chatId, this.deps.profile);
+      this.threadId = null;
+      this.rowId = fresh.id;
+      return this.runTurn({ ...work, retried: true });
+    }
+    let failure: string | null = null;
+    if (end.status === 'failed' && !end.exited) {
+      const why = describeTurnError(end, { model: row?.model ?? this.baseModel });
+      failure = why.hint ? `${why.message} ${why.hint}` : why.message;
+      this.transcript.push({ type: 'error', id: this.transcript.localId('turn-error'), message: why.message, detail: why.hint, kind: why.kind });
+    }
+    const reason = end.status === 'failed' ? (failure ?? end.message ?? 'the turn failed') : end.status === 'interrupted' ? this.interruptedBecause() : null;
+    this.lastAsk = null;
     this.transcript.push({ type: 'turnEnd', id: this.transcript.localId('turn'), status: end.status, reason });
-    this.turnId = null;
     this.changed(end.status === 'failed' ? 'error' : 'idle');
   }
 
-  private currentPlanEffort: string | null = null;
+  /** Why an interrupted turn stopped, naming the request involved rather than a bare "aborted" (field case B03). */
+  private interruptedBecause(): string {
+    const ask = this.lastAsk;
+    if (ask?.outcome === 'cancel') return `stopped: "Deny and stop" was chosen for "${ask.title}"`;
+    if (ask?.outcome === 'pending') return `stopped while "${ask.title}" waited for an answer`;
+    return 'stopped before it finished';
+  }
 
-  /** Unexpected Codex exits of this chat; too many in a row refuse the restart (codex/crashPolicy.ts). */
-  private readonly crashes = new CrashHistory();
+  /** Clears the turn's state at its end: watchdogs, the turn id, and every card still open for it. */
+  private finishTurn(): void {
+    this.turnWaiter = null;
+    this.clearStall();
+    this.clearGhost();
+    this.setActivity(null);
+    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
+    this.turnId = null;
+  }
+
+  /**
+   * `/compact`: `thread/compact/start` answers `{}` at once; the compaction runs as a turn of its own.
+   * "Compacting…" holds until the `contextCompaction` item completes or the turn ends; there is no
+   * fixed deadline (field case B35), only the stall watchdog.
+   */
+  private async runCompact(): Promise<void> {
+    const row = this.deps.sessions.active(this.deps.chatId);
+    if (!row?.started) {
+      this.notice('Nothing to compact yet: this session has no turns.');
+      return;
+    }
+    try {
+      await this.ensureStarted();
+    } catch (e) {
+      this.failStart(e, this.queue.splice(0).length);
+      return;
+    }
+    const conn = this.conn;
+    if (!conn || !this.threadId) return;
+    this.compaction = { done: false };
+    this.changed('working');
+    this.setActivity('Compacting…');
+    const ended = new Promise<TurnEnd & { exited?: boolean }>((resolve) => (this.turnWaiter = resolve));
+    try {
+      await conn.request('thread/compact/start', { threadId: this.threadId });
+    } catch (e) {
+      this.turnWaiter = null;
+      this.compaction = null;
+      this.setActivity(null);
+      this.transcript.push({ type: 'error', id: this.transcript.localId('error'), message: `Compaction could not start: ${toAppError(e).message}`, detail: null });
+      this.changed('idle');
+      return;
+    }
+    this.armStall();
+    const end = await ended;
+    const done = this.compaction.done;
+    this.compaction = null;
+    this.finishTurn();
+    if (end.status === 'completed' && done) this.notice('Compacted: the conversation so far was summarised.');
+    else if (end.status === 'failed' && end.errorInfo === 'contextWindowExceeded') {
+      this.transcript.push({ type: 'error', id: this.transcript.localId('error'), message: 'Compaction failed: the conversation is too large even to summarise.', detail: 'Start a new session with /new (this one stays reachable with /resume).', kind: 'contextWindow' });
+    } else if (end.status === 'failed' && !end.exited) {
+      const why = describeTurnError(end);
+      this.transcript.push({ type: 'error', id: this.transcript.localId('error'), message: `Compaction failed: ${why.message}`, detail: why.hint, kind: why.kind });
+    } else if (end.status === 'interrupted') this.notice('Compaction stopped before it finished.');
+    else if (end.status === 'completed') this.notice('Codex ended the compaction turn without compacting anything.');
+    this.changed(end.status === 'failed' ? 'error' : 'idle');
+  }
+
+  /** Sends text into the running turn (`turn/steer` with `expectedTurnId`); when that fails, queues it as the next turn. */
+  private async steer(text: string, via: 'steer' | 'denyReason'): Promise<void> {
+    const conn = this.conn;
+    const turnId = this.turnId;
+    const shown = via === 'denyReason' ? text : text;
+    this.transcript.push({ type: 'user', id: this.transcript.localId('user'), text: shown, via });
+    const input = via === 'denyReason' ? `I denied that request. ${text}` : text;
+    if (conn && this.threadId && turnId) {
+      try {
+        await conn.request('turn/steer', { threadId: this.threadId, expectedTurnId: turnId, input: [{ type: 'text', text: input, text_elements: [] }] });
+        return;
+      } catch (e) {
+        this.notice(`It could not go into the running turn (${toAppError(e).message}); it is queued as the next message.`);
+      }
+    }
+    try {
+      this.queue.push({ kind: 'message', text: input, retried: true });
+      this.changed();
+      void this.pump();
+    } catch (e) {
+      this.notice(toAppError(e).message);
+    }
+  }
+
+  // ---- commands ----------------------------------------------------------------------------------
+
+  private async command(cmd: ParsedCommand): Promise<void> {
+    switch (cmd.name) {
+      case 'help':
+        return this.notice(helpText());
+      case 'status':
+        return this.notice(this.statusLine());
+      case 'stop':
+        return this.stopCommand();
+      case 'new': {
+        await this.stopEverything('/new');
+        const row = this.deps.sessions.startNew(this.deps.chatId, this.deps.profile);
+        this.threadId = null;
+        this.rowId = null;
+        this.enforcement = null;
+        return this.notice(`New session ${id8(row.id)} started. The previous one stays reachable with /resume.`);
+      }
+      case 'resume':
+        return this.resumeCommand(cmd.arg);
+      case 'model':
+        return this.modelCommand(cmd.arg);
+      case 'effort':
+        return this.effortCommand(cmd.arg);
+      case 'compact':
+        this.enqueue({ kind: 'compact' });
+        return;
+      case 'export':
+        return this.exportCommand();
+    }
+  }
+
+  private statusLine(): string {
+    const row = this.deps.sessions.active(this.deps.chatId);
+    const sandbox = this.enforcement === 'managed' ? 'managed by Codex under this profile' : this.enforcement === 'disabled' ? 'OFF (the table says sandbox = false)' : this.enforcement === 'external' ? 'external' : 'not started yet';
+    return statusText({
+      profile: this.deps.profile, session: row, codexVersion: this.codexVersion,
+      model: row?.model ?? this.baseModel, modelSource: row?.model ? 'this session' : this.baseSource,
+      effort: row?.effort ?? this.baseEffort, sandbox, warm: this.conn !== null,
+      queued: this.queue.length, running: this.running, sessions: this.deps.sessions.count(this.deps.chatId),
+    });
+  }
+
+  private async stopCommand(): Promise<void> {
+    const dropped = this.queue.splice(0);
+    const texts = dropped.map((w) => (w.kind === 'message' ? `"${w.text.replace(/\s+/g, ' ').slice(0, 60)}"` : '/compact'));
+    const stopped = await this.interrupt();
+    this.changed();
+    const droppedText = texts.length ? ` Dropped ${texts.length} queued: ${texts.join(', ')}.` : '';
+    this.notice(stopped ? `Stopped.${droppedText}` : texts.length ? `Nothing was running.${droppedText}` : 'Nothing running.');
+  }
+
+  /** Interrupts the turn, drops the queue and stops the process (for /new and /resume). */
+  private async stopEverything(why: string): Promise<void> {
+    this.era++;
+    const dropped = this.queue.splice(0).length;
+    if (this.turnId) await this.interrupt();
+    await this.idleTurn();
+    await this.stopProcess();
+    if (dropped) this.notice(`${why}: ${dropped} queued message(s) dropped.`);
+  }
+
+  private async idleTurn(): Promise<void> {
+    while (this.running) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  private async resumeCommand(arg: string): Promise<void> {
+    const active = this.deps.sessions.active(this.deps.chatId);
+    if (!arg) return this.notice(sessionsText(this.deps.sessions.list(this.deps.chatId), active?.id ?? null));
+    const before = active?.id ?? null;
+    const probe = this.deps.sessions.list(this.deps.chatId, 1000);
+    const target = /^\d{1,2}$/.test(arg) ? this.deps.sessions.list(this.deps.chatId)[Number(arg) - 1] : probe.filter((r) => arg.length >= 5 && r.id.toLowerCase().startsWith(arg.toLowerCase()));
+    const row = Array.isArray(target) ? (target.length === 1 ? target[0] : undefined) : target;
+    if (!row) return this.notice('No such session. /resume lists them.');
+    if (row.threadId) {
+      const holder = this.deps.threadHeldElsewhere(row.threadId);
+      if (holder) return this.notice(`That session is open in the chat "${holder}"; one conversation runs in one chat at a time.`);
+    }
+    if (row.id === before) return this.notice(`Already on ${id8(row.id)} · ${row.label || '(no message yet)'}.`);
+    await this.stopEverything('/resume');
+    const switched = this.deps.sessions.setActive(this.deps.chatId, row.id);
+    if (!switched) return this.notice('No such session. /resume lists them.');
+    this.threadId = switched.threadId;
+    this.rowId = null;
+    this.enforcement = null;
+    this.notice(`Resumed ${id8(switched.id)} · ${switched.label || '(no message yet)'}. The next message continues it.`);
+  }
+
+  private async liveModels(): Promise<Awaited<ReturnType<ModelCatalog['list']>>> {
+    await this.ensureStarted();
+    const conn = this.conn;
+    if (!conn) return [];
+    return this.deps.models.list((await this.planOnce()).spawn.bin, conn);
+  }
+
+  private lastPlan: LaunchPlan | null = null;
+  private async planOnce(): Promise<LaunchPlan> {
+    return (this.lastPlan ??= await this.deps.plan());
+  }
+
+  private ensureRow(): SessionRow {
+    return this.deps.sessions.active(this.deps.chatId) ?? this.deps.sessions.ensureActive(this.deps.chatId, this.deps.profile);
+  }
+
+  private async modelCommand(arg: string): Promise<void> {
+    const models = await this.liveModels();
+    const row = this.ensureRow();
+    if (!arg) {
+      return this.notice(describeModels(models, { model: row.model ?? this.baseModel, source: row.model ? 'session' : this.baseSource }));
+    }
+    const choice = chooseModel(models, arg);
+    if ('clear' in choice) {
+      this.deps.sessions.setOverride(this.deps.chatId, { model: null });
+      return this.notice(`Model back to ${this.baseModel ?? 'Codex\u2019s default'} (${this.baseSource}) from the next turn.`);
+    }
+    this.deps.sessions.setOverride(this.deps.chatId, { model: choice.model });
+    this.notice(`Model ${choice.model} for this session, from the next turn (Codex first summarises the conversation for the new model).${choice.note ? ` ${choice.note}` : ''} /model default goes back.`);
+  }
+
+  private async effortCommand(arg: string): Promise<void> {
+    const models = await this.liveModels();
+    const row = this.ensureRow();
+    const model = row.model ?? this.baseModel;
+    if (!arg) return this.notice(describeEfforts(models, model, row.effort ?? this.baseEffort));
+    const choice = chooseEffort(models, model, arg);
+    if ('clear' in choice) {
+      this.deps.sessions.setOverride(this.deps.chatId, { effort: null });
+      return this.notice(`Effort back to ${this.baseEffort ?? 'the model\u2019s default'} from the next turn.`);
+    }
+    this.deps.sessions.setOverride(this.deps.chatId, { effort: choice.effort });
+    this.notice(`Effort ${choice.effort} for this session, from the next turn. /effort default goes back.`);
+  }
+
+  private async exportCommand(): Promise<void> {
+    const row = this.deps.sessions.active(this.deps.chatId);
+    if (!row?.threadId || !row.started) return this.notice('Nothing to export yet: this session has no turns.');
+    await this.ensureStarted();
+    const conn = this.conn;
+    if (!conn) return;
+    const sessions = [{ id: row.id, threadId: row.threadId, label: row.label }];
+    const meta = { chat: this.deps.chatId, profile: this.deps.profile };
+    const { rows, warnings } = await readSessionRows(conn, sessions, meta, { tools: true });
+    await mkdir(this.deps.exportDir, { recursive: true, mode: 0o700 });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = join(this.deps.exportDir, `${this.deps.chatId}-${id8(row.id)}-${stamp}.md`);
+    await writeFileAtomic(file, toMarkdown(rows, { ...meta, sessions }), { mode: 0o600 });
+    this.notice(`Exported ${rows.length} rows to ${file}${warnings.length ? `\n${warnings.join('\n')}` : ''}`);
+  }
+
+  // ---- process -----------------------------------------------------------------------------------
 
   private async ensureStarted(): Promise<void> {
     if (this.conn) return;
@@ -187,18 +598,31 @@ export class Chat {
     return this.starting;
   }
 
-  private refuse(conn: CodexConnection | null, reasons: string[]): never {
+  /** Detaches and stops the process (not a crash), withdrawing its approvals. */
+  private async stopProcess(): Promise<void> {
+    this.clearIdle();
+    const conn = this.conn;
+    this.conn = null;
+    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
+    if (conn) {
+      // A turn still waiting ends as interrupted: the process that ran it is gone.
+      this.turnWaiter?.({ turnId: this.turnId, status: 'interrupted', message: null, errorInfo: null });
+      await conn.stop();
+    }
+  }
+
+  private refuse(conn: CodexConnection | null, reasons: string[], code = 'refused'): never {
     conn?.kill();
     this.conn = null;
-    throw new AppFailure({ code: 'refused', message: reasons.join(' ') });
+    throw new AppFailure({ code, message: reasons.join(' ') });
   }
 
   private async start(): Promise<void> {
     this.changed('starting');
     this.refusal = null;
     const plan = await this.deps.plan();
+    this.lastPlan = plan;
     this.onRequest = plan.onRequest;
-    this.currentPlanEffort = plan.effort;
     let conn: CodexConnection;
     try {
       conn = await this.deps.startCodex(plan.spawn);
@@ -221,6 +645,7 @@ export class Chat {
     conn.onUnknownServerRequest?.((method) => this.noteUnknown(method));
     const version = checkVersion(conn.version);
     if (version.length) this.refuse(conn, version);
+    this.codexVersion = conn.version;
     const configRead = await conn.request('config/read', { includeLayers: true, cwd: plan.spawn.cwd });
     const requirements = await conn.request('configRequirements/read', {});
     const refusals = [
@@ -229,22 +654,33 @@ export class Chat {
       ...checkRequirements(requirements, plan.expect),
     ];
     if (refusals.length) this.refuse(conn, refusals);
+    const config = isObj(configRead) && isObj(configRead.config) ? configRead.config : {};
+    const planModel = str(plan.threadParams.model);
+    this.baseSource = planModel ? 'profile' : 'codex default';
+    this.baseModel = planModel ?? str(config.model);
+    this.baseEffort = plan.effort ?? str(config.model_reasoning_effort);
     const row = this.deps.sessions.ensureActive(this.deps.chatId, this.deps.profile);
+    const params = { ...plan.threadParams, ...(row.model ? { model: row.model } : {}) };
     let answer: unknown;
     if (row.started && row.threadId) {
+      const holder = this.deps.threadHeldElsewhere(row.threadId);
+      if (holder) this.refuse(conn, [`This conversation is open in the chat "${holder}" of this Angelia; one conversation runs in one chat at a time. Start a new session here with /new.`], 'thread-busy');
       try {
-        answer = await conn.request('thread/resume', { threadId: row.threadId, ...plan.threadParams }, { timeoutMs: 120_000 });
+        answer = await conn.request('thread/resume', { threadId: row.threadId, ...params }, { timeoutMs: 120_000 });
       } catch (e) {
         const msg = toAppError(e).message;
-        if (!/no rollout found|not found|unknown thread|does not exist/i.test(msg)) this.refuse(conn, [`the session ${row.threadId} could not be resumed: ${msg}`]);
-        this.transcript.push({ type: 'notice', id: this.transcript.localId('notice'), text: 'The previous conversation of this chat was not found on disk, so this is a fresh start.' });
+        if (/active writer|already (?:has|in use|loaded|running)|locked|in use/i.test(msg)) {
+          this.refuse(conn, [`This conversation (${id8(row.threadId)}) is open in another Codex client: close it there, or start a new session with /new; it stays reachable with /resume. (Codex said: ${msg})`], 'thread-busy');
+        }
+        if (/^refused:/i.test(msg) || !/no rollout|not found|unknown thread|does not exist/i.test(msg)) this.refuse(conn, [`the session ${row.threadId} could not be resumed: ${msg}`], 'resume-failed');
+        this.transcript.push({ type: 'notice', id: this.transcript.localId('notice'), text: 'The previous conversation of this session was not found on disk, so this is a fresh start. /resume lists older sessions.' });
         answer = undefined;
       }
     }
     let rowId = row.id;
     if (answer === undefined) {
       if (row.started) rowId = this.deps.sessions.startNew(this.deps.chatId, this.deps.profile).id;
-      answer = await conn.request('thread/start', plan.threadParams, { timeoutMs: 120_000 });
+      answer = await conn.request('thread/start', params, { timeoutMs: 120_000 });
     }
     const verdict = attestThread(answer, { sandboxed: plan.sandboxed, permissionsExtends: plan.permissionsExtends });
     this.enforcement = verdict.enforcement;
@@ -252,35 +688,124 @@ export class Chat {
     const thread = isObj(answer) && isObj(answer.thread) ? answer.thread : {};
     const tid = typeof thread.id === 'string' ? thread.id : row.threadId;
     if (!tid) this.refuse(conn, ['refused: Codex did not return a thread id.']);
+    // What Codex reports in force wins over what was asked (a mode shown must be the mode in force).
+    if (isObj(answer) && !row.model) this.baseModel = str(answer.model) ?? this.baseModel;
+    if (isObj(answer) && !row.effort && !this.baseEffort) this.baseEffort = str(answer.reasoningEffort);
     this.threadId = tid;
     this.rowId = this.deps.sessions.bindThread(this.deps.chatId, rowId, tid, verdict.enforcement).id;
     this.conn = conn;
     void conn.exited.then((exit) => this.onExit(conn, exit));
   }
 
-  /** An exit Angelia did not ask for (dispose and refusals detach `conn` first): fail the turn, count the crash. */
+  /** An exit Angelia did not ask for (dispose, stop and refusals detach `conn` first): fail the turn, count the crash. */
   private onExit(conn: CodexConnection, exit: CodexExit): void {
     if (this.conn !== conn) return;
     this.conn = null;
-    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId);
+    this.clearIdle();
+    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
     const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
     const cause = exitCause(exit);
     const verdict = this.crashes.note({ at: Date.now(), how, cause });
     this.refusal = verdict.allowed ? null : this.crashes.message(verdict);
-    const next = this.refusal ?? 'Your next message starts it again and resumes this conversation.';
-    this.transcript.push({ type: 'error', id: this.transcript.localId('exit'), message: `Codex exited (${how}). ${next}`, detail: cause });
-    this.turnWaiter?.({ turnId: this.turnId, status: 'failed', message: `Codex exited (${how})`, errorInfo: null });
+    const next = this.refusal ?? 'Restart it, or send a message: either starts it again and resumes this conversation.';
+    this.transcript.push({
+      type: 'error', id: this.transcript.localId('exit'), message: `Codex exited (${how}). ${next}`,
+      // The lines of Codex's stderr tail that say why (codex/stderrClass.ts), never its routine log lines.
+      detail: cause, kind: 'crashed',
+      ...(verdict.allowed ? { action: 'restart' as const } : {}),
+    });
+    this.turnWaiter?.({ turnId: this.turnId, status: 'failed', message: `Codex exited (${how})`, errorInfo: null, exited: true });
     this.changed('error');
   }
+
+  // ---- watchdogs ---------------------------------------------------------------------------------
+
+  /** (Re)arms the stall watchdog: told at half of `turn_stall_minutes`, stopped at full. Paused while an approval waits. */
+  private armStall(): void {
+    this.clearStall();
+    const ms = this.deps.timing.stallMs;
+    if (!ms || (!this.turnId && !this.compaction) || this.state === 'needs-you') return;
+    if (this.stallHalfTold) {
+      this.stallHalfTold = false;
+      this.setActivity(this.compaction ? 'Compacting…' : null);
+    }
+    this.stallTimer = setTimeout(() => {
+      this.stallHalfTold = true;
+      const mins = (x: number) => (x < 60_000 ? `${Math.round(x / 1000)} s` : `${Math.round((x / 60_000) * 10) / 10} min`);
+      this.notice(`No output from the agent for ${mins(ms / 2)}; the turn is stopped at ${mins(ms)} (turn_stall_minutes) unless something arrives.`);
+      this.setActivity(`No output for ${mins(ms / 2)}`);
+      this.stallTimer = setTimeout(() => {
+        this.stallTimer = null;
+        this.notice(`Stopped: no output from the agent for ${mins(ms)} (turn_stall_minutes).`);
+        void this.interrupt();
+      }, ms / 2);
+      this.stallTimer.unref?.();
+    }, ms / 2);
+    this.stallTimer.unref?.();
+  }
+
+  private clearStall(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = null;
+  }
+
+  /** After the queue drains: an idle process exits after `idle_exit_minutes`; the row stays and is resumed later. */
+  private armIdle(): void {
+    this.clearIdle();
+    if (!this.conn || !this.deps.timing.idleMs) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.running || this.queue.length || this.commands || this.deps.broker.pending().some((v) => v.chatId === this.deps.chatId)) return;
+      void this.stopProcess().then(() => this.changed());
+    }, this.deps.timing.idleMs);
+    this.idleTimer.unref?.();
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  /** Codex says the thread waits on an approval; tell the user when Angelia holds none for this chat. */
+  private watchGhost(flags: string[]): void {
+    const waiting = flags.includes('waitingOnApproval');
+    if (!waiting) return this.clearGhost();
+    if (this.ghostTimer) return;
+    this.ghostTimer = setTimeout(() => {
+      this.ghostTimer = null;
+      if (this.deps.broker.pending().some((v) => v.chatId === this.deps.chatId)) return;
+      this.notice('Codex says this turn waits for an approval, but Angelia never received that request, so there is nothing to answer. /stop ends the turn.');
+      this.setActivity('Waiting on an approval Codex never sent');
+    }, this.deps.timing.ghostApprovalMs);
+    this.ghostTimer.unref?.();
+  }
+
+  private clearGhost(): void {
+    if (this.ghostTimer) clearTimeout(this.ghostTimer);
+    this.ghostTimer = null;
+  }
+
+  private clearTimers(): void {
+    this.clearStall();
+    this.clearIdle();
+    this.clearGhost();
+  }
+
+  // ---- Codex → chat ------------------------------------------------------------------------------
 
   private onNotification(method: string, params: unknown): void {
     const ids = idsOf(params);
     if (ids.threadId && this.threadId && ids.threadId !== this.threadId) return;
     const p = isObj(params) ? params : {};
+    if (this.turnWaiter && method !== 'thread/status/changed') this.armStall();
     switch (method) {
+      case 'turn/started':
+        if (!this.turnId && isObj(p.turn)) this.turnId = str(p.turn.id);
+        return;
       case 'item/started':
       case 'item/completed': {
         if (isObj(p.item) && p.item.type === 'fileChange' && typeof p.item.id === 'string') this.fileChanges.set(p.item.id, readChanges(p.item));
+        if (isObj(p.item) && p.item.type === 'contextCompaction' && method === 'item/completed' && this.compaction) this.compaction.done = true;
         const item = toChatItem(p.item, method === 'item/completed');
         if (item && item.type !== 'user') this.transcript.upsert(item);
         return;
@@ -291,6 +816,9 @@ export class Chat {
         return;
       case 'item/commandExecution/outputDelta':
         if (typeof p.itemId === 'string' && typeof p.delta === 'string') this.transcript.delta(p.itemId, 'output', p.delta);
+        return;
+      case 'thread/status/changed':
+        if (isObj(p.status)) this.watchGhost(p.status.type === 'active' && Array.isArray(p.status.activeFlags) ? p.status.activeFlags.filter((f): f is string => typeof f === 'string') : []);
         return;
       case 'error':
         // Codex retries model requests on its own; say so instead of staying silent (a final error ends the turn).
@@ -306,7 +834,10 @@ export class Chat {
         return;
       case 'serverRequest/resolved':
         this.deps.broker.withdraw((v, rpcId) => v.chatId === this.deps.chatId && String(rpcId) === String(p.requestId));
-        this.changed(this.state === 'needs-you' ? 'working' : undefined);
+        if (this.state === 'needs-you' && !this.deps.broker.pending().some((v) => v.chatId === this.deps.chatId)) {
+          this.changed('working');
+          this.armStall();
+        }
         return;
       case 'turn/completed': {
         const end = readTurnEnd(params);
@@ -337,11 +868,24 @@ export class Chat {
       return c.result;
     }
     const { id, response } = this.deps.broker.open({ chatId: this.deps.chatId, profile: this.deps.profile, ask: c, rpcId });
+    const ask = { title: c.title, outcome: 'pending' as 'pending' | 'cancel' | 'deny' | 'allow' };
+    this.lastAsk = ask;
     this.transcript.push({ type: 'approval', id: `approval-${id}`, approvalId: id });
+    this.clearStall();
     this.changed('needs-you');
-    const wire = await response;
-    if (this.state === 'needs-you' && !this.deps.broker.pending().some((v) => v.chatId === this.deps.chatId)) this.changed('working');
-    return wire;
+    const settled: Settlement = await response;
+    ask.outcome = settled.answer === 'cancel' ? 'cancel' : settled.answer === 'deny' ? 'deny' : 'allow';
+    if (this.state === 'needs-you' && !this.deps.broker.pending().some((v) => v.chatId === this.deps.chatId)) {
+      this.changed('working');
+      this.armStall();
+    }
+    if (settled.by === 'timeout') this.notice(`No answer to the permission request in time, so it was denied. (${id8(id)})`);
+    if (settled.reason) {
+      // The decline is written first (this handler's result); the typed reason follows as a steer (field case B08).
+      const reason = settled.reason;
+      setTimeout(() => void this.steer(reason, 'denyReason'), 0);
+    }
+    return settled.wire;
   }
 }
 

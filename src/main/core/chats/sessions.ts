@@ -1,9 +1,10 @@
 /**
  * The sessions store (`<state>/sessions.json`, seed-spec §1.5): per chat, the active session and a
  * history of sessions. A session row takes the thread id Codex mints; it is resumed only once it is
- * materialized (a turn started on it: field case B22). Written atomically, mode 600.
+ * materialized (a turn started on it: field case B22). Written atomically, mode 600; the previous
+ * version is kept as `sessions.json.bak` (mode 600) before every write.
  */
-import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
@@ -21,6 +22,9 @@ export const SessionRow = z.object({
   started: z.boolean(),
   label: z.string(),
   enforcement: z.enum(['managed', 'disabled', 'external']).nullable().default(null),
+  /** Session-only overrides set by `/model` and `/effort` (null: the profile's value or Codex's default). */
+  model: z.string().nullable().default(null),
+  effort: z.string().nullable().default(null),
 });
 export type SessionRow = z.infer<typeof SessionRow>;
 
@@ -58,7 +62,7 @@ export class SessionStore {
   startNew(chatId: string, profile: string): SessionRow {
     const chat = (this.data.chats[chatId] ??= { profile, active: null, history: [] });
     const now = new Date().toISOString();
-    const row: SessionRow = { id: randomUUID(), threadId: null, created_at: now, last_used_at: now, turns: 0, started: false, label: '', enforcement: null };
+    const row: SessionRow = { id: randomUUID(), threadId: null, created_at: now, last_used_at: now, turns: 0, started: false, label: '', enforcement: null, model: null, effort: null };
     chat.history.push(row);
     chat.active = row.id;
     this.save();
@@ -94,9 +98,58 @@ export class SessionStore {
     return [...chat.history].sort((a, b) => b.last_used_at.localeCompare(a.last_used_at)).slice(0, limit);
   }
 
-  /** Every chat id in the store with its profile. */
+  /** Every chat id in the store with its profile, in creation order. */
   chats(): Array<{ chatId: string; profile: string }> {
     return Object.entries(this.data.chats).map(([chatId, c]) => ({ chatId, profile: c.profile }));
+  }
+
+  /** Registers a chat with no session yet (a new chat on a profile); a no-op when it exists. */
+  addChat(chatId: string, profile: string): void {
+    if (this.data.chats[chatId]) return;
+    this.data.chats[chatId] = { profile, active: null, history: [] };
+    this.save();
+  }
+
+  /** The active row of a chat, or null when it has none (nothing is minted). */
+  active(chatId: string): SessionRow | null {
+    const chat = this.data.chats[chatId];
+    return chat?.history.find((r) => r.id === chat.active) ?? null;
+  }
+
+  /**
+   * Makes a row active by `/resume` selector: a 1–2 digit 1-based index into `list(chatId)` or a unique,
+   * case-insensitive id prefix of at least 5 characters. Returns the row, or null when none (or several) match.
+   */
+  setActive(chatId: string, selector: string): SessionRow | null {
+    const chat = this.data.chats[chatId];
+    if (!chat) return null;
+    const sel = selector.trim().toLowerCase();
+    let row: SessionRow | undefined;
+    if (/^\d{1,2}$/.test(sel)) row = this.list(chatId)[Number(sel) - 1];
+    else if (sel.length >= 5) {
+      const hits = chat.history.filter((r) => r.id.toLowerCase().startsWith(sel));
+      row = hits.length === 1 ? hits[0] : undefined;
+    }
+    if (!row) return null;
+    chat.active = row.id;
+    row.last_used_at = new Date().toISOString();
+    this.save();
+    return row;
+  }
+
+  /** Sets (string) or clears (null) the active row's session-only model/effort override; fields left out stay. Throws when the chat has no active row. */
+  setOverride(chatId: string, change: { model?: string | null; effort?: string | null }): SessionRow {
+    const row = this.active(chatId);
+    if (!row) throw new Error(`chat ${chatId} has no active session`);
+    if (change.model !== undefined) row.model = change.model;
+    if (change.effort !== undefined) row.effort = change.effort;
+    this.save();
+    return row;
+  }
+
+  /** How many sessions a chat has in its history. */
+  count(chatId: string): number {
+    return this.data.chats[chatId]?.history.length ?? 0;
   }
 
   private row(chatId: string, rowId: string): SessionRow {
@@ -107,6 +160,7 @@ export class SessionStore {
 
   private save(): void {
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    if (existsSync(this.file)) copyFileSync(this.file, `${this.file}.bak`);
     writeFileAtomic.sync(this.file, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
   }
 }

@@ -1,0 +1,276 @@
+/**
+ * The chat's own logic against a scripted connection (no Codex process): the watchdogs (stall, idle
+ * exit, an approval Codex waits on but never sent), the one retry of a first turn whose process dies,
+ * commands that never reach the agent, the queue limit and steer. Real-Codex behaviour is covered in
+ * test/integration/chat-lifecycle.test.ts.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppEvent, ChatItem } from '../../../src/shared/contract';
+import { Chat, MAX_QUEUE, type ChatTiming, type LaunchPlan } from '../../../src/main/core/chats/chat';
+import type { CodexConnection, CodexExit } from '../../../src/main/core/chats/connection';
+import { SessionStore } from '../../../src/main/core/chats/sessions';
+import { ApprovalBroker } from '../../../src/main/core/approvals/broker';
+import { memoryAudit } from '../../../src/main/core/approvals/audit';
+import { ModelCatalog } from '../../../src/main/core/codex/models';
+import { makeTestDir, removeTestDir } from '../instance/testDir';
+
+type Answer = (params: Record<string, unknown>, conn: FakeConn) => unknown;
+
+/** A connection that answers requests from a table and lets the test push notifications and exit. */
+class FakeConn implements CodexConnection {
+  readonly version = '0.169.0';
+  readonly calls: Array<{ method: string; params: Record<string, unknown> }> = [];
+  notify: (method: string, params: unknown) => void = () => {};
+  serverRequest: ((method: string, params: unknown, id: string | number) => Promise<unknown>) | null = null;
+  private exit!: (e: CodexExit) => void;
+  readonly exited = new Promise<CodexExit>((r) => (this.exit = r));
+  stopped = false;
+  constructor(private readonly answers: Record<string, Answer>) {}
+  async request(method: string, params: unknown): Promise<unknown> {
+    const p = (params ?? {}) as Record<string, unknown>;
+    this.calls.push({ method, params: p });
+    const a = this.answers[method];
+    return a ? a(p, this) : {};
+  }
+  onServerRequest(h: (method: string, params: unknown, id: string | number) => Promise<unknown>): void {
+    this.serverRequest = h;
+  }
+  onNotification(h: (method: string, params: unknown) => void): void {
+    this.notify = h;
+  }
+  die(code: number): void {
+    this.exit({ code, signal: null, stderrTail: "thread 'main' panicked at src/main.rs:1:1:\nboom\n" });
+  }
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.exit({ code: 0, signal: null, stderrTail: '' });
+  }
+  kill(): void {
+    this.stopped = true;
+  }
+}
+
+let threadSeq = 0;
+const baseAnswers = (): Record<string, Answer> => ({
+  'config/read': () => ({ config: { model: 'gpt-5.5' } }),
+  'configRequirements/read': () => ({ requirements: null }),
+  'thread/start': () => ({ thread: { id: `thread-${++threadSeq}` }, approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, model: 'gpt-5.5' }),
+  'thread/resume': (p) => ({ thread: { id: p.threadId }, approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, model: 'gpt-5.5' }),
+  'model/list': () => ({ data: [], nextCursor: null }),
+});
+
+const plan: LaunchPlan = {
+  spawn: { bin: '/fake/codex', args: ['app-server'], cwd: '/w', env: {} },
+  sandboxed: false, permissionsExtends: null, onRequest: true, threadParams: { cwd: '/w' }, effort: null,
+  expect: { sandboxed: false, approvalPolicy: 'on-request', features: {} }, allowedMcpServers: [],
+};
+
+const timing: ChatTiming = { stallMs: 0, idleMs: 0, ghostApprovalMs: 50, interruptGraceMs: 200 };
+let chats: Chat[] = [];
+let dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(chats.map((c) => c.dispose()));
+  chats = [];
+  await Promise.all(dirs.map(removeTestDir));
+  dirs = [];
+});
+
+async function makeChat(conns: FakeConn[], t: Partial<ChatTiming> = {}) {
+  const dir = await makeTestDir('chat-unit');
+  dirs.push(dir);
+  const events: AppEvent[] = [];
+  const audit = memoryAudit();
+  const broker = new ApprovalBroker({ timeoutMs: 60_000, audit, onUpdate: () => {} });
+  let started = 0;
+  const chat = new Chat({
+    chatId: 'c', profile: 'p', plan: async () => plan,
+    startCodex: async () => {
+      const conn = conns[started++];
+      if (!conn) throw new Error('no more fake connections');
+      return conn;
+    },
+    broker, audit, sessions: new SessionStore(`${dir}/sessions.json`), emit: (e) => events.push(e),
+    timing: { ...timing, ...t }, models: new ModelCatalog(), exportDir: `${dir}/exports`, threadHeldElsewhere: () => null,
+  });
+  chats.push(chat);
+  return { chat, events, broker, starts: () => started };
+}
+
+const notices = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'notice' }> => i.type === 'notice').map((i) => i.text);
+
+async function until<T>(what: string, get: () => T | undefined | null | false): Promise<T> {
+  for (let n = 0; n < 500; n++) {
+    const v = get();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+/** Answers turn/start with a turn id and completes it on the next tick with `status`. */
+function completing(status: 'completed' | 'failed' = 'completed', error: unknown = null): Answer {
+  return (p, conn) => {
+    setTimeout(() => conn.notify('turn/completed', { threadId: p.threadId, turn: { id: 'turn-1', status, error } }), 5);
+    return { turn: { id: 'turn-1' } };
+  };
+}
+
+describe('chat commands', () => {
+  it('never sends a command or an unknown /word to the agent', async () => {
+    const conn = new FakeConn(baseAnswers());
+    const { chat } = await makeChat([conn]);
+    chat.send('/help');
+    chat.send('/frobnicate now');
+    chat.send('/status');
+    await chat.idle();
+    const texts = notices(chat.transcript.all());
+    expect(texts[0]).toMatch(/^Commands \(answered by Angelia, no model tokens\):\n\/new — /);
+    expect(texts[1]).toMatch(/^Unknown command \/frobnicate\./);
+    expect(texts[2]).toMatch(/^angelia · profile p · no session yet · codex\ncold · 0 queued\nsandbox: not started yet\n0 sessions in history$/);
+    expect(conn.calls.some((c) => c.method === 'turn/start')).toBe(false);
+  });
+
+  it('/stop with nothing running says so; a path-like message is a message', async () => {
+    const conn = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
+    const { chat } = await makeChat([conn]);
+    chat.send('/stop');
+    await chat.idle();
+    expect(notices(chat.transcript.all())).toEqual(['Nothing running.']);
+    chat.send('/usr/bin is missing');
+    await chat.idle();
+    expect(conn.calls.find((c) => c.method === 'turn/start')?.params.input).toEqual([{ type: 'text', text: '/usr/bin is missing', text_elements: [] }]);
+  });
+
+  it('refuses the eleventh message', async () => {
+    const conn = new FakeConn({ ...baseAnswers(), 'turn/start': () => new Promise(() => {}) });
+    const { chat } = await makeChat([conn]);
+    for (let n = 0; n < MAX_QUEUE; n++) chat.send(`m${n}`);
+    expect(() => chat.send('one too many')).toThrow(/already holds 10 messages/);
+  });
+
+  it('steer with no turn running queues the text as its own turn', async () => {
+    const conn = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
+    const { chat } = await makeChat([conn]);
+    expect(chat.send('hello', { steer: true })).toEqual({ queued: 0 });
+    await chat.idle();
+    expect(conn.calls.filter((c) => c.method === 'turn/steer')).toHaveLength(0);
+    expect(conn.calls.filter((c) => c.method === 'turn/start')).toHaveLength(1);
+  });
+});
+
+describe('chat watchdogs', () => {
+  it('stall: told at half time, interrupted at full time; output in between re-arms it', async () => {
+    const conn = new FakeConn({
+      ...baseAnswers(),
+      'turn/start': () => ({ turn: { id: 'turn-1' } }),
+      'turn/interrupt': (p, c) => {
+        setTimeout(() => c.notify('turn/completed', { threadId: p.threadId, turn: { id: 'turn-1', status: 'interrupted', error: null } }), 5);
+        return {};
+      },
+    });
+    const { chat } = await makeChat([conn], { stallMs: 200 });
+    chat.send('work');
+    await until('half-time notice', () => notices(chat.transcript.all()).length === 1);
+    expect(chat.view().activity).toBe('No output for 0 s');
+    conn.notify('item/started', { threadId: chat.view().threadId, turnId: 'turn-1', item: { type: 'agentMessage', id: 'a1', text: '' } });
+    expect(chat.view().activity).toBeNull();
+    await chat.idle();
+    const texts = notices(chat.transcript.all());
+    expect(texts[0]).toMatch(/^No output from the agent for 0 s; the turn is stopped at 0 s \(turn_stall_minutes\)/);
+    expect(texts.at(-1)).toMatch(/^Stopped: no output from the agent for 0 s/);
+    expect(conn.calls.filter((c) => c.method === 'turn/interrupt')).toHaveLength(1);
+    expect(chat.transcript.all().at(-1)).toMatchObject({ type: 'turnEnd', status: 'interrupted' });
+  });
+
+  it('the stall watchdog does not run while an approval waits for the user', async () => {
+    const conn = new FakeConn({ ...baseAnswers(), 'turn/start': () => ({ turn: { id: 'turn-1' } }) });
+    const { chat, broker } = await makeChat([conn], { stallMs: 100 });
+    chat.send('work');
+    await until('the turn', () => conn.calls.some((c) => c.method === 'turn/start'));
+    const answer = conn.serverRequest?.('item/commandExecution/requestApproval', { threadId: chat.view().threadId, turnId: 'turn-1', itemId: 'x', command: 'rm -rf build', availableDecisions: ['accept', 'decline'] }, 7);
+    await until('pending', () => broker.pending().length === 1);
+    await new Promise((r) => setTimeout(r, 250));
+    expect(conn.calls.filter((c) => c.method === 'turn/interrupt')).toHaveLength(0);
+    const id = broker.pending()[0]?.id ?? '';
+    broker.answer(id, 'deny', 'window');
+    expect(await answer).toEqual({ decision: 'decline' });
+  });
+
+  it('tells the user when Codex waits on an approval it never sent', async () => {
+    const conn = new FakeConn({ ...baseAnswers(), 'turn/start': () => ({ turn: { id: 'turn-1' } }) });
+    const { chat } = await makeChat([conn]);
+    chat.send('work');
+    await until('the turn', () => conn.calls.some((c) => c.method === 'turn/start'));
+    conn.notify('thread/status/changed', { threadId: chat.view().threadId, status: { type: 'active', activeFlags: ['waitingOnApproval'] } });
+    await until('the notice', () => notices(chat.transcript.all()).length === 1);
+    expect(notices(chat.transcript.all())[0]).toMatch(/^Codex says this turn waits for an approval, but Angelia never received that request/);
+    expect(chat.view().activity).toBe('Waiting on an approval Codex never sent');
+  });
+
+  it('idle exit stops the process; the next message starts one and resumes the thread', async () => {
+    const first = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
+    const second = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
+    const { chat, starts } = await makeChat([first, second], { idleMs: 50 });
+    chat.send('one');
+    await chat.idle();
+    const thread = chat.view().threadId;
+    await until('idle exit', () => first.stopped);
+    expect(chat.liveThread).toBeNull();
+    chat.send('two');
+    await chat.idle();
+    expect(starts()).toBe(2);
+    expect(second.calls.find((c) => c.method === 'thread/resume')?.params.threadId).toBe(thread);
+    expect(chat.transcript.all().filter((i) => i.type === 'error')).toHaveLength(0);
+  });
+});
+
+describe('chat failures', () => {
+  it('a first turn whose process dies is retried once on a fresh session, never twice', async () => {
+    const dying = (): Answer => (_p, conn) => {
+      setTimeout(() => conn.die(101), 5);
+      return { turn: { id: 'turn-1' } };
+    };
+    const a = new FakeConn({ ...baseAnswers(), 'turn/start': dying() });
+    const b = new FakeConn({ ...baseAnswers(), 'turn/start': dying() });
+    const { chat, starts } = await makeChat([a, b]);
+    chat.send('hello');
+    await chat.idle();
+    expect(starts()).toBe(2);
+    const items = chat.transcript.all();
+    expect(notices(items)).toContain('Codex exited during the first turn of this session; trying once more on a fresh session.');
+    const errors = items.filter((i): i is Extract<ChatItem, { type: 'error' }> => i.type === 'error');
+    expect(errors).toHaveLength(2);
+    expect(errors[1]).toMatchObject({ kind: 'crashed', action: 'restart' });
+    expect(errors[1]?.message).toMatch(/^Codex exited \(exit code 101\)/);
+    expect(errors[1]?.detail).toContain("thread 'main' panicked");
+    expect(items.filter((i) => i.type === 'user')).toHaveLength(1);
+  });
+
+  it('a failed turn is told by codexErrorInfo, not shown as the agent\u2019s message', async () => {
+    const conn = new FakeConn({ ...baseAnswers(), 'turn/start': completing('failed', { message: 'You\u2019ve hit your usage limit. Try again at 6:42 PM.', codexErrorInfo: 'usageLimitExceeded' }) });
+    const { chat } = await makeChat([conn]);
+    chat.send('hello');
+    await chat.idle();
+    const items = chat.transcript.all();
+    expect(items.some((i) => i.type === 'agent')).toBe(false);
+    const error = items.find((i) => i.type === 'error');
+    expect(error).toMatchObject({ kind: 'usageLimit' });
+    expect(error?.type === 'error' && error.message).toContain('6:42 PM');
+    expect(error?.type === 'error' && error.detail).toMatch(/\/model/);
+  });
+
+  it('restart after a crash resumes the thread without sending a message', async () => {
+    const a = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
+    const b = new FakeConn(baseAnswers());
+    const { chat } = await makeChat([a, b]);
+    chat.send('hello');
+    await chat.idle();
+    const thread = chat.view().threadId;
+    a.die(1);
+    await until('the crash', () => chat.view().state === 'error');
+    expect(await chat.restart()).toBe(true);
+    expect(b.calls.find((c) => c.method === 'thread/resume')?.params.threadId).toBe(thread);
+    expect(b.calls.some((c) => c.method === 'turn/start')).toBe(false);
+    expect(chat.view().state).toBe('idle');
+  });
+});
