@@ -8,13 +8,14 @@ import { displayTail } from '../../src/renderer/src/features/chat/CommandItem';
 
 const chat = (over: Partial<ChatView> = {}): ChatView => ({
   id: 'demo', profile: 'demo', state: 'idle', threadId: null, enforcement: null, lastLine: '', refusal: null,
-  pendingApprovals: 0, queued: 0, ...over,
+  pendingApprovals: 0, queued: 0, label: '', sessionId: null, model: null, effort: null,
+  overrides: { model: null, effort: null }, activity: null, ...over,
 });
 const profile: ProfileView = { name: 'demo', cwd: '/p/demo', permissionMode: 'default', sandboxed: true, addDirs: ['/p/shared'], model: null, effort: null };
 const approval = (over: Partial<ApprovalView> = {}): ApprovalView => ({
   id: 'a1', chatId: 'demo', profile: 'demo', kind: 'command', title: 'Run touch x', command: 'touch x', cwd: '/p/demo',
   reason: null, changes: [], requested: null, answers: ['allow', 'deny', 'cancel'], createdAt: '2025-01-01T00:00:00Z',
-  state: 'pending', answer: null, by: null, ...over,
+  state: 'pending', answer: null, by: null, granted: null, denyReason: null, ...over,
 });
 const item = (chatId: string, it: ChatItem): AppEvent => ({ event: 'chat:item', payload: { chatId, item: it } });
 const delta = (itemId: string, field: 'text' | 'output', d: string): AppEvent => ({ event: 'chat:delta', payload: { chatId: 'demo', itemId, field, delta: d } });
@@ -118,16 +119,16 @@ describe('approvals', () => {
     const outcome = { outcome: 'already-answered', answer: 'deny', by: 'notification' } as const;
     const s2 = applyAnswer(s1, 'a1', outcome);
     expect(s2.approvals.byId.a1).toMatchObject({ state: 'answered', answer: 'deny', by: 'notification' });
-    expect(outcomeNote(s2.approvals.outcomes.a1)).toBe('Already answered: Denied — from a notification');
+    expect(outcomeNote(s2.approvals.outcomes.a1)).toBe('Already answered (Denied, from a notification)');
   });
 
   it('requested folders show as a diff against the profile', () => {
     const lines = accessDiff({ read: ['/etc/hosts'], write: ['/p/other', '/p/shared/sub'], network: true }, profile);
     expect(lines).toEqual([
-      { sign: '+', text: 'write /p/other, this turn only' },
-      { sign: '=', text: 'write /p/shared/sub (the profile already allows it)' },
-      { sign: '+', text: 'read /etc/hosts, this turn only' },
-      { sign: '+', text: 'network, this turn only' },
+      { sign: '+', text: 'write /p/other, this turn only', key: 'write:/p/other' },
+      { sign: '=', text: 'write /p/shared/sub (the profile already allows it)', key: 'write:/p/shared/sub' },
+      { sign: '+', text: 'read /etc/hosts, this turn only', key: 'read:/etc/hosts' },
+      { sign: '+', text: 'network, this turn only', key: 'network' },
     ]);
   });
 });

@@ -5,6 +5,7 @@
 import type { ReactElement } from 'react';
 import { SessionContext, type Session } from './api/session';
 import { ChatList } from './features/chats/ChatList';
+import { NewChat } from './features/chats/NewChat';
 import { ChatPane } from './features/chat/ChatPane';
 import { applyProblem } from './store/app';
 import { update, useAppStore } from './store/store';
@@ -46,6 +47,8 @@ function Layout(): ReactElement {
               {pending} waiting
             </span>
           )}
+          <span className="spacer" />
+          <NewChat />
         </header>
         <ChatList />
       </aside>

@@ -4,20 +4,37 @@
  * actions the UI calls. Components get these actions through `SessionContext`.
  */
 import { createContext, useContext } from 'react';
-import type { AnswerOutcome, ApprovalAnswer } from '../../../shared/contract';
+import type { AnswerOutcome, ApprovalAnswer, ChatView, OutputOf, RequestedAccess, SessionView } from '../../../shared/contract';
 import type { AppError, Result } from '../../../shared/result';
-import { applyAnswer, applyConnection, applyEvent, applyItems, applySelect, applySnapshot } from '../store/app';
+import { applyAnswer, applyConnection, applyCreated, applyEvent, applyItems, applySelect, applySessions, applySnapshot } from '../store/app';
 import { update, useAppStore } from '../store/store';
 import type { LinkedApi } from './wsApi';
 
 /** What the UI can do. Every action reports failures as values. */
 export interface Session {
   select(chatId: string | null): void;
-  send(chatId: string, text: string): Promise<Result<{ queued: number }>>;
+  /**
+   * Sends a message or a command (`/status`…). With `steer`, the text goes into the running turn
+   * (`turn/steer`) instead of waiting in the queue.
+   */
+  send(chatId: string, text: string, opts?: { steer?: boolean }): Promise<Result<OutputOf<'chats:send'>>>;
   interrupt(chatId: string): Promise<Result<{ interrupted: boolean }>>;
-  answer(id: string, answer: ApprovalAnswer): Promise<Result<AnswerOutcome>>;
+  /** Answers an approval. `grant`: the checked subset of a permissions request (Allow); `reason`: text typed with a Deny. */
+  answer(id: string, answer: ApprovalAnswer, extra?: AnswerExtra): Promise<Result<AnswerOutcome>>;
+  /** Opens a new chat on `profile` and selects it. */
+  create(profile: string): Promise<Result<ChatView>>;
+  /** Starts the chat's Codex again after a crash and resumes its thread. */
+  restart(chatId: string): Promise<Result<{ started: boolean }>>;
+  /** Loads the chat's session history into the store. */
+  sessions(chatId: string): Promise<Result<SessionView[]>>;
   /** Stops listening (tests and hot reload). */
   stop(): void;
+}
+
+/** What may go with an answer: a grant (Allow of a permissions request) or a reason (Deny). */
+export interface AnswerExtra {
+  grant?: RequestedAccess;
+  reason?: string;
 }
 
 /** Reports a failed load where the UI can show it. */
@@ -70,11 +87,27 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
       const s = useAppStore.getState();
       if (chatId && s.connection === 'open' && !s.items.loaded[chatId]) void loadItems(chatId);
     },
-    send: (chatId, text) => api.invoke('chats:send', { chatId, text }),
+    send: (chatId, text, opts = {}) => api.invoke('chats:send', { chatId, text, ...(opts.steer ? { steer: true } : {}) }),
     interrupt: (chatId) => api.invoke('chats:interrupt', { chatId }),
-    async answer(id, answer) {
-      const r = await api.invoke('approvals:answer', { id, answer });
+    async answer(id, answer, extra = {}) {
+      const r = await api.invoke('approvals:answer', {
+        id, answer, ...(extra.grant ? { grant: extra.grant } : {}), ...(extra.reason ? { reason: extra.reason } : {}),
+      });
       if (r.ok) update((s) => applyAnswer(s, id, r.value));
+      return r;
+    },
+    async create(profile) {
+      const r = await api.invoke('chats:create', { profile });
+      if (r.ok) {
+        update((s) => applyCreated(s, r.value));
+        if (!useAppStore.getState().items.loaded[r.value.id]) void loadItems(r.value.id);
+      }
+      return r;
+    },
+    restart: (chatId) => api.invoke('chats:restart', { chatId }),
+    async sessions(chatId) {
+      const r = await api.invoke('chats:sessions', { chatId });
+      if (r.ok) update((s) => applySessions(s, chatId, r.value));
       return r;
     },
     stop() {

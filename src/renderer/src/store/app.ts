@@ -2,11 +2,12 @@
  * The renderer's whole state as one object of slices, and the one function through which core events
  * enter it. Everything here is pure; `store.ts` binds it to zustand.
  */
-import type { AnswerOutcome, AppEvent, ApprovalView, ChatItem, ChatView, ProfileView } from '../../../shared/contract';
+import type { AnswerOutcome, AppEvent, ApprovalView, ChatItem, ChatView, ProfileView, SessionView } from '../../../shared/contract';
 import { answerSettled, initialApprovals, setApprovals, upsertApproval, type ApprovalsSlice } from './approvals';
 import { initialChats, setChats, setProfiles, upsertChat, type ChatsSlice } from './chats';
 import { appendDelta, initialItems, markItemsStale, setItems, upsertItem, type ItemsSlice } from './items';
 import { initialSelection, keepKnown, selectChat, type SelectionSlice } from './selection';
+import { initialSessions, setSessions, type SessionsSlice } from './sessions';
 
 /** The link to the host: connecting, open, lost (reconnecting), or impossible (no token in the URL). */
 export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'no-token';
@@ -18,6 +19,7 @@ export interface AppState {
   items: ItemsSlice;
   approvals: ApprovalsSlice;
   selection: SelectionSlice;
+  sessions: SessionsSlice;
   /** The last failure the window could not show elsewhere (a load that failed), or null. */
   problem: string | null;
 }
@@ -29,6 +31,7 @@ export const initialState: AppState = {
   items: initialItems,
   approvals: initialApprovals,
   selection: initialSelection,
+  sessions: initialSessions,
   problem: null,
 };
 
@@ -77,6 +80,17 @@ export function applyItems(state: AppState, chatId: string, items: ChatItem[]): 
 /** Applies the outcome of this window's answer to an approval. */
 export function applyAnswer(state: AppState, id: string, outcome: AnswerOutcome): AppState {
   return withSlice(state, 'approvals', answerSettled(state.approvals, id, outcome));
+}
+
+/** The answer to this window's `chats:create`: the new chat is listed (if its event has not done so yet) and opened. */
+export function applyCreated(state: AppState, chat: ChatView): AppState {
+  const next = state.chats.byId[chat.id] ? state : withSlice(state, 'chats', upsertChat(state.chats, chat));
+  return withSlice(next, 'selection', selectChat(next.selection, chat.id));
+}
+
+/** A chat's session history as `chats:sessions` answered it. */
+export function applySessions(state: AppState, chatId: string, list: SessionView[]): AppState {
+  return withSlice(state, 'sessions', setSessions(state.sessions, chatId, list));
 }
 
 /** Opens a chat (or the list, with null). */

@@ -42,3 +42,15 @@ export function setProfiles(state: ChatsSlice, profiles: ProfileView[]): ChatsSl
   if (equal(byName, state.profiles)) return state;
   return { ...state, profiles: byName };
 }
+
+/**
+ * The name a chat is told apart by: its profile, and for the second and later chats of one profile
+ * (in list order) "profile · #n". The first chat of a profile keeps the plain name.
+ */
+export function chatName(state: ChatsSlice, chatId: string): string {
+  const chat = state.byId[chatId];
+  if (!chat) return chatId;
+  const siblings = state.order.filter((id) => state.byId[id]?.profile === chat.profile);
+  const n = siblings.indexOf(chatId) + 1;
+  return n > 1 ? `${chat.profile} · #${n}` : chat.profile;
+}

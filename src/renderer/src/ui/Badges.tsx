@@ -1,5 +1,6 @@
 /**
- * Status badges: the agent's state and who enforces its sandbox. Full access is always red.
+ * Status badges: the agent's state, who enforces its sandbox (full access is always red) and what it is
+ * doing right now.
  */
 import type { ReactElement } from 'react';
 import type { AgentState, Enforcement } from '../../../shared/contract';
@@ -41,4 +42,14 @@ export function EnforcementBadge({ enforcement, sandboxed, state }: { enforcemen
     return <span className="badge enf-external" data-testid="enforcement-badge" title="Enforced outside Codex: Angelia cannot vouch for it">⚠ external sandbox</span>;
   }
   return <span className="badge enf-unknown" data-testid="enforcement-badge" title="Shown once the agent has started">not started</span>;
+}
+
+/** What the agent is doing beyond its state ("Compacting…"); nothing when null. */
+export function ActivityBadge({ activity }: { activity: string | null }): ReactElement | null {
+  if (!activity) return null;
+  return (
+    <span className="badge activity" data-testid="activity-badge" title={activity}>
+      {activity}
+    </span>
+  );
 }

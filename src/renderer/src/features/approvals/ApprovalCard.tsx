@@ -1,16 +1,34 @@
 /**
  * The approval card: exactly what is asked (the full command with cwd and reason, the diff, or the
- * requested folders against the profile) and one button per offered answer. Once settled it says what
- * was answered and by whom; a click on a settled card says "already answered" and sends nothing.
+ * requested folders against the profile) and one button per offered answer (Deny = decline, the turn
+ * goes on; "Deny and stop" = cancel, only when offered). A permissions request for more than one thing
+ * lists them with checkboxes, and Allow grants what stays checked. "Deny with a reason…" opens a field
+ * whose text reaches the agent after the decline. Once settled the card says what was answered, by
+ * whom, what was granted or the reason given; a click that lost the race says "already answered" and
+ * names the answer in force.
  */
 import { useState, type ReactElement } from 'react';
 import type { ApprovalAnswer, ApprovalView } from '../../../../shared/contract';
-import { useSession } from '../../api/session';
+import { useSession, type AnswerExtra } from '../../api/session';
 import { useAppStore } from '../../store/store';
 import { Diff } from '../../ui/Diff';
-import { ANSWER_LABEL, accessDiff, outcomeNote, settledLine } from './describe';
+import { DenyReasonForm, GrantPicker, SettledDetails } from './AnswerExtras';
+import { ANSWER_LABEL, accessCount, accessDiff, alreadyAnsweredLine, grantOf, outcomeNote, settledLine, type AccessLine } from './describe';
 
-function What({ view }: { view: ApprovalView }): ReactElement {
+function AccessDiff({ lines }: { lines: AccessLine[] }): ReactElement {
+  return (
+    <pre className="access-diff" data-testid="approval-access">
+      {lines.map((l) => (
+        <span key={l.key} className={l.sign === '+' ? 'diff-add' : 'diff-ctx'}>
+          {l.sign} {l.text}
+          {'\n'}
+        </span>
+      ))}
+    </pre>
+  );
+}
+
+function What({ view, picker }: { view: ApprovalView; picker: ReactElement | null }): ReactElement {
   const profile = useAppStore((s) => s.chats.profiles[view.profile]);
   const lines = view.requested ? accessDiff(view.requested, profile) : [];
   return (
@@ -34,28 +52,24 @@ function What({ view }: { view: ApprovalView }): ReactElement {
           <Diff diff={c.diff} />
         </div>
       ))}
-      {lines.length > 0 && (
-        <pre className="access-diff" data-testid="approval-access">
-          {lines.map((l, i) => (
-            <span key={i} className={l.sign === '+' ? 'diff-add' : 'diff-ctx'}>
-              {l.sign} {l.text}
-              {'\n'}
-            </span>
-          ))}
-        </pre>
-      )}
+      {picker ?? (lines.length > 0 && <AccessDiff lines={lines} />)}
       {view.reason !== null && <div className="approval-reason">“{view.reason}”</div>}
     </div>
   );
 }
+
+const grants = (a: ApprovalAnswer): boolean => a === 'allow' || a === 'allowForSession';
 
 /** One approval, inline in the chat. Renders a placeholder while the approval is not yet known. */
 export function ApprovalCard({ approvalId }: { approvalId: string }): ReactElement {
   const session = useSession();
   const view = useAppStore((s) => s.approvals.byId[approvalId]);
   const outcome = useAppStore((s) => s.approvals.outcomes[approvalId]);
+  const profile = useAppStore((s) => (view ? s.chats.profiles[view.profile] : undefined));
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<string | null>(null);
+  const [unchecked, setUnchecked] = useState<ReadonlySet<string>>(new Set());
+  const [reasonOpen, setReasonOpen] = useState(false);
 
   if (!view) {
     return (
@@ -65,26 +79,37 @@ export function ApprovalCard({ approvalId }: { approvalId: string }): ReactEleme
     );
   }
   const pending = view.state === 'pending';
+  const pickable = pending && view.kind === 'permissions' && view.requested !== null && accessCount(view.requested) > 1 && view.answers.some(grants);
+  const grant = pickable && view.requested ? grantOf(view.requested, unchecked) : null;
+  const nothingChecked = grant !== null && grant.read.length === 0 && grant.write.length === 0 && !grant.network;
 
-  const click = async (answer: ApprovalAnswer): Promise<void> => {
+  const answer = async (a: ApprovalAnswer, extra: AnswerExtra = {}): Promise<void> => {
     if (!pending) {
-      setNote(`Already answered: ${settledLine(view)}`);
+      setNote(alreadyAnsweredLine(view.answer, view.by));
       return;
     }
     setBusy(true);
     setNote(null);
-    const r = await session.answer(view.id, answer);
+    const r = await session.answer(view.id, a, extra);
     setBusy(false);
-    if (!r.ok) setNote(`Could not answer: ${r.error.message}`);
+    if (!r.ok) setNote(`Could not answer: ${r.error.message}${r.error.fix ? ` — ${r.error.fix}` : ''}`);
+    else setReasonOpen(false);
+  };
+  const click = (a: ApprovalAnswer): Promise<void> => answer(a, grants(a) && grant ? { grant } : {});
+  const toggle = (key: string): void => {
+    const next = new Set(unchecked);
+    if (!next.delete(key)) next.add(key);
+    setUnchecked(next);
   };
 
+  const picker = pickable && view.requested ? <GrantPicker lines={accessDiff(view.requested, profile)} unchecked={unchecked} onToggle={toggle} disabled={busy} /> : null;
   const shownNote = note ?? outcomeNote(outcome);
   return (
-    <div className={`approval-card ${pending ? 'pending' : 'settled'}`} data-testid="approval-card" data-state={view.state} data-approval-id={view.id}>
+    <div className={`approval-card ${pending ? 'pending' : 'settled'}`} data-testid="approval-card" data-state={view.state} data-answer={view.answer ?? undefined} data-approval-id={view.id}>
       <div className="approval-title">
         <span className="approval-dot" aria-hidden="true" /> {view.title}
       </div>
-      <What view={view} />
+      <What view={view} picker={picker} />
       <div className="approval-buttons">
         {view.answers.map((a) => (
           <button
@@ -93,19 +118,27 @@ export function ApprovalCard({ approvalId }: { approvalId: string }): ReactEleme
             className={`btn answer-${a}${view.answer === a ? ' chosen' : ''}`}
             data-testid={`approval-${a}`}
             aria-pressed={view.answer === a ? true : undefined}
-            disabled={busy}
+            disabled={busy || (nothingChecked && grants(a))}
+            title={nothingChecked && grants(a) ? 'Nothing is checked: check what to grant, or Deny' : undefined}
             onClick={() => void click(a)}
           >
             {ANSWER_LABEL[a]}
           </button>
         ))}
+        {pending && view.answers.includes('deny') && !reasonOpen && (
+          <button type="button" className="btn link" data-testid="deny-with-reason" disabled={busy} onClick={() => setReasonOpen(true)}>
+            Deny with a reason…
+          </button>
+        )}
         {view.answers.length === 0 && pending && <span className="meta">No answer can be given from here.</span>}
       </div>
+      {pending && reasonOpen && <DenyReasonForm busy={busy} onDeny={(reason) => void answer('deny', { reason })} onClose={() => setReasonOpen(false)} />}
       {!pending && (
         <div className="approval-status" data-testid="approval-status">
           {settledLine(view)}
         </div>
       )}
+      {!pending && <SettledDetails view={view} />}
       {shownNote && (
         <div className="approval-note" data-testid="approval-note" role="status">
           {shownNote}

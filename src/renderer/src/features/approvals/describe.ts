@@ -1,7 +1,7 @@
 /**
  * What an approval card says, as pure functions: button labels from the offered answers, the settled
- * line ("Allowed — from this window"), and the requested folders as a diff against the profile
- * ("+ write /path, this turn only").
+ * line ("Allowed — from this window"), the requested folders as a diff against the profile
+ * ("+ write /path, this turn only"), the grant made of the entries left checked, and what was granted.
  */
 import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, ProfileView, RequestedAccess } from '../../../../shared/contract';
 
@@ -52,18 +52,28 @@ export function settledLine(view: ApprovalView): string {
   }
 }
 
+/** Said when a click came after another answer: "Already answered (Allowed, from a notification)". */
+export function alreadyAnsweredLine(answer: ApprovalAnswer | null, by: AnswerSource | null): string {
+  const what = answer ? ANSWERED_LABEL[answer] : 'Answered';
+  return `Already answered (${by ? `${what}, ${SOURCE_LABEL[by]}` : what})`;
+}
+
 /** The note shown after this window's click, or null when there is nothing to add. */
 export function outcomeNote(outcome: AnswerOutcome | undefined): string | null {
   if (!outcome) return null;
-  if (outcome.outcome === 'already-answered') return `Already answered: ${answeredLine(outcome.answer, outcome.by)}`;
+  if (outcome.outcome === 'already-answered') return alreadyAnsweredLine(outcome.answer, outcome.by);
   if (outcome.outcome === 'unknown') return 'This request is no longer open';
   return null;
 }
 
-/** One line of the requested-access diff: `+` adds to the profile, `=` the profile already allows it. */
+/**
+ * One line of the requested-access diff: `+` adds to the profile, `=` the profile already allows it.
+ * `key` names the entry ("write:/path", "read:/path", "network") for the grant checkboxes.
+ */
 export interface AccessLine {
   sign: '+' | '=';
   text: string;
+  key: string;
 }
 
 function within(path: string, dir: string): boolean {
@@ -77,11 +87,46 @@ export function accessDiff(requested: RequestedAccess, profile: ProfileView | un
   const readable = profile ? [profile.cwd, ...profile.addDirs] : [];
   const lines: AccessLine[] = [];
   for (const path of requested.write) {
-    lines.push(writable.some((d) => within(path, d)) ? { sign: '=', text: `write ${path} (the profile already allows it)` } : { sign: '+', text: `write ${path}, this turn only` });
+    const key = `write:${path}`;
+    lines.push(writable.some((d) => within(path, d)) ? { sign: '=', text: `write ${path} (the profile already allows it)`, key } : { sign: '+', text: `write ${path}, this turn only`, key });
   }
   for (const path of requested.read) {
-    lines.push(readable.some((d) => within(path, d)) ? { sign: '=', text: `read ${path} (the profile already allows it)` } : { sign: '+', text: `read ${path}, this turn only` });
+    const key = `read:${path}`;
+    lines.push(readable.some((d) => within(path, d)) ? { sign: '=', text: `read ${path} (the profile already allows it)`, key } : { sign: '+', text: `read ${path}, this turn only`, key });
   }
-  if (requested.network) lines.push({ sign: '+', text: 'network, this turn only' });
+  if (requested.network) lines.push({ sign: '+', text: 'network, this turn only', key: 'network' });
   return lines;
+}
+
+/** How many things a permissions request asks for (folders, and network); more than one can be granted in part. */
+export function accessCount(requested: RequestedAccess): number {
+  return requested.read.length + requested.write.length + (requested.network ? 1 : 0);
+}
+
+/**
+ * The grant to send with an Allow, given the entry keys the user unchecked: null when nothing was
+ * unchecked (no grant is sent, so everything asked is granted), else the subset still checked.
+ */
+export function grantOf(requested: RequestedAccess, unchecked: ReadonlySet<string>): RequestedAccess | null {
+  if (unchecked.size === 0) return null;
+  return {
+    read: requested.read.filter((p) => !unchecked.has(`read:${p}`)),
+    write: requested.write.filter((p) => !unchecked.has(`write:${p}`)),
+    network: requested.network && !unchecked.has('network'),
+  };
+}
+
+/** The entries of an access, one per folder and network: ["write /a", "read /b", "network"]. */
+export function accessEntries(access: RequestedAccess): string[] {
+  return [...access.write.map((p) => `write ${p}`), ...access.read.map((p) => `read ${p}`), ...(access.network ? ['network'] : [])];
+}
+
+/**
+ * What an Allow of a permissions request granted, and what it left out of the request: "Granted: write
+ * /a, network" and "Not granted: write /b" (null when everything asked was granted).
+ */
+export function grantedLines(requested: RequestedAccess | null, granted: RequestedAccess): { granted: string; notGranted: string | null } {
+  const given = accessEntries(granted);
+  const left = requested ? accessEntries(requested).filter((e) => !given.includes(e)) : [];
+  return { granted: `Granted: ${given.length ? given.join(', ') : 'nothing'}`, notGranted: left.length ? `Not granted: ${left.join(', ')}` : null };
 }

@@ -1,22 +1,29 @@
 /**
- * The open chat: a header (profile, state, enforcement, folder and mode, Stop), the refusal when the
- * agent was refused, the transcript (kept scrolled to the end while the reader is there) and the composer.
+ * The open chat: a header (the chat's name, state, enforcement, queue, what it is doing now, Sessions
+ * and Stop), a line with the session label, folder, mode and the model/effort in force, the refusal
+ * when the agent was refused, the transcript (kept scrolled to the end while the reader is there) and
+ * the composer.
  */
-import { useEffect, useLayoutEffect, useRef, type ReactElement } from 'react';
-import type { ChatItem } from '../../../../shared/contract';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import type { ChatItem, ChatView, ProfileView } from '../../../../shared/contract';
 import { useSession } from '../../api/session';
+import { chatName } from '../../store/chats';
 import { useAppStore } from '../../store/store';
-import { EnforcementBadge, StateBadge } from '../../ui/Badges';
+import { ActivityBadge, EnforcementBadge, StateBadge } from '../../ui/Badges';
 import { Composer } from './Composer';
+import { modelParts, restartableErrorId, turnRunning } from './describe';
 import { Item } from './Items';
+import { SessionsPanel } from './SessionsPanel';
 
 const NO_ITEMS: ChatItem[] = [];
 
-function Transcript({ chatId, refused }: { chatId: string; refused: boolean }): ReactElement {
+function Transcript({ chat }: { chat: ChatView }): ReactElement {
+  const chatId = chat.id;
   const items = useAppStore((s) => s.items.byChat[chatId] ?? NO_ITEMS);
   const loaded = useAppStore((s) => s.items.loaded[chatId] === true);
   const ref = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
+  const restartable = restartableErrorId(items, chat.state);
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -33,10 +40,41 @@ function Transcript({ chatId, refused }: { chatId: string; refused: boolean }): 
 
   return (
     <div className="transcript" ref={ref} onScroll={onScroll} data-testid="transcript">
-      {items.length === 0 && !refused && <div className="empty">{loaded ? 'No messages yet. Say what you need.' : 'Loading…'}</div>}
+      {items.length === 0 && chat.state !== 'refused' && <div className="empty">{loaded ? 'No messages yet. Say what you need, or type / for commands.' : 'Loading…'}</div>}
       {items.map((item) => (
-        <Item key={item.id} item={item} />
+        <Item key={item.id} item={item} chatId={chatId} canRestart={item.id === restartable} />
       ))}
+    </div>
+  );
+}
+
+/** The line under the header: session label, folder, mode, and the model and effort in force. */
+function SubLine({ chat, profile }: { chat: ChatView; profile: ProfileView | undefined }): ReactElement {
+  const parts = modelParts(chat, profile);
+  return (
+    <div className="pane-sub">
+      <div className="pane-label" data-testid="session-label" title={chat.sessionId ? `session ${chat.sessionId}` : undefined}>
+        {chat.label || <span className="meta">New session</span>}
+      </div>
+      <div className="meta pane-facts" title={profile?.cwd}>
+        {profile && (
+          <>
+            <code>{profile.cwd}</code> · {profile.permissionMode}
+          </>
+        )}
+        {parts.length > 0 && (
+          <span data-testid="model-line">
+            {parts.map((p) => (
+              <span key={p.label} className={`setting${p.thisSession ? ' override' : ''}`} data-setting={p.label}>
+                {' · '}
+                {p.label === 'effort' ? 'effort ' : ''}
+                <strong>{p.value}</strong>
+                {p.thisSession && <span className="this-session"> (this session)</span>}
+              </span>
+            ))}
+          </span>
+        )}
+      </div>
     </div>
   );
 }
@@ -45,7 +83,10 @@ function Transcript({ chatId, refused }: { chatId: string; refused: boolean }): 
 export function ChatPane({ chatId }: { chatId: string }): ReactElement {
   const session = useSession();
   const chat = useAppStore((s) => s.chats.byId[chatId]);
+  const name = useAppStore((s) => chatName(s.chats, chatId));
   const profile = useAppStore((s) => (chat ? s.chats.profiles[chat.profile] : undefined));
+  const [showSessions, setShowSessions] = useState(false);
+  useEffect(() => setShowSessions(false), [chatId]);
   if (!chat) return <div className="pane empty">This chat is gone.</div>;
 
   return (
@@ -55,31 +96,35 @@ export function ChatPane({ chatId }: { chatId: string }): ReactElement {
           ‹ Chats
         </button>
         <div className="pane-title">
-          <strong>{chat.profile}</strong>
+          <strong data-testid="chat-name">{name}</strong>
           <StateBadge state={chat.state} />
           <EnforcementBadge enforcement={chat.enforcement} sandboxed={profile?.sandboxed} state={chat.state} />
-          {chat.queued > 0 && <span className="badge queued">{chat.queued} queued</span>}
+          {chat.queued > 0 && (
+            <span className="badge queued" data-testid="queued-badge">
+              {chat.queued} queued
+            </span>
+          )}
+          <ActivityBadge activity={chat.activity} />
         </div>
-        {(chat.state === 'working' || chat.state === 'needs-you') && (
+        <button type="button" className="btn small" data-testid="sessions-button" aria-expanded={showSessions} onClick={() => setShowSessions((v) => !v)}>
+          Sessions
+        </button>
+        {turnRunning(chat) && (
           <button type="button" className="btn small" data-testid="stop-button" onClick={() => void session.interrupt(chat.id)}>
             Stop
           </button>
         )}
       </header>
-      {profile && (
-        <div className="pane-sub meta" title={profile.cwd}>
-          <code>{profile.cwd}</code> · {profile.permissionMode}
-          {profile.model ? ` · ${profile.model}` : ''}
-        </div>
-      )}
+      <SubLine chat={chat} profile={profile} />
+      {showSessions && <SessionsPanel chat={chat} onClose={() => setShowSessions(false)} />}
       {chat.refusal && (
         <div className="refusal" data-testid="refusal" role="alert">
           <strong>This agent was not started.</strong>
           <div>{chat.refusal}</div>
         </div>
       )}
-      <Transcript chatId={chat.id} refused={chat.state === 'refused'} />
-      <Composer chat={chat} />
+      <Transcript chat={chat} />
+      <Composer key={chat.id} chat={chat} />
     </div>
   );
 }

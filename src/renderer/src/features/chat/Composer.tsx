@@ -1,11 +1,16 @@
 /**
- * The composer: a textarea and Send. Enter sends, Shift+Enter adds a line. Disabled, with the reason,
- * when the chat's agent was refused or the link to Angelia is down.
+ * The composer: a textarea, Send (Queue while a turn runs) and, while a turn runs, Steer. Enter sends
+ * (into the queue when a turn runs), Ctrl/Cmd+Enter steers into the running turn, Shift+Enter adds a
+ * line. Typing "/" shows the chat commands. Disabled, with the reason, when the chat's agent was
+ * refused or the link to Angelia is down.
  */
-import { useState, type KeyboardEvent, type ReactElement } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import type { ChatView } from '../../../../shared/contract';
 import { useSession } from '../../api/session';
 import { useAppStore } from '../../store/store';
+import { CommandHintList } from './CommandHintList';
+import { COMMAND_HINTS, commandHints, completeCommand, type CommandHint } from './commands';
+import { turnRunning } from './describe';
 
 /** Why sending is off for this chat, or null when it is on. */
 export function sendBlockedReason(chat: ChatView, connected: boolean): string | null {
@@ -14,6 +19,14 @@ export function sendBlockedReason(chat: ChatView, connected: boolean): string | 
   return null;
 }
 
+/** The line under the composer saying what waits in the queue; null when nothing does. */
+export function queuedLine(queued: number): string | null {
+  if (queued <= 0) return null;
+  return `${queued} queued — ${queued === 1 ? 'it goes' : 'they go'} in when the current turn ends. Ctrl+Enter steers into the running turn instead.`;
+}
+
+const isFullCommand = (text: string): boolean => COMMAND_HINTS.some((c) => `/${c.name}` === text.trim().toLowerCase());
+
 /** The composer of one chat. */
 export function Composer({ chat }: { chat: ChatView }): ReactElement {
   const session = useSession();
@@ -21,30 +34,65 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [note, setNote] = useState<string | null>(null);
+  const [active, setActive] = useState(0);
+  const [hintsClosed, setHintsClosed] = useState(false);
+  const input = useRef<HTMLTextAreaElement>(null);
   const blocked = sendBlockedReason(chat, connected);
+  const running = turnRunning(chat);
+  const hints = blocked || hintsClosed ? [] : commandHints(text);
+  const queued = queuedLine(chat.queued);
 
-  const send = async (): Promise<void> => {
+  const edit = (next: string): void => {
+    setText(next);
+    setActive(0);
+    setHintsClosed(false);
+  };
+
+  const pick = (h: CommandHint): void => {
+    edit(completeCommand(h));
+    input.current?.focus();
+  };
+
+  const send = async (steer: boolean): Promise<void> => {
     const body = text.trim();
     if (body === '' || blocked || sending) return;
     setSending(true);
     setNote(null);
-    const r = await session.send(chat.id, body);
+    const r = await session.send(chat.id, body, { steer: steer && running });
     setSending(false);
     if (!r.ok) {
       setNote(`Not sent: ${r.error.message}${r.error.fix ? ` — ${r.error.fix}` : ''}`);
       return;
     }
-    setText('');
-    if (r.value.queued > 0) setNote(`Queued (${r.value.queued} waiting): it goes in when the current turn ends.`);
+    edit('');
+    if (steer && running && !r.value.steered && !r.value.command) setNote('The turn could not take it; it waits in the queue as the next message.');
   };
 
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.nativeEvent.isComposing) return;
+    const choice = hints[active] ?? hints[0];
+    if (hints.length > 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
       e.preventDefault();
-      void send();
+      setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : hints.length - 1)) % hints.length);
+      return;
+    }
+    if (hints.length > 0 && e.key === 'Escape') {
+      e.preventDefault();
+      setHintsClosed(true);
+      return;
+    }
+    if (choice && (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey && !isFullCommand(text)))) {
+      e.preventDefault();
+      pick(choice);
+      return;
+    }
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      void send(e.ctrlKey || e.metaKey);
     }
   };
 
+  const disabled = blocked !== null || sending || text.trim() === '';
   return (
     <div className="composer">
       {blocked && (
@@ -57,20 +105,41 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
           {note}
         </div>
       )}
+      {queued && (
+        <div className="composer-note composer-queued" data-testid="composer-queued" role="status">
+          {queued}
+        </div>
+      )}
+      {hints.length > 0 && <CommandHintList hints={hints} active={Math.min(active, hints.length - 1)} onPick={pick} />}
       <div className="composer-row">
         <textarea
+          ref={input}
           data-testid="composer-input"
           value={text}
           rows={2}
-          placeholder={blocked ? '' : chat.state === 'working' ? 'Message (queued until the turn ends)' : `Message ${chat.profile}`}
+          placeholder={blocked ? '' : running ? 'Enter queues it for the next turn · Ctrl+Enter steers it into this one' : `Message ${chat.profile}, or / for commands`}
           disabled={blocked !== null}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => edit(e.target.value)}
           onKeyDown={onKey}
           aria-label="Message"
         />
-        <button type="button" className="btn primary" data-testid="send-button" disabled={blocked !== null || sending || text.trim() === ''} onClick={() => void send()}>
-          Send
-        </button>
+        <div className="composer-buttons">
+          {running && (
+            <button
+              type="button"
+              className="btn steer"
+              data-testid="steer-button"
+              disabled={disabled}
+              title="Send into the running turn (Ctrl+Enter)"
+              onClick={() => void send(true)}
+            >
+              Steer
+            </button>
+          )}
+          <button type="button" className="btn primary" data-testid="send-button" disabled={disabled} title={running ? 'Queue for when the turn ends (Enter)' : 'Send (Enter)'} onClick={() => void send(false)}>
+            {running ? 'Queue' : 'Send'}
+          </button>
+        </div>
       </div>
     </div>
   );

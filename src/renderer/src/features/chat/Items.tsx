@@ -1,12 +1,16 @@
 /**
- * One transcript entry, by type: user message, agent message (markdown, streaming), reasoning
- * (collapsed), command, file change, approval card, notice, error (red) and turn end.
+ * One transcript entry, by type: user message (marked when it was steered into a running turn or typed
+ * with a Deny), agent message (markdown, streaming), reasoning (collapsed), command, file change,
+ * approval card, notice (a command's multi-line answer preformatted), error (red, with its kind and a
+ * Restart when Codex can be started again) and turn end.
  */
-import { memo, type ReactElement } from 'react';
+import { memo, useState, type ReactElement } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import type { ChatItem } from '../../../../shared/contract';
+import { useSession } from '../../api/session';
 import { ApprovalCard } from '../approvals/ApprovalCard';
 import { CommandItem, FileChangeItem } from './CommandItem';
+import { errorKindLabel, viaCaption } from './describe';
 
 const markdownComponents: Components = {
   a: ({ href, children }) => (
@@ -49,15 +53,84 @@ function TurnEnd({ item }: { item: Extract<ChatItem, { type: 'turnEnd' }> }): Re
   );
 }
 
-/** Renders one item. Memoised: an unchanged item (same object in the store) is not re-rendered. */
-export const Item = memo(function Item({ item }: { item: ChatItem }): ReactElement {
+function UserMessage({ item }: { item: Extract<ChatItem, { type: 'user' }> }): ReactElement {
+  const caption = viaCaption(item.via);
+  if (!caption) {
+    return (
+      <div className="user" data-testid="user-message" data-via={item.via ?? 'turn'}>
+        {item.text}
+      </div>
+    );
+  }
+  return (
+    <div className={`user-wrap via-${item.via ?? 'turn'}`}>
+      <div className="user" data-testid="user-message" data-via={item.via}>
+        {item.text}
+      </div>
+      <div className="user-via" data-testid="user-via">
+        {caption}
+      </div>
+    </div>
+  );
+}
+
+function Notice({ item }: { item: Extract<ChatItem, { type: 'notice' }> }): ReactElement {
+  if (!item.text.includes('\n')) {
+    return (
+      <div className="notice" data-testid="notice">
+        {item.text}
+      </div>
+    );
+  }
+  return (
+    <pre className="notice notice-block" data-testid="notice">
+      {item.text}
+    </pre>
+  );
+}
+
+function ErrorItem({ item, chatId, canRestart }: { item: Extract<ChatItem, { type: 'error' }>; chatId: string; canRestart: boolean }): ReactElement {
+  const session = useSession();
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const restart = async (): Promise<void> => {
+    setBusy(true);
+    setNote(null);
+    const r = await session.restart(chatId);
+    setBusy(false);
+    if (!r.ok) setNote(`Could not restart: ${r.error.message}${r.error.fix ? ` — ${r.error.fix}` : ''}`);
+    else if (!r.value.started) setNote('Codex did not start; the reason is in the chat.');
+  };
+  return (
+    <div className="error-item" data-testid="error-item" data-kind={item.kind} role="alert">
+      <div className="error-head">
+        {item.kind && (
+          <span className="badge error-kind" data-testid="error-kind">
+            {errorKindLabel(item.kind)}
+          </span>
+        )}
+        <strong className="error-message">{item.message}</strong>
+        {item.action === 'restart' && canRestart && (
+          <button type="button" className="btn small restart" data-testid="restart-button" disabled={busy} onClick={() => void restart()}>
+            {busy ? 'Restarting…' : 'Restart'}
+          </button>
+        )}
+      </div>
+      {item.detail && <pre className="error-detail">{item.detail}</pre>}
+      {note && <div className="error-note">{note}</div>}
+    </div>
+  );
+}
+
+/**
+ * Renders one item of chat `chatId`. `canRestart`: this error item's Restart is live (the newest such
+ * item, while the chat is stopped by it). Memoised: an unchanged item (same object in the store) is
+ * not re-rendered.
+ */
+export const Item = memo(function Item({ item, chatId, canRestart = false }: { item: ChatItem; chatId: string; canRestart?: boolean }): ReactElement {
   switch (item.type) {
     case 'user':
-      return (
-        <div className="user" data-testid="user-message">
-          {item.text}
-        </div>
-      );
+      return <UserMessage item={item} />;
     case 'agent':
       return <AgentMessage item={item} />;
     case 'reasoning':
@@ -69,18 +142,9 @@ export const Item = memo(function Item({ item }: { item: ChatItem }): ReactEleme
     case 'approval':
       return <ApprovalCard approvalId={item.approvalId} />;
     case 'notice':
-      return (
-        <div className="notice" data-testid="notice">
-          {item.text}
-        </div>
-      );
+      return <Notice item={item} />;
     case 'error':
-      return (
-        <div className="error-item" data-testid="error-item" role="alert">
-          <strong>{item.message}</strong>
-          {item.detail && <pre className="error-detail">{item.detail}</pre>}
-        </div>
-      );
+      return <ErrorItem item={item} chatId={chatId} canRestart={canRestart} />;
     case 'turnEnd':
       return <TurnEnd item={item} />;
   }

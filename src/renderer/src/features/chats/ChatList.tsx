@@ -1,14 +1,18 @@
 /**
- * The chat list: one row per chat with its profile, state, enforcement, last line and pending approvals.
+ * The chat list: one row per chat with its name (the profile, and "· #n" for a profile's second and
+ * later chats), the active session's label, state, enforcement, what it is doing now, last line and
+ * pending approvals.
  */
 import type { ReactElement } from 'react';
 import { useSession } from '../../api/session';
+import { chatName } from '../../store/chats';
 import { useAppStore } from '../../store/store';
-import { EnforcementBadge, StateBadge } from '../../ui/Badges';
+import { ActivityBadge, EnforcementBadge, StateBadge } from '../../ui/Badges';
 
 function Row({ chatId, selected }: { chatId: string; selected: boolean }): ReactElement | null {
   const session = useSession();
   const chat = useAppStore((s) => s.chats.byId[chatId]);
+  const name = useAppStore((s) => chatName(s.chats, chatId));
   const profile = useAppStore((s) => (chat ? s.chats.profiles[chat.profile] : undefined));
   if (!chat) return null;
   return (
@@ -17,10 +21,18 @@ function Row({ chatId, selected }: { chatId: string; selected: boolean }): React
       className={`chat-row${selected ? ' selected' : ''} row-${chat.state}`}
       data-testid="chat-list-item"
       data-chat-id={chat.id}
+      aria-current={selected ? 'true' : undefined}
       onClick={() => session.select(chat.id)}
     >
       <div className="row-top">
-        <strong className="row-name">{chat.profile}</strong>
+        <strong className="row-name" data-testid="chat-name">
+          {name}
+        </strong>
+        {chat.label && (
+          <span className="row-label" data-testid="row-label" title={chat.label}>
+            {chat.label}
+          </span>
+        )}
         {chat.pendingApprovals > 0 && (
           <span className="badge pending-count" data-testid="pending-count" title="Approvals waiting for you">
             {chat.pendingApprovals}
@@ -31,6 +43,7 @@ function Row({ chatId, selected }: { chatId: string; selected: boolean }): React
       </div>
       <div className="row-bottom">
         <EnforcementBadge enforcement={chat.enforcement} sandboxed={profile?.sandboxed} state={chat.state} />
+        <ActivityBadge activity={chat.activity} />
         <span className="row-last">{chat.state === 'refused' ? (chat.refusal ?? 'refused') : chat.lastLine || 'No messages yet'}</span>
       </div>
     </button>
@@ -43,7 +56,7 @@ export function ChatList(): ReactElement {
   const selected = useAppStore((s) => s.selection.chatId);
   return (
     <nav className="chat-list" data-testid="chat-list" aria-label="Chats">
-      {order.length === 0 && <div className="empty">No chats yet.</div>}
+      {order.length === 0 && <div className="empty">No chats yet. + New chat opens one.</div>}
       {order.map((id) => (
         <Row key={id} chatId={id} selected={id === selected} />
       ))}
