@@ -23,16 +23,44 @@ afterEach(async () => {
   inst = null;
 });
 
-/** Counts, per Codex server request id, how many results the chat handed back to be written. */
-function countingStart(counts: Map<string, number>): StartCodex {
+/** What crossed the wire for server requests: ids Codex asked with, results written per id, ids Codex resolved itself. */
+interface RequestLedger {
+  asked: Set<string>;
+  /** Results handed back to be written, per request id. */
+  counts: Map<string, number>;
+  resolved: Set<string>;
+}
+
+function ledger(): RequestLedger {
+  return { asked: new Set(), counts: new Map(), resolved: new Set() };
+}
+
+/**
+ * Field case B02: every server request id gets exactly one response, unless Codex resolved it itself
+ * (`serverRequest/resolved`), in which case none.
+ */
+function expectEveryRequestSettledOnce(l: RequestLedger): void {
+  expect(l.asked.size).toBeGreaterThan(0);
+  for (const id of l.asked) expect({ id, n: (l.counts.get(id) ?? 0) + (l.resolved.has(id) && !l.counts.has(id) ? 1 : 0) }).toEqual({ id, n: 1 });
+}
+
+/** Starts real Codex and records every server request, every result written, and every request Codex resolved. */
+function countingStart(l: RequestLedger): StartCodex {
   return async (spec) => {
     const conn = await startCodexClient(spec);
     const wrapped: CodexConnection = Object.create(conn) as CodexConnection;
     wrapped.onServerRequest = (handler) =>
       conn.onServerRequest(async (method, params, id) => {
+        l.asked.add(String(id));
         const result = await handler(method, params, id);
-        counts.set(String(id), (counts.get(String(id)) ?? 0) + 1);
+        l.counts.set(String(id), (l.counts.get(String(id)) ?? 0) + 1);
         return result;
+      });
+    wrapped.onNotification = (handler) =>
+      conn.onNotification((method, params) => {
+        const p = params as { requestId?: unknown } | null;
+        if (method === 'serverRequest/resolved' && p && (typeof p.requestId === 'string' || typeof p.requestId === 'number')) l.resolved.add(String(p.requestId));
+        handler(method, params);
       });
     return wrapped;
   };
@@ -212,8 +240,8 @@ describe('turns', () => {
     inst = await makeInstance({ coder: { permission_mode: 'default' } });
     const target = join(inst.outside, 'out.txt');
     inst.model.enqueue(escalation(target), { message: 'unused' });
-    const counts = new Map<string, number>();
-    const { o, audit } = await orchestrator(inst, { startCodex: countingStart(counts) });
+    const wire = ledger();
+    const { o, audit } = await orchestrator(inst, { startCodex: countingStart(wire) });
     const chat = o.chat('coder');
     chat.send('write outside');
     const pending = await until('an approval', () => o.broker.pending()[0]);
@@ -225,7 +253,10 @@ describe('turns', () => {
     expect(o.broker.all().find((v) => v.id === pending.id)?.state).toBe('withdrawn');
     expect(o.broker.answer(pending.id, 'allow', 'notification').outcome).toBe('already-answered');
     await new Promise((r) => setTimeout(r, 300));
-    expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(0);
+    // Codex resolved the request itself when the turn was interrupted: no response may follow (B02).
+    expect([...wire.counts.values()].reduce((a, b) => a + b, 0)).toBe(0);
+    expect(wire.resolved.size).toBe(1);
+    expectEveryRequestSettledOnce(wire);
     expect(existsSync(target)).toBe(false);
     expect(audit.records.filter((r) => r.approvalId === pending.id).map((r) => r.event)).toEqual(['requested', 'withdrawn']);
   });
@@ -234,8 +265,10 @@ describe('turns', () => {
     inst = await makeInstance({ coder: { permission_mode: 'default' } }, { defaults: { permission_timeout_minutes: 0.01 } });
     const target = join(inst.outside, 'out.txt');
     inst.model.enqueue(escalation(target), { message: 'it was declined' });
-    const { o } = await orchestrator(inst);
+    const wire = ledger();
+    const { o } = await orchestrator(inst, { startCodex: countingStart(wire) });
     const items = await turnOn(o, 'coder', 'write outside');
+    expectEveryRequestSettledOnce(wire);
     expect(turnEnd(items)).toMatchObject({ status: 'completed' });
     expect(o.broker.all()[0]).toMatchObject({ state: 'timedOut', answer: 'deny', by: 'timeout' });
     expect(notices(items).some((t) => /^No answer to the permission request in time, so it was denied\. \([0-9a-f-]{8}\)$/.test(t))).toBe(true);
@@ -246,8 +279,8 @@ describe('turns', () => {
     inst = await makeInstance({ coder: { permission_mode: 'default' } });
     const target = join(inst.outside, 'out.txt');
     inst.model.enqueue(escalation(target), { message: 'declined' });
-    const counts = new Map<string, number>();
-    const { o, audit } = await orchestrator(inst, { startCodex: countingStart(counts) });
+    const wire = ledger();
+    const { o, audit } = await orchestrator(inst, { startCodex: countingStart(wire) });
     const chat = o.chat('coder');
     chat.send('write outside');
     const pending = await until('an approval', () => o.broker.pending()[0]);
@@ -258,7 +291,8 @@ describe('turns', () => {
     expect(a).toEqual({ outcome: 'answered', answer: 'deny', by: 'notification' });
     expect(b).toEqual({ outcome: 'already-answered', answer: 'deny', by: 'notification' });
     await chat.idle();
-    expect([...counts.values()]).toEqual([1]);
+    expect([...wire.counts.values()]).toEqual([1]);
+    expectEveryRequestSettledOnce(wire);
     expect(audit.records.filter((r) => r.event === 'answered')).toHaveLength(1);
     expect(existsSync(target)).toBe(false);
   });
