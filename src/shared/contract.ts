@@ -179,6 +179,119 @@ export const AnswerOutcome = z.object({
 });
 export type AnswerOutcome = z.infer<typeof AnswerOutcome>;
 
+// ---- profiles, the table, the policy (issue 6) -------------------------------------------------
+
+/** `accept_from` / `answer_from`: profile names, or "*" for every profile. */
+export const ProfileRefs = z.union([z.literal('*'), z.array(z.string())]);
+
+/**
+ * One profile's table fields exactly as the editor edits them: raw values as written in the table
+ * (paths may use `~`); null = the field is left out of the table (its default applies).
+ */
+export const ProfileDraft = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'one word of letters, digits, _ and -').max(64),
+  cwd: z.string().min(1),
+  bin: z.string().nullable(),
+  permission_mode: PermissionMode,
+  sandbox: z.boolean(),
+  add_dirs: z.array(z.string().min(1)),
+  model: z.string().nullable(),
+  effort: z.string().nullable(),
+  capabilities: z.array(z.string()),
+  except: z.array(z.string()),
+  deny: z.array(z.string()),
+  unsafe_ok: z.boolean(),
+  isolated: z.boolean(),
+  shared_write: z.boolean(),
+  accept_from: ProfileRefs,
+  answer_from: ProfileRefs,
+});
+export type ProfileDraft = z.infer<typeof ProfileDraft>;
+
+/** A problem with a table field: its key path, what is wrong, and the fix. */
+export const TableIssue = z.object({ path: z.array(z.string()), message: z.string(), fix: z.string() });
+export type TableIssue = z.infer<typeof TableIssue>;
+
+/** One line of a compile plan (`+` add, `-` remove, `~` change, CONFLICT, note). */
+export const PlanLineView = z.object({ kind: z.enum(['+', '-', '~', 'CONFLICT', 'note']), text: z.string() });
+
+/**
+ * One entry of a profile's effective permission table: what Codex's sandbox gets for a path, and why
+ * (`floor`, `cwd`, `add_dirs`, `capability:<name>`, `mode`, `shared`, `common`, `cache`, `codex` …).
+ */
+export const PolicyEntry = z.object({
+  path: z.string(),
+  access: z.enum(['read', 'write', 'deny']),
+  origin: z.string(),
+  note: z.string().nullable(),
+  /** Where a symlinked path really points (Codex binds the target, field case B13), else null. */
+  symlinkTarget: z.string().nullable(),
+});
+export type PolicyEntry = z.infer<typeof PolicyEntry>;
+
+/** What saving a draft would do: validation, the compile plan, the effective permission table. Nothing is written. */
+export const ProfilePreview = z.object({
+  profile: z.string(),
+  /** False when the table with this draft would not load (errors say why). */
+  valid: z.boolean(),
+  errors: z.array(TableIssue),
+  warnings: z.array(TableIssue),
+  plan: z.array(PlanLineView),
+  entries: z.array(PolicyEntry),
+  network: z.object({ enabled: z.boolean(), note: z.string().nullable() }),
+  /** The Codex argv the profile compiles to (`-c` pairs). */
+  codexArgs: z.array(z.string()),
+});
+export type ProfilePreview = z.infer<typeof ProfilePreview>;
+
+/** One probe of `angelia verify`. `pass` null = did not run. */
+export const ProbeView = z.object({ name: z.string(), path: z.string(), op: z.string(), expected: z.string(), observed: z.string(), pass: z.boolean().nullable() });
+
+/** `angelia verify` for one profile: the probes run in the real sandbox with the profile's own flags. */
+export const VerifyView = z.object({ profile: z.string(), codexVersion: z.string().nullable(), probes: z.array(ProbeView), pass: z.boolean() });
+export type VerifyView = z.infer<typeof VerifyView>;
+
+/** The policy inspector: the effective table now in force, and what it was attested against. */
+export const PolicyView = ProfilePreview.extend({
+  /** The Codex version the last thread start of this profile was attested against (null: not started yet). */
+  attestedCodexVersion: z.string().nullable(),
+  attestedAt: z.string().nullable(),
+  enforcement: Enforcement.nullable(),
+});
+export type PolicyView = z.infer<typeof PolicyView>;
+
+/** What a save did: the table written (with a backup), accepted, compiled, and verified. */
+export const SaveResult = z.object({
+  profile: z.string(),
+  tableFile: z.string(),
+  /** The previous table, kept before writing. */
+  backupFile: z.string().nullable(),
+  preview: ProfilePreview,
+  verify: VerifyView.nullable(),
+});
+export type SaveResult = z.infer<typeof SaveResult>;
+
+/** One field-level change between the accepted table and the table on disk. */
+export const TableChangeView = z.object({
+  path: z.array(z.string()),
+  kind: z.enum(['added', 'removed', 'changed', 'item-added', 'item-removed', 'reordered']),
+  before: z.unknown().optional(),
+  after: z.unknown().optional(),
+});
+
+/** The table on disk compared with the accepted one Angelia runs on. */
+export const TableChangesView = z.object({
+  tableFile: z.string(),
+  differs: z.boolean(),
+  changes: z.array(TableChangeView),
+  /** Why the table on disk cannot be accepted as it stands, or null. */
+  error: z.object({ message: z.string(), where: z.string().nullable(), fix: z.string().nullable() }).nullable(),
+});
+export type TableChangesView = z.infer<typeof TableChangesView>;
+
+/** A model Codex offers (`model/list`, codex 0.169.0), for the editor's pickers. */
+export const ModelView = z.object({ id: z.string(), name: z.string(), efforts: z.array(z.string()), defaultEffort: z.string().nullable(), isDefault: z.boolean() });
+
 const empty = z.object({}).strict();
 
 /** The invoke table: channel → input and output schemas. */
@@ -202,6 +315,14 @@ export const invokeTable = {
   /** Starts the chat's Codex again after a crash or a refusal and resumes its thread (no message sent). */
   'chats:restart': { input: z.object({ chatId: z.string() }).strict(), output: z.object({ started: z.boolean() }) },
   'chats:sessions': { input: z.object({ chatId: z.string() }).strict(), output: z.array(SessionView) },
+  /**
+   * A file dropped into the chat: copied into the profile's `.inbox/` (mode 600, name sanitised, never
+   * over an existing file) after path checks; the chat gets a line naming it. At most 25 MB.
+   */
+  'chats:attach': {
+    input: z.object({ chatId: z.string(), name: z.string().min(1).max(255), dataBase64: z.string().max(35_000_000) }).strict(),
+    output: z.object({ path: z.string() }),
+  },
   'approvals:list': { input: empty, output: z.array(ApprovalView) },
   /**
    * Answers an approval; the first answer wins. `grant` (permissions requests, Allow only) grants a subset
@@ -211,6 +332,30 @@ export const invokeTable = {
     input: z.object({ id: z.string(), answer: ApprovalAnswer, grant: RequestedAccess.optional(), reason: z.string().min(1).max(4000).optional() }).strict(),
     output: AnswerOutcome,
   },
+  /** One profile's fields as written in the table (for the editor). */
+  'profiles:get': { input: z.object({ name: z.string() }).strict(), output: ProfileDraft },
+  /** What saving `draft` would do (`original`: the profile's name before a rename, null for a new one). Writes nothing. */
+  'profiles:preview': { input: z.object({ draft: ProfileDraft, original: z.string().nullable() }).strict(), output: ProfilePreview },
+  /**
+   * Saves a draft: the table is edited in place (comments and layout kept, field case B18), the previous
+   * version kept as a backup, then accepted, compiled (`compile --write`) and verified. A GUI save by the
+   * owner is the acceptance. Throws (AppFailure naming the field and fix) when the draft is invalid.
+   */
+  'profiles:save': { input: z.object({ draft: ProfileDraft, original: z.string().nullable() }).strict(), output: SaveResult },
+  /** A new profile: creates the folder (and a starter CLAUDE.md when asked), then saves like `profiles:save`. */
+  'profiles:create': { input: z.object({ draft: ProfileDraft, starterClaudeMd: z.boolean() }).strict(), output: SaveResult },
+  /** The policy inspector: the effective permission table in force and its attestation. */
+  'profiles:policy': { input: z.object({ name: z.string() }).strict(), output: PolicyView },
+  /** Runs `angelia verify` for a profile (the sandbox probes). */
+  'profiles:verify': { input: z.object({ name: z.string() }).strict(), output: VerifyView },
+  /** The models Codex offers for a profile (cached; starts a short-lived app-server when needed). */
+  'models:list': { input: z.object({ profile: z.string() }).strict(), output: z.array(ModelView) },
+  /** The table on disk compared with the accepted one. */
+  'table:changes': { input: empty, output: TableChangesView },
+  /** Accepts the table on disk (as `angelia accept`); new starts use it. */
+  'table:accept': { input: empty, output: TableChangesView },
+  /** Puts the accepted table back on disk (the discarded text kept as a backup). */
+  'table:discard': { input: empty, output: TableChangesView },
 } as const;
 
 /** The event table: event name → payload schema. */
@@ -219,6 +364,10 @@ export const eventTable = {
   'chat:item': z.object({ chatId: z.string(), item: ChatItem }),
   'chat:delta': z.object({ chatId: z.string(), itemId: z.string(), field: z.enum(['text', 'output']), delta: z.string() }),
   'approval:updated': ApprovalView,
+  /** The table on disk changed (or was accepted / discarded): `differs` says whether a review waits. */
+  'table:changed': z.object({ differs: z.boolean(), changes: z.number().int().nonnegative() }),
+  /** The profiles changed (a save, a create, an accept): the list should be read again. */
+  'profiles:changed': z.object({ names: z.array(z.string()) }),
 } as const;
 
 export type InvokeTable = typeof invokeTable;

@@ -138,6 +138,13 @@ export class Chat {
     return this.conn ? this.threadId : null;
   }
 
+  /** The last successful thread start/resume: the Codex version and enforcement attested, and when; null before any. */
+  attestation(): { codexVersion: string | null; enforcement: Enforcement | null; at: string } | null {
+    return this.attestedAt ? { codexVersion: this.codexVersion, enforcement: this.enforcement, at: this.attestedAt } : null;
+  }
+
+  private attestedAt: string | null = null;
+
   /** The chat as the list shows it. */
   view(): ChatView {
     const row = this.deps.sessions.active(this.deps.chatId);
@@ -692,6 +699,7 @@ export class Chat {
     if (isObj(answer) && !row.model) this.baseModel = str(answer.model) ?? this.baseModel;
     if (isObj(answer) && !row.effort && !this.baseEffort) this.baseEffort = str(answer.reasoningEffort);
     this.threadId = tid;
+    this.attestedAt = new Date().toISOString();
     this.rowId = this.deps.sessions.bindThread(this.deps.chatId, rowId, tid, verdict.enforcement).id;
     this.conn = conn;
     void conn.exited.then((exit) => this.onExit(conn, exit));

@@ -3,6 +3,13 @@
  * table, keeps the chats (one per profile to begin with, named after it; more with `chats:create`), one
  * approval broker and one event hub, and serves the contract's handlers (`CoreApi`). Agents start
  * lazily, on the first message.
+ *
+ * The table in force is the ACCEPTED one. A save or create in the editor, `table:accept` and
+ * `table:discard` switch to the newly accepted table for NEW starts only: a running chat keeps its Codex
+ * process (and the permission profile it was started with) until that process restarts (idle exit,
+ * `/new`, a crash, `chats:restart`); the clocks and the approval timeout of `[defaults]` are read once,
+ * when Angelia starts. The table file is watched (profiles/watch.ts): an edit on disk emits
+ * `table:changed` with `differs`, and waits for review (`table:changes`, `table:accept`, `table:discard`).
  */
 import { join } from 'node:path';
 import type { AppEvent, ChatView, CoreApi, ProfileView, SessionView } from '../../../shared/contract';
@@ -23,6 +30,10 @@ import { planLaunch } from './launchPlan';
 import { SessionStore } from './sessions';
 import type { LoadedTable } from '../table/load';
 import { compareWithAccepted, loadAccepted, type TableComparison } from '../table/accepted';
+import { attachFile } from '../profiles/attach';
+import { listModels } from '../profiles/models';
+import { ProfileService, type Attestation } from '../profiles/service';
+import { watchTable, type TableWatch } from '../profiles/watch';
 
 /** Orchestrator options. `env` is the environment children inherit from (before scrubbing). */
 export interface OrchestratorOptions {
@@ -32,6 +43,8 @@ export interface OrchestratorOptions {
   audit?: AuditSink;
   /** Overrides the clocks the table's defaults give (tests use short ones). */
   timing?: Partial<ChatTiming>;
+  /** Watch the table file for edits on disk (default true; stopped by `shutdown`). */
+  watchTable?: boolean;
 }
 
 export class Orchestrator {
@@ -43,6 +56,10 @@ export class Orchestrator {
   private table: LoadedTable;
   private codexVersion: string | null = null;
   private readonly models = new ModelCatalog();
+  /** The editor, the policy inspector and "the table changed" (profiles/service.ts). */
+  readonly profiles: ProfileService;
+  private tableWatch: TableWatch | null = null;
+  private closed = false;
 
   /**
    * Loads the ACCEPTED table (table/accepted.ts; the first run takes the table as it stands; throws
@@ -53,7 +70,9 @@ export class Orchestrator {
     await reapOrphans(opts.paths.stateDir);
     // Requests a dead Angelia left unanswered can no longer be answered (their Codex is gone): recorded as abandoned.
     await reconcileApprovalRecords(join(opts.paths.stateDir, 'approvals'), opts.audit ?? fileAudit(opts.paths.auditLog));
-    return new Orchestrator(opts, (await loadAccepted(opts.paths, { home: opts.paths.home, env: opts.env })).table);
+    const orch = new Orchestrator(opts, (await loadAccepted(opts.paths, { home: opts.paths.home, env: opts.env })).table);
+    if (opts.watchTable !== false) orch.tableWatch = await watchTable(opts.paths.tableFile, () => orch.emitTableChanged());
+    return orch;
   }
 
   /** Whether the table on disk differs from the accepted one it runs on, with the field-by-field diff. */
@@ -63,6 +82,7 @@ export class Orchestrator {
 
   private constructor(private readonly opts: OrchestratorOptions, table: LoadedTable) {
     this.table = table;
+    this.profiles = new ProfileService({ paths: opts.paths, env: opts.env });
     this.audit = opts.audit ?? fileAudit(opts.paths.auditLog);
     this.sessions = new SessionStore(opts.paths.sessionsFile);
     this.broker = new ApprovalBroker({
@@ -144,6 +164,59 @@ export class Orchestrator {
     }));
   }
 
+  /**
+   * Switches to a newly accepted table for NEW starts (see the module comment: running chats keep their
+   * process until it restarts), opens a chat for each new profile, and emits `profiles:changed` (the
+   * profiles whose resolved fields changed, appeared or went) and `table:changed`.
+   */
+  async useTable(table: LoadedTable): Promise<void> {
+    const before = this.table;
+    this.table = table;
+    const names = [...new Set([...Object.keys(before.profiles), ...Object.keys(table.profiles)])]
+      .filter((n) => JSON.stringify(before.profiles[n] ?? null) !== JSON.stringify(table.profiles[n] ?? null));
+    for (const name of Object.keys(table.profiles)) {
+      if (!this.chats.has(name)) this.hub.emit({ event: 'chat:updated', payload: this.chat(name).view() });
+    }
+    if (names.length > 0) this.hub.emit({ event: 'profiles:changed', payload: { names } });
+    await this.emitTableChanged();
+  }
+
+  /** Emits `table:changed` with whether the table on disk differs from the accepted one (never throws). */
+  async emitTableChanged(): Promise<void> {
+    if (this.closed) return;
+    let payload: { differs: boolean; changes: number };
+    try {
+      const view = await this.profiles.tableChanges();
+      payload = { differs: view.differs, changes: view.changes.length };
+    } catch {
+      payload = { differs: true, changes: 0 };
+    }
+    if (!this.closed) this.hub.emit({ event: 'table:changed', payload });
+  }
+
+  /** The attestation of the newest thread start among the chats of `profile` (null before any). */
+  attestationOf(profile: string): Attestation | null {
+    let newest: Attestation | null = null;
+    for (const chat of this.chats.values()) {
+      if (chat.view().profile !== profile) continue;
+      const a = chat.attestation();
+      if (a && (!newest || a.at > newest.at)) newest = a;
+    }
+    return newest;
+  }
+
+  /**
+   * `chats:attach`: writes the file into the chat's profile folder under `.inbox/` (profiles/attach.ts:
+   * size, name and path checks) and returns its absolute path. Nothing is added to the transcript here:
+   * the renderer shows "Attached <name> → .inbox/<file>". Throws AppFailure (unknown chat, `attach-*`).
+   */
+  async attach(chatId: string, name: string, dataBase64: string): Promise<{ path: string }> {
+    const profileName = this.chat(chatId).view().profile;
+    const profile = this.table.profiles[profileName];
+    if (!profile) throw new AppFailure({ code: 'unknown-profile', message: `the profile "${profileName}" of chat "${chatId}" is no longer in the table`, where: this.opts.paths.tableFile, fix: 'attach the file in a chat of a profile that exists' });
+    return { path: await attachFile(profile.cwd, name, dataBase64) };
+  }
+
   /** The contract's handlers and event stream, for any host. */
   api(): CoreApi {
     return {
@@ -163,13 +236,54 @@ export class Orchestrator {
         'chats:sessions': async ({ chatId }) => this.sessionViews(chatId),
         'approvals:list': async () => this.broker.all(),
         'approvals:answer': async ({ id, answer, grant, reason }) => this.broker.answer(id, answer, 'window', { grant, reason }),
+        'chats:attach': async ({ chatId, name, dataBase64 }) => this.attach(chatId, name, dataBase64),
+        'profiles:get': async ({ name }) => this.profiles.getDraft(name),
+        'profiles:preview': async ({ draft, original }) => this.profiles.preview(draft, original),
+        'profiles:save': async ({ draft, original }) => this.saved(async (use) => this.profiles.save(draft, original, use)),
+        'profiles:create': async ({ draft, starterClaudeMd }) => this.saved(async (use) => this.profiles.create(draft, starterClaudeMd, use)),
+        'profiles:policy': async ({ name }) => this.profiles.policy(name, this.attestationOf(name)),
+        'profiles:verify': async ({ name }) => this.profiles.verify(name),
+        'models:list': async ({ profile }) => listModels({
+          table: this.table, profile, chatId: profile, paths: this.opts.paths, env: this.opts.env, catalog: this.models,
+          start: (spec) => {
+            const tracked: CodexStartSpec = { ...spec, track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId: `models:${profile}`, bin: spec.bin }) };
+            return this.opts.startCodex(tracked);
+          },
+        }),
+        'table:changes': async () => this.profiles.tableChanges(),
+        'table:accept': async () => {
+          const { view, table } = await this.profiles.accept();
+          await this.useTable(table);
+          return view;
+        },
+        'table:discard': async () => {
+          const view = await this.profiles.discard();
+          await this.emitTableChanged();
+          return view;
+        },
       },
       subscribe: (listener) => this.hub.subscribe(listener),
     };
   }
 
-  /** Stops every agent (stdin close, TERM, KILL) and withdraws their approvals. */
+  /**
+   * Runs a save or create, switching to the accepted table as soon as it is accepted and compiled (before
+   * the slow verify), so new starts use it at once.
+   */
+  private async saved<T>(run: (use: (table: LoadedTable) => void) => Promise<T>): Promise<T> {
+    let switched: Promise<void> = Promise.resolve();
+    const result = await run((table) => {
+      switched = this.useTable(table);
+    });
+    await switched;
+    return result;
+  }
+
+  /** Stops the table watch and every agent (stdin close, TERM, KILL), and withdraws their approvals. */
   async shutdown(): Promise<void> {
-    await Promise.all([...this.chats.values()].map((c) => c.dispose()));
+    this.closed = true;
+    const w = this.tableWatch;
+    this.tableWatch = null;
+    await Promise.all([w?.close(), ...[...this.chats.values()].map((c) => c.dispose())]);
   }
 }
