@@ -1,38 +1,82 @@
 /**
- * Electron entry: wiring only. The core (orchestrator, Codex children, approvals) runs in this main
- * process; the renderer is the same one the headless host serves. Tray and native notifications land
- * with the desktop issue; this opens the chat window with the security defaults.
+ * Electron entry: wiring only. One instance (a second launch shows the window of the first); every
+ * webContents hardened (security.ts); the core (orchestrator, Codex children, approvals) runs in this
+ * main process; the desktop app around it (IPC, tray, notifications, windows: electron/desktop.ts) gets
+ * the real Electron objects. Quitting stops every agent first.
  */
-import { app, BrowserWindow, ipcMain } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, screen, shell, Tray } from 'electron';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Orchestrator } from './core/chats/orchestrator';
 import { startCodexClient } from './core/codex/start';
 import { resolveInstance } from './core/instance/paths';
-import { bindContract } from './electron/ipc';
+import { startDesktop, type Desktop } from './electron/desktop';
+import { claimSingleInstance, cleanupBeforeQuit, linuxLoginItem, macLoginItem, startedAtLogin, type LoginItem } from './electron/lifecycle';
+import { rendererLocation } from './electron/renderer';
+import { resourcesDir } from './electron/resources';
+import { contentSecurityPolicy, hardenWebContents } from './electron/security';
 
-if (!app.requestSingleInstanceLock()) app.quit();
+const here = fileURLToPath(new URL('.', import.meta.url));
+const report = (e: unknown): void => void process.stderr.write(`angelia: ${e instanceof Error ? e.message : String(e)}\n`);
 
 let orchestrator: Orchestrator | null = null;
-const here = fileURLToPath(new URL('.', import.meta.url));
+let desktop: Desktop<BrowserWindow> | null = null;
+
+function loginItem(): LoginItem {
+  if (process.platform !== 'linux') return macLoginItem(app);
+  const argv = process.env.APPIMAGE ? [process.env.APPIMAGE] : [process.execPath, app.getAppPath()];
+  const fs = { exists: existsSync, mkdir: (p: string) => void mkdirSync(p, { recursive: true }), write: (p: string, t: string) => writeFileSync(p, t, { mode: 0o644 }), remove: (p: string) => rmSync(p, { force: true }) };
+  return linuxLoginItem({ env: process.env, home: homedir(), argv, fs });
+}
 
 async function main(): Promise<void> {
   await app.whenReady();
+  if (process.platform === 'darwin') app.dock?.hide(); // a menu-bar app (LSUIElement does this when packaged)
+  const location = rendererLocation({ indexFile: join(here, '../renderer/index.html'), isPackaged: app.isPackaged, devServerUrl: process.env.ELECTRON_RENDERER_URL });
+  const csp = contentSecurityPolicy(location.devServerUrl);
+  app.on('web-contents-created', (_e, contents) => hardenWebContents(contents, { csp, openExternal: (url) => void shell.openExternal(url).catch(report) }));
   orchestrator = await Orchestrator.create({ paths: resolveInstance(process.env), env: process.env, startCodex: startCodexClient });
-  const rendererIndex = join(here, '../renderer/index.html');
-  const rendererUrl = process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(rendererIndex).href;
-  const win = new BrowserWindow({
-    width: 440, height: 680, show: true, title: 'Angelia',
-    webPreferences: { preload: join(here, '../preload/index.cjs'), contextIsolation: true, sandbox: true, nodeIntegration: false },
+  desktop = startDesktop({
+    core: orchestrator,
+    platform: process.platform,
+    location,
+    preload: join(here, '../preload/index.cjs'),
+    resources: resourcesDir({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, appPath: app.getAppPath() }),
+    loginItem: loginItem(),
+    hidden: startedAtLogin(process.argv, process.platform === 'darwin' ? app.getLoginItemSettings() : null),
+    report,
+    electron: {
+      ipcMain,
+      createWindow: (o) => new BrowserWindow(o),
+      createTray: (image) => new Tray(image),
+      menu: Menu,
+      image: (path, template) => {
+        const img = nativeImage.createFromPath(path);
+        if (template) img.setTemplateImage(true);
+        return img;
+      },
+      createNotification: (o) => new Notification(o),
+      notificationsSupported: () => Notification.isSupported(),
+      workArea: (p) => screen.getDisplayNearestPoint(p).workArea,
+      quit: () => app.quit(),
+      ...(process.platform === 'darwin' ? { activate: () => app.focus({ steal: true }) } : {}),
+    },
   });
-  win.webContents.on('will-navigate', (e) => e.preventDefault());
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  bindContract(ipcMain, orchestrator.api(), () => BrowserWindow.getAllWindows().map((w) => w.webContents), (url) => url.startsWith(rendererUrl.split('#')[0] ?? rendererUrl));
-  await win.loadURL(rendererUrl);
 }
 
-app.on('before-quit', () => void orchestrator?.shutdown());
-main().catch((e: unknown) => {
-  process.stderr.write(`angelia: ${e instanceof Error ? e.message : String(e)}\n`);
-  app.exit(1);
-});
+if (claimSingleInstance(app, () => desktop?.windows.openMain())) {
+  // A tray app keeps running with no window open; "Quit" ends it.
+  app.on('window-all-closed', () => undefined);
+  cleanupBeforeQuit(app, async () => {
+    desktop?.stop();
+    await orchestrator?.shutdown();
+  }, report);
+  main().catch((e: unknown) => {
+    report(e);
+    // Started from Finder or a launcher there is no terminal: say it on screen too (the message names the file and the fix).
+    if (app.isReady()) dialog.showErrorBox('Angelia could not start', e instanceof Error ? e.message : String(e));
+    app.exit(1);
+  });
+}

@@ -1,15 +1,30 @@
 /**
  * Binds the contract to Electron IPC: one `angelia:invoke` handler (generic over the invoke table,
  * through the one dispatcher) and one `angelia:event` channel. Electron objects are parameters, so this
- * is testable in Node. Only senders whose frame URL is the app's own renderer are served.
+ * is testable in Node.
+ *
+ * Every invoke's SENDER is checked before anything runs: it must be one of our windows' webContents,
+ * from its top frame, whose URL is our renderer's (renderer.ts: the built index.html, or the dev server
+ * in development). Anything else gets a `Result` error `untrusted-sender` and the core never sees it.
+ * Events go only to our windows, and only while they show our renderer.
  */
 import type { CoreApi } from '../../shared/contract';
-import { err } from '../../shared/result';
+import { err, ok, type Result } from '../../shared/result';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../preload/channels';
 import { dispatch } from '../dispatch';
+
+/** The two channels, declared once beside the preload bridge (src/preload/channels.ts). */
+export { EVENT_CHANNEL, INVOKE_CHANNEL };
+
+/** The part of Electron's `IpcMainInvokeEvent` checked here. `parent` is null for a top frame. */
+export interface InvokeEvent {
+  sender?: { id: number } | null;
+  senderFrame: { url: string; parent?: unknown } | null;
+}
 
 /** The part of `ipcMain` this module uses. */
 export interface IpcMainLike {
-  handle(channel: string, listener: (event: { senderFrame: { url: string } | null }, ...args: unknown[]) => Promise<unknown>): void;
+  handle(channel: string, listener: (event: InvokeEvent, ...args: unknown[]) => Promise<unknown>): void;
   removeHandler(channel: string): void;
 }
 
@@ -17,23 +32,54 @@ export interface IpcMainLike {
 export interface EventTarget {
   send(channel: string, payload: unknown): void;
   isDestroyed(): boolean;
+  /** The page it shows now; events are withheld when it is not our renderer. */
+  getURL?(): string;
+}
+
+/** Who may talk to the core, and where events go. */
+export interface IpcTrust {
+  /** Whether a frame URL is our renderer (`isRendererUrl(url, location)`). */
+  isTrustedUrl(url: string): boolean;
+  /** Whether a webContents id is one of our windows (WindowManager.isOurs). Omitted: not checked. */
+  isOurSender?(webContentsId: number): boolean;
+  /** Our windows' webContents. */
+  targets(): EventTarget[];
 }
 
 /**
- * Serves the contract on `ipcMain` and forwards every core event to `targets()`. `isTrustedUrl`
- * decides which sender frames may invoke (the app's own renderer). Returns the unbind function.
+ * Checks an invoke's sender (pure): ok, or `untrusted-sender` saying why — no frame (it navigated away
+ * or was destroyed), a subframe, a URL that is not our renderer, or a webContents that is not one of
+ * our windows.
  */
-export function bindContract(ipcMain: IpcMainLike, core: CoreApi, targets: () => EventTarget[], isTrustedUrl: (url: string) => boolean): () => void {
-  ipcMain.handle('angelia:invoke', async (event, channel, input) => {
-    const url = event.senderFrame?.url ?? '';
-    if (!isTrustedUrl(url)) return err('untrusted-sender', 'this window may not talk to Angelia');
+export function checkSender(event: InvokeEvent, trust: Pick<IpcTrust, 'isTrustedUrl' | 'isOurSender'>): Result<null> {
+  const frame = event.senderFrame;
+  const refuse = (why: string): Result<null> => err('untrusted-sender', `this page may not talk to Angelia (${why})`, { fix: 'only the Angelia window can use Angelia' });
+  if (!frame) return refuse('its frame is gone');
+  if (frame.parent !== undefined && frame.parent !== null) return refuse('a subframe');
+  if (!trust.isTrustedUrl(frame.url)) return refuse(`not the Angelia renderer: ${frame.url.slice(0, 120) || '(no URL)'}`);
+  if (trust.isOurSender && (!event.sender || !trust.isOurSender(event.sender.id))) return refuse('not an Angelia window');
+  return ok(null);
+}
+
+/**
+ * Serves the contract on `ipcMain` (every sender checked with `checkSender`) and forwards every core
+ * event to our windows. Returns the unbind function.
+ */
+export function bindContract(ipcMain: IpcMainLike, core: CoreApi, trust: IpcTrust): () => void {
+  ipcMain.handle(INVOKE_CHANNEL, async (event, channel, input) => {
+    const checked = checkSender(event, trust);
+    if (!checked.ok) return checked;
     return dispatch(core, channel, input);
   });
   const unsubscribe = core.subscribe((e) => {
-    for (const t of targets()) if (!t.isDestroyed()) t.send('angelia:event', e);
+    for (const t of trust.targets()) {
+      if (t.isDestroyed()) continue;
+      if (t.getURL && !trust.isTrustedUrl(t.getURL())) continue;
+      t.send(EVENT_CHANNEL, e);
+    }
   });
   return () => {
     unsubscribe();
-    ipcMain.removeHandler('angelia:invoke');
+    ipcMain.removeHandler(INVOKE_CHANNEL);
   };
 }

@@ -1,0 +1,165 @@
+/**
+ * The desktop app around a running core: IPC for our windows, the tray (menu, badge, Allow / Deny with
+ * source `tray`), native notifications (source `notification`), the windows, "Start at login". Every
+ * Electron object arrives as a parameter (src/main/index.ts passes the real ones), so the whole wiring
+ * runs in tests with fakes.
+ */
+import type { AppEvent, ApprovalView, ChatView, CoreApi, ProfileView } from '../../shared/contract';
+import { answerFrom, type BrokerOwner } from './answers';
+import { bindContract, type IpcMainLike } from './ipc';
+import type { LoginItem } from './lifecycle';
+import { NotificationRouter, type NotificationFactory } from './notifications';
+import { isRendererUrl, type RendererLocation } from './renderer';
+import { appIconFile, trayIconFiles } from './resources';
+import { bindTray, handleTrayAction, TrayController, type MenuFactory, type TrayLike } from './tray';
+import { emptyTrayState, sandboxedOf } from './trayModel';
+import { WindowManager, type BrowserWindowLike, type Rect, type WindowOptions } from './windows';
+
+/** The part of the orchestrator (core/chats/orchestrator.ts) the desktop app uses. */
+export interface DesktopCore extends BrokerOwner {
+  hub: { subscribe(listener: (e: AppEvent) => void): () => void };
+  broker: BrokerOwner['broker'] & { pending(): ApprovalView[] };
+  api(): CoreApi;
+  chatViews(): ChatView[];
+  profileViews(): ProfileView[];
+  tableChanges(): Promise<{ differs: boolean; changes: unknown[] }>;
+}
+
+/** The Electron objects the desktop app uses, injected. */
+export interface DesktopElectron<W extends BrowserWindowLike, M, I> {
+  ipcMain: IpcMainLike;
+  /** `(o) => new BrowserWindow(o)`. */
+  createWindow(options: WindowOptions): W;
+  /** `(image) => new Tray(image)`. */
+  createTray(image: I): TrayLike<M, I> & { getBounds(): Rect; destroy(): void };
+  /** Electron's `Menu`. */
+  menu: MenuFactory<M, I>;
+  /** `nativeImage.createFromPath(path)`, marked as a template image when asked (macOS). */
+  image(path: string, template: boolean): I;
+  /** `(o) => new Notification(o)`. */
+  createNotification: NotificationFactory;
+  /** `Notification.isSupported()`. */
+  notificationsSupported(): boolean;
+  /** `screen.getDisplayNearestPoint(p).workArea`. */
+  workArea(point: { x: number; y: number }): Rect;
+  /** `app.quit()`. */
+  quit(): void;
+  /** Makes the app active before a window shows (macOS: `app.focus({ steal: true })`). */
+  activate?(): void;
+}
+
+/** What `startDesktop` needs besides the Electron objects. */
+export interface DesktopOptions<W extends BrowserWindowLike, M, I> {
+  core: DesktopCore;
+  electron: DesktopElectron<W, M, I>;
+  platform: NodeJS.Platform;
+  location: RendererLocation;
+  /** Absolute path of out/preload/index.cjs. */
+  preload: string;
+  /** The icons' folder (resources.ts). */
+  resources: string;
+  loginItem: LoginItem;
+  /** True when this run is a start at login: only the tray, no window. */
+  hidden: boolean;
+  /** Where errors nobody else can show go (stderr). */
+  report(error: unknown): void;
+}
+
+/** The running desktop app. */
+export interface Desktop<W extends BrowserWindowLike> {
+  windows: WindowManager<W>;
+  tray: TrayController;
+  notifications: NotificationRouter;
+  /** Unbinds IPC, stops listening to the core, closes notifications, removes the tray, closes windows. */
+  stop(): void;
+}
+
+/**
+ * Starts the desktop app on a running core: binds IPC (senders checked), builds the tray from the core's
+ * state and keeps it in step with its events, routes approvals to notifications, and opens the normal
+ * window unless `hidden`.
+ */
+export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOptions<W, M, I>): Desktop<W> {
+  const { core, electron, platform } = opts;
+  const windows = new WindowManager<W>({
+    create: (o) => electron.createWindow(o),
+    location: opts.location,
+    preload: opts.preload,
+    platform,
+    trayBounds: () => tray.getBounds(),
+    workArea: (p) => electron.workArea(p),
+    onError: opts.report,
+    ...(electron.activate ? { activate: () => electron.activate?.() } : {}),
+  });
+  const unbindIpc = bindContract(electron.ipcMain, core.api(), {
+    isTrustedUrl: (url) => isRendererUrl(url, opts.location),
+    isOurSender: (id) => windows.isOurs(id),
+    targets: () => windows.windows().map((w) => w.webContents),
+  });
+
+  const notifications = new NotificationRouter({
+    create: electron.createNotification,
+    isSupported: () => electron.notificationsSupported(),
+    platform,
+    answer: answerFrom(core, 'notification'),
+    openChat: (chatId) => windows.openMain({ chat: chatId }),
+    ...(platform === 'linux' ? { icon: appIconFile(opts.resources) } : {}),
+  });
+  const unsubscribeNotifications = core.hub.subscribe((e) => notifications.handle(e));
+
+  const files = trayIconFiles(platform, opts.resources);
+  const tray = electron.createTray(electron.image(files.normal, files.template));
+  const readLogin = (): boolean => {
+    try {
+      return opts.loginItem.get();
+    } catch (e) {
+      opts.report(e);
+      return false;
+    }
+  };
+  const view = bindTray({
+    tray,
+    menu: electron.menu,
+    images: { normal: electron.image(files.normal, files.template), attention: electron.image(files.attention, files.template), danger: electron.image(files.danger, false) },
+    platform,
+    onClick: () => windows.togglePopover(),
+    onAction: (action) => handleTrayAction(action, {
+      answer: answerFrom(core, 'tray'),
+      openWindow: () => windows.openMain(),
+      openChat: (chatId) => windows.openMain({ chat: chatId }),
+      reviewTable: () => windows.openMain({ review: 'table' }),
+      toggleLogin: () => {
+        try {
+          opts.loginItem.set(!readLogin());
+        } catch (e) {
+          notifications.notice('Could not change "Start at login"', e instanceof Error ? e.message : String(e));
+        }
+        trayController.setStartAtLogin(readLogin());
+      },
+      quit: () => electron.quit(),
+      notice: (text) => notifications.notice(text),
+    }),
+  });
+  const trayController = new TrayController({
+    view,
+    initial: { ...emptyTrayState, chats: core.chatViews(), sandboxed: sandboxedOf(core.profileViews()), approvals: core.broker.pending(), startAtLogin: readLogin() },
+    subscribe: (l) => core.hub.subscribe(l),
+    profiles: () => core.profileViews(),
+  });
+  core.tableChanges().then((t) => trayController.setTable({ differs: t.differs, changes: t.changes.length }), opts.report);
+
+  if (!opts.hidden) windows.openMain();
+  return {
+    windows,
+    tray: trayController,
+    notifications,
+    stop: () => {
+      unbindIpc();
+      unsubscribeNotifications();
+      trayController.stop();
+      notifications.dispose();
+      tray.destroy();
+      windows.closeAll();
+    },
+  };
+}

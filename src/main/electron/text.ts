@@ -1,0 +1,144 @@
+/**
+ * Words the tray and the notifications share: state and enforcement labels, what an approval asks in
+ * one line and in full, who answered it, and truncation by code point (never splitting a surrogate
+ * pair). Pure; no Electron.
+ */
+import type { AgentState, AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, Enforcement } from '../../shared/contract';
+
+/** The ellipsis appended to truncated text. */
+export const ELLIPSIS = '…';
+
+/**
+ * `text` cut to at most `max` code points (an astral character such as 🙂 counts as one and is never
+ * split), with `…` as the last code point when something was cut. `max` < 1 gives "".
+ */
+export function truncateCodePoints(text: string, max: number): string {
+  if (max < 1) return '';
+  const points = Array.from(text);
+  if (points.length <= max) return text;
+  return points.slice(0, max - 1).join('') + ELLIPSIS;
+}
+
+/** Collapses every run of whitespace (newlines included) to one space, for one-line labels. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** How an agent state reads in the tray: idle, starting, working, needs you, error, refused, stopped. */
+export const STATE_LABEL: Record<AgentState, string> = {
+  idle: 'idle',
+  starting: 'starting',
+  working: 'working',
+  'needs-you': 'needs you',
+  error: 'error',
+  refused: 'refused',
+  stopped: 'stopped',
+};
+
+/** The enforcement as the tray shows it, and whether it is dangerous (drawn red, with a warning glyph). */
+export interface EnforcementLabel {
+  text: string;
+  danger: boolean;
+  warning: boolean;
+}
+
+/**
+ * The enforcement in force for a chat, like the window's badge: `managed` → "managed sandbox";
+ * `disabled` → "FULL ACCESS" (danger); `external` → "external sandbox" (warning: Angelia cannot vouch
+ * for it). Before the first start it is unknown ("not started") unless the profile has `sandbox =
+ * false` (`sandboxed === false`), which means full access from the first message.
+ */
+export function enforcementLabel(enforcement: Enforcement | null, sandboxed: boolean | undefined): EnforcementLabel {
+  const effective = enforcement ?? (sandboxed === false ? 'disabled' : null);
+  if (effective === 'managed') return { text: 'managed sandbox', danger: false, warning: false };
+  if (effective === 'disabled') return { text: 'FULL ACCESS', danger: true, warning: true };
+  if (effective === 'external') return { text: 'external sandbox', danger: false, warning: true };
+  return { text: 'not started', danger: false, warning: false };
+}
+
+/** What a request asks, as a short phrase after the profile name ("wants to run a command"). */
+export function askPhrase(view: Pick<ApprovalView, 'kind' | 'requested' | 'command'>): string {
+  switch (view.kind) {
+    case 'command':
+      return view.requested ? 'wants more access for a command' : 'wants to run a command';
+    case 'fileChange':
+      return 'wants to change files';
+    case 'permissions':
+      return 'asks for more access';
+    case 'userInput':
+      return 'asks you a question';
+    case 'elicitation':
+      return 'asks for input';
+    default:
+      return 'asks for something';
+  }
+}
+
+function accessLines(requested: NonNullable<ApprovalView['requested']>): string[] {
+  return [
+    ...requested.write.map((p) => `+ write ${p}`),
+    ...requested.read.map((p) => `+ read ${p}`),
+    ...(requested.network ? ['+ network'] : []),
+  ];
+}
+
+/**
+ * Everything needed to judge a request, as plain lines: the command (with its folder and reason), the
+ * folders asked for, or the files a change touches (path and kind). Not truncated.
+ */
+export function askDetail(view: ApprovalView): string {
+  const lines: string[] = [];
+  if (view.command) lines.push(`$ ${view.command}`);
+  if (view.cwd) lines.push(`in ${view.cwd}`);
+  if (view.requested) lines.push(...accessLines(view.requested));
+  for (const c of view.changes) lines.push(`${c.kind} ${c.path}`);
+  if (view.reason) lines.push(`Why: ${view.reason}`);
+  if (lines.length === 0) lines.push(view.title);
+  return lines.join('\n');
+}
+
+/** How an answer reads after the fact: Allowed, Allowed for the session, Denied, Denied and stopped. */
+export const ANSWER_PAST: Record<ApprovalAnswer, string> = {
+  allow: 'Allowed',
+  allowForSession: 'Allowed for the session',
+  deny: 'Denied',
+  cancel: 'Denied and stopped',
+};
+
+/** Where an answer came from, as a phrase ("from the window"). */
+export const SOURCE_PHRASE: Record<AnswerSource, string> = {
+  window: 'from the window',
+  notification: 'from a notification',
+  tray: 'from the tray menu',
+  cli: 'from the command line',
+  api: 'through the API',
+  timeout: 'nobody answered in time',
+  codex: 'Codex settled it',
+};
+
+/**
+ * What happened to a settled request, in a few words: "Allowed, from the window", "Denied, nobody
+ * answered in time", "Withdrawn, Codex settled it". A request still pending reads "Still waiting".
+ */
+export function settledSummary(view: Pick<ApprovalView, 'state' | 'answer' | 'by'>): string {
+  if (view.state === 'pending') return 'Still waiting';
+  const what = view.state === 'withdrawn' || !view.answer ? 'Withdrawn' : ANSWER_PAST[view.answer];
+  return view.by ? `${what}, ${SOURCE_PHRASE[view.by]}` : what;
+}
+
+/** "Already answered (Allowed, from the window)": what a late click on a settled request is told. */
+export function alreadyAnsweredText(view: Pick<ApprovalView, 'state' | 'answer' | 'by'>): string {
+  return `Already answered (${settledSummary(view)})`;
+}
+
+/**
+ * What to tell the person after an answer from the tray or a notification, or null when it simply
+ * went through: "Already answered (Allowed, from the window)" when another surface (or the timeout, or
+ * Codex) was first; "That request is no longer known" for an unknown id.
+ */
+export function outcomeNotice(outcome: AnswerOutcome): string | null {
+  if (outcome.outcome === 'answered') return null;
+  if (outcome.outcome === 'unknown') return 'That request is no longer known (it may belong to an earlier run of Angelia)';
+  const state = outcome.by === 'codex' ? 'withdrawn' : outcome.by === 'timeout' ? 'timedOut' : 'answered';
+  return alreadyAnsweredText({ state, answer: outcome.answer, by: outcome.by });
+}

@@ -1,0 +1,161 @@
+/**
+ * The tray, as data: what it knows (`TrayState`, fed by core events through pure transitions) and what
+ * it shows (`trayModel(state)`: badge, title, tooltip and the menu rows). The Electron binding
+ * (tray.ts) only turns the model into a `Menu` and wires clicks to `TrayAction`s. No Electron here.
+ */
+import type { AppEvent, ApprovalView, ChatView, ProfileView } from '../../shared/contract';
+import { askDetail, enforcementLabel, oneLine, STATE_LABEL, truncateCodePoints } from './text';
+
+/** Everything the tray shows. `approvals` holds the pending requests only, oldest first. */
+export interface TrayState {
+  chats: ChatView[];
+  /** Profile name → `sandbox` of the table (a profile with `sandbox = false` runs with full access). */
+  sandboxed: Record<string, boolean>;
+  approvals: ApprovalView[];
+  /** The last `table:changed`: whether the table on disk differs from the accepted one. */
+  table: { differs: boolean; changes: number };
+  startAtLogin: boolean;
+}
+
+/** Nothing known yet. */
+export const emptyTrayState: TrayState = { chats: [], sandboxed: {}, approvals: [], table: { differs: false, changes: 0 }, startAtLogin: false };
+
+/** The `sandboxed` map of a profile list. */
+export function sandboxedOf(profiles: Pick<ProfileView, 'name' | 'sandboxed'>[]): Record<string, boolean> {
+  return Object.fromEntries(profiles.map((p) => [p.name, p.sandboxed]));
+}
+
+const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+function upsert<T extends { id: string }>(list: T[], item: T): T[] {
+  const i = list.findIndex((x) => x.id === item.id);
+  if (i < 0) return [...list, item];
+  if (same(list[i], item)) return list;
+  return list.map((x, j) => (j === i ? item : x));
+}
+
+/**
+ * The tray state after one core event (pure; the same object when nothing the tray shows changed):
+ * `chat:updated` upserts the chat; `approval:updated` adds or updates a pending request and drops a
+ * settled one (answered, withdrawn, timed out); `table:changed` records whether a review waits. Other
+ * events change nothing.
+ */
+export function trayStateOn(state: TrayState, e: AppEvent): TrayState {
+  switch (e.event) {
+    case 'chat:updated': {
+      const chats = upsert(state.chats, e.payload);
+      return chats === state.chats ? state : { ...state, chats };
+    }
+    case 'approval:updated': {
+      if (e.payload.state === 'pending') {
+        const approvals = upsert(state.approvals, e.payload);
+        return approvals === state.approvals ? state : { ...state, approvals };
+      }
+      if (!state.approvals.some((a) => a.id === e.payload.id)) return state;
+      return { ...state, approvals: state.approvals.filter((a) => a.id !== e.payload.id) };
+    }
+    case 'table:changed': {
+      const table = { differs: e.payload.differs, changes: e.payload.changes };
+      return same(table, state.table) ? state : { ...state, table };
+    }
+    default:
+      return state;
+  }
+}
+
+/** What a tray row does when clicked. `answer` only ever carries an answer the request offers. */
+export type TrayAction =
+  | { type: 'open-window' }
+  | { type: 'open-chat'; chatId: string }
+  | { type: 'answer'; approvalId: string; answer: 'allow' | 'deny' }
+  | { type: 'review-table' }
+  | { type: 'toggle-login' }
+  | { type: 'quit' };
+
+/**
+ * One row of the tray menu. `danger` rows are marked red (an icon) and start with the warning glyph
+ * ⚠; `warning` rows only carry the glyph.
+ */
+export type TrayItem =
+  | { kind: 'separator' }
+  | { kind: 'header'; label: string }
+  | { kind: 'action'; label: string; action: TrayAction; danger?: boolean }
+  | { kind: 'checkbox'; label: string; checked: boolean; action: TrayAction }
+  | { kind: 'submenu'; label: string; items: TrayItem[]; danger?: boolean };
+
+/**
+ * The tray as shown: `badge` = number of pending approvals; `title` is the text beside the icon on
+ * macOS (the badge, or "" when none); `attention` picks the icon with a dot.
+ */
+export interface TrayModel {
+  badge: number;
+  title: string;
+  tooltip: string;
+  attention: boolean;
+  items: TrayItem[];
+}
+
+/** The warning glyph that starts a FULL ACCESS (or external sandbox) row. */
+export const WARNING_GLYPH = '⚠';
+/** The row offered when the table on disk differs from the accepted one. */
+export const TABLE_CHANGED_LABEL = 'The table changed — review…';
+/** Longest menu label, in code points (menus do not wrap). */
+export const MAX_LABEL = 72;
+
+function chatRow(chat: ChatView, sandboxed: Record<string, boolean>): TrayItem {
+  const enf = enforcementLabel(chat.enforcement, sandboxed[chat.profile]);
+  const glyph = enf.warning ? `${WARNING_GLYPH} ` : '';
+  const label = truncateCodePoints(`${glyph}${chat.id} — ${STATE_LABEL[chat.state]} · ${enf.text}`, MAX_LABEL);
+  return { kind: 'action', label, action: { type: 'open-chat', chatId: chat.id }, ...(enf.danger ? { danger: true } : {}) };
+}
+
+function approvalRow(view: ApprovalView, chats: ChatView[], sandboxed: Record<string, boolean>): TrayItem {
+  const chat = chats.find((c) => c.id === view.chatId);
+  const danger = chat ? enforcementLabel(chat.enforcement, sandboxed[chat.profile]).danger : sandboxed[view.profile] === false;
+  const items: TrayItem[] = askDetail(view).split('\n').map((line) => ({ kind: 'header' as const, label: truncateCodePoints(line, MAX_LABEL) }));
+  items.push({ kind: 'separator' });
+  if (view.answers.includes('allow')) items.push({ kind: 'action', label: 'Allow', action: { type: 'answer', approvalId: view.id, answer: 'allow' } });
+  if (view.answers.includes('deny')) items.push({ kind: 'action', label: 'Deny', action: { type: 'answer', approvalId: view.id, answer: 'deny' } });
+  items.push({ kind: 'separator' }, { kind: 'action', label: 'Show in window…', action: { type: 'open-chat', chatId: view.chatId } });
+  const label = truncateCodePoints(`${danger ? `${WARNING_GLYPH} ` : ''}${view.profile}: ${oneLine(view.title)}`, MAX_LABEL);
+  return { kind: 'submenu', label, items, ...(danger ? { danger: true } : {}) };
+}
+
+function tooltipOf(state: TrayState): string {
+  const parts: string[] = [];
+  const n = state.approvals.length;
+  if (n > 0) parts.push(`${n} approval${n === 1 ? '' : 's'} waiting`);
+  const working = state.chats.filter((c) => c.state === 'working' || c.state === 'starting').length;
+  if (working > 0) parts.push(`${working} working`);
+  const trouble = state.chats.filter((c) => c.state === 'error' || c.state === 'refused').length;
+  if (trouble > 0) parts.push(`${trouble} in trouble`);
+  if (state.table.differs) parts.push('the table changed');
+  return parts.length ? `Angelia — ${parts.join(', ')}` : 'Angelia';
+}
+
+/**
+ * The tray for a state (pure): pending approvals first (each a submenu with what is asked, then Allow
+ * and Deny when offered — Deny is Codex `decline` — and "Show in window…"), then one row per chat with
+ * its state and enforcement (FULL ACCESS marked red with ⚠), then "The table changed — review…" when a
+ * review waits, "Open Angelia", "Start at login" (checkbox) and "Quit".
+ */
+export function trayModel(state: TrayState): TrayModel {
+  const badge = state.approvals.length;
+  const items: TrayItem[] = [];
+  if (badge > 0) {
+    items.push({ kind: 'header', label: `Waiting for you (${badge})` });
+    for (const a of state.approvals) items.push(approvalRow(a, state.chats, state.sandboxed));
+    items.push({ kind: 'separator' });
+  }
+  items.push({ kind: 'header', label: state.chats.length ? 'Chats' : 'No chats yet' });
+  for (const c of state.chats) items.push(chatRow(c, state.sandboxed));
+  items.push({ kind: 'separator' });
+  if (state.table.differs) items.push({ kind: 'action', label: TABLE_CHANGED_LABEL, action: { type: 'review-table' } });
+  items.push(
+    { kind: 'action', label: 'Open Angelia', action: { type: 'open-window' } },
+    { kind: 'checkbox', label: 'Start at login', checked: state.startAtLogin, action: { type: 'toggle-login' } },
+    { kind: 'separator' },
+    { kind: 'action', label: 'Quit', action: { type: 'quit' } },
+  );
+  return { badge, title: badge > 0 ? String(badge) : '', tooltip: tooltipOf(state), attention: badge > 0, items };
+}
