@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../../src/main/host/server';
-import type { ApprovalView } from '../../src/shared/contract';
+import type { ApprovalView, ChatItem } from '../../src/shared/contract';
 import { CWD, createFakeCore, type FakeCore, type FakeCoreOptions } from '../fixtures/fakeCore';
 
 const ROOT = resolve(__dirname, '../..');
@@ -68,6 +68,18 @@ async function openApp(width: number, opts: FakeCoreOptions = {}): Promise<{ pag
 
 const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 const textOf = (page: Page, testId: string) => () => page.getByTestId(testId).last().textContent();
+
+/** A screenshot of a panel whose body scrolls (the editor, the inspector): the window is first made tall enough to show all of it. */
+async function tallShot(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize() ?? { width: 1100, height: 720 };
+  const hidden = await page.evaluate(() => {
+    const body = document.querySelector('.panel-body');
+    return body ? body.scrollHeight - body.clientHeight : 0;
+  });
+  await page.setViewportSize({ width: size.width, height: Math.min(4000, size.height + Math.max(0, hidden)) });
+  await shot(page, name);
+  await page.setViewportSize(size);
+}
 
 describe('the window against the headless host (fake core)', () => {
   it('sends a message, streams the answer and the command, and answers the approval with Allow', async () => {
@@ -167,7 +179,9 @@ describe('the window against the headless host (fake core)', () => {
       '+ write /home/user/other-repo, this turn only',
       '= write /home/user/shared/notes (the profile already allows it)',
     ]);
-    expect(await permCard.locator('button').allTextContents()).toEqual(['Allow', 'Deny', 'Deny with a reason…']);
+    expect(await permCard.locator('.approval-buttons button').allTextContents()).toEqual(['Allow', 'Deny', 'Deny with a reason…']);
+    // Only the folder the profile does not give yet is offered for add_dirs.
+    expect(await permCard.getByTestId('add-folder-link').allTextContents()).toEqual(['Add /home/user/other-repo to the demo profile…']);
     await shot(page, '09-file-change-and-permissions');
 
     await fileCard.getByTestId('approval-cancel').click();
@@ -419,6 +433,365 @@ describe('chats in full (fake core)', () => {
     await input.press('Enter');
     await expect.poll(() => page.getByTestId('model-line').textContent()).toBe(' · gpt-5.1-codex-mini (this session) · effort high (this session)');
     await shot(page, '19-command-answers');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+/** The profile editor's add_dirs rows, as their input values. */
+const addDirRows = (page: Page) => page.getByTestId('add-dirs-input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+
+describe('profiles, the policy and the table (fake core)', () => {
+  it('edits a profile: an added folder shows in the preview (a link with its target), Save writes it with comments kept and shows the probes', async () => {
+    const { page, fake, problems } = await openApp(1100);
+    await page.locator('[data-testid="profile-row"][data-profile="demo"]').getByTestId('profile-edit').click();
+    const editor = page.getByTestId('profile-editor');
+    await expect.poll(() => page.getByTestId('name-input').inputValue()).toBe('demo');
+    expect(await page.getByTestId('cwd-input').inputValue()).toBe(CWD);
+    expect(await page.getByTestId('save-button').isDisabled()).toBe(true);
+    expect(await page.locator('[data-testid="mode-option"][data-mode="default"] input').isChecked()).toBe(true);
+
+    await page.getByTestId('add-dirs-new').fill('/home/user/shared-notes');
+    await page.getByTestId('add-dirs-add').click();
+    await page.getByTestId('add-dirs-new').fill('~/docs-link');
+    await page.getByTestId('add-dirs-new').press('Enter');
+    expect(await addDirRows(page)).toEqual(['/home/user/shared-notes', '~/docs-link']);
+
+    const added = page.locator('[data-testid="policy-entry"][data-path="/home/user/shared-notes"]');
+    await added.waitFor();
+    expect(await added.getAttribute('data-origin')).toBe('add_dirs');
+    expect(await added.getAttribute('data-access')).toBe('write');
+    const link = page.locator('[data-testid="policy-entry"][data-path="/home/user/docs-link"]');
+    await link.waitFor();
+    expect(await link.getByTestId('policy-symlink').textContent()).toBe('→ /mnt/data/docs (a link: Codex binds the target, not the link)');
+    // The warning names the row it is about.
+    const linkRow = page.locator('[data-testid="add-dirs-row"][data-value="~/docs-link"]');
+    expect(await linkRow.getByTestId('field-warning').textContent()).toContain('is a link to /mnt/data/docs');
+    await expect.poll(() => page.getByTestId('plan-line').allTextContents()).toContain('~ profiles.demo.add_dirs = ["/home/user/shared-notes","~/docs-link"]');
+
+    // Model and effort come from models:list; the efforts are the chosen model's, "default" is null.
+    await page.getByTestId('model-select').selectOption('gpt-5.1-codex-mini');
+    expect(await page.getByTestId('effort-select').locator('option').allTextContents()).toEqual(['default (medium)', 'medium', 'high']);
+    await page.getByTestId('effort-select').selectOption('high');
+    expect(await page.locator('[data-testid="draft-change"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-field')))).toEqual(['add_dirs', 'model', 'effort']);
+    await expect.poll(() => page.getByTestId('preview').getAttribute('data-waiting')).toBe('false');
+    await tallShot(page, '20-editor-preview');
+
+    await page.getByTestId('save-button').click();
+    const result = page.getByTestId('save-result');
+    await result.waitFor();
+    expect(await result.getByTestId('save-backup').textContent()).toBe('The previous table is kept as /home/user/.angelia/workspace/angelia.toml.bak.');
+    const probes = result.getByTestId('probe-row');
+    expect(await probes.count()).toBe(6);
+    expect(await probes.evaluateAll((els) => els.map((e) => e.getAttribute('data-pass')))).toEqual(Array(6).fill('true'));
+    expect(await result.getByTestId('probe-summary').textContent()).toContain('All 6 probes behaved as the profile says.');
+    expect(await result.getByTestId('save-plan').textContent()).toContain('profiles.demo.model = "gpt-5.1-codex-mini"');
+    expect(await page.getByTestId('save-status').textContent()).toBe('Saved.');
+    const saves = inputsOf(fake, 'profiles:save') as { draft: { add_dirs: string[]; model: string; effort: string }; original: string }[];
+    expect(saves).toHaveLength(1);
+    expect(saves[0]).toMatchObject({ original: 'demo', draft: { add_dirs: ['/home/user/shared-notes', '~/docs-link'], model: 'gpt-5.1-codex-mini', effort: 'high' } });
+    // The table was edited in place: its comments are still there.
+    const text = fake.tableText();
+    expect(text).toContain("# Angelia's table.");
+    expect(text).toContain('# The demo profile.');
+    expect(text).toContain('add_dirs = ["/home/user/shared-notes", "~/docs-link"]');
+    expect(await editor.getByTestId('draft-changes').count()).toBe(0);
+    await tallShot(page, '21-editor-saved');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('rejects a relative folder inline with a fix-it, and keeps the draft when a save is refused', async () => {
+    const { page, fake, problems } = await openApp(420);
+    await page.getByTestId('chat-list-item').first().click();
+    await page.getByTestId('edit-profile').click();
+    await expect.poll(() => page.getByTestId('name-input').inputValue()).toBe('demo');
+
+    await page.getByTestId('add-dirs-new').fill('src/secret');
+    await page.getByTestId('add-dirs-add').click();
+    const row = page.locator('[data-testid="add-dirs-row"][data-value="src/secret"]');
+    expect(await row.getByTestId('field-error').textContent()).toContain('a relative path is ambiguous');
+    expect(await row.getByTestId('fix-it').textContent()).toBe(`Use ${CWD}/src/secret`);
+    expect(await page.getByTestId('save-button').isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('preview-note').textContent()).toBe('The preview waits until the fields marked in red are fixed.');
+    await page.getByTestId('cwd-input').fill('projects/demo');
+    expect(await page.getByTestId('field-cwd').getByTestId('fix-it').textContent()).toBe('Use ~/projects/demo');
+    await tallShot(page, '22-relative-path-rejected');
+
+    await page.getByTestId('field-cwd').getByTestId('fix-it').click();
+    expect(await page.getByTestId('cwd-input').inputValue()).toBe('~/projects/demo');
+    await row.getByTestId('fix-it').click();
+    expect(await addDirRows(page)).toEqual(['~/projects/demo/src/secret']);
+    expect(await page.getByTestId('field-error').count()).toBe(0);
+    expect(inputsOf(fake, 'profiles:preview').every((i) => !JSON.stringify(i).includes('"src/secret"'))).toBe(true);
+
+    fake.failNextSave({ code: 'missing-folder', message: '~/projects/demo/src/secret does not exist', where: 'profiles.demo.add_dirs[0]', fix: 'create the folder first' });
+    await expect.poll(() => page.getByTestId('save-button').isDisabled()).toBe(false);
+    await page.getByTestId('save-button').click();
+    await expect.poll(() => page.getByTestId('field-add_dirs').getByTestId('field-error').textContent()).toBe('Not saved: ~/projects/demo/src/secret does not exist — create the folder first');
+    expect(await page.getByTestId('save-status').textContent()).toBe('Not saved: ~/projects/demo/src/secret does not exist. Your edits are kept.');
+    expect(await addDirRows(page)).toEqual(['~/projects/demo/src/secret']);
+    expect(await page.getByTestId('cwd-input').inputValue()).toBe('~/projects/demo');
+    expect(fake.tableText()).not.toContain('src/secret');
+    await tallShot(page, '23-save-refused');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a plain red warning when the sandbox is turned off', async () => {
+    const { page, problems } = await openApp(1100);
+    await page.locator('[data-testid="profile-row"][data-profile="demo"]').getByTestId('profile-edit').click();
+    await expect.poll(() => page.getByTestId('name-input').inputValue()).toBe('demo');
+    expect(await page.getByTestId('sandbox-warning').count()).toBe(0);
+    await page.getByTestId('sandbox-check').uncheck();
+    const warning = page.getByTestId('sandbox-warning');
+    expect(await warning.textContent()).toContain('runs without a sandbox: everything on this machine');
+    expect(await warning.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(198, 40, 40)');
+    await expect.poll(() => page.getByTestId('policy-table').textContent()).toContain('No filesystem entries');
+    expect(await page.getByTestId('section-access').getByTestId('field-warning').textContent()).toContain('no sandbox: Codex runs with full access');
+    expect(await page.locator('[data-testid="draft-change"][data-field="sandbox"]').textContent()).toBe('sandbox: true → false');
+    await tallShot(page, '24-sandbox-off');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await tallShot(page, '24b-sandbox-off-dark');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('inspects a policy: entries with their origin, network, attestation or "not started yet", and the probes', async () => {
+    const { page, fake, problems } = await openApp(1100, {
+      extraChats: [
+        { id: 'research', enforcement: 'managed', lastLine: 'Read the papers.' },
+        { id: 'household', enforcement: 'disabled', lastLine: 'Cleaned the downloads folder.' },
+      ],
+    });
+    await page.locator('[data-testid="profile-row"][data-profile="demo"]').getByTestId('profile-policy').click();
+    const inspector = page.getByTestId('policy-inspector');
+    await inspector.getByTestId('attestation').waitFor();
+    expect(await inspector.getByTestId('attestation').getAttribute('data-attested')).toBe('false');
+    expect(await inspector.getByTestId('attestation').textContent()).toContain('Not started yet.');
+    const ssh = inspector.locator('[data-testid="policy-entry"][data-path="/home/user/.ssh"]');
+    expect(await ssh.getAttribute('data-access')).toBe('deny');
+    expect(await ssh.locator('.pe-origin').textContent()).toBe('always (floor)');
+    expect(await inspector.locator(`[data-testid="policy-entry"][data-path="${CWD}"]`).getAttribute('data-origin')).toBe('cwd');
+    expect(await inspector.getByTestId('policy-network').textContent()).toContain("Network: on — through Codex's network proxy");
+    await inspector.getByTestId('run-probes').click();
+    await inspector.getByTestId('probe-table').waitFor();
+    expect(await inspector.getByTestId('probe-table').getAttribute('data-pass')).toBe('true');
+    expect(inputsOf(fake, 'profiles:verify')).toEqual([{ name: 'demo' }]);
+    await tallShot(page, '25-policy-not-started-probes');
+
+    await page.locator('[data-testid="profile-row"][data-profile="research"]').getByTestId('profile-policy').click();
+    await expect.poll(() => page.getByTestId('policy-inspector').getAttribute('data-profile')).toBe('research');
+    await expect.poll(() => page.getByTestId('attestation').getAttribute('data-attested')).toBe('true');
+    expect(await page.getByTestId('attestation').textContent()).toContain('Attested against Codex 0.169.0');
+    expect(await page.getByTestId('attestation').getByTestId('enforcement-badge').textContent()).toBe('managed sandbox');
+    await shot(page, '26-policy-attested');
+
+    await page.locator('[data-testid="profile-row"][data-profile="household"]').getByTestId('profile-policy').click();
+    await expect.poll(() => page.getByTestId('policy-inspector').getAttribute('data-profile')).toBe('household');
+    expect(await page.getByTestId('inspector-no-sandbox').textContent()).toContain('runs without a sandbox: everything on this machine');
+    await page.getByTestId('run-probes').click();
+    await page.getByTestId('probe-table').waitFor();
+    expect(await page.getByTestId('probe-summary').textContent()).toContain('3 of 4 probes did not behave as the profile says.');
+    expect(await page.locator('[data-testid="probe-row"][data-pass="false"]').count()).toBe(3);
+    await tallShot(page, '27-policy-no-sandbox-probes-fail');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says when the table changed on disk, shows the field diff, and accepts it; a table that does not load can only be discarded', async () => {
+    const { page, fake, problems } = await openApp(1100);
+    await page.getByTestId('chat-list-item').first().waitFor();
+    expect(await page.getByTestId('table-banner').count()).toBe(0);
+    fake.changeTable({
+      changes: [
+        { path: ['profiles', 'demo', 'add_dirs'], kind: 'item-added', after: '/home/user/agent-wrote-this' },
+        { path: ['profiles', 'demo', 'permission_mode'], kind: 'changed', before: 'default', after: 'bypassPermissions' },
+      ],
+    });
+    const banner = page.getByTestId('table-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('The table changed on disk: 2 changes wait for your review.');
+    await shot(page, '28-table-banner');
+
+    await banner.getByTestId('table-review').click();
+    const rows = page.getByTestId('table-change');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toBe('profiles.demo.add_dirsitem added"/home/user/agent-wrote-this"');
+    expect(await rows.nth(1).getAttribute('data-kind')).toBe('changed');
+    expect(await rows.nth(1).locator('.change-values').textContent()).toBe('"default" → "bypassPermissions"');
+    await shot(page, '29-table-review');
+
+    await page.getByTestId('table-accept').click();
+    await page.getByTestId('table-same').waitFor();
+    await expect.poll(() => banner.count()).toBe(0);
+    await expect.poll(() => page.locator('[data-testid="profile-row"][data-profile="demo"]').textContent()).toContain('bypassPermissions');
+    expect(inputsOf(fake, 'table:accept')).toEqual([{}]);
+
+    // Changed again, this time broken; the window learns it on load too.
+    fake.changeTable({ changes: [], error: { message: 'duplicate key "cwd" in [profiles.demo]', where: 'angelia.toml line 9', fix: 'remove one of the two cwd lines' } });
+    await page.reload();
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('does not load');
+    await banner.getByTestId('table-review').click();
+    expect(await page.getByTestId('table-load-error').textContent()).toContain('duplicate key "cwd" in [profiles.demo]');
+    expect(await page.getByTestId('table-accept').isDisabled()).toBe(true);
+    await shot(page, '30-table-broken');
+    await page.getByTestId('table-discard').click();
+    await expect.poll(() => banner.count()).toBe(0);
+    expect(inputsOf(fake, 'table:discard')).toEqual([{}]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('opens the editor with a requested or refused folder added to add_dirs, and writes nothing until Save', async () => {
+    const refused = "touch: cannot touch '/home/user/elsewhere/notes.txt': Permission denied\n";
+    const { page, fake, problems } = await openApp(420, {
+      seed: {
+        items: [
+          { type: 'command', id: 'c-denied', command: 'touch /home/user/elsewhere/notes.txt', cwd: CWD, output: refused, exitCode: 1, status: 'failed' },
+          { type: 'approval', id: 'i-perm', approvalId: 'perm' },
+        ],
+        approvals: [seeded({ id: 'perm', kind: 'permissions', title: 'More access for this turn', command: null, cwd: null, reason: 'Write the report next to the data', requested: { read: [], write: ['/home/user/other-repo'], network: false } })],
+      },
+    });
+    await page.getByTestId('chat-list-item').first().click();
+    const card = page.locator('[data-approval-id="perm"]');
+    await card.waitFor();
+    await shot(page, '31-add-folder-links');
+    await card.getByTestId('add-folder-link').click();
+    await expect.poll(() => addDirRows(page)).toEqual(['/home/user/other-repo']);
+    expect(await page.getByTestId('editor-title').textContent()).toBe('Edit profile demo');
+    expect(await page.locator('[data-testid="draft-change"][data-field="add_dirs"]').textContent()).toBe('add_dirs: [] → ["/home/user/other-repo"]');
+    await page.locator('[data-testid="policy-entry"][data-path="/home/user/other-repo"]').waitFor();
+    // The added row is shown (scrolled to and marked) until the next edit.
+    const addedRow = page.locator('[data-testid="add-dirs-row"][data-value="/home/user/other-repo"]');
+    expect(await addedRow.getAttribute('class')).toContain('just-added');
+    await expect.poll(() => addedRow.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const body = document.querySelector('.panel-body')?.getBoundingClientRect();
+      return body !== undefined && r.top >= body.top && r.bottom <= body.bottom;
+    })).toBe(true);
+    await shot(page, '32-editor-prefilled');
+
+    // Back in the chat, the failed command offers its refused folder; the unsaved draft is kept.
+    await page.getByTestId('editor-close').click();
+    const command = page.getByTestId('command-item').first();
+    expect(await command.getByTestId('add-folder-link').textContent()).toBe('Add /home/user/elsewhere to the demo profile…');
+    await command.getByTestId('add-folder-link').click();
+    await expect.poll(() => addDirRows(page)).toEqual(['/home/user/other-repo', '/home/user/elsewhere']);
+    expect(inputsOf(fake, 'profiles:save')).toEqual([]);
+    expect(await card.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('creates a new profile with a starter CLAUDE.md', async () => {
+    const { page, fake, problems } = await openApp(1100);
+    await page.getByTestId('new-profile-button').click();
+    expect(await page.getByTestId('editor-title').textContent()).toBe('New profile');
+    expect(await page.getByTestId('starter-check').isChecked()).toBe(true);
+    await page.getByTestId('name-input').fill('research');
+    await page.getByTestId('cwd-input').fill('~/projects/research');
+    await page.locator('[data-testid="mode-option"][data-mode="plan"]').click();
+    await expect.poll(() => page.locator(`[data-testid="policy-entry"][data-path="/home/user/projects/research"]`).getAttribute('data-access')).toBe('read');
+    await expect.poll(() => page.getByTestId('plan-line').allTextContents()).toContain('+ [profiles.research] in angelia.toml');
+    await tallShot(page, '33-new-profile');
+
+    await page.getByTestId('save-button').click();
+    await page.getByTestId('save-result').waitFor();
+    expect(await page.getByTestId('save-result').locator('h3').textContent()).toBe('✓ Created research');
+    expect(fake.created).toEqual([{ name: 'research', starterClaudeMd: true }]);
+    expect(inputsOf(fake, 'profiles:create')).toMatchObject([{ starterClaudeMd: true, draft: { name: 'research', cwd: '~/projects/research', permission_mode: 'plan' } }]);
+    await page.locator('[data-testid="profile-row"][data-profile="research"]').waitFor();
+    expect(fake.tableText()).toContain('[profiles.research]\ncwd = "~/projects/research"\npermission_mode = "plan"');
+    expect(await page.getByTestId('editor-title').textContent()).toBe('Edit profile research');
+    await tallShot(page, '34-new-profile-created');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the transcript and dropped files (fake core)', () => {
+  it('renders a 5 000-item chat as a window of DOM nodes, starts at the end, follows new items and scrolls back to the start', async () => {
+    const items: ChatItem[] = Array.from({ length: 5000 }, (_, i): ChatItem => (i % 2 === 0
+      ? { type: 'notice', id: `n${i}`, text: `Line #${i}` }
+      : { type: 'agent', id: `a${i}`, text: `Answer **#${i}**: all good.`, done: true }));
+    const { page, problems } = await openApp(1100, { extraChats: [{ id: 'long', items, lastLine: 'Answer #4999' }] });
+    await page.locator('[data-testid="chat-list-item"][data-chat-id="long"]').click();
+    const transcript = page.getByTestId('transcript');
+    await expect.poll(() => transcript.getAttribute('data-count')).toBe('5000');
+    const last = page.locator('[data-item-index="4999"]');
+    await last.waitFor();
+    const inView = (sel: string) => page.evaluate((s) => {
+      const el = document.querySelector(s);
+      const box = document.querySelector('[data-testid="transcript"] [data-virtuoso-scroller]')?.getBoundingClientRect();
+      if (!el || !box) return false;
+      const r = el.getBoundingClientRect();
+      return r.bottom <= box.bottom + 1 && r.top >= box.top - 1;
+    }, sel);
+    await expect.poll(() => inView('[data-item-index="4999"]')).toBe(true);
+    const rendered = await page.locator('[data-testid="transcript"] [data-item-index]').count();
+    expect(rendered).toBeGreaterThan(10);
+    expect(rendered).toBeLessThan(300);
+    expect(await page.locator('[data-item-index="0"]').count()).toBe(0);
+    await shot(page, '35-long-chat-end');
+
+    // A new turn streams in at the end and the view follows it.
+    await page.getByTestId('composer-input').fill('Keep going');
+    await page.getByTestId('composer-input').press('Enter');
+    const card = page.getByTestId('approval-card').last();
+    await card.waitFor();
+    await expect.poll(async () => inView(`[data-item-index="${(await transcript.getAttribute('data-count').then(Number)) - 1}"]`)).toBe(true);
+
+    await page.locator('[data-testid="transcript"] [data-virtuoso-scroller]').evaluate((el) => el.scrollTo({ top: 0 }));
+    await page.locator('[data-item-index="0"]').waitFor();
+    await expect.poll(() => inView('[data-item-index="0"]')).toBe(true);
+    expect(await page.locator('[data-item-index="4999"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="transcript"] [data-item-index]').count()).toBeLessThan(300);
+    await shot(page, '36-long-chat-start');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('attaches a dropped file, puts its path into the message, and refuses a file over 25 MB', async () => {
+    const { page, fake, problems } = await openApp(420);
+    await page.getByTestId('chat-list-item').first().click();
+    const pane = page.getByTestId('chat-pane');
+    await page.getByTestId('composer-input').fill('Summarise');
+    const files = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['hello world'], 'notes.txt', { type: 'text/plain' }));
+      return dt;
+    });
+    await pane.dispatchEvent('dragenter', { dataTransfer: files });
+    await page.getByTestId('drop-overlay').waitFor();
+    expect(await page.getByTestId('drop-overlay').textContent()).toContain(".inbox/ (25 MB at most each)");
+    await shot(page, '37-drop-overlay');
+    await pane.dispatchEvent('drop', { dataTransfer: files });
+    const line = page.locator('[data-testid="attach-line"][data-status="attached"]');
+    await line.waitFor();
+    expect(await line.textContent()).toBe('Attached → .inbox/notes.txt×');
+    expect(await page.getByTestId('drop-overlay').count()).toBe(0);
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('Summarise .inbox/notes.txt ');
+    expect(fake.attached).toEqual([{ chatId: 'demo', name: 'notes.txt', size: 11, path: '.inbox/notes.txt' }]);
+    expect(inputsOf(fake, 'chats:attach')).toEqual([{ chatId: 'demo', name: 'notes.txt', dataBase64: Buffer.from('hello world').toString('base64') }]);
+
+    const big = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(26 * 1024 * 1024)], 'big.bin'));
+      return dt;
+    });
+    await pane.dispatchEvent('drop', { dataTransfer: big });
+    const refused = page.locator('[data-testid="attach-line"][data-status="refused"]');
+    await refused.waitFor();
+    expect(await refused.textContent()).toBe('Not attached: big.bin is 26.0 MB; files over 25 MB are refused×');
+    expect(fake.attached).toHaveLength(1);
+    await shot(page, '38-attached-and-refused');
+
+    await page.getByTestId('send-button').click();
+    await expect.poll(() => page.getByTestId('user-message').first().textContent()).toBe('Summarise .inbox/notes.txt');
+    expect(await page.getByTestId('attach-line').count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
   });

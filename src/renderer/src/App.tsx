@@ -1,12 +1,19 @@
 /**
- * The window: the chat list and the open chat side by side when wide; one at a time when narrow (a
- * menu-bar popover). A banner says when the link to Angelia is down or a load failed.
+ * The window: the chat list (and the profiles) beside the open chat when wide; one at a time when
+ * narrow (a menu-bar popover). The profile editor, a policy inspector or the table review take the
+ * chat's place while open. Banners say when the link to Angelia is down, a load failed, or the table
+ * on disk changed.
  */
 import type { ReactElement } from 'react';
 import { SessionContext, type Session } from './api/session';
 import { ChatList } from './features/chats/ChatList';
 import { NewChat } from './features/chats/NewChat';
+import { ProfileList } from './features/chats/ProfileList';
 import { ChatPane } from './features/chat/ChatPane';
+import { PolicyInspector } from './features/policy/PolicyInspector';
+import { ProfileEditor } from './features/profiles/ProfileEditor';
+import { TableBanner } from './features/table/TableBanner';
+import { TableReview } from './features/table/TableReview';
 import { applyProblem } from './store/app';
 import { update, useAppStore } from './store/store';
 
@@ -34,11 +41,20 @@ function Banner(): ReactElement | null {
   return null;
 }
 
+function Main({ selected }: { selected: string | null }): ReactElement {
+  const panel = useAppStore((s) => s.panel);
+  if (panel.kind === 'editor') return <ProfileEditor />;
+  if (panel.kind === 'policy') return <PolicyInspector key={panel.profile} profile={panel.profile} />;
+  if (panel.kind === 'table') return <TableReview />;
+  return selected ? <ChatPane chatId={selected} /> : <div className="pane empty">Pick a chat.</div>;
+}
+
 function Layout(): ReactElement {
   const selected = useAppStore((s) => s.selection.chatId);
+  const panelOpen = useAppStore((s) => s.panel.kind !== 'none');
   const pending = useAppStore((s) => Object.values(s.approvals.byId).filter((a) => a.state === 'pending').length);
   return (
-    <div className={`app${selected ? ' has-selection' : ''}`}>
+    <div className={`app${selected || panelOpen ? ' has-selection' : ''}`}>
       <aside className="side">
         <header className="side-head">
           <strong>Angelia</strong>
@@ -51,8 +67,11 @@ function Layout(): ReactElement {
           <NewChat />
         </header>
         <ChatList />
+        <ProfileList />
       </aside>
-      <main className="main">{selected ? <ChatPane chatId={selected} /> : <div className="pane empty">Pick a chat.</div>}</main>
+      <main className="main">
+        <Main selected={selected} />
+      </main>
     </div>
   );
 }
@@ -70,6 +89,7 @@ export function App({ session }: { session: Session | null }): ReactElement {
     <SessionContext.Provider value={session}>
       <div className="root">
         <Banner />
+        <TableBanner />
         <Layout />
       </div>
     </SessionContext.Provider>

@@ -9,6 +9,7 @@ import { App } from './App';
 import { applyConnection, applyProblem } from './store/app';
 import { update } from './store/store';
 import './styles.css';
+import './panels.css';
 
 const api = connectClient();
 if (!api) update((s) => applyConnection(s, 'no-token'));

@@ -16,9 +16,11 @@ export function tokenFromHash(hash: string): string | null {
   return token && token.length > 0 ? token : null;
 }
 
-/** Wraps the preload bridge: IPC is always up while the window exists. */
-export function bridgeApi(bridge: RendererApi): LinkedApi {
+/** Wraps the preload bridge: IPC is always up while the window exists. Its folder picker, if any, is kept. */
+export function bridgeApi(bridge: RendererApi & { pickFolder?: () => Promise<string | null> }): LinkedApi {
+  const pickFolder = bridge.pickFolder;
   return {
+    ...(pickFolder ? { pickFolder: () => pickFolder() } : {}),
     invoke: (channel, input) => bridge.invoke(channel, input),
     onEvent: (listener) => bridge.onEvent(listener),
     onStatus: (listener) => {

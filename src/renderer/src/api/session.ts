@@ -1,17 +1,21 @@
 /**
- * The one place the host meets the store: a single event subscription feeding `applyEvent`, the loads
- * made on every (re)connect (profiles, chats, approvals, and the open chat's transcript), and the
- * actions the UI calls. Components get these actions through `SessionContext`.
+ * The one place the host meets the store: a single event subscription feeding `applyEvent` (and the
+ * reloads some events ask for: the profiles after `profiles:changed`, the table diff after
+ * `table:changed`), the loads made on every (re)connect (profiles, chats, approvals, the table, and the
+ * open chat's transcript), and the actions the UI calls. Components get these actions through
+ * `SessionContext`.
  */
 import { createContext, useContext } from 'react';
-import type { AnswerOutcome, ApprovalAnswer, ChatView, OutputOf, RequestedAccess, SessionView } from '../../../shared/contract';
+import type { AnswerOutcome, AppEvent, ApprovalAnswer, ChatView, OutputOf, RequestedAccess, SessionView } from '../../../shared/contract';
 import type { AppError, Result } from '../../../shared/result';
 import { applyAnswer, applyConnection, applyCreated, applyEvent, applyItems, applySelect, applySessions, applySnapshot } from '../store/app';
 import { update, useAppStore } from '../store/store';
+import { attachFiles } from './attach';
+import { profileActions, type ProfileActions } from './profileActions';
 import type { LinkedApi } from './wsApi';
 
 /** What the UI can do. Every action reports failures as values. */
-export interface Session {
+export interface Session extends ProfileActions {
   select(chatId: string | null): void;
   /**
    * Sends a message or a command (`/status`…). With `steer`, the text goes into the running turn
@@ -27,6 +31,8 @@ export interface Session {
   restart(chatId: string): Promise<Result<{ started: boolean }>>;
   /** Loads the chat's session history into the store. */
   sessions(chatId: string): Promise<Result<SessionView[]>>;
+  /** Sends dropped files to the chat's profile folder (`chats:attach`); the composer shows where each went. */
+  attach(chatId: string, files: readonly File[]): Promise<void>;
   /** Stops listening (tests and hot reload). */
   stop(): void;
 }
@@ -43,6 +49,7 @@ export type ErrorSink = (where: string, error: AppError) => void;
 /** Starts syncing the store with the host behind `api`. */
 export function startSession(api: LinkedApi, onError: ErrorSink = () => undefined): Session {
   let generation = 0;
+  const more = profileActions(api);
 
   const loadItems = async (chatId: string): Promise<void> => {
     const gen = generation;
@@ -70,11 +77,20 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
         ...(approvals.ok ? { approvals: approvals.value } : {}),
       }),
     );
+    void more.loadTable();
     const open = useAppStore.getState().selection.chatId;
     if (open) await loadItems(open);
   };
 
-  const offEvents = api.onEvent((e) => update((s) => applyEvent(s, e)));
+  const react = (e: AppEvent): void => {
+    if (e.event === 'profiles:changed') void more.reloadProfiles();
+    if (e.event === 'table:changed' && (e.payload.differs || useAppStore.getState().panel.kind === 'table')) void more.loadTable();
+  };
+
+  const offEvents = api.onEvent((e) => {
+    update((s) => applyEvent(s, e));
+    react(e);
+  });
   const offStatus = api.onStatus((status) => {
     update((s) => applyConnection(s, status));
     if (status === 'open') void loadAll();
@@ -82,6 +98,7 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
   });
 
   return {
+    ...more,
     select(chatId) {
       update((s) => applySelect(s, chatId));
       const s = useAppStore.getState();
@@ -110,6 +127,7 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
       if (r.ok) update((s) => applySessions(s, chatId, r.value));
       return r;
     },
+    attach: (chatId, files) => attachFiles(api, chatId, files),
     stop() {
       offEvents();
       offStatus();

@@ -26,6 +26,11 @@ export interface LinkedApi extends RendererApi {
   onStatus(listener: (s: LinkStatus) => void): () => void;
   /** Stops reconnecting and closes the socket. */
   close(): void;
+  /**
+   * The native folder picker (Electron only): an absolute path, or null when cancelled. The headless
+   * host's browser build lacks it, so folder fields are typed there.
+   */
+  pickFolder?: () => Promise<string | null>;
 }
 
 /** Options of the WebSocket client. Delays are in milliseconds. */

@@ -8,6 +8,11 @@ import { initialChats, setChats, setProfiles, upsertChat, type ChatsSlice } from
 import { appendDelta, initialItems, markItemsStale, setItems, upsertItem, type ItemsSlice } from './items';
 import { initialSelection, keepKnown, selectChat, type SelectionSlice } from './selection';
 import { initialSessions, setSessions, type SessionsSlice } from './sessions';
+import { initialComposer, type ComposerSlice } from './composer';
+import { initialEditor, type EditorSlice } from './editor';
+import { initialPanel, showPanel, type Panel } from './panel';
+import { initialPolicy, type PolicySlice } from './policy';
+import { initialTable, tableChanged, type TableSlice } from './table';
 
 /** The link to the host: connecting, open, lost (reconnecting), or impossible (no token in the URL). */
 export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'no-token';
@@ -20,6 +25,12 @@ export interface AppState {
   approvals: ApprovalsSlice;
   selection: SelectionSlice;
   sessions: SessionsSlice;
+  /** What the main area shows over the chat: the profile editor, a policy, the table review. */
+  panel: Panel;
+  editor: EditorSlice;
+  policy: PolicySlice;
+  table: TableSlice;
+  composer: ComposerSlice;
   /** The last failure the window could not show elsewhere (a load that failed), or null. */
   problem: string | null;
 }
@@ -32,10 +43,16 @@ export const initialState: AppState = {
   approvals: initialApprovals,
   selection: initialSelection,
   sessions: initialSessions,
+  panel: initialPanel,
+  editor: initialEditor,
+  policy: initialPolicy,
+  table: initialTable,
+  composer: initialComposer,
   problem: null,
 };
 
-function withSlice<K extends keyof AppState>(state: AppState, key: K, next: AppState[K]): AppState {
+/** `state` with one slice replaced (the same object when the slice did not change). */
+export function withSlice<K extends keyof AppState>(state: AppState, key: K, next: AppState[K]): AppState {
   return next === state[key] ? state : { ...state, [key]: next };
 }
 
@@ -50,6 +67,8 @@ export function applyEvent(state: AppState, e: AppEvent): AppState {
       return withSlice(state, 'items', appendDelta(state.items, e.payload));
     case 'approval:updated':
       return withSlice(state, 'approvals', upsertApproval(state.approvals, e.payload));
+    case 'table:changed':
+      return withSlice(state, 'table', tableChanged(state.table, e.payload));
     default:
       return state;
   }
@@ -85,7 +104,7 @@ export function applyAnswer(state: AppState, id: string, outcome: AnswerOutcome)
 /** The answer to this window's `chats:create`: the new chat is listed (if its event has not done so yet) and opened. */
 export function applyCreated(state: AppState, chat: ChatView): AppState {
   const next = state.chats.byId[chat.id] ? state : withSlice(state, 'chats', upsertChat(state.chats, chat));
-  return withSlice(next, 'selection', selectChat(next.selection, chat.id));
+  return applySelect(next, chat.id);
 }
 
 /** A chat's session history as `chats:sessions` answered it. */
@@ -93,9 +112,14 @@ export function applySessions(state: AppState, chatId: string, list: SessionView
   return withSlice(state, 'sessions', setSessions(state.sessions, chatId, list));
 }
 
-/** Opens a chat (or the list, with null). */
+/** Opens a chat (or the list, with null); a panel over the chat closes. */
 export function applySelect(state: AppState, chatId: string | null): AppState {
-  return withSlice(state, 'selection', selectChat(state.selection, chatId));
+  return withSlice(withSlice(state, 'selection', selectChat(state.selection, chatId)), 'panel', showPanel(state.panel, initialPanel));
+}
+
+/** Shows a panel over the chat (the editor, a policy, the table review), or the chat again with `none`. */
+export function applyPanel(state: AppState, panel: Panel): AppState {
+  return withSlice(state, 'panel', showPanel(state.panel, panel));
 }
 
 /** Records the connection status; a lost connection marks every transcript for reloading. */

@@ -1,6 +1,6 @@
 /**
  * The zustand store: binds the pure transitions of `app.ts`, nothing more. Components read it with
- * selectors; `api/sync.ts` is the one place core events and loaded lists enter it.
+ * selectors; `api/session.ts` is the one place core events and loaded lists enter it.
  */
 import { create } from 'zustand';
 import { initialState, type AppState } from './app';

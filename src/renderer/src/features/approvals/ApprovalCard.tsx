@@ -12,6 +12,8 @@ import type { ApprovalAnswer, ApprovalView } from '../../../../shared/contract';
 import { useSession, type AnswerExtra } from '../../api/session';
 import { useAppStore } from '../../store/store';
 import { Diff } from '../../ui/Diff';
+import { alreadyGiven } from '../profiles/addFolder';
+import { AddFolderLink } from '../profiles/AddFolderLink';
 import { DenyReasonForm, GrantPicker, SettledDetails } from './AnswerExtras';
 import { ANSWER_LABEL, accessCount, accessDiff, alreadyAnsweredLine, grantOf, outcomeNote, settledLine, type AccessLine } from './describe';
 
@@ -54,6 +56,23 @@ function What({ view, picker }: { view: ApprovalView; picker: ReactElement | nul
       ))}
       {picker ?? (lines.length > 0 && <AccessDiff lines={lines} />)}
       {view.reason !== null && <div className="approval-reason">“{view.reason}”</div>}
+      <AddFolders view={view} />
+    </div>
+  );
+}
+
+/** For a permissions request: one "Add … to the profile" link per requested folder the profile does not give yet. */
+function AddFolders({ view }: { view: ApprovalView }): ReactElement | null {
+  const profile = useAppStore((s) => s.chats.profiles[view.profile]);
+  if (!view.requested) return null;
+  const folders = [...new Set([...view.requested.write, ...view.requested.read])].filter((f) => !alreadyGiven(f, profile));
+  if (folders.length === 0) return null;
+  return (
+    <div className="add-folders" data-testid="add-folders">
+      <span className="meta">Needed every time?</span>
+      {folders.map((f) => (
+        <AddFolderLink key={f} profile={view.profile} folder={f} />
+      ))}
     </div>
   );
 }

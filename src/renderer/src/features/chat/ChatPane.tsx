@@ -1,55 +1,24 @@
 /**
  * The open chat: a header (the chat's name, state, enforcement, queue, what it is doing now, Sessions
- * and Stop), a line with the session label, folder, mode and the model/effort in force, the refusal
- * when the agent was refused, the transcript (kept scrolled to the end while the reader is there) and
- * the composer.
+ * and Stop), a line with the session label, folder, mode, the model/effort in force and links to the
+ * profile's editor and policy, the refusal when the agent was refused, the transcript (virtualized,
+ * kept at the end while the reader is there) and the composer. Files dropped anywhere on the chat are
+ * attached (`chats:attach`).
  */
-import { useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
-import type { ChatItem, ChatView, ProfileView } from '../../../../shared/contract';
+import { useEffect, useRef, useState, type DragEvent, type ReactElement } from 'react';
+import type { ChatView, ProfileView } from '../../../../shared/contract';
 import { useSession } from '../../api/session';
 import { chatName } from '../../store/chats';
 import { useAppStore } from '../../store/store';
 import { ActivityBadge, EnforcementBadge, StateBadge } from '../../ui/Badges';
 import { Composer } from './Composer';
-import { modelParts, restartableErrorId, turnRunning } from './describe';
-import { Item } from './Items';
+import { modelParts, turnRunning } from './describe';
 import { SessionsPanel } from './SessionsPanel';
-
-const NO_ITEMS: ChatItem[] = [];
-
-function Transcript({ chat }: { chat: ChatView }): ReactElement {
-  const chatId = chat.id;
-  const items = useAppStore((s) => s.items.byChat[chatId] ?? NO_ITEMS);
-  const loaded = useAppStore((s) => s.items.loaded[chatId] === true);
-  const ref = useRef<HTMLDivElement>(null);
-  const atEnd = useRef(true);
-  const restartable = restartableErrorId(items, chat.state);
-
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (el && atEnd.current) el.scrollTop = el.scrollHeight;
-  });
-  useEffect(() => {
-    atEnd.current = true;
-  }, [chatId]);
-
-  const onScroll = (): void => {
-    const el = ref.current;
-    if (el) atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-  };
-
-  return (
-    <div className="transcript" ref={ref} onScroll={onScroll} data-testid="transcript">
-      {items.length === 0 && chat.state !== 'refused' && <div className="empty">{loaded ? 'No messages yet. Say what you need, or type / for commands.' : 'Loading…'}</div>}
-      {items.map((item) => (
-        <Item key={item.id} item={item} chatId={chatId} canRestart={item.id === restartable} />
-      ))}
-    </div>
-  );
-}
+import { Transcript } from './Transcript';
 
 /** The line under the header: session label, folder, mode, and the model and effort in force. */
 function SubLine({ chat, profile }: { chat: ChatView; profile: ProfileView | undefined }): ReactElement {
+  const session = useSession();
   const parts = modelParts(chat, profile);
   return (
     <div className="pane-sub">
@@ -74,9 +43,61 @@ function SubLine({ chat, profile }: { chat: ChatView; profile: ProfileView | und
             ))}
           </span>
         )}
+        <span className="profile-links">
+          {' · '}
+          <button type="button" className="btn link inline" data-testid="edit-profile" onClick={() => session.editProfile(chat.profile)}>
+            Edit profile
+          </button>
+          {' · '}
+          <button type="button" className="btn link inline" data-testid="open-policy" onClick={() => session.openPolicy(chat.profile)}>
+            Policy
+          </button>
+        </span>
       </div>
     </div>
   );
+}
+
+const hasFiles = (e: DragEvent): boolean => Array.from(e.dataTransfer.types).includes('Files');
+
+/** Drag-and-drop of files onto the chat: the overlay while dragging, and the attach on drop. */
+function useDrop(chatId: string, enabled: boolean): { over: boolean; handlers: Record<'onDragEnter' | 'onDragOver' | 'onDragLeave' | 'onDrop', (e: DragEvent) => void> } {
+  const session = useSession();
+  const [over, setOver] = useState(false);
+  const depth = useRef(0);
+  useEffect(() => {
+    depth.current = 0;
+    setOver(false);
+  }, [chatId]);
+  return {
+    over,
+    handlers: {
+      onDragEnter: (e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        depth.current++;
+        setOver(true);
+      },
+      onDragOver: (e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = enabled ? 'copy' : 'none';
+      },
+      onDragLeave: (e) => {
+        if (!hasFiles(e)) return;
+        depth.current = Math.max(0, depth.current - 1);
+        if (depth.current === 0) setOver(false);
+      },
+      onDrop: (e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        depth.current = 0;
+        setOver(false);
+        const files = Array.from(e.dataTransfer.files);
+        if (enabled && files.length > 0) void session.attach(chatId, files);
+      },
+    },
+  };
 }
 
 /** The chat with id `chatId`. */
@@ -85,12 +106,20 @@ export function ChatPane({ chatId }: { chatId: string }): ReactElement {
   const chat = useAppStore((s) => s.chats.byId[chatId]);
   const name = useAppStore((s) => chatName(s.chats, chatId));
   const profile = useAppStore((s) => (chat ? s.chats.profiles[chat.profile] : undefined));
+  const connected = useAppStore((s) => s.connection === 'open');
   const [showSessions, setShowSessions] = useState(false);
   useEffect(() => setShowSessions(false), [chatId]);
+  const canDrop = connected && chat !== undefined && chat.state !== 'refused';
+  const drop = useDrop(chatId, canDrop);
   if (!chat) return <div className="pane empty">This chat is gone.</div>;
 
   return (
-    <div className="pane" data-testid="chat-pane" data-chat-id={chat.id}>
+    <div className={`pane chat-pane${drop.over ? ' drop-over' : ''}`} data-testid="chat-pane" data-chat-id={chat.id} {...drop.handlers}>
+      {drop.over && (
+        <div className="drop-overlay" data-testid="drop-overlay" aria-hidden="true">
+          {canDrop ? `Drop to put the files into ${chat.profile}'s .inbox/ (25 MB at most each)` : 'Files cannot be attached to this chat now.'}
+        </div>
+      )}
       <header className="pane-head">
         <button type="button" className="btn link back" onClick={() => session.select(null)} aria-label="Back to the chats">
           ‹ Chats
@@ -123,7 +152,7 @@ export function ChatPane({ chatId }: { chatId: string }): ReactElement {
           <div>{chat.refusal}</div>
         </div>
       )}
-      <Transcript chat={chat} />
+      <Transcript key={`transcript:${chat.id}`} chat={chat} />
       <Composer key={chat.id} chat={chat} />
     </div>
   );

@@ -1,10 +1,15 @@
 /**
  * A command the agent ran: the command, its folder, live output (long output shows its tail; the full
- * text stays in the core), exit code and status. Also the file-change item with its diffs.
+ * text stays in the core), exit code and status. A failed command whose output says the sandbox refused
+ * a path ("Permission denied", "Operation not permitted", "Read-only file system") offers to add that
+ * folder to the chat's profile. Also the file-change item with its diffs.
  */
-import type { ReactElement } from 'react';
+import { useMemo, type ReactElement } from 'react';
 import type { ChatItem } from '../../../../shared/contract';
+import { useAppStore } from '../../store/store';
 import { Diff } from '../../ui/Diff';
+import { folderToOffer } from '../profiles/addFolder';
+import { AddFolderLink } from '../profiles/AddFolderLink';
 
 /** Output longer than this shows only its last part. */
 export const OUTPUT_DISPLAY_LIMIT = 20_000;
@@ -17,8 +22,26 @@ export function displayTail(output: string, limit = OUTPUT_DISPLAY_LIMIT): { tex
 
 const STATUS_LABEL = { running: 'running', completed: 'done', failed: 'failed', declined: 'declined' } as const;
 
-/** A command item. */
-export function CommandItem({ item }: { item: Extract<ChatItem, { type: 'command' }> }): ReactElement {
+type CommandChatItem = Extract<ChatItem, { type: 'command' }>;
+
+/** True when the command ended badly (failed, or a non-zero exit code). */
+export const commandFailed = (item: Pick<CommandChatItem, 'status' | 'exitCode'>): boolean => item.status === 'failed' || (item.exitCode !== null && item.exitCode !== 0);
+
+function RefusedFolder({ item, chatId }: { item: CommandChatItem; chatId: string }): ReactElement | null {
+  const profileName = useAppStore((s) => s.chats.byId[chatId]?.profile);
+  const profile = useAppStore((s) => (profileName ? s.chats.profiles[profileName] : undefined));
+  const folder = useMemo(() => folderToOffer(item.output, item.cwd, profile), [item.output, item.cwd, profile]);
+  if (!folder || !profileName) return null;
+  return (
+    <div className="add-folders" data-testid="add-folders">
+      <span className="meta">The sandbox refused it.</span>
+      <AddFolderLink profile={profileName} folder={folder} />
+    </div>
+  );
+}
+
+/** A command item of chat `chatId`. */
+export function CommandItem({ item, chatId }: { item: CommandChatItem; chatId: string }): ReactElement {
   const { text, hidden } = displayTail(item.output);
   return (
     <div className={`command status-${item.status}`} data-testid="command-item" data-status={item.status}>
@@ -44,6 +67,7 @@ export function CommandItem({ item }: { item: Extract<ChatItem, { type: 'command
           exit code {item.exitCode}
         </div>
       )}
+      {commandFailed(item) && <RefusedFolder item={item} chatId={chatId} />}
     </div>
   );
 }

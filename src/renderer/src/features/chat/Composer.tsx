@@ -2,12 +2,15 @@
  * The composer: a textarea, Send (Queue while a turn runs) and, while a turn runs, Steer. Enter sends
  * (into the queue when a turn runs), Ctrl/Cmd+Enter steers into the running turn, Shift+Enter adds a
  * line. Typing "/" shows the chat commands. Disabled, with the reason, when the chat's agent was
- * refused or the link to Angelia is down.
+ * refused or the link to Angelia is down. The text is kept per chat in the store; files dropped on the
+ * chat show one line each above it ("Attached → .inbox/x.txt") and their paths go into the text.
  */
 import { useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import type { ChatView } from '../../../../shared/contract';
 import { useSession } from '../../api/session';
-import { useAppStore } from '../../store/store';
+import { withSlice } from '../../store/app';
+import { clearAttached, setText as setComposerText, type AttachLine } from '../../store/composer';
+import { update, useAppStore } from '../../store/store';
 import { CommandHintList } from './CommandHintList';
 import { COMMAND_HINTS, commandHints, completeCommand, type CommandHint } from './commands';
 import { turnRunning } from './describe';
@@ -27,11 +30,43 @@ export function queuedLine(queued: number): string | null {
 
 const isFullCommand = (text: string): boolean => COMMAND_HINTS.some((c) => `/${c.name}` === text.trim().toLowerCase());
 
+const NO_LINES: AttachLine[] = [];
+
+function AttachLines({ chatId }: { chatId: string }): ReactElement | null {
+  const lines = useAppStore((s) => s.composer.attached[chatId] ?? NO_LINES);
+  if (lines.length === 0) return null;
+  return (
+    <ul className="attach-lines" data-testid="attach-lines">
+      {lines.map((l) => (
+        <li key={l.id} className={`attach-line attach-${l.status}`} data-testid="attach-line" data-status={l.status}>
+          {l.status === 'sending' && <span>Attaching {l.name}…</span>}
+          {l.status === 'attached' && (
+            <span>
+              Attached → <code>{l.path}</code>
+            </span>
+          )}
+          {l.status === 'refused' && (
+            <span>
+              Not attached: {l.message}
+            </span>
+          )}
+          {l.status !== 'sending' && (
+            <button type="button" className="chip-x" aria-label="Dismiss" onClick={() => update((s) => withSlice(s, 'composer', clearAttached(s.composer, chatId, l.id)))}>
+              ×
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The composer of one chat. */
 export function Composer({ chat }: { chat: ChatView }): ReactElement {
   const session = useSession();
   const connected = useAppStore((s) => s.connection === 'open');
-  const [text, setText] = useState('');
+  const text = useAppStore((s) => s.composer.text[chat.id] ?? '');
+  const setText = (next: string): void => update((s) => withSlice(s, 'composer', setComposerText(s.composer, chat.id, next)));
   const [sending, setSending] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const [active, setActive] = useState(0);
@@ -65,6 +100,7 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
       return;
     }
     edit('');
+    update((s) => withSlice(s, 'composer', clearAttached(s.composer, chat.id)));
     if (steer && running && !r.value.steered && !r.value.command) setNote('The turn could not take it; it waits in the queue as the next message.');
   };
 
@@ -110,6 +146,7 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
           {queued}
         </div>
       )}
+      <AttachLines chatId={chat.id} />
       {hints.length > 0 && <CommandHintList hints={hints} active={Math.min(active, hints.length - 1)} onPick={pick} />}
       <div className="composer-row">
         <textarea

@@ -136,7 +136,7 @@ export const Item = memo(function Item({ item, chatId, canRestart = false }: { i
     case 'reasoning':
       return <Reasoning item={item} />;
     case 'command':
-      return <CommandItem item={item} />;
+      return <CommandItem item={item} chatId={chatId} />;
     case 'fileChange':
       return <FileChangeItem item={item} />;
     case 'approval':

@@ -1,0 +1,89 @@
+/**
+ * A chat's transcript, virtualized with react-virtuoso so a chat of thousands of items stays responsive:
+ * only the items near the viewport are in the DOM. It opens at the end and follows new items and
+ * streamed text while the reader is at the end (within 40 px); scrolling up stops the following until
+ * the reader comes back down.
+ */
+import { useCallback, useEffect, useRef, type ReactElement } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import type { ChatItem, ChatView } from '../../../../shared/contract';
+import { useAppStore } from '../../store/store';
+import { restartableErrorId } from './describe';
+import { Item } from './Items';
+
+const NO_ITEMS: ChatItem[] = [];
+
+/** How far from the end (px) the reader still counts as "at the end". */
+const AT_END_PX = 40;
+
+interface Context {
+  chatId: string;
+  restartable: string | null;
+}
+
+const itemKey = (_: number, item: ChatItem): string => item.id;
+
+function itemContent(_: number, item: ChatItem, ctx: Context): ReactElement {
+  return (
+    <div className="t-item">
+      <Item item={item} chatId={ctx.chatId} canRestart={item.id === ctx.restartable} />
+    </div>
+  );
+}
+
+/** The transcript of `chat` (mount one per chat: it starts at the end). */
+export function Transcript({ chat }: { chat: ChatView }): ReactElement {
+  const chatId = chat.id;
+  const items = useAppStore((s) => s.items.byChat[chatId] ?? NO_ITEMS);
+  const loaded = useAppStore((s) => s.items.loaded[chatId] === true);
+  const list = useRef<VirtuosoHandle>(null);
+  const scroller = useRef<HTMLElement | null>(null);
+  const atEnd = useRef(true);
+  const restartable = restartableErrorId(items, chat.state);
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (el) atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < AT_END_PX;
+  }, []);
+  const setScroller = useCallback(
+    (el: HTMLElement | Window | null) => {
+      scroller.current?.removeEventListener('scroll', onScroll);
+      scroller.current = el instanceof HTMLElement ? el : null;
+      scroller.current?.addEventListener('scroll', onScroll, { passive: true });
+    },
+    [onScroll],
+  );
+  useEffect(() => () => scroller.current?.removeEventListener('scroll', onScroll), [onScroll]);
+  // Streamed text and late measurements grow the list without a new item: stay at the end if the reader was there.
+  const toEnd = useCallback(() => {
+    requestAnimationFrame(() => {
+      const el = scroller.current;
+      if (el && atEnd.current && el.scrollHeight - el.scrollTop - el.clientHeight > 0.5) el.scrollTop = el.scrollHeight;
+    });
+  }, []);
+
+  if (items.length === 0) {
+    return (
+      <div className="transcript" data-testid="transcript" data-count={0}>
+        {chat.state !== 'refused' && <div className="empty">{loaded ? 'No messages yet. Say what you need, or type / for commands.' : 'Loading…'}</div>}
+      </div>
+    );
+  }
+  return (
+    <div className="transcript" data-testid="transcript" data-count={items.length}>
+      <Virtuoso
+        ref={list}
+        className="transcript-scroller"
+        data={items}
+        context={{ chatId, restartable }}
+        computeItemKey={itemKey}
+        itemContent={itemContent}
+        initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
+        followOutput={() => (atEnd.current ? 'auto' : false)}
+        totalListHeightChanged={toEnd}
+        increaseViewportBy={{ top: 1600, bottom: 400 }}
+        scrollerRef={setScroller}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * Every field of a profile draft, in sections: the profile (name, folder), what it may do (mode, with
+ * one plain sentence each; sandbox, in red when off), its folders (add_dirs), the model and effort
+ * Codex offers, capabilities, other profiles, and the advanced fields. Each field shows its problems.
+ */
+import type { ReactElement, ReactNode } from 'react';
+import type { ProfileDraft } from '../../../../shared/contract';
+import type { ModelOption } from '../../store/editor';
+import { MODE_SENTENCE, MODES, NO_SANDBOX_WARNING, type DraftField } from './draft';
+import { Check, Chips, Field, FolderInput, FolderList, IssueLines, RefsInput, type ShownIssue } from './fields';
+import { fieldLevel, type PlacedIssues } from './issues';
+
+/** Sets one field of the draft. */
+export type SetField = <K extends DraftField>(key: K, value: ProfileDraft[K]) => void;
+
+interface Props {
+  draft: ProfileDraft;
+  issues: PlacedIssues;
+  set: SetField;
+  /** Other profiles' names (for accept_from / answer_from). */
+  profiles: readonly string[];
+  models: readonly ModelOption[] | null;
+  capabilityNames: readonly string[];
+  pick?: () => Promise<string | null>;
+  /** New profile: the fields past the first sections fold away. */
+  isNew: boolean;
+  /** Shown at the end of the first section (the new profile's starter CLAUDE.md choice). */
+  profileExtra?: ReactNode;
+  /** The add_dirs row to highlight (just added from an approval or a refused command). */
+  justAdded?: string | null;
+}
+
+function Section({ title, children, folded = false, testid }: { title: string; children: ReactNode; folded?: boolean; testid: string }): ReactElement {
+  if (folded) {
+    return (
+      <details className="editor-section" data-testid={testid}>
+        <summary>
+          <h3>{title}</h3> <span className="meta">(the defaults are safe)</span>
+        </summary>
+        {children}
+      </details>
+    );
+  }
+  return (
+    <section className="editor-section" data-testid={testid}>
+      <h3>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function ModeField({ draft, set, issues }: Pick<Props, 'draft' | 'set'> & { issues: ShownIssue[] }): ReactElement {
+  return (
+    <Field label="Permission mode" testid="field-permission_mode" issues={issues}>
+      <div className="mode-options" role="radiogroup" aria-label="Permission mode">
+        {MODES.map((m) => (
+          <label key={m} className={`mode-option${draft.permission_mode === m ? ' chosen' : ''}`} data-testid="mode-option" data-mode={m}>
+            <input type="radio" name="permission_mode" value={m} checked={draft.permission_mode === m} onChange={() => set('permission_mode', m)} />
+            <span>
+              <code>{m}</code> <span className="mode-sentence">{MODE_SENTENCE[m]}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </Field>
+  );
+}
+
+function ModelFields({ draft, set, models, issues }: Pick<Props, 'draft' | 'set' | 'models' | 'issues'>): ReactElement {
+  const fallback = models?.find((m) => m.isDefault) ?? null;
+  const chosen = models?.find((m) => m.id === draft.model) ?? (draft.model === null ? fallback : null);
+  const efforts = chosen?.efforts ?? [];
+  const effortIssues: ShownIssue[] = [...fieldLevel(issues.byField.effort)];
+  if (draft.effort !== null && chosen && !efforts.includes(draft.effort)) {
+    effortIssues.push({ path: ['effort'], level: 'warning', message: `${chosen.name} does not offer effort ${draft.effort}`, fix: `pick one of ${efforts.join(', ') || 'its efforts'}, or default` });
+  }
+  return (
+    <div className="field-pair">
+      <Field label="Model" testid="field-model" htmlFor="f-model" issues={fieldLevel(issues.byField.model)} help={models === null ? 'The list of models could not be read yet; type a model id, or leave it empty for the default.' : undefined}>
+        {models === null ? (
+          <input id="f-model" type="text" className="text" data-testid="model-input" value={draft.model ?? ''} placeholder="default" onChange={(e) => set('model', e.target.value.trim() === '' ? null : e.target.value.trim())} />
+        ) : (
+          <select id="f-model" data-testid="model-select" value={draft.model ?? ''} onChange={(e) => set('model', e.target.value === '' ? null : e.target.value)}>
+            <option value="">default{fallback ? ` (${fallback.name})` : ''}</option>
+            {models.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+            {draft.model !== null && !models.some((m) => m.id === draft.model) && <option value={draft.model}>{draft.model} (not offered)</option>}
+          </select>
+        )}
+      </Field>
+      <Field label="Effort" testid="field-effort" htmlFor="f-effort" issues={effortIssues}>
+        <select id="f-effort" data-testid="effort-select" value={draft.effort ?? ''} onChange={(e) => set('effort', e.target.value === '' ? null : e.target.value)}>
+          <option value="">default{chosen?.defaultEffort ? ` (${chosen.defaultEffort})` : ''}</option>
+          {efforts.map((x) => (
+            <option key={x} value={x}>
+              {x}
+            </option>
+          ))}
+          {draft.effort !== null && !efforts.includes(draft.effort) && <option value={draft.effort}>{draft.effort}</option>}
+        </select>
+      </Field>
+    </div>
+  );
+}
+
+/** The fields of the editor. */
+export function EditorFields({ draft, issues, set, profiles, models, capabilityNames, pick, isNew, profileExtra, justAdded = null }: Props): ReactElement {
+  const fix = (field: DraftField) => (value: string, issue: ShownIssue) => {
+    if (field === 'add_dirs' && typeof issue.index === 'number') set('add_dirs', draft.add_dirs.map((d, i) => (i === issue.index ? value : d)));
+    else if (field === 'cwd') set('cwd', value);
+    else if (field === 'bin') set('bin', value);
+  };
+  const others = profiles.filter((p) => p !== draft.name);
+  return (
+    <div className="editor-fields">
+      <Section title="Profile" testid="section-profile">
+        <Field label="Name" testid="field-name" htmlFor="f-name" issues={fieldLevel(issues.byField.name)} help={isNew ? 'One word: letters, digits, _ and -.' : 'Renaming keeps its chats.'}>
+          <input id="f-name" type="text" className="text" data-testid="name-input" value={draft.name} spellCheck={false} onChange={(e) => set('name', e.target.value)} />
+        </Field>
+        <Field label="Folder (cwd)" testid="field-cwd" htmlFor="f-cwd" issues={fieldLevel(issues.byField.cwd)} onFix={fix('cwd')} help="Where the agent works; it may write here. Absolute, or ~/… for your home.">
+          <FolderInput id="f-cwd" value={draft.cwd} onChange={(v) => set('cwd', v)} pick={pick} testid="cwd-input" bad={fieldLevel(issues.byField.cwd).some((i) => i.level === 'error')} />
+        </Field>
+        {profileExtra}
+      </Section>
+
+      <Section title="What it may do" testid="section-access">
+        <ModeField draft={draft} set={set} issues={fieldLevel(issues.byField.permission_mode)} />
+        <Check checked={draft.sandbox} onChange={(v) => set('sandbox', v)} testid="sandbox-check" label="Sandbox" help="Codex's own OS sandbox holds the agent to the permission table below.">
+          {!draft.sandbox && (
+            <div className="no-sandbox" data-testid="sandbox-warning" role="alert">
+              <strong>No sandbox.</strong> This profile {NO_SANDBOX_WARNING} — your files, your keys, every project — with nothing to stop it.
+            </div>
+          )}
+          <IssueLines issues={fieldLevel(issues.byField.sandbox)} />
+        </Check>
+      </Section>
+
+      <Section title="Folders it may write (add_dirs)" testid="section-folders">
+        <Field label="Extra folders" testid="field-add_dirs" issues={fieldLevel(issues.byField.add_dirs)} help="On top of its own folder. Absolute, or ~/…; a relative path is refused (say where it is).">
+          <FolderList values={draft.add_dirs} onChange={(v) => set('add_dirs', v)} pick={pick} issues={issues.byField.add_dirs ?? []} onFix={fix('add_dirs')} testid="add-dirs" highlight={justAdded} />
+        </Field>
+      </Section>
+
+      <Section title="Model" testid="section-model" folded={isNew}>
+        <ModelFields draft={draft} set={set} models={models} issues={issues} />
+      </Section>
+
+      <Section title="Capabilities" testid="section-capabilities" folded={isNew}>
+        <Field label="Give" testid="field-capabilities" issues={fieldLevel(issues.byField.capabilities)} help="Capabilities on top of the defaults (names from [capabilities.…] in the table).">
+          <Chips values={draft.capabilities} onChange={(v) => set('capabilities', v)} suggestions={capabilityNames} testid="capabilities" placeholder="none beyond the defaults" />
+        </Field>
+        <Field label="Except" testid="field-except" issues={fieldLevel(issues.byField.except)} help="Default capabilities this profile does not get.">
+          <Chips values={draft.except} onChange={(v) => set('except', v)} suggestions={capabilityNames} testid="except" placeholder="none" />
+        </Field>
+        <Field label="Deny" testid="field-deny" issues={fieldLevel(issues.byField.deny)} help="Denied outright; beats everything.">
+          <Chips values={draft.deny} onChange={(v) => set('deny', v)} suggestions={capabilityNames} testid="deny" placeholder="none beyond the defaults" />
+        </Field>
+      </Section>
+
+      <Section title="Other profiles" testid="section-others" folded={isNew}>
+        <Check checked={draft.isolated} onChange={(v) => set('isolated', v)} testid="isolated-check" label="Isolated" help="cannot message or be messaged by other profiles, and gets no _common/ folder." />
+        <Field label="Takes tasks from (accept_from)" testid="field-accept_from" issues={fieldLevel(issues.byField.accept_from)} help="Who may give it a task with angelia turn.">
+          <RefsInput value={draft.accept_from} onChange={(v) => set('accept_from', v)} profiles={others} testid="accept-from" />
+        </Field>
+        <Field label="Answers questions from (answer_from)" testid="field-answer_from" issues={fieldLevel(issues.byField.answer_from)} help="Who may ask it with angelia ask (answered in a read-only copy).">
+          <RefsInput value={draft.answer_from} onChange={(v) => set('answer_from', v)} profiles={others} testid="answer-from" />
+        </Field>
+        <Check checked={draft.shared_write} onChange={(v) => set('shared_write', v)} testid="shared-write-check" label="May edit shared doctrine (shared_write)" help="write to the workspace's _shared/ and _capabilities/ (read-only otherwise)." />
+      </Section>
+
+      <Section title="Advanced" testid="section-advanced" folded={isNew}>
+        <Check checked={draft.unsafe_ok} onChange={(v) => set('unsafe_ok', v)} testid="unsafe-ok-check" label="unsafe_ok" help="allows bypassPermissions on a folder that holds .env or secrets." />
+        <Field label="Codex executable (bin)" testid="field-bin" htmlFor="f-bin" issues={fieldLevel(issues.byField.bin)} onFix={fix('bin')} help="Leave empty for the Codex Angelia ships with.">
+          <input id="f-bin" type="text" className="text" data-testid="bin-input" value={draft.bin ?? ''} placeholder="the pinned @openai/codex" spellCheck={false} onChange={(e) => set('bin', e.target.value === '' ? null : e.target.value)} />
+        </Field>
+      </Section>
+    </div>
+  );
+}
+
