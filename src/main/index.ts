@@ -62,6 +62,7 @@ async function main(): Promise<void> {
       workArea: (p) => screen.getDisplayNearestPoint(p).workArea,
       quit: () => app.quit(),
       ...(process.platform === 'darwin' ? { activate: () => app.focus({ steal: true }) } : {}),
+      showOpenDialog: (parent, options) => (parent ? dialog.showOpenDialog(parent, options) : dialog.showOpenDialog(options)),
     },
   });
 }

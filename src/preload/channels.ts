@@ -1,9 +1,11 @@
 /**
- * The two IPC channels between the preload bridge and main (src/main/electron/ipc.ts). No imports, so
- * the sandboxed preload bundle stays tiny.
+ * The IPC channels between the preload bridge and main (src/main/electron/ipc.ts). No imports, so the
+ * sandboxed preload bundle stays tiny.
  */
 
 /** Renderer → main: `invoke(INVOKE_CHANNEL, channel, input)` answered with a `Result`. */
 export const INVOKE_CHANNEL = 'angelia:invoke';
 /** Main → renderer: every core event (`AppEvent`). */
 export const EVENT_CHANNEL = 'angelia:event';
+/** Renderer → main: `invoke(PICK_FOLDER_CHANNEL)` opens the native folder dialog, answered with a `Result<string | null>`. */
+export const PICK_FOLDER_CHANNEL = 'angelia:pickFolder';

@@ -1,10 +1,12 @@
 /**
- * Preload: exposes the contract generically as `window.angelia` (a RendererApi), nothing else — no
- * `ipcRenderer`, no Node. Main checks every invoke's sender and parses its input (ipc.ts).
+ * Preload: exposes the contract generically as `window.angelia` (a RendererApi) plus the native folder
+ * picker, nothing else — no `ipcRenderer`, no Node. Main checks every invoke's sender and parses its
+ * input (ipc.ts).
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { AppEvent, RendererApi } from '../shared/contract';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels';
+import type { Result } from '../shared/result';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, PICK_FOLDER_CHANNEL } from './channels';
 
 const api: RendererApi = {
   invoke: (channel, input) => ipcRenderer.invoke(INVOKE_CHANNEL, channel, input),
@@ -14,6 +16,13 @@ const api: RendererApi = {
     return () => {
       ipcRenderer.removeListener(EVENT_CHANNEL, wrapped);
     };
+  },
+  // The folder fields treat null as "nothing picked"; why the dialog failed is in main's log and here.
+  pickFolder: async () => {
+    const r = (await ipcRenderer.invoke(PICK_FOLDER_CHANNEL)) as Result<string | null>;
+    if (r.ok) return r.value;
+    console.error(`The folder dialog failed: ${r.error.message}`);
+    return null;
   },
 };
 

@@ -62,7 +62,8 @@ export const ChatView = z.object({
 });
 export type ChatView = z.infer<typeof ChatView>;
 
-export const CommandStatus = z.enum(['running', 'completed', 'failed', 'declined']);
+/** A command's or file change's status; `interrupted`: still running when its turn was stopped or Codex exited. */
+export const CommandStatus = z.enum(['running', 'completed', 'failed', 'declined', 'interrupted']);
 
 /** One entry of a chat's transcript. Items are upserted by `id`; deltas append to `text`/`output`. */
 export const ChatItem = z.discriminatedUnion('type', [
@@ -391,6 +392,12 @@ export interface CoreApi {
 export interface RendererApi {
   invoke<C extends Channel>(channel: C, input: InputOf<C>): Promise<Result<OutputOf<C>>>;
   onEvent(listener: (e: AppEvent) => void): () => void;
+  /**
+   * The native folder picker (Electron's preload only: `dialog.showOpenDialog` with `openDirectory`,
+   * src/main/electron/ipc.ts `bindFolderPicker`): an absolute path, or null when cancelled or when the
+   * dialog failed (main reports why). Absent in a browser: folder fields are typed there.
+   */
+  pickFolder?(): Promise<string | null>;
 }
 
 /** True when `s` names a channel of the invoke table. */
@@ -410,6 +417,26 @@ export const WsClientMessage = z.object({
   input: z.unknown().optional(),
 });
 export type WsClientMessage = z.infer<typeof WsClientMessage>;
+
+/**
+ * The largest WebSocket message the headless host accepts, in bytes (UTF-8 JSON). A `chats:send` text
+ * (at most 100 000 characters) fits many times over; files do not go over the WebSocket (see
+ * `ATTACH_ROUTE`). A client checks its message against it before sending; the host closes a
+ * connection that sends more with close code 1009 (message too big).
+ */
+export const WS_MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+
+/** The largest file `chats:attach` takes, in bytes (the file itself, before any base64). */
+export const ATTACH_MAX_BYTES = 25 * 1024 * 1024;
+
+/**
+ * The headless host's upload route for dropped files: `POST /attach?chatId=<id>&name=<file name>` with
+ * the file's bytes as the body (at most `ATTACH_MAX_BYTES`) and `Authorization: Bearer <token>`. It
+ * answers a JSON `Result<OutputOf<'chats:attach'>>` — also for refusals (401 token, 403 origin, 413 too
+ * big, 400 bad query) — so the client shows the same errors either way. Under Electron the file goes
+ * through `chats:attach` over IPC.
+ */
+export const ATTACH_ROUTE = '/attach';
 
 /** A message from the headless host to a WebSocket client. */
 export type WsServerMessage =

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSP, RENDERER_CSP } from '../../src/main/electron/security';
 import { startHost, type RunningHost } from '../../src/main/host/server';
 import type { ApprovalView, ChatItem } from '../../src/shared/contract';
 import { CWD, createFakeCore, type FakeCore, type FakeCoreOptions } from '../fixtures/fakeCore';
@@ -51,12 +52,22 @@ afterAll(async () => {
   for (const h of hosts) await h.close();
 });
 
+/** Records every CSP violation of the page (from its first script on) in `window.cspViolations`. */
+async function watchCsp(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { cspViolations: string[] };
+    w.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+}
+
 /** Starts a host over a fresh fake core and opens its URL; page errors and console errors are collected. */
 async function openApp(width: number, opts: FakeCoreOptions = {}): Promise<{ page: Page; host: RunningHost; fake: FakeCore; problems: string[] }> {
   const fake = createFakeCore(opts);
   const host = await startHost({ core: fake.core, rendererDir: RENDERER });
   hosts.push(host);
   const page = await browser.newPage({ viewport: { width, height: 720 } });
+  await watchCsp(page);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
@@ -107,20 +118,20 @@ describe('the window against the headless host (fake core)', () => {
     await card.waitFor();
     await expect.poll(() => card.getAttribute('data-state')).toBe('pending');
     expect(await card.getByTestId('approval-command').textContent()).toContain('touch notes.txt');
-    expect(await card.locator('button').allTextContents()).toEqual(['Allow', 'Deny', 'Deny and stop', 'Deny with a reason…']);
+    expect(await card.locator('button').allTextContents()).toEqual(['Allow once', 'Deny', 'Deny and stop', 'Deny with a reason…']);
     await expect.poll(() => page.getByTestId('state-badge').first().textContent()).toBe('needs you');
     await shot(page, '02-approval-pending-narrow');
 
     await card.getByTestId('approval-allow').click();
     await expect.poll(() => card.getAttribute('data-state')).toBe('answered');
-    expect(await card.getByTestId('approval-status').textContent()).toBe('Allowed — from this window');
+    expect(await card.getByTestId('approval-status').textContent()).toBe('Allowed once — from this window');
     await page.getByTestId('turn-end').waitFor();
     await expect.poll(textOf(page, 'agent-message')).toContain('Created notes.txt.');
     await expect.poll(() => page.getByTestId('state-badge').first().textContent()).toBe('idle');
     await shot(page, '03-turn-done-narrow');
 
     await card.getByTestId('approval-deny').click();
-    expect(await card.getByTestId('approval-note').textContent()).toBe('Already answered (Allowed, from this window)');
+    expect(await card.getByTestId('approval-note').textContent()).toBe('Already answered (Allowed once, from this window)');
     expect(await card.getAttribute('data-state')).toBe('answered');
     await card.screenshot({ path: join(SHOTS, '04-card-already-answered.png') });
 
@@ -174,12 +185,12 @@ describe('the window against the headless host (fake core)', () => {
     const [fileCard, permCard] = [page.locator('[data-approval-id="fc"]'), page.locator('[data-approval-id="perm"]')];
     await fileCard.waitFor();
     expect(await fileCard.getByTestId('diff').textContent()).toContain('+new line');
-    expect(await fileCard.locator('button').allTextContents()).toEqual(['Allow', 'Allow for this session', 'Deny', 'Deny and stop', 'Deny with a reason…']);
+    expect(await fileCard.locator('button').allTextContents()).toEqual(['Allow once', 'Allow for this session', 'Deny', 'Deny and stop', 'Deny with a reason…']);
     expect(await permCard.getByTestId('grant-option').allTextContents()).toEqual([
-      '+ write /home/user/other-repo, this turn only',
+      '+ write /home/user/other-repo (not in the profile)',
       '= write /home/user/shared/notes (the profile already allows it)',
     ]);
-    expect(await permCard.locator('.approval-buttons button').allTextContents()).toEqual(['Allow', 'Deny', 'Deny with a reason…']);
+    expect(await permCard.locator('.approval-buttons button').allTextContents()).toEqual(['Allow for this turn', 'Deny', 'Deny with a reason…']);
     // Only the folder the profile does not give yet is offered for add_dirs.
     expect(await permCard.getByTestId('add-folder-link').allTextContents()).toEqual(['Add /home/user/other-repo to the demo profile…']);
     await shot(page, '09-file-change-and-permissions');
@@ -295,12 +306,12 @@ describe('chats in full (fake core)', () => {
     expect(await one!.getByTestId('grant-picker').count()).toBe(0);
 
     const options = perm!.getByTestId('grant-option');
-    expect(await options.allTextContents()).toEqual(['+ write /home/user/other-repo, this turn only', '+ write /home/user/data, this turn only', '+ network, this turn only']);
+    expect(await options.allTextContents()).toEqual(['+ write /home/user/other-repo (not in the profile)', '+ write /home/user/data (not in the profile)', '+ network']);
     expect(await perm!.locator('input[type="checkbox"]:checked').count()).toBe(3);
     await perm!.locator('[data-key="write:/home/user/data"] input').uncheck();
     await shot(page, '13-grant-subset-and-deny-and-stop');
     await perm!.getByTestId('approval-allow').click();
-    await expect.poll(() => perm!.getByTestId('approval-status').textContent()).toBe('Allowed — from this window');
+    await expect.poll(() => perm!.getByTestId('approval-status').textContent()).toBe('Allowed for this turn — from this window');
     expect(await perm!.getByTestId('approval-granted').textContent()).toBe('Granted: write /home/user/other-repo, network');
     expect(await perm!.getByTestId('approval-not-granted').textContent()).toBe('Not granted: write /home/user/data');
     expect(inputsOf(fake, 'approvals:answer')).toEqual([{ id: 'perm', answer: 'allow', grant: { read: [], write: ['/home/user/other-repo'], network: true } }]);
@@ -313,8 +324,8 @@ describe('chats in full (fake core)', () => {
     // A notification answered first; its event is still on the way when the window's click arrives.
     fake.answerElsewhere('race', 'allow', 'notification', { quiet: true });
     await race!.getByTestId('approval-deny').click();
-    await expect.poll(() => race!.getByTestId('approval-note').textContent()).toBe('Already answered (Allowed, from a notification)');
-    expect(await race!.getByTestId('approval-status').textContent()).toBe('Allowed — from a notification');
+    await expect.poll(() => race!.getByTestId('approval-note').textContent()).toBe('Already answered (Allowed once, from a notification)');
+    expect(await race!.getByTestId('approval-status').textContent()).toBe('Allowed once — from a notification');
     await race!.screenshot({ path: join(SHOTS, '14-lost-the-race.png') });
     await expect.poll(() => page.getByTestId('state-badge').first().textContent()).toBe('idle');
     expect(problems).toEqual([]);
@@ -787,11 +798,217 @@ describe('the transcript and dropped files (fake core)', () => {
     await refused.waitFor();
     expect(await refused.textContent()).toBe('Not attached: big.bin is 26.0 MB; files over 25 MB are refused×');
     expect(fake.attached).toHaveLength(1);
+
+    // Over the WebSocket's 2 MB message cap, under the 25 MB file cap: it goes over HTTP (POST /attach) and the link stays up.
+    const mid = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(3 * 1024 * 1024).fill(120)], 'scan.pdf'));
+      return dt;
+    });
+    await pane.dispatchEvent('drop', { dataTransfer: mid });
+    await expect.poll(() => page.locator('[data-testid="attach-line"][data-status="attached"]').count()).toBe(2);
+    expect(fake.attached.at(-1)).toEqual({ chatId: 'demo', name: 'scan.pdf', size: 3 * 1024 * 1024, path: '.inbox/scan.pdf' });
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('Summarise .inbox/notes.txt .inbox/scan.pdf ');
+    expect(await page.getByTestId('banner').count()).toBe(0);
     await shot(page, '38-attached-and-refused');
 
     await page.getByTestId('send-button').click();
-    await expect.poll(() => page.getByTestId('user-message').first().textContent()).toBe('Summarise .inbox/notes.txt');
+    await expect.poll(() => page.getByTestId('user-message').first().textContent()).toBe('Summarise .inbox/notes.txt .inbox/scan.pdf');
     expect(await page.getByTestId('attach-line').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('renderer loose ends (fake core)', () => {
+  it('runs under the strict CSP: the meta and the header say connect-src \'self\' only, and the WebSocket still connects', async () => {
+    const { page, host, problems } = await openApp(420);
+    await page.getByTestId('chat-list-item').first().waitFor();
+    expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(RENDERER_CSP);
+    const res = await fetch(`http://127.0.0.1:${host.port}/`);
+    expect(res.headers.get('content-security-policy')).toBe(CSP);
+    // A round trip over the socket under that policy: send, stream, approval.
+    await page.getByTestId('chat-list-item').first().click();
+    await page.getByTestId('composer-input').fill('Hello');
+    await page.getByTestId('composer-input').press('Enter');
+    await page.getByTestId('approval-card').first().waitFor();
+    expect(await page.getByTestId('banner').count()).toBe(0);
+    // ws: to a host the policy does not name is refused (so 'self' is what let ours through).
+    const foreign = await page.evaluate(() => new Promise<string>((resolve) => {
+      document.addEventListener('securitypolicyviolation', (e) => resolve(`${e.violatedDirective} ${e.blockedURI}`), { once: true });
+      try {
+        new WebSocket('ws://localhost:1/ws');
+      } catch (e) {
+        resolve(`threw ${(e as Error).name}`);
+      }
+    }));
+    expect(foreign).toMatch(/^(connect-src ws:\/\/localhost:1|threw SecurityError)/);
+    const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    expect(violations.filter((v) => !v.includes('localhost:1'))).toEqual([]);
+    expect(problems.filter((p) => !p.includes('localhost:1'))).toEqual([]);
+    await page.close();
+  });
+
+  it('names who answered truthfully: another window, the tray; and labels each Allow with its scope', async () => {
+    const { page, fake, problems } = await openApp(1100, {
+      seed: {
+        items: [{ type: 'approval', id: 'i-w', approvalId: 'w' }, { type: 'approval', id: 'i-race', approvalId: 'race' }, { type: 'approval', id: 'i-t', approvalId: 't' }],
+        approvals: [
+          seeded({ id: 'w', title: 'Run make lint', command: 'make lint' }),
+          seeded({ id: 'race', title: 'Run make test', command: 'make test', answers: ['allow', 'allowForSession', 'deny'] }),
+          seeded({ id: 't', kind: 'permissions', title: 'More access: write /home/user/data', command: null, cwd: null, requested: { read: [], write: ['/home/user/data'], network: false }, answers: ['allow', 'allowForSession', 'deny'] }),
+        ],
+      },
+    });
+    await page.getByTestId('chat-list-item').first().click();
+    const [w, race, t] = ['w', 'race', 't'].map((id) => page.locator(`[data-approval-id="${id}"]`));
+    await t!.waitFor();
+    expect(await race!.locator('.approval-buttons button').allTextContents()).toEqual(['Allow once', 'Allow for this session', 'Deny', 'Deny with a reason…']);
+    expect(await t!.locator('.approval-buttons button').allTextContents()).toEqual(['Allow for this turn', 'Allow for this session', 'Deny', 'Deny with a reason…']);
+    expect(await t!.getByTestId('approval-access').textContent()).toBe('+ write /home/user/data (not in the profile)\n');
+    await shot(page, '39-allow-scopes');
+
+    // Another window answered: never "from this window".
+    fake.answerElsewhere('w', 'deny', 'window');
+    await expect.poll(() => w!.getByTestId('approval-status').textContent()).toBe('Denied — from another window');
+    await w!.getByTestId('approval-deny').click();
+    expect(await w!.getByTestId('approval-note').textContent()).toBe('Already answered (Denied, from another window)');
+    // Another window won the race against this window's click.
+    fake.answerElsewhere('race', 'allowForSession', 'window', { quiet: true });
+    await race!.getByTestId('approval-deny').click();
+    await expect.poll(() => race!.getByTestId('approval-note').textContent()).toBe('Already answered (Allowed for this session, from another window)');
+    expect(await race!.getByTestId('approval-status').textContent()).toBe('Allowed for this session — from another window');
+    fake.answerElsewhere('t', 'allowForSession', 'tray');
+    await expect.poll(() => t!.getByTestId('approval-status').textContent()).toBe('Allowed for this session — from the tray');
+    expect(await t!.getByTestId('approval-granted').textContent()).toBe('Granted: write /home/user/data');
+    await shot(page, '40-answered-elsewhere');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('sends text as typed, says how to send text that begins with "/", and answers an unknown command', async () => {
+    const { page, fake, problems } = await openApp(420);
+    await page.getByTestId('chat-list-item').first().click();
+    const input = page.getByTestId('composer-input');
+
+    await input.fill('/');
+    await page.getByTestId('command-hints').waitFor();
+    expect(await page.getByTestId('slash-tip').textContent()).toBe('Start with // to send text beginning with /');
+    await input.fill('//');
+    expect(await page.getByTestId('command-hints').count()).toBe(0);
+    expect(await page.getByTestId('slash-tip').textContent()).toBe('Goes to the agent as text: “/”');
+    await input.fill('/zzz');
+    expect(await page.getByTestId('command-hints').count()).toBe(0);
+    expect(await page.getByTestId('slash-tip').textContent()).toBe('/zzz is not a command. Start with // to send text beginning with /.');
+    await shot(page, '41-slash-tip');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('notice').last().textContent()).toBe('Unknown command /zzz. /help lists the commands; start with // to send it as a message.');
+
+    await input.fill('//etc/hosts is empty');
+    expect(await page.getByTestId('slash-tip').textContent()).toBe('Goes to the agent as text: “/etc/hosts is empty”');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('user-message').first().textContent()).toBe('/etc/hosts is empty');
+    expect(await input.inputValue()).toBe('');
+    expect(await page.getByTestId('slash-tip').count()).toBe(0);
+
+    // A leading space is kept (the core reads it as an ordinary message); only the blank end goes.
+    await page.getByTestId('approval-card').first().waitFor();
+    await input.fill(' /usr/bin is missing  ');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('composer-queued').count()).toBe(1);
+    // All blanks are not sent.
+    await input.fill('   ');
+    expect(await page.getByTestId('send-button').isDisabled()).toBe(true);
+    await input.press('Enter');
+    expect(inputsOf(fake, 'chats:send')).toEqual([
+      { chatId: 'demo', text: '/zzz' },
+      { chatId: 'demo', text: '//etc/hosts is empty' },
+      { chatId: 'demo', text: ' /usr/bin is missing' },
+    ]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows Stop while a turn is starting; it cancels the turn and drops the queue', async () => {
+    const { page, fake, problems } = await openApp(420, { holdStart: true });
+    await page.getByTestId('chat-list-item').first().click();
+    const input = page.getByTestId('composer-input');
+    expect(await page.getByTestId('stop-button').count()).toBe(0);
+    await input.fill('Summarise the repo');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('chat-pane').getByTestId('state-badge').textContent()).toBe('starting');
+    const stop = page.getByTestId('stop-button');
+    await stop.waitFor();
+    await input.fill('Then list the TODOs');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('queued-badge').textContent()).toBe('1 queued');
+    // Nothing to steer into yet.
+    expect(await page.getByTestId('steer-button').count()).toBe(0);
+    expect(await page.getByTestId('composer-queued').textContent()).toBe('1 queued — it goes in when the current turn ends.');
+    await shot(page, '42-stop-while-starting');
+
+    await stop.click();
+    await expect.poll(() => page.getByTestId('chat-pane').getByTestId('state-badge').textContent()).toBe('idle');
+    expect(inputsOf(fake, 'chats:interrupt')).toEqual([{ chatId: 'demo' }]);
+    await expect.poll(() => page.getByTestId('notice').last().textContent()).toBe('Stopped before the turn started. 1 queued message dropped.');
+    expect(await page.getByTestId('queued-badge').count()).toBe(0);
+    expect(await page.getByTestId('stop-button').count()).toBe(0);
+
+    // A turn that did start shows Stop too, and Stop ends it.
+    await input.fill('Try again');
+    await input.press('Enter');
+    await stop.waitFor();
+    fake.startTurn('demo');
+    await page.getByTestId('approval-card').first().waitFor();
+    await stop.click();
+    await expect.poll(() => page.getByTestId('turn-end').last().getAttribute('data-status')).toBe('interrupted');
+    await expect.poll(() => page.getByTestId('approval-card').first().getAttribute('data-state')).toBe('withdrawn');
+    expect(await page.getByTestId('stop-button').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('follows #chat=<id> and #review=table on load and on hashchange; the list preview is plain text', async () => {
+    const extraChats = [{ id: 'research', lastLine: 'Read **three** papers on `sandboxing`, see [notes](https://example.com/n)' }];
+    const { page, host, fake, problems } = await openApp(420, { extraChats });
+    const row = page.locator('[data-testid="chat-list-item"][data-chat-id="research"]');
+    await row.waitFor();
+    expect(await row.getByTestId('row-last').textContent()).toBe('Read three papers on sandboxing, see notes');
+    await shot(page, '43-plain-preview');
+
+    await page.evaluate(() => {
+      window.location.hash = 'chat=research';
+    });
+    await expect.poll(() => page.getByTestId('chat-pane').getAttribute('data-chat-id')).toBe('research');
+    expect(await page.evaluate(() => window.location.hash)).toBe('');
+    // The same route again (a second click on the same notification) opens it again.
+    await page.getByRole('button', { name: 'Back to the chats' }).click();
+    expect(await page.getByTestId('chat-pane').count()).toBe(0);
+    await page.evaluate(() => {
+      window.location.hash = 'chat=research';
+    });
+    await expect.poll(() => page.getByTestId('chat-pane').getAttribute('data-chat-id')).toBe('research');
+
+    fake.changeTable({ changes: [{ path: ['profiles', 'demo', 'model'], kind: 'changed', before: null, after: 'gpt-5.1' }] });
+    await page.evaluate(() => {
+      window.location.hash = 'review=table';
+    });
+    await page.getByTestId('table-review-panel').waitFor();
+    await expect.poll(() => page.getByTestId('table-change').count()).toBe(1);
+    expect(inputsOf(fake, 'table:changes').length).toBeGreaterThanOrEqual(2);
+
+    // Opened on a route: the chat opens once the list is loaded; the token still works.
+    const second = await browser.newPage({ viewport: { width: 420, height: 720 } });
+    await second.goto(`${host.url}&chat=research`);
+    await expect.poll(() => second.getByTestId('chat-pane').getAttribute('data-chat-id')).toBe('research');
+    expect(await second.evaluate(() => window.location.hash)).toBe('');
+    await shot(second, '44-opened-on-chat');
+    await second.close();
+    const third = await browser.newPage({ viewport: { width: 1100, height: 720 } });
+    await third.goto(`${host.url}&review=table`);
+    await third.getByTestId('table-review-panel').waitFor();
+    await expect.poll(() => third.getByTestId('table-change').count()).toBe(1);
+    await third.close();
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -3,7 +3,8 @@ import { startDesktop } from '../../src/main/electron/desktop';
 import type { MenuItemTemplate } from '../../src/main/electron/tray';
 import { rendererLocation } from '../../src/main/electron/renderer';
 import { TABLE_CHANGED_LABEL } from '../../src/main/electron/trayModel';
-import { chatView, FakeIpcMain, FakeTray, menuFactory, notificationFactory, realCore, windowFactory, type FakeImage } from './fakes';
+import { PICK_FOLDER_CHANNEL, type FolderDialogOptions } from '../../src/main/electron/ipc';
+import { chatView, FakeIpcMain, FakeTray, menuFactory, notificationFactory, realCore, windowFactory, type FakeImage, type FakeWindow } from './fakes';
 
 const location = rendererLocation({ indexFile: '/app/out/renderer/index.html', isPackaged: true });
 
@@ -16,7 +17,7 @@ function find(items: MenuItemTemplate<FakeImage>[], label: string): MenuItemTemp
   return null;
 }
 
-function start(platform: NodeJS.Platform, opts: { hidden?: boolean; differs?: boolean } = {}) {
+function start(platform: NodeJS.Platform, opts: { hidden?: boolean; differs?: boolean; picked?: string[] } = {}) {
   const core = { ...realCore([chatView('demo', { enforcement: 'managed' }), chatView('wild', { enforcement: 'disabled' })]) };
   core.tableChanges = async () => ({ differs: opts.differs ?? false, changes: opts.differs ? [{}] : [] });
   const ipcMain = new FakeIpcMain();
@@ -27,6 +28,7 @@ function start(platform: NodeJS.Platform, opts: { hidden?: boolean; differs?: bo
   let login = false;
   let quits = 0;
   const errors: unknown[] = [];
+  const dialogs: Array<{ parent: FakeWindow | null; options: FolderDialogOptions }> = [];
   const desktop = startDesktop({
     core, platform, location, preload: '/app/out/preload/index.cjs', resources: '/app/resources',
     loginItem: { get: () => login, set: (on) => void (login = on) },
@@ -45,9 +47,13 @@ function start(platform: NodeJS.Platform, opts: { hidden?: boolean; differs?: bo
       notificationsSupported: () => true,
       workArea: () => ({ x: 0, y: 25, width: 1440, height: 875 }),
       quit: () => void quits++,
+      showOpenDialog: async (parent, options) => {
+        dialogs.push({ parent, options });
+        return { canceled: (opts.picked ?? []).length === 0, filePaths: opts.picked ?? [] };
+      },
     },
   });
-  return { core, desktop, ipcMain, windows: windows.made, notes: notifications.made, menu, tray: trays[0]!, errors, quits: () => quits, login: () => login };
+  return { core, desktop, ipcMain, windows: windows.made, notes: notifications.made, menu, tray: trays[0]!, errors, dialogs, quits: () => quits, login: () => login };
 }
 
 const lastMenu = (menu: ReturnType<typeof menuFactory>) => menu.built.at(-1)!.template;
@@ -109,6 +115,22 @@ describe('startDesktop', () => {
     expect(ok).toMatchObject({ ok: true });
     const stranger = await ipcMain.invoke({ sender: { id: 424242 }, senderFrame: { url: win.webContents.url, parent: null } }, 'chats:list', {});
     expect(stranger).toMatchObject({ ok: false, error: { code: 'untrusted-sender' } });
+  });
+
+  it('the folder picker opens the native dialog over the window that asked (none over the popover), for our windows only', async () => {
+    const { ipcMain, windows, tray, dialogs } = start('darwin', { picked: ['/home/user/projects/new'] });
+    const main = windows[0]!;
+    const asked = (w: FakeWindow) => ipcMain.invokeOn(PICK_FOLDER_CHANNEL, { sender: { id: w.webContents.id }, senderFrame: { url: w.webContents.url, parent: null } });
+    expect(await asked(main)).toEqual({ ok: true, value: '/home/user/projects/new' });
+    expect(dialogs).toEqual([{ parent: main, options: { title: 'Choose a folder', buttonLabel: 'Choose', properties: ['openDirectory', 'createDirectory', 'dontAddToRecent'] } }]);
+    tray.emit('click');
+    const popover = windows[1]!;
+    expect(popover.options.frame).toBe(false);
+    expect(await asked(popover)).toEqual({ ok: true, value: '/home/user/projects/new' });
+    expect(dialogs[1]?.parent).toBeNull();
+    const stranger = await ipcMain.invokeOn(PICK_FOLDER_CHANNEL, { sender: { id: 424242 }, senderFrame: { url: main.webContents.url, parent: null } });
+    expect(stranger).toMatchObject({ ok: false, error: { code: 'untrusted-sender' } });
+    expect(dialogs).toHaveLength(2);
   });
 
   it('events reach our windows', () => {

@@ -221,8 +221,12 @@ export class FakeIpcMain {
     this.handlers.delete(channel);
   }
   async invoke(event: InvokeEvent, ...args: unknown[]): Promise<unknown> {
-    const h = this.handlers.get('angelia:invoke');
-    if (!h) throw new Error('No handler registered');
+    return this.invokeOn('angelia:invoke', event, ...args);
+  }
+  /** `ipcRenderer.invoke(channel, …args)` as it reaches main. */
+  async invokeOn(channel: string, event: InvokeEvent, ...args: unknown[]): Promise<unknown> {
+    const h = this.handlers.get(channel);
+    if (!h) throw new Error(`No handler registered for '${channel}'`);
     return h(event, ...args);
   }
 }

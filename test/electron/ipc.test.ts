@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bindContract, checkSender, EVENT_CHANNEL, INVOKE_CHANNEL, type EventTarget } from '../../src/main/electron/ipc';
+import { bindContract, bindFolderPicker, checkSender, EVENT_CHANNEL, FOLDER_DIALOG, INVOKE_CHANNEL, PICK_FOLDER_CHANNEL, type EventTarget, type OpenDialogResult } from '../../src/main/electron/ipc';
 import { isRendererUrl, rendererLocation } from '../../src/main/electron/renderer';
-import { EVENT_CHANNEL as PRELOAD_EVENT, INVOKE_CHANNEL as PRELOAD_INVOKE } from '../../src/preload/channels';
+import { EVENT_CHANNEL as PRELOAD_EVENT, INVOKE_CHANNEL as PRELOAD_INVOKE, PICK_FOLDER_CHANNEL as PRELOAD_PICK } from '../../src/preload/channels';
 import { chatView, FakeIpcMain, FakeWebContents, realCore } from './fakes';
 
 const prod = rendererLocation({ indexFile: '/Applications/Angelia.app/Contents/Resources/app.asar/out/renderer/index.html', isPackaged: true });
@@ -71,7 +71,7 @@ describe('bindContract', () => {
   });
 
   it('uses the same channels as the preload bridge', () => {
-    expect([INVOKE_CHANNEL, EVENT_CHANNEL]).toEqual([PRELOAD_INVOKE, PRELOAD_EVENT]);
+    expect([INVOKE_CHANNEL, EVENT_CHANNEL, PICK_FOLDER_CHANNEL]).toEqual([PRELOAD_INVOKE, PRELOAD_EVENT, PRELOAD_PICK]);
   });
 });
 
@@ -104,5 +104,56 @@ describe('checkSender and the renderer URL', () => {
     const r = checkSender({ senderFrame: { url: 'https://evil.example/', parent: null } }, { isTrustedUrl: () => false });
     expect(r).toMatchObject({ ok: false, error: { code: 'untrusted-sender', message: expect.stringContaining('https://evil.example/') } });
     expect(checkSender({ senderFrame: { url: OURS, parent: null } }, { isTrustedUrl: () => true })).toEqual({ ok: true, value: null });
+  });
+});
+
+describe('bindFolderPicker (the preload\'s pickFolder)', () => {
+  function picker(answer: () => Promise<OpenDialogResult>) {
+    const ipc = new FakeIpcMain();
+    const ours = new FakeWebContents();
+    ours.url = OURS;
+    const shown: Array<{ senderId: number; options: unknown }> = [];
+    const reported: unknown[] = [];
+    const unbind = bindFolderPicker(ipc, { isTrustedUrl: (u) => isRendererUrl(u, prod), isOurSender: (id) => id === ours.id }, (senderId, options) => {
+      shown.push({ senderId, options });
+      return answer();
+    }, (e) => reported.push(e));
+    const ask = (event: Parameters<FakeIpcMain['invokeOn']>[1] = { sender: { id: ours.id }, senderFrame: { url: `${OURS}#chat=demo`, parent: null } }) => ipc.invokeOn(PICK_FOLDER_CHANNEL, event);
+    return { ipc, ours, shown, reported, unbind, ask };
+  }
+
+  it('answers the folder chosen in the dialog, opened for the window that asked', async () => {
+    const { ours, shown, ask } = picker(async () => ({ canceled: false, filePaths: ['/home/user/projects/research'] }));
+    expect(await ask()).toEqual({ ok: true, value: '/home/user/projects/research' });
+    expect(shown).toEqual([{ senderId: ours.id, options: FOLDER_DIALOG }]);
+    expect(FOLDER_DIALOG.properties).toContain('openDirectory');
+  });
+
+  it('answers null when the dialog is cancelled', async () => {
+    expect(await picker(async () => ({ canceled: true, filePaths: [] })).ask()).toEqual({ ok: true, value: null });
+    expect(await picker(async () => ({ canceled: false, filePaths: [] })).ask()).toEqual({ ok: true, value: null });
+  });
+
+  it('never opens a dialog for a foreign page or window', async () => {
+    const { shown, ask } = picker(async () => ({ canceled: false, filePaths: ['/etc'] }));
+    expect(await ask({ sender: { id: 9999 }, senderFrame: { url: OURS, parent: null } })).toMatchObject({ ok: false, error: { code: 'untrusted-sender' } });
+    expect(await ask({ sender: { id: 1 }, senderFrame: { url: 'https://evil.example/', parent: null } })).toMatchObject({ ok: false, error: { code: 'untrusted-sender' } });
+    expect(shown).toEqual([]);
+  });
+
+  it('turns a dialog failure or a relative answer into an error the window can show', async () => {
+    const failing = picker(async () => {
+      throw new Error('no display');
+    });
+    expect(await failing.ask()).toMatchObject({ ok: false, error: { code: 'dialog-failed', message: 'the folder dialog did not open: no display', fix: 'type the folder instead' } });
+    expect(failing.reported).toEqual([new Error('no display')]);
+    expect(await picker(async () => ({ canceled: false, filePaths: ['relative/dir'] })).ask()).toMatchObject({ ok: false, error: { code: 'bad-folder' } });
+  });
+
+  it('unbinds', () => {
+    const { ipc, unbind } = picker(async () => ({ canceled: true, filePaths: [] }));
+    expect(ipc.handlers.has(PICK_FOLDER_CHANNEL)).toBe(true);
+    unbind();
+    expect(ipc.handlers.has(PICK_FOLDER_CHANNEL)).toBe(false);
   });
 });

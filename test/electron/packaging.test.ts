@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { encodePng, iconSet, render } from '../../scripts/icons';
+import { resolveCodexBin, unpackedAsarPath } from '../../src/main/core/codex/resolve';
 import { trayIconFiles } from '../../src/main/electron/resources';
 
 const root = join(__dirname, '..', '..');
@@ -96,5 +97,45 @@ describe('icons', () => {
     for (const { name, size, layers } of iconSet().filter((i) => i.size < 512)) {
       expect(encodePng(size, size, render(size, layers, 8)).equals(readFileSync(join(root, 'resources', name))), name).toBe(true);
     }
+  });
+});
+
+describe('the codex binary of a packaged app', () => {
+  it('maps the app.asar folder of a path to app.asar.unpacked, and nothing else', () => {
+    const res = '/Applications/Angelia.app/Contents/Resources';
+    expect(unpackedAsarPath(`${res}/app.asar/node_modules/@openai/codex-darwin-arm64/vendor/aarch64-apple-darwin/bin/codex`))
+      .toBe(`${res}/app.asar.unpacked/node_modules/@openai/codex-darwin-arm64/vendor/aarch64-apple-darwin/bin/codex`);
+    expect(unpackedAsarPath(`${res}/app.asar`)).toBe(`${res}/app.asar.unpacked`);
+    expect(unpackedAsarPath('C:\\Angelia\\resources\\app.asar\\node_modules\\x')).toBe('C:\\Angelia\\resources\\app.asar.unpacked\\node_modules\\x');
+    for (const same of [`${res}/app.asar.unpacked/node_modules/x`, '/home/u/angelia/node_modules/@openai/codex/bin/codex', '/home/u/my-app.asar/x', '/home/u/app.asarx/y']) {
+      expect(unpackedAsarPath(same)).toBe(same);
+    }
+  });
+
+  it('resolves the package from inside app.asar but runs the binary electron-builder unpacked', () => {
+    // The layout electron-builder makes (asarUnpack above): package.json files readable inside the
+    // archive, the same files plus the native binary under app.asar.unpacked/.
+    mkdirSync(join(root, '.angelia-test'), { recursive: true });
+    const resources = mkdtempSync(join(root, '.angelia-test', 'asar-'));
+    for (const base of ['app.asar', 'app.asar.unpacked']) {
+      const modules = join(resources, base, 'node_modules', '@openai');
+      mkdirSync(join(modules, 'codex', 'bin'), { recursive: true });
+      writeFileSync(join(modules, 'codex', 'package.json'), JSON.stringify({ name: '@openai/codex', version: '0.169.0' }));
+      writeFileSync(join(modules, 'codex', 'bin', 'codex.js'), '');
+      mkdirSync(join(modules, 'codex-linux-x64'), { recursive: true });
+      writeFileSync(join(modules, 'codex-linux-x64', 'package.json'), JSON.stringify({ name: '@openai/codex-linux-x64', version: '0.169.0' }));
+    }
+    const bin = join(resources, 'app.asar.unpacked', 'node_modules', '@openai', 'codex-linux-x64', 'vendor', 'x86_64-unknown-linux-musl', 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'codex'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'codex'), 0o755);
+    mkdirSync(join(resources, 'app.asar', 'out', 'main'), { recursive: true });
+
+    const r = resolveCodexBin(undefined, { resolveFrom: join(resources, 'app.asar', 'out', 'main'), platform: 'linux', arch: 'x64', env: { PATH: '' } });
+    expect(r.path).toBe(join(bin, 'codex'));
+    expect(r.source).toBe('package');
+    expect(r.packageVersion).toBe('0.169.0');
+    expect(r.env.CODEX_MANAGED_PACKAGE_ROOT).toBe(realpathSync(join(resources, 'app.asar.unpacked', 'node_modules', '@openai', 'codex')));
+    rmSync(resources, { recursive: true, force: true });
   });
 });

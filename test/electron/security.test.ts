@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, CSP, hardenWebContents, isExternalHttpUrl, secureWebPreferences, withCsp, type WebContentsLike } from '../../src/main/electron/security';
+import { contentSecurityPolicy, CSP, hardenWebContents, isExternalHttpUrl, RENDERER_CSP, secureWebPreferences, withCsp, type WebContentsLike } from '../../src/main/electron/security';
 import { mainWindowOptions, popoverWindowOptions } from '../../src/main/electron/windows';
 import { preventable } from './fakes';
 
@@ -94,7 +96,7 @@ describe('hardenWebContents', () => {
     let out: { responseHeaders?: Record<string, string[]> } = {};
     session.headers?.({ url: 'http://localhost:5173/', responseHeaders: { 'content-security-policy': ["default-src *"], 'Content-Type': ['text/html'] } }, (r: typeof out) => (out = r));
     expect(out.responseHeaders).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [CSP] });
-    expect(CSP).toBe("default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'");
+    expect(CSP).toBe("default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
   });
 
   it('hardens a session once, however many windows share it', () => {
@@ -111,6 +113,15 @@ describe('CSP and links', () => {
     const dev = contentSecurityPolicy('http://localhost:5173/');
     expect(dev).toContain("script-src 'self' 'unsafe-inline'");
     expect(dev).toContain("connect-src 'self' ws://localhost:5173");
+  });
+
+  it("the renderer's own meta CSP is the same policy: 'self' only, no ws: origins, no frame-ancestors (a header-only directive)", () => {
+    const root = join(__dirname, '..', '..');
+    const metaOf = (html: string): string | null => /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? null;
+    expect(metaOf(readFileSync(join(root, 'src', 'renderer', 'index.html'), 'utf8'))).toBe(RENDERER_CSP);
+    expect(RENDERER_CSP).not.toMatch(/ws:|wss:|localhost|127\.0\.0\.1|frame-ancestors|unsafe-eval/);
+    expect(RENDERER_CSP).toMatch(/connect-src 'self';/);
+    expect(CSP).toBe(`${RENDERER_CSP}; frame-ancestors 'none'`);
   });
 
   it('treats only absolute http(s) URLs as external links', () => {

@@ -8,10 +8,11 @@ import type { ApprovalView, ChatItem, ChatView, ProfileView, SessionView } from 
 import { COMMANDS } from '../../src/main/core/chats/commands';
 import { applyCreated, applyEvent, applySessions, initialState } from '../../src/renderer/src/store/app';
 import { chatName } from '../../src/renderer/src/store/chats';
-import { COMMAND_HINTS, commandHints, completeCommand } from '../../src/renderer/src/features/chat/commands';
-import { errorKindLabel, modelLine, restartableErrorId, turnRunning, viaCaption } from '../../src/renderer/src/features/chat/describe';
-import { queuedLine } from '../../src/renderer/src/features/chat/Composer';
-import { accessCount, alreadyAnsweredLine, grantedLines, grantOf, settledLine } from '../../src/renderer/src/features/approvals/describe';
+import { COMMAND_HINTS, commandHints, completeCommand, SLASH_TIP, slashTip } from '../../src/renderer/src/features/chat/commands';
+import { canStop, errorKindLabel, modelLine, restartableErrorId, turnRunning, viaCaption } from '../../src/renderer/src/features/chat/describe';
+import { outgoing, queuedLine, sendable } from '../../src/renderer/src/features/chat/Composer';
+import { accessCount, alreadyAnsweredLine, answeredLabel, answerLabel, grantedLines, grantOf, settledLine, sourceLabel } from '../../src/renderer/src/features/approvals/describe';
+import { plainPreview } from '../../src/renderer/src/features/chats/preview';
 
 const chat = (over: Partial<ChatView> = {}): ChatView => ({
   id: 'demo', profile: 'demo', state: 'idle', threadId: null, enforcement: null, lastLine: '', refusal: null,
@@ -64,6 +65,10 @@ describe('the chat header and transcript', () => {
     expect(['idle', 'starting', 'working', 'needs-you', 'error', 'refused', 'stopped'].filter((state) => turnRunning({ state: state as ChatView['state'] }))).toEqual(['working', 'needs-you']);
   });
 
+  it('Stop shows while a turn is starting or running', () => {
+    expect(['idle', 'starting', 'working', 'needs-you', 'error', 'refused', 'stopped'].filter((state) => canStop({ state: state as ChatView['state'] }))).toEqual(['starting', 'working', 'needs-you']);
+  });
+
   it('user messages that did not start a turn say how they reached the agent', () => {
     expect(viaCaption('steer')).toBe('steered into the running turn');
     expect(viaCaption('denyReason')).toBe('reason given with a Deny');
@@ -91,6 +96,7 @@ describe('the chat header and transcript', () => {
     expect(queuedLine(0)).toBeNull();
     expect(queuedLine(1)).toMatch(/^1 queued — it goes in when the current turn ends/);
     expect(queuedLine(3)).toMatch(/^3 queued — they go in/);
+    expect(queuedLine(1, false)).toBe('1 queued — it goes in when the current turn ends.');
   });
 });
 
@@ -107,6 +113,29 @@ describe('command hints', () => {
     expect(commandHints('hello /st')).toEqual([]);
     expect(commandHints('/usr/bin')).toEqual([]);
     expect(commandHints('/zzz')).toEqual([]);
+  });
+
+  it('"//" is no command: no hints, and a tip says it goes to the agent as "/…"', () => {
+    expect(commandHints('//')).toEqual([]);
+    expect(commandHints('//st')).toEqual([]);
+    expect(slashTip('//status of the build')).toBe('Goes to the agent as text: “/status of the build”');
+    expect(slashTip('//' + 'x'.repeat(60))).toBe(`Goes to the agent as text: “/${'x'.repeat(39)}…”`);
+  });
+
+  it('a "/word" that names no command gets the tip to start it with "//"; commands and plain text get none', () => {
+    expect(SLASH_TIP).toBe('Start with // to send text beginning with /');
+    expect(slashTip('/zzz')).toBe('/zzz is not a command. Start with // to send text beginning with /.');
+    expect(slashTip('/usr/bin is missing')).toBe('/usr/bin is not a command. Start with // to send text beginning with /.');
+    for (const hinted of ['/', '/st', '/status', '/STATUS']) expect(slashTip(hinted), hinted).toBe(SLASH_TIP);
+    for (const none of ['/model gpt-5', '/resume 2', 'hello /x', ' /x', '']) expect(slashTip(none), none).toBeNull();
+  });
+
+  it('sends the text as typed: a leading space or slash stays, only the blank end goes; all-blank is not sent', () => {
+    expect(outgoing(' /usr/bin is missing')).toBe(' /usr/bin is missing');
+    expect(outgoing('//x ')).toBe('//x');
+    expect(outgoing('  indented\ncode\n\n')).toBe('  indented\ncode');
+    expect(sendable(' \n\t ')).toBe(false);
+    expect(sendable(' /x')).toBe(true);
   });
 
   it('picking a command leaves room for its arguments when it takes some', () => {
@@ -140,9 +169,53 @@ describe('approval grants and answers', () => {
     expect(grantedLines(requested, { read: [], write: ['/a'], network: true })).toEqual({ granted: 'Granted: write /a, network', notGranted: 'Not granted: write /b, read /r' });
   });
 
-  it('a lost race names the answer in force and its source', () => {
+  it('a lost race names the answer in force and where it truly came from', () => {
     expect(alreadyAnsweredLine('allow', 'notification')).toBe('Already answered (Allowed, from a notification)');
+    expect(alreadyAnsweredLine('allow', 'window', { kind: 'command', mine: false })).toBe('Already answered (Allowed once, from another window)');
+    expect(alreadyAnsweredLine('allowForSession', 'tray', { kind: 'permissions', mine: false })).toBe('Already answered (Allowed for this session, from the tray)');
+    expect(alreadyAnsweredLine('deny', 'timeout')).toBe('Already settled (timed out, denied)');
+    expect(alreadyAnsweredLine(null, 'codex')).toBe('Already settled (withdrawn by Codex)');
     expect(alreadyAnsweredLine(null, null)).toBe('Already answered (Answered)');
-    expect(settledLine(view({ answer: 'deny', by: 'tray', denyReason: 'no' }))).toBe('Denied — from the tray menu');
+    expect(settledLine(view({ answer: 'deny', by: 'tray', denyReason: 'no' }))).toBe('Denied — from the tray');
+    expect(settledLine(view({ answer: 'allow', by: 'window' }), true)).toBe('Allowed for this turn — from this window');
+    expect(settledLine(view({ answer: 'allow', by: 'window' }))).toBe('Allowed for this turn — from another window');
+    expect(settledLine(view({ state: 'timedOut', answer: 'deny', by: 'timeout' }))).toBe('Timed out — no answer in time, denied');
+  });
+
+  it('every source reads truthfully', () => {
+    expect((['window', 'notification', 'tray', 'cli', 'api', 'timeout', 'codex'] as const).map((by) => sourceLabel(by, false))).toEqual([
+      'from another window', 'from a notification', 'from the tray', 'from the command line', 'through the local API', 'timed out', 'by Codex',
+    ]);
+    expect(sourceLabel('window', true)).toBe('from this window');
+    expect(sourceLabel('notification', true)).toBe('from a notification');
+  });
+
+  it('each Allow names its scope as Codex grants it: once or for this session, for this turn or this session', () => {
+    expect((['allow', 'allowForSession', 'deny', 'cancel'] as const).map((a) => answerLabel('command', a))).toEqual(['Allow once', 'Allow for this session', 'Deny', 'Deny and stop']);
+    expect((['allow', 'allowForSession'] as const).map((a) => answerLabel('fileChange', a))).toEqual(['Allow once', 'Allow for this session']);
+    expect((['allow', 'allowForSession', 'deny'] as const).map((a) => answerLabel('permissions', a))).toEqual(['Allow for this turn', 'Allow for this session', 'Deny']);
+    expect(answeredLabel('permissions', 'allow')).toBe('Allowed for this turn');
+    expect(answeredLabel('command', 'allow')).toBe('Allowed once');
+    expect(answeredLabel(null, 'allow')).toBe('Allowed');
+  });
+});
+
+describe('the chat list preview', () => {
+  it('shows the plain text of a Markdown last line', () => {
+    expect(plainPreview('I will **list the files** in `demo` first, then create `notes.txt`.')).toBe('I will list the files in demo first, then create notes.txt.');
+    expect(plainPreview('See [the docs](https://example.com/x) and ![a chart](c.png) _now_')).toBe('See the docs and a chart now');
+    expect(plainPreview('## Done - fixed `a` - added <b>b</b>')).toBe('Done - fixed a - added b');
+    expect(plainPreview('> quoted ~~old~~ text')).toBe('quoted old text');
+    expect(plainPreview('- first item')).toBe('first item');
+    expect(plainPreview('2 * 3 * 4 = 24 and snake_case_name stay')).toBe('2 * 3 * 4 = 24 and snake_case_name stay');
+    expect(plainPreview('escaped \\*stars\\*')).toBe('escaped *stars*');
+  });
+
+  it('drops the markers a cut at 120 characters left open, and keeps a line that is only markup', () => {
+    expect(plainPreview('Created **notes.t')).toBe('Created notes.t');
+    expect(plainPreview('Run `npm ins')).toBe('Run npm ins');
+    expect(plainPreview('---')).toBe('---');
+    expect(plainPreview('  ')).toBe('');
+    expect(plainPreview('two\n\nparagraphs')).toBe('two paragraphs');
   });
 });

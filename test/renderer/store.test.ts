@@ -3,7 +3,9 @@ import type { AppEvent, ApprovalView, ChatItem, ChatView, ProfileView } from '..
 import {
   applyAnswer, applyConnection, applyEvent, applyItems, applySelect, applySnapshot, initialState, type AppState,
 } from '../../src/renderer/src/store/app';
-import { accessDiff, answeredLine, outcomeNote } from '../../src/renderer/src/features/approvals/describe';
+import { accessDiff, answeredHere, answeredLine, outcomeNote } from '../../src/renderer/src/features/approvals/describe';
+import { hashWithoutRoute, routeFromHash } from '../../src/renderer/src/store/panel';
+import { rendererLocation, rendererUrlFor } from '../../src/main/electron/renderer';
 import { displayTail } from '../../src/renderer/src/features/chat/CommandItem';
 
 const chat = (over: Partial<ChatView> = {}): ChatView => ({
@@ -110,7 +112,8 @@ describe('approvals', () => {
     const s1 = run([{ event: 'approval:updated', payload: approval() }]);
     const s2 = applyAnswer(s1, 'a1', { outcome: 'answered', answer: 'allow', by: 'window' });
     expect(s2.approvals.byId.a1).toMatchObject({ state: 'answered', answer: 'allow', by: 'window' });
-    expect(answeredLine('allow', 'window')).toBe('Allowed — from this window');
+    expect(answeredLine('allow', 'window', { kind: 'command', mine: true })).toBe('Allowed once — from this window');
+    expect(answeredHere(s2.approvals.byId.a1!, s2.approvals.outcomes.a1)).toBe(true);
     expect(applyAnswer(s2, 'a1', { outcome: 'answered', answer: 'allow', by: 'window' })).toBe(s2);
   });
 
@@ -120,15 +123,26 @@ describe('approvals', () => {
     const s2 = applyAnswer(s1, 'a1', outcome);
     expect(s2.approvals.byId.a1).toMatchObject({ state: 'answered', answer: 'deny', by: 'notification' });
     expect(outcomeNote(s2.approvals.outcomes.a1)).toBe('Already answered (Denied, from a notification)');
+    expect(answeredHere(s2.approvals.byId.a1!, s2.approvals.outcomes.a1)).toBe(false);
+  });
+
+  it('another window\'s answer never reads "from this window", not even when it beat this window\'s click', () => {
+    const s1 = run([{ event: 'approval:updated', payload: approval() }]);
+    const s2 = applyAnswer(s1, 'a1', { outcome: 'already-answered', answer: 'allow', by: 'window' });
+    expect(answeredHere(s2.approvals.byId.a1!, s2.approvals.outcomes.a1)).toBe(false);
+    expect(outcomeNote(s2.approvals.outcomes.a1, 'command')).toBe('Already answered (Allowed once, from another window)');
+    // Settled by an event only (no click here): another window.
+    const s3 = applyEvent(s1, { event: 'approval:updated', payload: approval({ state: 'answered', answer: 'deny', by: 'window' }) });
+    expect(answeredHere(s3.approvals.byId.a1!, s3.approvals.outcomes.a1)).toBe(false);
   });
 
   it('requested folders show as a diff against the profile', () => {
     const lines = accessDiff({ read: ['/etc/hosts'], write: ['/p/other', '/p/shared/sub'], network: true }, profile);
     expect(lines).toEqual([
-      { sign: '+', text: 'write /p/other, this turn only', key: 'write:/p/other' },
+      { sign: '+', text: 'write /p/other (not in the profile)', key: 'write:/p/other' },
       { sign: '=', text: 'write /p/shared/sub (the profile already allows it)', key: 'write:/p/shared/sub' },
-      { sign: '+', text: 'read /etc/hosts, this turn only', key: 'read:/etc/hosts' },
-      { sign: '+', text: 'network, this turn only', key: 'network' },
+      { sign: '+', text: 'read /etc/hosts (not in the profile)', key: 'read:/etc/hosts' },
+      { sign: '+', text: 'network', key: 'network' },
     ]);
   });
 });
@@ -146,5 +160,30 @@ describe('selection and display', () => {
     expect(text.endsWith('END')).toBe(true);
     expect(text).toHaveLength(10);
     expect(hidden).toBe(18);
+  });
+});
+
+describe('the route in the URL fragment', () => {
+  it('reads a chat or the table review, beside other parameters', () => {
+    expect(routeFromHash('#chat=demo')).toEqual({ chat: 'demo' });
+    expect(routeFromHash('#chat=my%20chat%2F2')).toEqual({ chat: 'my chat/2' });
+    expect(routeFromHash('#token=abc&chat=research')).toEqual({ chat: 'research' });
+    expect(routeFromHash('#review=table')).toEqual({ review: 'table' });
+    expect(routeFromHash('#chat=demo&review=table')).toEqual({ chat: 'demo' });
+    for (const none of ['', '#', '#token=abc', '#chat=', '#review=other', 'chat']) expect(routeFromHash(none), none).toBeNull();
+  });
+
+  it('takes the route out of the fragment and keeps the rest', () => {
+    expect(hashWithoutRoute('#chat=demo')).toBe('');
+    expect(hashWithoutRoute('#review=table')).toBe('');
+    expect(hashWithoutRoute('#token=abc&chat=demo')).toBe('#token=abc');
+    expect(hashWithoutRoute('')).toBe('');
+  });
+
+  it('agrees with the URLs Electron opens windows on', () => {
+    const loc = rendererLocation({ indexFile: '/app/out/renderer/index.html', isPackaged: true });
+    expect(routeFromHash(new URL(rendererUrlFor(loc, { chat: 'demo · #2' })).hash)).toEqual({ chat: 'demo · #2' });
+    expect(routeFromHash(new URL(rendererUrlFor(loc, { review: 'table' })).hash)).toEqual({ review: 'table' });
+    expect(routeFromHash(new URL(rendererUrlFor(loc, null)).hash)).toBeNull();
   });
 });

@@ -1,12 +1,12 @@
 /**
- * The desktop app around a running core: IPC for our windows, the tray (menu, badge, Allow / Deny with
+ * The desktop app around a running core: IPC for our windows (and their native folder picker), the tray (menu, badge, Allow / Deny with
  * source `tray`), native notifications (source `notification`), the windows, "Start at login". Every
  * Electron object arrives as a parameter (src/main/index.ts passes the real ones), so the whole wiring
  * runs in tests with fakes.
  */
 import type { AppEvent, ApprovalView, ChatView, CoreApi, ProfileView } from '../../shared/contract';
 import { answerFrom, type BrokerOwner } from './answers';
-import { bindContract, type IpcMainLike } from './ipc';
+import { bindContract, bindFolderPicker, type FolderDialogOptions, type IpcMainLike, type OpenDialogResult } from './ipc';
 import type { LoginItem } from './lifecycle';
 import { NotificationRouter, type NotificationFactory } from './notifications';
 import { isRendererUrl, type RendererLocation } from './renderer';
@@ -46,6 +46,12 @@ export interface DesktopElectron<W extends BrowserWindowLike, M, I> {
   quit(): void;
   /** Makes the app active before a window shows (macOS: `app.focus({ steal: true })`). */
   activate?(): void;
+  /**
+   * `dialog.showOpenDialog(parent, options)`, or `dialog.showOpenDialog(options)` with no parent. The
+   * parent is the normal window when it asked; the macOS popover gets none (it hides when it loses the
+   * focus, and a sheet on it would go with it).
+   */
+  showOpenDialog(parent: W | null, options: FolderDialogOptions): Promise<OpenDialogResult>;
 }
 
 /** What `startDesktop` needs besides the Electron objects. */
@@ -91,11 +97,17 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
     onError: opts.report,
     ...(electron.activate ? { activate: () => electron.activate?.() } : {}),
   });
-  const unbindIpc = bindContract(electron.ipcMain, core.api(), {
-    isTrustedUrl: (url) => isRendererUrl(url, opts.location),
-    isOurSender: (id) => windows.isOurs(id),
+  const trust = {
+    isTrustedUrl: (url: string) => isRendererUrl(url, opts.location),
+    isOurSender: (id: number) => windows.isOurs(id),
     targets: () => windows.windows().map((w) => w.webContents),
-  });
+  };
+  const unbindContract = bindContract(electron.ipcMain, core.api(), trust);
+  const unbindPicker = bindFolderPicker(electron.ipcMain, trust, (senderId, options) => electron.showOpenDialog(windows.mainOf(senderId), options), opts.report);
+  const unbindIpc = (): void => {
+    unbindContract();
+    unbindPicker();
+  };
 
   const notifications = new NotificationRouter({
     create: electron.createNotification,

@@ -6,15 +6,17 @@
  * Every invoke's SENDER is checked before anything runs: it must be one of our windows' webContents,
  * from its top frame, whose URL is our renderer's (renderer.ts: the built index.html, or the dev server
  * in development). Anything else gets a `Result` error `untrusted-sender` and the core never sees it.
- * Events go only to our windows, and only while they show our renderer.
+ * Events go only to our windows, and only while they show our renderer. The native folder picker has a
+ * channel of its own (`bindFolderPicker`), with the same sender check.
  */
+import { isAbsolute } from 'node:path';
 import type { CoreApi } from '../../shared/contract';
 import { err, ok, type Result } from '../../shared/result';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../preload/channels';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, PICK_FOLDER_CHANNEL } from '../../preload/channels';
 import { dispatch } from '../dispatch';
 
-/** The two channels, declared once beside the preload bridge (src/preload/channels.ts). */
-export { EVENT_CHANNEL, INVOKE_CHANNEL };
+/** The channels, declared once beside the preload bridge (src/preload/channels.ts). */
+export { EVENT_CHANNEL, INVOKE_CHANNEL, PICK_FOLDER_CHANNEL };
 
 /** The part of Electron's `IpcMainInvokeEvent` checked here. `parent` is null for a top frame. */
 export interface InvokeEvent {
@@ -82,4 +84,52 @@ export function bindContract(ipcMain: IpcMainLike, core: CoreApi, trust: IpcTrus
     unsubscribe();
     ipcMain.removeHandler(INVOKE_CHANNEL);
   };
+}
+
+/** What Electron's `dialog.showOpenDialog` resolves to (the part used here). */
+export interface OpenDialogResult {
+  canceled: boolean;
+  filePaths: string[];
+}
+
+/** The options the folder dialog opens with (a subset of Electron's `OpenDialogOptions`). */
+export interface FolderDialogOptions {
+  title: string;
+  buttonLabel: string;
+  properties: Array<'openDirectory' | 'createDirectory' | 'dontAddToRecent'>;
+}
+
+/** One folder, which may be created in the dialog (macOS), not added to the recent documents (Windows). */
+export const FOLDER_DIALOG: FolderDialogOptions = { title: 'Choose a folder', buttonLabel: 'Choose', properties: ['openDirectory', 'createDirectory', 'dontAddToRecent'] };
+
+/**
+ * Opens the folder dialog for the window whose webContents (`senderId`) asked; desktop.ts passes
+ * `dialog.showOpenDialog(window, FOLDER_DIALOG)`.
+ */
+export type ShowFolderDialog = (senderId: number, options: FolderDialogOptions) => Promise<OpenDialogResult>;
+
+/**
+ * Serves the preload's `pickFolder` on `PICK_FOLDER_CHANNEL`: the sender is checked as for invokes
+ * (`checkSender`; a foreign one gets `untrusted-sender` and no dialog), then `show` opens the dialog.
+ * Answers `Result<string | null>`: the absolute folder chosen, null when cancelled, `dialog-failed`
+ * when the dialog threw (also passed to `report`), `bad-folder` for a path that is not absolute.
+ * Returns the unbind function.
+ */
+export function bindFolderPicker(ipcMain: IpcMainLike, trust: Pick<IpcTrust, 'isTrustedUrl' | 'isOurSender'>, show: ShowFolderDialog, report: (e: unknown) => void = () => undefined): () => void {
+  ipcMain.handle(PICK_FOLDER_CHANNEL, async (event): Promise<Result<string | null>> => {
+    const checked = checkSender(event, trust);
+    if (!checked.ok) return checked;
+    let answer: OpenDialogResult;
+    try {
+      answer = await show(event.sender?.id ?? -1, FOLDER_DIALOG);
+    } catch (e) {
+      report(e);
+      return err('dialog-failed', `the folder dialog did not open: ${e instanceof Error ? e.message : String(e)}`, { fix: 'type the folder instead' });
+    }
+    const path = answer.filePaths[0];
+    if (answer.canceled || path === undefined) return ok(null);
+    if (!isAbsolute(path)) return err('bad-folder', `the folder dialog answered a relative path (${path.slice(0, 200)})`, { fix: 'type the folder instead' });
+    return ok(path);
+  });
+  return () => ipcMain.removeHandler(PICK_FOLDER_CHANNEL);
 }

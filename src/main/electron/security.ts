@@ -6,8 +6,24 @@
  * Electron objects are parameters (`hardenWebContents(contents, …)`), so this is tested in Node.
  */
 
-/** The CSP of the production renderer (only our own scripts, styles, images and connections). */
-export const CSP = "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'";
+/**
+ * The renderer's Content-Security-Policy exactly as src/renderer/index.html carries it in its
+ * `<meta http-equiv>` (a test holds the two equal): only our own scripts, styles and images (plus
+ * `data:` images), inline style attributes (React and the virtualized list set them), no plugins, no
+ * `<base>`, no form posts. `connect-src 'self'` is all either host needs: under Electron the renderer
+ * talks through the preload's IPC and opens no connection at all; in the headless host the page and its
+ * WebSocket share one origin (`http://127.0.0.1:PORT` → `ws://127.0.0.1:PORT/ws`), which CSP Level 3's
+ * 'self' covers (a ws: URL on the page's own host and port; Chromium does so, measured in
+ * test/e2e/ui-fake.test.ts), and the attachment upload (`POST /attach`) is same-origin.
+ */
+export const RENDERER_CSP = "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * The CSP sent as a response header (Electron's dev server responses, the headless host's files):
+ * `RENDERER_CSP` plus `frame-ancestors 'none'`, which only a header can carry (in a meta tag Chromium
+ * ignores it and logs an error).
+ */
+export const CSP = `${RENDERER_CSP}; frame-ancestors 'none'`;
 
 /**
  * The CSP for a renderer origin. Production (`devServerUrl` null): `CSP`. Under `electron-vite dev` the
@@ -18,7 +34,7 @@ export function contentSecurityPolicy(devServerUrl: string | null = null): strin
   if (!devServerUrl) return CSP;
   const u = new URL(devServerUrl);
   const ws = `${u.protocol === 'https:' ? 'wss:' : 'ws:'}//${u.host}`;
-  return `default-src 'self'; script-src 'self' 'unsafe-inline'; connect-src 'self' ${ws}; img-src 'self' data:; style-src 'self' 'unsafe-inline'`;
+  return `default-src 'self'; script-src 'self' 'unsafe-inline'; connect-src 'self' ${ws}; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 }
 
 /**

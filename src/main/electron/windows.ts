@@ -182,6 +182,12 @@ export class WindowManager<W extends BrowserWindowLike> {
     return [alive(this.main), alive(this.popover)].filter((w): w is W => w !== null);
   }
 
+  /** The normal window when `webContentsId` is its page, else null (the popover, or not ours). */
+  mainOf(webContentsId: number): W | null {
+    const main = alive(this.main);
+    return main && main.webContents.id === webContentsId ? main : null;
+  }
+
   /** True when a webContents id belongs to one of our windows. */
   isOurs(webContentsId: number): boolean {
     return this.windows().some((w) => w.webContents.id === webContentsId);

@@ -82,6 +82,18 @@ function fromProfile(bin: string, env: NodeJS.ProcessEnv): ResolvedCodex {
   return { path, source: 'profile', env: {}, unsetEnv: [], packageVersion: null };
 }
 
+/**
+ * `path` with its `app.asar` folder replaced by `app.asar.unpacked`: in a packaged Electron app the
+ * codex package lies inside the read-only archive `…/resources/app.asar/`, where Electron's patched `fs`
+ * can read it but nothing can execute it; electron-builder extracts it (electron-builder.json
+ * `asarUnpack`: the @openai/codex package and its platform package) to the sibling
+ * folder `…/resources/app.asar.unpacked/` at the same relative path. Only a whole path segment named
+ * `app.asar` is mapped (the first one); any other path, `app.asar.unpacked/…` included, comes back as is.
+ */
+export function unpackedAsarPath(path: string): string {
+  return path.replace(/([\\/])app\.asar(?=[\\/]|$)/, '$1app.asar.unpacked');
+}
+
 function fromPackage(opts: ResolveCodexOptions): ResolvedCodex | null {
   const req = createRequire(join(opts.resolveFrom ?? dirname(fileURLToPath(import.meta.url)), 'noop.js'));
   let pkgJson: string;
@@ -105,13 +117,15 @@ function fromPackage(opts: ResolveCodexOptions): ResolvedCodex | null {
   candidates.push(join(pkgRoot, 'vendor'));
   const exe = (opts.platform ?? process.platform) === 'win32' ? 'codex.exe' : 'codex';
   for (const vendor of candidates) {
-    const path = join(vendor, triple, 'bin', exe);
+    // Packaged app: the binary is executed from app.asar.unpacked/, never from inside the archive.
+    const path = unpackedAsarPath(join(vendor, triple, 'bin', exe));
     if (!isExecutableFile(path)) continue;
     const version = (JSON.parse(readFileSync(pkgJson, 'utf8')) as { version?: unknown }).version;
+    const unpackedRoot = unpackedAsarPath(pkgRoot);
     return {
       path,
       source: 'package',
-      env: { CODEX_MANAGED_PACKAGE_ROOT: realpathSync(pkgRoot), CODEX_MANAGED_BY_NPM: '1' },
+      env: { CODEX_MANAGED_PACKAGE_ROOT: realpathSync(existsSync(unpackedRoot) ? unpackedRoot : pkgRoot), CODEX_MANAGED_BY_NPM: '1' },
       unsetEnv: ['CODEX_MANAGED_BY_BUN', 'CODEX_MANAGED_BY_PNPM', 'CODEX_MANAGED_BY_VITE_PLUS'],
       packageVersion: typeof version === 'string' ? version : null,
     };

@@ -1,14 +1,16 @@
 /**
- * Files dropped on a chat: each is checked (at most 25 MB), read as base64 and sent with `chats:attach`;
- * the composer shows a line per file and gets a reference to where it went.
+ * Files dropped on a chat: each is checked (at most 25 MB) and sent — over HTTP when the client has an
+ * uploader (the headless host), else read as base64 and sent with `chats:attach` (Electron IPC); the
+ * composer shows a line per file and gets a reference to where it went.
  */
+import { ATTACH_MAX_BYTES } from '../../../shared/contract';
 import { attachDone, attachRefused, attachStarted } from '../store/composer';
 import { withSlice } from '../store/app';
 import { update } from '../store/store';
 import type { LinkedApi } from './wsApi';
 
 /** The largest file a drop sends (the contract's `chats:attach` limit). */
-export const MAX_ATTACH_BYTES = 25 * 1024 * 1024;
+export const MAX_ATTACH_BYTES = ATTACH_MAX_BYTES;
 
 /** Why a file of `size` bytes is refused before sending, or null when it may go. */
 export function attachRefusal(name: string, size: number): string | null {
@@ -43,6 +45,11 @@ export async function attachFiles(api: LinkedApi, chatId: string, files: readonl
       continue;
     }
     update((s) => withSlice(s, 'composer', attachStarted(s.composer, chatId, id, file.name)));
+    if (api.upload) {
+      const r = await api.upload(chatId, file.name, file);
+      update((s) => withSlice(s, 'composer', attachDone(s.composer, chatId, id, r)));
+      continue;
+    }
     let data: string;
     try {
       data = await readBase64(file);

@@ -5,6 +5,7 @@
  * does not linger on screen.
  */
 import type { RendererApi } from '../../../shared/contract';
+import { httpUploader } from './upload';
 import { createWsApi, wsUrlFor, type LinkedApi } from './wsApi';
 
 const TOKEN_KEY = 'angelia.token';
@@ -54,5 +55,6 @@ export function connectClient(): LinkedApi | null {
   if (window.angelia) return bridgeApi(window.angelia);
   const token = browserToken();
   if (!token) return null;
-  return createWsApi({ url: wsUrlFor(window.location, token) });
+  // Files go over HTTP (POST /attach), not the WebSocket.
+  return { ...createWsApi({ url: wsUrlFor(window.location, token) }), upload: httpUploader(window.location.origin, token) };
 }

@@ -2,9 +2,12 @@
  * The RendererApi over the headless host's WebSocket (`/ws?token=…`, messages as in the contract's
  * `WsClientMessage` / `WsServerMessage`). Reconnects by itself with a growing delay (capped); an invoke
  * made while the link is down, or still unanswered when it drops, resolves to a `disconnected` error.
+ * A message over the host's cap (`WS_MAX_MESSAGE_BYTES`) is not sent: it resolves to a `too-big` error
+ * and the link stays up.
  */
-import type { AppEvent, Channel, InputOf, OutputOf, RendererApi, WsServerMessage } from '../../../shared/contract';
+import { WS_MAX_MESSAGE_BYTES, type AppEvent, type Channel, type InputOf, type OutputOf, type RendererApi, type WsServerMessage } from '../../../shared/contract';
 import { err, type Result } from '../../../shared/result';
+import type { Uploader } from './upload';
 
 /** The part of a WebSocket this client uses (the browser's, or `ws` in Node tests). */
 export interface SocketLike {
@@ -31,6 +34,8 @@ export interface LinkedApi extends RendererApi {
    * host's browser build lacks it, so folder fields are typed there.
    */
   pickFolder?: () => Promise<string | null>;
+  /** Sends a dropped file over HTTP (headless host: `POST /attach`); absent: `chats:attach` carries it. */
+  upload?: Uploader;
 }
 
 /** Options of the WebSocket client. Delays are in milliseconds. */
@@ -71,8 +76,11 @@ export function createWsApi(opts: WsApiOptions): LinkedApi {
     for (const l of [...statuses]) l(s);
   };
 
-  const failPending = (): void => {
-    for (const resolve of pending.values()) resolve(err('disconnected', 'the connection to Angelia was lost', { fix: 'it reconnects by itself; try again in a moment' }));
+  const failPending = (tooBig = false): void => {
+    const e = tooBig
+      ? err('too-big', `a message was larger than Angelia takes (${WS_MAX_MESSAGE_BYTES / 1024 / 1024} MB), so the connection was closed`, { fix: 'send less at once; it reconnects by itself' })
+      : err('disconnected', 'the connection to Angelia was lost', { fix: 'it reconnects by itself; try again in a moment' });
+    for (const resolve of pending.values()) resolve(e);
     pending.clear();
   };
 
@@ -108,10 +116,11 @@ export function createWsApi(opts: WsApiOptions): LinkedApi {
       if (socket === s) onMessage(ev.data);
     };
     s.onerror = () => undefined;
-    s.onclose = () => {
+    s.onclose = (ev) => {
       if (socket !== s) return;
       socket = null;
-      failPending();
+      // 1009: the host refused a message over its cap.
+      failPending((ev as { code?: unknown } | null)?.code === 1009);
       setStatus('closed');
       if (stopped) return;
       timer = setTimeout(connect, delay);
@@ -128,9 +137,14 @@ export function createWsApi(opts: WsApiOptions): LinkedApi {
         return Promise.resolve(err('disconnected', 'not connected to Angelia', { fix: 'it reconnects by itself; try again in a moment' }));
       }
       const id = nextId++;
+      const message = JSON.stringify({ type: 'invoke', id, channel, input });
+      // UTF-8 bytes: at most 3 per UTF-16 unit, so only a long message is measured exactly.
+      if (message.length * 3 > WS_MAX_MESSAGE_BYTES && new TextEncoder().encode(message).length > WS_MAX_MESSAGE_BYTES) {
+        return Promise.resolve(err('too-big', `this is more than Angelia takes in one message (${WS_MAX_MESSAGE_BYTES / 1024 / 1024} MB)`, { fix: 'send less at once' }));
+      }
       return new Promise((resolve) => {
         pending.set(id, resolve as (r: Result<unknown>) => void);
-        s.send(JSON.stringify({ type: 'invoke', id, channel, input }));
+        s.send(message);
       });
     },
     onEvent(listener) {

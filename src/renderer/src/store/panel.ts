@@ -1,6 +1,7 @@
 /**
  * Panel slice: what the main area shows instead of the open chat — the profile editor, a profile's
- * policy inspector, or the review of a changed table. `none` shows the chat. Pure transitions.
+ * policy inspector, or the review of a changed table. `none` shows the chat. Pure transitions, and the
+ * route a window is opened on (its URL fragment: a chat or the table review).
  */
 
 /** The panel in the main area; `none` = the open chat (or the list when narrow). */
@@ -14,4 +15,42 @@ export function showPanel(state: Panel, next: Panel): Panel {
   if (state.kind !== next.kind) return next;
   if (state.kind === 'policy' && next.kind === 'policy' && state.profile !== next.profile) return next;
   return state;
+}
+
+/**
+ * What the window was asked to open through its URL fragment: a chat (`#chat=<id>`, from a notification
+ * click or the tray) or the table review (`#review=table`, the table changed on disk). Electron puts it
+ * there (src/main/electron/renderer.ts `rendererUrlFor`); null when the fragment asks for nothing.
+ */
+export type Route = { chat: string } | { review: 'table' } | null;
+
+const ROUTE_KEYS = ['chat', 'review'] as const;
+
+function fragmentParams(hash: string): URLSearchParams {
+  return new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+}
+
+/**
+ * Reads the route from a URL fragment (`#chat=demo`, `#review=table`; other parameters such as the
+ * headless host's `token` may stand beside it). A chat wins over a review when both are given; an empty
+ * chat id or another review target is no route.
+ */
+export function routeFromHash(hash: string): Route {
+  const params = fragmentParams(hash);
+  const chat = params.get('chat');
+  if (chat) return { chat };
+  if (params.get('review') === 'table') return { review: 'table' };
+  return null;
+}
+
+/**
+ * The fragment with the route taken out and everything else kept ("" when nothing is left, else
+ * "#…"). The window drops the route once followed, so the same route asked for again (a second click
+ * on the same notification) changes the fragment and fires `hashchange` again.
+ */
+export function hashWithoutRoute(hash: string): string {
+  const params = fragmentParams(hash);
+  for (const k of ROUTE_KEYS) params.delete(k);
+  const rest = params.toString();
+  return rest === '' ? '' : `#${rest}`;
 }

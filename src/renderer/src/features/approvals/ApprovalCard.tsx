@@ -4,8 +4,9 @@
  * goes on; "Deny and stop" = cancel, only when offered). A permissions request for more than one thing
  * lists them with checkboxes, and Allow grants what stays checked. "Deny with a reason…" opens a field
  * whose text reaches the agent after the decline. Once settled the card says what was answered, by
- * whom, what was granted or the reason given; a click that lost the race says "already answered" and
- * names the answer in force.
+ * whom (this window, another window, a notification, the tray, the timeout), what was granted or the
+ * reason given; a click that lost the race says "already answered" and names the answer in force. Each
+ * Allow names its scope: once / for this turn / for this session.
  */
 import { useState, type ReactElement } from 'react';
 import type { ApprovalAnswer, ApprovalView } from '../../../../shared/contract';
@@ -15,7 +16,7 @@ import { Diff } from '../../ui/Diff';
 import { alreadyGiven } from '../profiles/addFolder';
 import { AddFolderLink } from '../profiles/AddFolderLink';
 import { DenyReasonForm, GrantPicker, SettledDetails } from './AnswerExtras';
-import { ANSWER_LABEL, accessCount, accessDiff, alreadyAnsweredLine, grantOf, outcomeNote, settledLine, type AccessLine } from './describe';
+import { accessCount, accessDiff, alreadyAnsweredLine, answeredHere, answerLabel, grantOf, outcomeNote, settledLine, type AccessLine } from './describe';
 
 function AccessDiff({ lines }: { lines: AccessLine[] }): ReactElement {
   return (
@@ -98,13 +99,14 @@ export function ApprovalCard({ approvalId }: { approvalId: string }): ReactEleme
     );
   }
   const pending = view.state === 'pending';
+  const mine = answeredHere(view, outcome);
   const pickable = pending && view.kind === 'permissions' && view.requested !== null && accessCount(view.requested) > 1 && view.answers.some(grants);
   const grant = pickable && view.requested ? grantOf(view.requested, unchecked) : null;
   const nothingChecked = grant !== null && grant.read.length === 0 && grant.write.length === 0 && !grant.network;
 
   const answer = async (a: ApprovalAnswer, extra: AnswerExtra = {}): Promise<void> => {
     if (!pending) {
-      setNote(alreadyAnsweredLine(view.answer, view.by));
+      setNote(alreadyAnsweredLine(view.answer, view.by, { kind: view.kind, mine }));
       return;
     }
     setBusy(true);
@@ -122,7 +124,7 @@ export function ApprovalCard({ approvalId }: { approvalId: string }): ReactEleme
   };
 
   const picker = pickable && view.requested ? <GrantPicker lines={accessDiff(view.requested, profile)} unchecked={unchecked} onToggle={toggle} disabled={busy} /> : null;
-  const shownNote = note ?? outcomeNote(outcome);
+  const shownNote = note ?? outcomeNote(outcome, view.kind);
   return (
     <div className={`approval-card ${pending ? 'pending' : 'settled'}`} data-testid="approval-card" data-state={view.state} data-answer={view.answer ?? undefined} data-approval-id={view.id}>
       <div className="approval-title">
@@ -141,7 +143,7 @@ export function ApprovalCard({ approvalId }: { approvalId: string }): ReactEleme
             title={nothingChecked && grants(a) ? 'Nothing is checked: check what to grant, or Deny' : undefined}
             onClick={() => void click(a)}
           >
-            {ANSWER_LABEL[a]}
+            {answerLabel(view.kind, a)}
           </button>
         ))}
         {pending && view.answers.includes('deny') && !reasonOpen && (
@@ -154,7 +156,7 @@ export function ApprovalCard({ approvalId }: { approvalId: string }): ReactEleme
       {pending && reasonOpen && <DenyReasonForm busy={busy} onDeny={(reason) => void answer('deny', { reason })} onClose={() => setReasonOpen(false)} />}
       {!pending && (
         <div className="approval-status" data-testid="approval-status">
-          {settledLine(view)}
+          {settledLine(view, mine)}
         </div>
       )}
       {!pending && <SettledDetails view={view} />}

@@ -12,7 +12,7 @@ import { chatName } from '../../store/chats';
 import { useAppStore } from '../../store/store';
 import { ActivityBadge, EnforcementBadge, StateBadge } from '../../ui/Badges';
 import { Composer } from './Composer';
-import { modelParts, turnRunning } from './describe';
+import { canStop, modelParts } from './describe';
 import { SessionsPanel } from './SessionsPanel';
 import { Transcript } from './Transcript';
 
@@ -100,6 +100,42 @@ function useDrop(chatId: string, enabled: boolean): { over: boolean; handlers: R
   };
 }
 
+/**
+ * Stop: interrupts the running turn, or cancels one still starting (the core drops the queue too). A
+ * failure or "nothing was running" is said next to it.
+ */
+function StopButton({ chatId, starting }: { chatId: string; starting: boolean }): ReactElement {
+  const session = useSession();
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const stop = async (): Promise<void> => {
+    setBusy(true);
+    setNote(null);
+    const r = await session.interrupt(chatId);
+    setBusy(false);
+    if (!r.ok) setNote(`Not stopped: ${r.error.message}`);
+  };
+  return (
+    <>
+      {note && (
+        <span className="meta stop-note" data-testid="stop-note" role="status">
+          {note}
+        </span>
+      )}
+      <button
+        type="button"
+        className="btn small"
+        data-testid="stop-button"
+        disabled={busy}
+        title={starting ? 'Cancel the message before its turn starts, and drop the queue' : 'Stop the running turn and drop the queue'}
+        onClick={() => void stop()}
+      >
+        Stop
+      </button>
+    </>
+  );
+}
+
 /** The chat with id `chatId`. */
 export function ChatPane({ chatId }: { chatId: string }): ReactElement {
   const session = useSession();
@@ -138,11 +174,7 @@ export function ChatPane({ chatId }: { chatId: string }): ReactElement {
         <button type="button" className="btn small" data-testid="sessions-button" aria-expanded={showSessions} onClick={() => setShowSessions((v) => !v)}>
           Sessions
         </button>
-        {turnRunning(chat) && (
-          <button type="button" className="btn small" data-testid="stop-button" onClick={() => void session.interrupt(chat.id)}>
-            Stop
-          </button>
-        )}
+        {canStop(chat) && <StopButton chatId={chat.id} starting={chat.state === 'starting'} />}
       </header>
       <SubLine chat={chat} profile={profile} />
       {showSessions && <SessionsPanel chat={chat} onClose={() => setShowSessions(false)} />}

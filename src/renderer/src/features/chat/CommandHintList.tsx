@@ -1,7 +1,8 @@
 /**
  * The small list of chat commands shown above the composer while a "/command" is being typed: each
  * with its arguments and one line on what it does. Picking one fills the composer; the core answers
- * the command once it is sent.
+ * the command once it is sent. (The composer's tip under the list says how to send text that begins
+ * with "/" instead.)
  */
 import type { ReactElement } from 'react';
 import type { CommandHint } from './commands';

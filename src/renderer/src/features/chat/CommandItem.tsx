@@ -20,7 +20,7 @@ export function displayTail(output: string, limit = OUTPUT_DISPLAY_LIMIT): { tex
   return { text: output.slice(output.length - limit), hidden: output.length - limit };
 }
 
-const STATUS_LABEL = { running: 'running', completed: 'done', failed: 'failed', declined: 'declined' } as const;
+const STATUS_LABEL = { running: 'running', completed: 'done', failed: 'failed', declined: 'declined', interrupted: 'interrupted' } as const;
 
 type CommandChatItem = Extract<ChatItem, { type: 'command' }>;
 

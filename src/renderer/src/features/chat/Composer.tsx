@@ -1,7 +1,9 @@
 /**
  * The composer: a textarea, Send (Queue while a turn runs) and, while a turn runs, Steer. Enter sends
  * (into the queue when a turn runs), Ctrl/Cmd+Enter steers into the running turn, Shift+Enter adds a
- * line. Typing "/" shows the chat commands. Disabled, with the reason, when the chat's agent was
+ * line. The text goes as typed, leading spaces and all (only the blank end is dropped, such as the
+ * space after an attached file's path); an all-blank text is not sent. Typing
+ * "/" shows the chat commands, and a "/" text that names none says to start it with "//". Disabled, with the reason, when the chat's agent was
  * refused or the link to Angelia is down. The text is kept per chat in the store; files dropped on the
  * chat show one line each above it ("Attached → .inbox/x.txt") and their paths go into the text.
  */
@@ -12,7 +14,7 @@ import { withSlice } from '../../store/app';
 import { clearAttached, setText as setComposerText, type AttachLine } from '../../store/composer';
 import { update, useAppStore } from '../../store/store';
 import { CommandHintList } from './CommandHintList';
-import { COMMAND_HINTS, commandHints, completeCommand, type CommandHint } from './commands';
+import { COMMAND_HINTS, commandHints, completeCommand, slashTip, type CommandHint } from './commands';
 import { turnRunning } from './describe';
 
 /** Why sending is off for this chat, or null when it is on. */
@@ -22,13 +24,26 @@ export function sendBlockedReason(chat: ChatView, connected: boolean): string | 
   return null;
 }
 
-/** The line under the composer saying what waits in the queue; null when nothing does. */
-export function queuedLine(queued: number): string | null {
+/**
+ * The line under the composer saying what waits in the queue; null when nothing does. The steer hint
+ * only while a turn runs (`canSteer`): a turn still starting cannot be steered.
+ */
+export function queuedLine(queued: number, canSteer = true): string | null {
   if (queued <= 0) return null;
-  return `${queued} queued — ${queued === 1 ? 'it goes' : 'they go'} in when the current turn ends. Ctrl+Enter steers into the running turn instead.`;
+  return `${queued} queued — ${queued === 1 ? 'it goes' : 'they go'} in when the current turn ends.${canSteer ? ' Ctrl+Enter steers into the running turn instead.' : ''}`;
 }
 
-const isFullCommand = (text: string): boolean => COMMAND_HINTS.some((c) => `/${c.name}` === text.trim().toLowerCase());
+const isFullCommand = (text: string): boolean => COMMAND_HINTS.some((c) => `/${c.name}` === text.trimEnd().toLowerCase());
+
+/** True when `text` has something to send (an all-blank text is never sent; anything else goes as typed). */
+export function sendable(text: string): boolean {
+  return text.trim() !== '';
+}
+
+/** What is sent for the composer's `text`: as typed, with only the trailing blanks dropped (the start is never touched). */
+export function outgoing(text: string): string {
+  return text.trimEnd();
+}
 
 const NO_LINES: AttachLine[] = [];
 
@@ -75,7 +90,8 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
   const blocked = sendBlockedReason(chat, connected);
   const running = turnRunning(chat);
   const hints = blocked || hintsClosed ? [] : commandHints(text);
-  const queued = queuedLine(chat.queued);
+  const tip = blocked ? null : slashTip(text);
+  const queued = queuedLine(chat.queued, running);
 
   const edit = (next: string): void => {
     setText(next);
@@ -89,11 +105,11 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
   };
 
   const send = async (steer: boolean): Promise<void> => {
-    const body = text.trim();
-    if (body === '' || blocked || sending) return;
+    if (!sendable(text) || blocked || sending) return;
     setSending(true);
     setNote(null);
-    const r = await session.send(chat.id, body, { steer: steer && running });
+    // As typed: " /x" and "//x" mean something to the core, so only the blank end goes.
+    const r = await session.send(chat.id, outgoing(text), { steer: steer && running });
     setSending(false);
     if (!r.ok) {
       setNote(`Not sent: ${r.error.message}${r.error.fix ? ` — ${r.error.fix}` : ''}`);
@@ -128,7 +144,7 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
     }
   };
 
-  const disabled = blocked !== null || sending || text.trim() === '';
+  const disabled = blocked !== null || sending || !sendable(text);
   return (
     <div className="composer">
       {blocked && (
@@ -148,6 +164,11 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
       )}
       <AttachLines chatId={chat.id} />
       {hints.length > 0 && <CommandHintList hints={hints} active={Math.min(active, hints.length - 1)} onPick={pick} />}
+      {tip && (
+        <div className="composer-note composer-tip meta" data-testid="slash-tip" role="status">
+          {tip}
+        </div>
+      )}
       <div className="composer-row">
         <textarea
           ref={input}

@@ -44,7 +44,7 @@ function Reasoning({ item }: { item: Extract<ChatItem, { type: 'reasoning' }> })
 function TurnEnd({ item }: { item: Extract<ChatItem, { type: 'turnEnd' }> }): ReactElement {
   const label = item.status === 'completed' ? 'turn done' : item.status === 'failed' ? 'turn failed' : 'turn stopped';
   return (
-    <div className={`turn-end turn-${item.status}`} data-testid="turn-end">
+    <div className={`turn-end turn-${item.status}`} data-testid="turn-end" data-status={item.status}>
       <span>
         {label}
         {item.reason ? `: ${item.reason}` : ''}

@@ -1,6 +1,9 @@
 /**
  * The chat commands the composer hints at when a message starts with "/". The core answers them
  * (product.md §4); this list only helps the user type them, so it never decides what is a command.
+ * The core's rule (core/chats/commands.ts): a known `/command` runs; `//text` goes to the agent as
+ * `/text`; any other `/word` is answered "unknown command". So "//" shows no hints, and a "/" text that
+ * names no command gets the tip to start it with "//".
  */
 
 /** One command as the hint list shows it. */
@@ -35,6 +38,25 @@ export function commandHints(text: string): readonly CommandHint[] {
   if (!m) return [];
   const typed = (m[1] ?? '').toLowerCase();
   return COMMAND_HINTS.filter((c) => c.name.startsWith(typed));
+}
+
+/** The one-line tip on sending text that begins with "/" (the core's escape is a doubled slash). */
+export const SLASH_TIP = 'Start with // to send text beginning with /';
+
+/**
+ * The one-line tip under the composer while the text starts with "/", or null: while command hints
+ * show, `SLASH_TIP`; for "//…", that it goes to the agent as "/…"; for a "/word" that names no command,
+ * that it is none (the core answers "unknown command") and how to send it as text instead. A known
+ * command being given its arguments, and text not starting with "/", get none.
+ */
+export function slashTip(text: string): string | null {
+  if (text.startsWith('//')) return `Goes to the agent as text: “${text.slice(1, 41)}${text.length > 41 ? '…' : ''}”`;
+  const m = /^\/(\S*)/.exec(text);
+  if (!m) return null;
+  const word = m[1] ?? '';
+  if (commandHints(text).length > 0) return SLASH_TIP;
+  if (COMMAND_HINTS.some((c) => c.name === word.toLowerCase())) return null;
+  return `/${word.slice(0, 30)} is not a command. ${SLASH_TIP}.`;
 }
 
 /** The composer text after picking `hint`: the command and, when it takes arguments, a space to type them. */

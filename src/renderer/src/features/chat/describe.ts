@@ -1,12 +1,21 @@
 /**
  * What the chat pane says, as pure functions: the model and effort in force, short labels for error
- * kinds and for how a user message reached the agent, and whether a turn is running.
+ * kinds and for how a user message reached the agent, whether a turn is running, and whether Stop shows.
  */
 import type { ChatItem, ChatView, ProfileView } from '../../../../shared/contract';
 
 /** True while the chat has a turn running (streaming, or waiting on an approval): the time to steer. */
 export function turnRunning(chat: Pick<ChatView, 'state'>): boolean {
   return chat.state === 'working' || chat.state === 'needs-you';
+}
+
+/**
+ * True while Stop has something to stop: a turn running (`working`, `needs-you`) or about to
+ * (`starting`: the message was accepted and Codex is starting, the turn not begun yet). Stop calls
+ * `chats:interrupt`, which also cancels a starting turn and drops the queue.
+ */
+export function canStop(chat: Pick<ChatView, 'state'>): boolean {
+  return chat.state === 'starting' || turnRunning(chat);
 }
 
 /** One part of the model line: a value and whether it is a session-only override. */

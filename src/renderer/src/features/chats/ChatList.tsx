@@ -1,19 +1,21 @@
 /**
  * The chat list: one row per chat with its name (the profile, and "· #n" for a profile's second and
  * later chats), the active session's label, state, enforcement, what it is doing now, last line and
- * pending approvals.
+ * pending approvals. The last line is Markdown; the row shows its plain text (preview.ts).
  */
-import type { ReactElement } from 'react';
+import { useMemo, type ReactElement } from 'react';
 import { useSession } from '../../api/session';
 import { chatName } from '../../store/chats';
 import { useAppStore } from '../../store/store';
 import { ActivityBadge, EnforcementBadge, StateBadge } from '../../ui/Badges';
+import { plainPreview } from './preview';
 
 function Row({ chatId, selected }: { chatId: string; selected: boolean }): ReactElement | null {
   const session = useSession();
   const chat = useAppStore((s) => s.chats.byId[chatId]);
   const name = useAppStore((s) => chatName(s.chats, chatId));
   const profile = useAppStore((s) => (chat ? s.chats.profiles[chat.profile] : undefined));
+  const last = useMemo(() => plainPreview(chat?.lastLine ?? ''), [chat?.lastLine]);
   if (!chat) return null;
   return (
     <button
@@ -44,7 +46,9 @@ function Row({ chatId, selected }: { chatId: string; selected: boolean }): React
       <div className="row-bottom">
         <EnforcementBadge enforcement={chat.enforcement} sandboxed={profile?.sandboxed} state={chat.state} />
         <ActivityBadge activity={chat.activity} />
-        <span className="row-last">{chat.state === 'refused' ? (chat.refusal ?? 'refused') : chat.lastLine || 'No messages yet'}</span>
+        <span className="row-last" data-testid="row-last" title={chat.state === 'refused' ? undefined : last || undefined}>
+          {chat.state === 'refused' ? (chat.refusal ?? 'refused') : last || 'No messages yet'}
+        </span>
       </div>
     </button>
   );
