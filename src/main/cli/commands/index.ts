@@ -10,6 +10,12 @@ import { demo } from './demo';
 import { accept } from './accept';
 import { verify } from './verify';
 import { exportCommand } from './export';
+import { send } from './send';
+import { sendMedia } from './send-media';
+import { turn } from './turn';
+import { ask } from './ask';
+import { profiles } from './profiles';
+import { status } from './status';
 
 export const commands: Record<string, CliCommand> = {
   version,
@@ -22,4 +28,10 @@ export const commands: Record<string, CliCommand> = {
   accept,
   verify,
   export: exportCommand,
+  send,
+  'send-media': sendMedia,
+  turn,
+  ask,
+  profiles,
+  status,
 };

@@ -1,0 +1,116 @@
+/**
+ * What the loopback API needs from the core (seed-spec §6, product.md §7), as one narrow interface. The
+ * API never reaches into the orchestrator: `orchestratorCore.ts` adapts the Orchestrator's public API
+ * (`api()`, `broker`, `hub`, `chat(id)`) to this, and the tests drive the API with a fake.
+ *
+ * Events are the API's own (seed-spec §6.2: `turn`, `progress`, `out`, `permission`,
+ * `permission-answered`, `turn-end`, each with `key` = the chat id and `at` = ISO time); the adapter
+ * derives them from the contract's `chat:item` / `chat:updated` / `approval:updated` events and tags
+ * each with the API turn id it belongs to (null for a turn the window started, before it is seen).
+ */
+import { z } from 'zod';
+import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ChatItem, ChatView, PermissionMode, RequestedAccess, SessionView } from '../../shared/contract';
+
+/**
+ * One profile as the API sees it: the accepted table's fields that matter to callers and to the
+ * messaging policy. `acceptFrom` / `answerFrom` hold profile names or `"*"` (every profile).
+ */
+export interface ApiProfile {
+  name: string;
+  /** Absolute path of the profile's folder. */
+  cwd: string;
+  permissionMode: PermissionMode;
+  sandboxed: boolean;
+  model: string | null;
+  effort: string | null;
+  /** Cannot message or be messaged by other profiles (table `isolated`). */
+  isolated: boolean;
+  /** Profiles that may give it a turn (table `accept_from`). */
+  acceptFrom: string[];
+  /** Profiles that may ask it a question (table `answer_from`). */
+  answerFrom: string[];
+}
+
+/** A line posted into a chat by `/send` or `/send-media`: who it is from (shown), its text, files (private copies). */
+export interface ApiPost {
+  /** Shown before the text, e.g. `from coder` or `owner`; never empty. */
+  label: string;
+  text: string;
+  /** Absolute paths of the private copies under `<state>/media/`. */
+  files: string[];
+}
+
+const at = z.string().describe('ISO 8601 time the event was emitted');
+const key = z.string().describe('the chat id');
+const turn = z.string().nullable().describe('the API turn id (as `/turn` answered it); null when unknown');
+
+/** The events of `GET /events` (seed-spec §6.2), one JSON object per SSE `data:` line, named by `event`. */
+export const ApiEventSchema = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('turn'), key, at, turn: z.string(), text: z.string().describe('the message the turn runs on') }).strict(),
+  z.object({
+    event: z.literal('progress'), key, at, turn,
+    kind: z.enum(['command', 'fileChange', 'notice', 'error']),
+    text: z.string().describe('one line: the command and its status, the files changed, the notice or error'),
+  }).strict(),
+  z.object({ event: z.literal('out'), key, at, turn, text: z.string().describe('a completed agent message (markdown)') }).strict(),
+  z.object({
+    event: z.literal('permission'), key, at, turn,
+    id: z.string().describe('the approval id (a UUID; any unique prefix of 5+ characters answers it)'),
+    tool: z.string().describe('command, fileChange, permissions, userInput, elicitation or unknown'),
+    preview: z.string().describe('one line: what the agent wants'),
+    detail: z.string().nullable(),
+    answers: z.array(z.string()).describe('the answers offered'),
+  }).strict(),
+  z.object({
+    event: z.literal('permission-answered'), key, at, id: z.string(),
+    state: z.enum(['answered', 'timedOut', 'withdrawn']),
+    allow: z.boolean(), answer: z.string().nullable(), by: z.string().nullable(),
+  }).strict(),
+  z.object({
+    event: z.literal('turn-end'), key, at, turn,
+    status: z.enum(['completed', 'failed', 'interrupted', 'dropped']),
+    reason: z.string().nullable(),
+  }).strict(),
+]);
+export type ApiEvent = z.infer<typeof ApiEventSchema>;
+
+/**
+ * The core as the API drives it. Every method may throw an AppFailure (`unknown-chat`, `queue-full`,
+ * `bad-answer`, `attach-*`, …); the server maps it to a safe HTTP error.
+ */
+export interface ApiCore {
+  /** Angelia's version, state folder and the Codex version last seen (null before any start). */
+  info(): Promise<{ version: string; stateDir: string; codexVersion: string | null }>;
+  /** Every chat. */
+  chats(): Promise<ChatView[]>;
+  /** Every profile of the ACCEPTED table (never the table on disk, which an agent may have edited). */
+  profiles(): Promise<ApiProfile[]>;
+  /** A chat's sessions, most recently used first. */
+  sessions(chatId: string): Promise<SessionView[]>;
+  /** A chat's transcript as this process saw it, oldest first. */
+  items(chatId: string): Promise<ChatItem[]>;
+  /**
+   * Queues `text` as a turn of its own in the chat (never a chat command, never a steer) and returns the
+   * API turn id its events carry, and how many messages wait. Throws AppFailure `queue-full` (10 held).
+   */
+  turn(chatId: string, text: string): Promise<{ queued: number; turn: string }>;
+  /** Shows a line (and files) in the chat without running a turn. */
+  post(chatId: string, post: ApiPost): Promise<void>;
+  /** Writes `data` into the chat's profile folder under `.inbox/` (name sanitised, mode 600); answers the path. */
+  attach(chatId: string, name: string, data: Buffer): Promise<{ path: string }>;
+  /**
+   * The deny rules in force for `profile`, in settings.json syntax (`Read(/abs/**)`, `Edit(…)`,
+   * `mcp__x`): the last launch guard's, the profile's current settings.json and today's floor, united
+   * (seed-spec §6.3 `agentDenyRules`). Only the `Read` rules are applied to media.
+   */
+  readDenyRules(profile: string): Promise<string[]>;
+  /** Every approval the broker holds (pending and settled), oldest first. */
+  approvals(): Promise<ApprovalView[]>;
+  /**
+   * Answers an approval through the one broker with `by: 'api'` (first answer wins). Throws AppFailure
+   * `bad-answer` when the answer was not offered or the grant/reason does not fit.
+   */
+  answer(id: string, answer: ApprovalAnswer, opts: { grant?: RequestedAccess; reason?: string }): Promise<AnswerOutcome>;
+  /** Every API event; returns the unsubscribe function. */
+  subscribe(listener: (e: ApiEvent) => void): () => void;
+}

@@ -1,0 +1,216 @@
+/**
+ * send-media path checks (seed-spec §6.3), applied once for every caller, and the private copy.
+ *
+ * A path is trimmed of quotes and trailing punctuation, `~/` expanded, required absolute, and checked
+ * twice — as given (normalised) and as its real path (symlinks followed) — against: the system folders
+ * `/etc /proc /sys /dev /var/db /private/etc /private/var/db`; every credential location under home
+ * (compile/floor.ts HOME_PRIVATE, plus `~/.claude ~/.grok ~/.pi ~/.codex ~/.config/git`,
+ * `~/Library/Application Support|Containers|Group Containers`) and `CODEX_HOME`; Angelia's state folders
+ * (the configured one, `~/.angelia` and `ANGELIA_STATE_DIR`) except their `workspace/`; any folder segment
+ * `secrets .secrets credentials keychains .gnupg .ssh`; and credential file names (`.env*`, `.netrc`,
+ * `id_*`, `*.pem`, `*token*.json`, `auth.json`, …). Comparisons are case- and Unicode-folded (NFKC,
+ * lower case). A file that is one of the private files by identity (device and inode: a hard link to
+ * `<state>/env` counts), or that has more than one hard link (its other names cannot be checked), is
+ * refused. For an agent caller, the profile's `Read` deny rules apply too. Then the file must be a
+ * regular, non-empty file of at most `MEDIA_MAX_BYTES`.
+ *
+ * The copy is taken through a descriptor opened with O_NOFOLLOW whose identity and size are checked
+ * again (a file swapped after the check is refused), into `<state>/media/<uuid>/<name>` (folders 700,
+ * file 600).
+ */
+import { randomUUID } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, realpath, stat, writeFile } from 'node:fs/promises';
+import { basename, isAbsolute, join, normalize } from 'node:path';
+import { HOME_PRIVATE_DIRS, HOME_PRIVATE_DIRS_MACOS, HOME_PRIVATE_FILES, STATE_PRIVATE } from '../core/compile/floor';
+import { parseRule } from '../core/compile/rules';
+import { isWithin } from '../core/instance/paths';
+import { MAX_ATTACH_BYTES, sanitizeName } from '../core/profiles/attach';
+import { ApiError } from './errors';
+
+/** The largest file send-media takes: 25 MiB (as a file dropped into a chat). */
+export const MEDIA_MAX_BYTES = MAX_ATTACH_BYTES;
+
+/** The refusal every location check gives (the reason is not shown: it would map the machine). */
+export const LOCATION_REFUSED = 'refusing to send from that location';
+/** The refusal of a file the asking profile may not read. */
+export const READ_DENIED = 'this profile may not read that file';
+
+/** System folders nothing is sent from. */
+export const SYSTEM_DIRS = ['/etc', '/proc', '/sys', '/dev', '/var/db', '/private/etc', '/private/var/db'];
+/** Folders under home nothing is sent from, besides HOME_PRIVATE (seed-spec §6.3). */
+export const HOME_REFUSED_DIRS = ['.claude', '.grok', '.pi', '.codex', '.config/git', 'Library/Application Support', 'Library/Containers', 'Library/Group Containers'];
+/** Folder names that refuse everything below them, wherever they are. */
+export const REFUSED_SEGMENTS = ['secrets', '.secrets', 'credentials', 'keychains', '.gnupg', '.ssh'];
+/** File names (folded) that are never sent. */
+export const REFUSED_NAMES: readonly RegExp[] = [
+  /^\.env/, /^\.netrc$/, /^\.npmrc$/, /^\.pypirc$/, /^\.pgpass$/, /^\.vault-token$/, /^\.git-credentials$/,
+  /^\..*_history$/, /^credentials(\.toml)?$/, /^id_/, /\.(pem|key|p12|pfx|keystore|jks)$/, /token.*\.json$/,
+  /^auth\.json$/, /credentials.*\.json$/,
+];
+
+/** Where the checks look: home, every state folder to protect, Codex's home. All absolute. */
+export interface MediaPlaces {
+  home: string;
+  /** The configured state folder first (its `media/` receives the copies), then `~/.angelia`, `ANGELIA_STATE_DIR`. */
+  stateDirs: string[];
+  codexHome: string;
+}
+
+/** A file that passed the checks: its real path, its name, size and identity. */
+export interface CheckedMedia {
+  path: string;
+  name: string;
+  size: number;
+  dev: number;
+  ino: number;
+}
+
+/** Case- and Unicode-folded form of a path or name. */
+export function fold(s: string): string {
+  return s.normalize('NFKC').toLowerCase();
+}
+
+function under(p: string, roots: readonly string[]): boolean {
+  const fp = fold(p);
+  return roots.some((r) => isWithin(fp, fold(r)));
+}
+
+async function withReal(paths: readonly string[]): Promise<string[]> {
+  const real = await Promise.all(paths.map((p) => realpath(p).catch(() => null)));
+  return [...new Set([...paths, ...real.filter((r): r is string => r !== null)])];
+}
+
+/** Every refused folder for `places` (lexical and, where they exist, real paths). */
+async function refusedRoots(places: MediaPlaces): Promise<{ roots: string[]; stateRoots: string[]; workspaces: string[] }> {
+  const h = (rel: string): string => join(places.home, rel);
+  const roots = await withReal([
+    ...SYSTEM_DIRS,
+    ...[...HOME_PRIVATE_DIRS, ...HOME_PRIVATE_DIRS_MACOS, ...HOME_PRIVATE_FILES, ...HOME_REFUSED_DIRS].map(h),
+    places.codexHome,
+  ]);
+  return { roots, stateRoots: await withReal(places.stateDirs), workspaces: await withReal(places.stateDirs.map((s) => join(s, 'workspace'))) };
+}
+
+/** The private files compared by identity: state private files, home credential files, Codex's login. */
+function privateFiles(places: MediaPlaces): string[] {
+  return [
+    ...places.stateDirs.flatMap((s) => STATE_PRIVATE.map((rel) => join(s, rel))),
+    ...HOME_PRIVATE_FILES.map((rel) => join(places.home, rel)),
+    join(places.codexHome, 'auth.json'),
+  ];
+}
+
+/**
+ * Null when `p` (absolute, normalised) passes the location checks, else a short reason (for tests and
+ * logs; callers are told only LOCATION_REFUSED).
+ */
+export async function locationReason(p: string, places: MediaPlaces): Promise<string | null> {
+  const { roots, stateRoots, workspaces } = await refusedRoots(places);
+  if (under(p, roots)) return 'a system or credential location';
+  if (under(p, stateRoots) && !under(p, workspaces)) return "Angelia's state";
+  const parts = p.split('/').filter(Boolean).map(fold);
+  const name = parts.pop() ?? '';
+  if (parts.some((seg) => REFUSED_SEGMENTS.includes(seg))) return 'a secrets folder';
+  if (REFUSED_NAMES.some((re) => re.test(fold(name)))) return 'a credential file name';
+  return null;
+}
+
+/** The path as written, cleaned: quotes and trailing punctuation trimmed, `~/` expanded. Not yet checked. */
+export function cleanMediaPath(raw: string, home: string): string {
+  let p = raw.trim().replace(/^["'`]+/, '').replace(/["'`]+$/, '').replace(/[.,;:!?]+$/, '').trim();
+  if (p === '~') p = home;
+  else if (p.startsWith('~/')) p = join(home, p.slice(2));
+  return p;
+}
+
+function isAccessError(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'EACCES' || code === 'EPERM';
+}
+
+/**
+ * Runs every check of the module comment on `raw`. `readDeny`: the asking agent's deny rules
+ * (settings.json syntax; only `Read(…)` rules count), or null for the owner. Throws ApiError: 400
+ * (`media-path`: not absolute), 403 (`media-refused` LOCATION_REFUSED, `media-denied` READ_DENIED,
+ * `media-kind`: not a regular file or hard-linked), 404 (`media-missing`), 413 (`media-too-large`),
+ * 400 (`media-empty`).
+ */
+export async function checkMedia(raw: string, places: MediaPlaces, readDeny: readonly string[] | null): Promise<CheckedMedia> {
+  const cleaned = cleanMediaPath(raw, places.home);
+  if (!isAbsolute(cleaned)) throw new ApiError(400, 'media-path', 'the path must be absolute (or start with ~/)');
+  const given = normalize(cleaned).replace(/(.)\/+$/, '$1');
+  const refuse = (): ApiError => new ApiError(403, 'media-refused', LOCATION_REFUSED);
+  if (await locationReason(given, places)) throw refuse();
+  let real: string;
+  try {
+    real = await realpath(given);
+  } catch (e) {
+    if (isAccessError(e)) throw refuse();
+    throw new ApiError(404, 'media-missing', 'no such file');
+  }
+  if (await locationReason(real, places)) throw refuse();
+  let st: Stats;
+  try {
+    st = await lstat(real);
+  } catch {
+    throw new ApiError(404, 'media-missing', 'no such file');
+  }
+  const ids = await Promise.all(privateFiles(places).map((f) => stat(f).catch(() => null)));
+  if (ids.some((s) => s !== null && s.dev === st.dev && s.ino === st.ino)) throw refuse();
+  if (readDeny) {
+    const rules = readDeny.map((r) => parseRule(r, places.home)).filter((r) => r?.tool === 'Read').map((r) => r!.path);
+    if (under(given, rules) || under(real, await withReal(rules))) throw new ApiError(403, 'media-denied', READ_DENIED);
+  }
+  if (!st.isFile()) throw new ApiError(403, 'media-kind', 'only regular files can be sent');
+  if (st.nlink > 1) throw new ApiError(403, 'media-kind', 'the file has several hard links, so where else it lives cannot be checked; send a copy');
+  if (st.size === 0) throw new ApiError(400, 'media-empty', 'the file is empty');
+  if (st.size > MEDIA_MAX_BYTES) throw new ApiError(413, 'media-too-large', `the file is ${(st.size / 1048576).toFixed(1)} MiB; at most ${MEDIA_MAX_BYTES / 1048576} MiB can be sent`);
+  return { path: real, name: basename(real), size: st.size, dev: st.dev, ino: st.ino };
+}
+
+/**
+ * Reads the checked file through a descriptor opened with O_NOFOLLOW|O_NONBLOCK and returns its bytes,
+ * after checking again that it is the same regular file (device, inode) within the size cap. Throws
+ * ApiError 409 `media-changed` when it is not.
+ */
+export async function readChecked(media: CheckedMedia): Promise<Buffer> {
+  const changed = (): ApiError => new ApiError(409, 'media-changed', 'the file changed while it was being sent; send it again');
+  let handle;
+  try {
+    handle = await open(media.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    throw changed();
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile() || st.dev !== media.dev || st.ino !== media.ino || st.nlink > 1 || st.size > MEDIA_MAX_BYTES) throw changed();
+    const buf = Buffer.alloc(MEDIA_MAX_BYTES + 1);
+    let n = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+      if (n > MEDIA_MAX_BYTES) throw changed();
+    }
+    if (n === 0) throw changed();
+    return buf.subarray(0, n);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The private copy of a checked file: `<stateDir>/media/<uuid>/<name>` (folders 700, file 600, never
+ * over an existing file), `name` = the sanitised `fileName` or the file's own name. Answers its path.
+ */
+export async function snapshotMedia(media: CheckedMedia, stateDir: string, fileName?: string): Promise<{ path: string; name: string; data: Buffer }> {
+  const data = await readChecked(media);
+  const name = sanitizeName(fileName ?? media.name);
+  const dir = join(stateDir, 'media', randomUUID());
+  await mkdir(join(stateDir, 'media'), { recursive: true, mode: 0o700 });
+  await mkdir(dir, { mode: 0o700 });
+  const path = join(dir, name);
+  await writeFile(path, data, { mode: 0o600, flag: 'wx' });
+  return { path, name, data };
+}

@@ -1,0 +1,135 @@
+/**
+ * The API's core (core.ts `ApiCore`) over the Orchestrator's public surface, read-only: its contract
+ * handlers (`api()`), its approval broker (answers go through `broker.answer(…, 'api')`, so the first
+ * answer wins across every surface), its event hub and its chats' transcripts (for posted lines).
+ * The messaging policy (`isolated`, `accept_from`, `answer_from`) is read from the ACCEPTED table
+ * (table/accepted.ts), never from the table on disk an agent may have edited.
+ *
+ * What the orchestrator does not offer yet, and how it is bridged here (see the lead's report):
+ * - a posted line (`/send`, `/send-media`) is a `notice` item `[label] text` with `[file: <copy>]`
+ *   lines, as the contract has no item for a message from another profile or a file;
+ * - `/ask` runs as an ordinary turn of the asked chat (the seed answered from a read-only fork).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { AppEvent, ChatItem, ChatView, CoreApi } from '../../shared/contract';
+import { AppFailure } from '../../shared/result';
+import type { ApprovalBroker } from '../core/approvals/broker';
+import { settingsFilePath } from '../core/compile/guard';
+import { guardPath } from '../core/compile/guardFile';
+import { profilePolicy } from '../core/compile/policy';
+import { wantDeny } from '../core/compile/rules';
+import { launchFacts } from '../core/chats/launchPlan';
+import type { InstancePaths } from '../core/instance/paths';
+import { loadAccepted } from '../core/table/accepted';
+import type { LoadedTable } from '../core/table/load';
+import type { ApiCore, ApiEvent, ApiProfile } from './core';
+import { TurnTracker } from './turns';
+
+/** What the adapter reads from the Orchestrator (src/main/core/chats/orchestrator.ts satisfies it). */
+export interface OrchestratorPort {
+  api(): CoreApi;
+  readonly broker: Pick<ApprovalBroker, 'answer'>;
+  readonly hub: { emit(e: AppEvent): void };
+  chat(chatId: string): { readonly transcript: { push(item: ChatItem): void; localId(kind: string): string }; view(): ChatView };
+}
+
+/** The adapter, with `close` to stop listening to the core. */
+export interface OrchestratorApiCore extends ApiCore {
+  close(): void;
+}
+
+async function readJson(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function denyList(v: unknown, pick: (o: Record<string, unknown>) => unknown): string[] {
+  if (typeof v !== 'object' || v === null) return [];
+  const list = pick(v as Record<string, unknown>);
+  return Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string') : [];
+}
+
+/**
+ * Builds the adapter. `paths` and `env` are the orchestrator's own (to read the accepted table and the
+ * launch guards).
+ */
+export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: InstancePaths; env: NodeJS.ProcessEnv }): OrchestratorApiCore {
+  const core = orch.api();
+  const h = core.handlers;
+  const listeners = new Set<(e: ApiEvent) => void>();
+  const tracker = new TurnTracker((e) => {
+    for (const l of listeners) {
+      try {
+        l(e);
+      } catch {
+        // One listener's failure must not stop the others (the hub isolates its own the same way).
+      }
+    }
+  });
+  const unsubscribe = core.subscribe((e) => tracker.onAppEvent(e));
+
+  let cached: { key: string; table: LoadedTable } | null = null;
+  /** The accepted table, re-read when its file changed. */
+  async function accepted(): Promise<LoadedTable> {
+    const st = await stat(ctx.paths.acceptedTable).catch(() => null);
+    const key = st ? `${st.mtimeMs}:${st.size}:${st.ino}` : 'none';
+    if (cached?.key === key) return cached.table;
+    const table = (await loadAccepted(ctx.paths, { home: ctx.paths.home, env: ctx.env })).table;
+    cached = { key, table };
+    return table;
+  }
+
+  return {
+    info: () => h['app:info']({}),
+    chats: () => h['chats:list']({}),
+    profiles: async () => Object.values((await accepted()).profiles).map((p): ApiProfile => ({
+      name: p.name, cwd: p.cwd, permissionMode: p.permissionMode, sandboxed: p.sandbox, model: p.model, effort: p.effort,
+      isolated: p.isolated, acceptFrom: [...p.acceptFrom], answerFrom: [...p.answerFrom],
+    })),
+    sessions: (chatId) => h['chats:sessions']({ chatId }),
+    items: (chatId) => h['chats:items']({ chatId }),
+    turn: async (chatId, text) => {
+      const id = tracker.expect(chatId, text);
+      try {
+        const out = await h['chats:send']({ chatId, text });
+        if (out.command) throw new AppFailure({ code: 'bad-turn', message: `the text was taken as the command ${out.command}, not as a turn` });
+        return { queued: out.queued, turn: id };
+      } catch (e) {
+        tracker.cancel(chatId, id);
+        throw e;
+      }
+    },
+    post: async (chatId, post) => {
+      const chat = orch.chat(chatId);
+      const lines = [`[${post.label}]${post.text ? ` ${post.text}` : ''}`, ...post.files.map((f) => `[file: ${f}]`)];
+      chat.transcript.push({ type: 'notice', id: chat.transcript.localId('post'), text: lines.join('\n') });
+      orch.hub.emit({ event: 'chat:updated', payload: chat.view() });
+    },
+    attach: (chatId, name, data) => h['chats:attach']({ chatId, name, dataBase64: data.toString('base64') }),
+    readDenyRules: async (profileName) => {
+      const table = await accepted();
+      const profile = table.profiles[profileName];
+      if (!profile) throw new AppFailure({ code: 'unknown-profile', message: `no profile named "${profileName}" in the accepted table` });
+      const [guard, settings, facts] = await Promise.all([
+        readJson(guardPath(ctx.paths.stateDir, profileName)),
+        readJson(settingsFilePath(profile.cwd)),
+        launchFacts(ctx.paths),
+      ]);
+      return [...new Set([
+        ...denyList(guard, (g) => g.deny),
+        ...denyList(settings, (s) => (typeof s.permissions === 'object' && s.permissions !== null ? (s.permissions as Record<string, unknown>).deny : null)),
+        ...wantDeny(profilePolicy(table, profile, facts)),
+      ])];
+    },
+    approvals: () => h['approvals:list']({}),
+    answer: async (id, answer, opts) => orch.broker.answer(id, answer, 'api', opts),
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => unsubscribe(),
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * `angelia ask <chat> <text | - | @file> [--json]`: asks a chat's agent over the local API (`POST /ask`)
+ * and prints its answer (Angelia waits up to 10 minutes). From inside an agent, the asked profile's
+ * `answer_from` must list the asking one; an agent cannot ask its own chat.
+ * Exit: 0 answered · 1 refused, failed or timed out · 2 usage · 3 Angelia is not running.
+ */
+import { parseArgs } from 'node:util';
+import { EXIT, messageArg, processIo, withApi, type CliIo } from '../../api/cli';
+import type { CliCommand } from '../command';
+
+const USAGE = 'usage: angelia ask <chat> <text | - | @file> [--json]\n';
+/** The client waits a minute longer than Angelia does, so Angelia's own timeout answer arrives. */
+const CLIENT_TIMEOUT_MS = 11 * 60_000;
+
+/** Runs `ask` with `argv` on `io`; answers the exit code. */
+export async function runAsk(argv: string[], io: CliIo): Promise<number> {
+  let values: { json?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' } } }));
+  } catch (e) {
+    io.stderr(`angelia ask: ${(e as Error).message}\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const [key, ...words] = positionals;
+  if (!key || words.length === 0) {
+    io.stderr(USAGE);
+    return EXIT.usage;
+  }
+  return withApi('ask', io, async (ep, api) => {
+    const text = await messageArg(words, io);
+    return api<{ answer: string }>('POST', '/ask', { key, text, ...(ep.from && ep.from !== key ? { from: ep.from } : {}) }, { timeoutMs: CLIENT_TIMEOUT_MS });
+  }, (out) => {
+    io.stdout(values.json ? `${JSON.stringify(out)}\n` : `${out.answer}\n`);
+    return EXIT.ok;
+  });
+}
+
+/** The `ask` command of the command table. */
+export const ask: CliCommand = {
+  summary: 'ask a chat\'s agent and print the answer: ask <chat> <text | - | @file> [--json]',
+  run: (argv) => runAsk(argv, processIo()),
+};

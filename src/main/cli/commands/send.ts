@@ -1,0 +1,41 @@
+/**
+ * `angelia send <chat> <text | - | @file>`: posts a line into a chat over the local API (`POST /send`),
+ * shown without running a turn. Inside an agent it speaks with the chat token (`ANGELIA_API_TOKEN`) and,
+ * for another chat, sends `from` = its own chat (`ANGELIA_SESSION_KEY`); otherwise as the owner.
+ * `MEDIA:<absolute path>` lines attach files (not into another profile's chat). Prints `sent`.
+ * Exit: 0 sent · 1 refused · 2 usage · 3 Angelia is not running.
+ */
+import { parseArgs } from 'node:util';
+import { EXIT, messageArg, processIo, withApi, type CliIo } from '../../api/cli';
+import type { CliCommand } from '../command';
+
+const USAGE = 'usage: angelia send <chat> <text | - | @file>\n';
+
+/** Runs `send` with `argv` (after the command name) on `io`; answers the exit code. */
+export async function runSend(argv: string[], io: CliIo): Promise<number> {
+  let positionals: string[];
+  try {
+    ({ positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} }));
+  } catch (e) {
+    io.stderr(`angelia send: ${(e as Error).message}\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const [key, ...words] = positionals;
+  if (!key || words.length === 0) {
+    io.stderr(USAGE);
+    return EXIT.usage;
+  }
+  return withApi('send', io, async (ep, api) => {
+    const text = await messageArg(words, io);
+    return api('POST', '/send', { key, text, ...(ep.from && ep.from !== key ? { from: ep.from } : {}) });
+  }, () => {
+    io.stdout('sent\n');
+    return EXIT.ok;
+  });
+}
+
+/** The `send` command of the command table. */
+export const send: CliCommand = {
+  summary: 'post a line into a chat (no turn): send <chat> <text | - | @file>',
+  run: (argv) => runSend(argv, processIo()),
+};

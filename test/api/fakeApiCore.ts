@@ -1,0 +1,165 @@
+/**
+ * An in-memory `ApiCore` (src/main/api/core.ts) for the API tests, seeded so that every documented
+ * example of the route table can be replayed against it: profiles `coder` (accept_from research,
+ * answer_from *), `research` (* and *) and `vault` (isolated), one chat each; chat `coder` has one
+ * session, six history items and one pending command approval (the examples' ids). `turn` answers the
+ * examples' turn id first and plays `turn` → `out` → `turn-end` on the next tick (the reply is
+ * `opts.reply`'s). Everything the API did is recorded (`posts`, `turns`, `attached`, `answers`).
+ */
+import { randomUUID } from 'node:crypto';
+import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ChatItem, ChatView, SessionView } from '../../src/shared/contract';
+import { AppFailure } from '../../src/shared/result';
+import type { ApiCore, ApiEvent, ApiPost, ApiProfile } from '../../src/main/api/core';
+import { EXAMPLE_APPROVAL_ID } from '../../src/main/api/routes';
+
+export const EX_TURN = '3f6c2b1e-8a4d-4c7e-9b2f-1d5e7a9c0b34';
+export const EX_SESSION = '019a3c5e-7b21-7d44-a1c9-3e5f7a9b1c2d';
+
+/** How a fake turn ends. */
+export interface FakeReply {
+  status: 'completed' | 'failed' | 'interrupted' | 'dropped';
+  text?: string;
+  reason?: string | null;
+}
+
+export interface FakeApiCoreOptions {
+  /** Keep only these chats (and their profiles). */
+  only?: string[];
+  /** Override profiles' `acceptFrom`. */
+  acceptFrom?: Record<string, string[]>;
+  /** Override profiles' `answerFrom`. */
+  answerFrom?: Record<string, string[]>;
+  /** Chats whose queue is full. */
+  queueFull?: string[];
+  /** How each turn ends (default: completed with "Node 20.19 (see .nvmrc)."); null: never ends. */
+  reply?: ((text: string) => FakeReply) | null;
+  /** The state of the seeded approval (default pending). */
+  approval?: Partial<Pick<ApprovalView, 'state' | 'answer' | 'by'>>;
+  /** Deny rules per profile (`readDenyRules`). */
+  deny?: Record<string, string[]>;
+  /** Folder per profile (default /home/me/<name>, coder /home/me/code). */
+  cwd?: Record<string, string>;
+}
+
+export interface FakeApiCore {
+  core: ApiCore;
+  posts: { chatId: string; post: ApiPost }[];
+  turns: { chatId: string; text: string; turn: string }[];
+  attached: { chatId: string; name: string; size: number }[];
+  answers: { id: string; answer: ApprovalAnswer; opts: unknown }[];
+  /** Emits an API event to every subscriber. */
+  emit(e: ApiEvent): void;
+}
+
+function profile(name: string, o: FakeApiCoreOptions, extra: Partial<ApiProfile> = {}): ApiProfile {
+  return {
+    name, cwd: o.cwd?.[name] ?? (name === 'coder' ? '/home/me/code' : `/home/me/${name}`), permissionMode: 'acceptEdits', sandboxed: true,
+    model: null, effort: null, isolated: false, acceptFrom: ['*'], answerFrom: ['*'], ...extra,
+    ...(o.acceptFrom?.[name] ? { acceptFrom: o.acceptFrom[name] } : {}),
+    ...(o.answerFrom?.[name] ? { answerFrom: o.answerFrom[name] } : {}),
+  };
+}
+
+function chat(id: string, extra: Partial<ChatView> = {}): ChatView {
+  return {
+    id, profile: id, state: 'idle', threadId: null, enforcement: 'managed', lastLine: '', refusal: null, pendingApprovals: 0, queued: 0,
+    label: '', sessionId: null, model: null, effort: null, overrides: { model: null, effort: null }, activity: null, ...extra,
+  };
+}
+
+/** Builds the fake (see the module comment). */
+export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
+  const keep = (name: string): boolean => !o.only || o.only.includes(name);
+  const profiles = [
+    profile('coder', o, { acceptFrom: ['research'] }),
+    profile('research', o),
+    profile('vault', o, { isolated: true }),
+  ].filter((p) => keep(p.name));
+  const chats = [
+    chat('coder', { state: 'working', pendingApprovals: 1, sessionId: EX_SESSION, threadId: EX_SESSION }),
+    chat('research'),
+    chat('vault'),
+  ].filter((c) => keep(c.id));
+  const sessions: Record<string, SessionView[]> = {
+    coder: [{ id: EX_SESSION, threadId: EX_SESSION, label: 'Run the tests and fix what fails.', turns: 3, lastUsedAt: '2025-06-01T09:30:12.000Z', active: true }],
+  };
+  const items: Record<string, ChatItem[]> = {
+    coder: [
+      { type: 'user', id: 'u1', text: 'Hello', via: 'turn' },
+      { type: 'agent', id: 'a1', text: 'Hi.', done: true },
+      { type: 'user', id: 'u2', text: 'Build it.', via: 'turn' },
+      { type: 'agent', id: 'a2', text: 'Built.', done: true },
+      { type: 'notice', id: 'n1', text: 'not history' },
+      { type: 'user', id: 'u3', text: 'Run the tests.', via: 'turn' },
+      { type: 'agent', id: 'a3', text: 'All 212 tests pass.', done: true },
+    ],
+  };
+  const approvals: ApprovalView[] = [{
+    id: EXAMPLE_APPROVAL_ID, chatId: 'coder', profile: 'coder', kind: 'command', title: 'Run npm publish', command: 'npm publish', cwd: '/home/me/code',
+    reason: null, changes: [], requested: null, answers: ['allow', 'deny', 'cancel'], createdAt: '2025-06-01T09:31:00.000Z',
+    state: 'pending', answer: null, by: null, granted: null, denyReason: null, ...o.approval,
+  }];
+  const listeners = new Set<(e: ApiEvent) => void>();
+  const emit = (e: ApiEvent): void => {
+    for (const l of listeners) l(e);
+  };
+  const fake: FakeApiCore = { core: undefined as unknown as ApiCore, posts: [], turns: [], attached: [], answers: [], emit };
+  const reply = o.reply === undefined ? (): FakeReply => ({ status: 'completed', text: 'Node 20.19 (see .nvmrc).' }) : o.reply;
+  const known = (chatId: string): void => {
+    if (!chats.some((c) => c.id === chatId)) throw new AppFailure({ code: 'unknown-chat', message: `no chat or profile named "${chatId}"` });
+  };
+  fake.core = {
+    info: async () => ({ version: '0.1.0', stateDir: '/home/me/.angelia', codexVersion: '0.169.0' }),
+    chats: async () => chats.map((c) => ({ ...c })),
+    profiles: async () => profiles.map((p) => ({ ...p })),
+    sessions: async (chatId) => {
+      known(chatId);
+      return sessions[chatId] ?? [];
+    },
+    items: async (chatId) => {
+      known(chatId);
+      return items[chatId] ?? [];
+    },
+    turn: async (chatId, text) => {
+      known(chatId);
+      if (o.queueFull?.includes(chatId)) throw new AppFailure({ code: 'queue-full', message: 'this chat already holds 10 messages; wait for the agent to work through them', where: chatId });
+      const turn = fake.turns.length === 0 ? EX_TURN : randomUUID();
+      fake.turns.push({ chatId, text, turn });
+      if (reply) {
+        setImmediate(() => {
+          const at = new Date().toISOString();
+          const r = reply(text);
+          emit({ event: 'turn', key: chatId, at, turn, text });
+          if (r.text !== undefined) emit({ event: 'out', key: chatId, at, turn, text: r.text });
+          emit({ event: 'turn-end', key: chatId, at, turn, status: r.status, reason: r.reason ?? null });
+        });
+      }
+      return { queued: 1, turn };
+    },
+    post: async (chatId, post) => {
+      known(chatId);
+      fake.posts.push({ chatId, post });
+    },
+    attach: async (chatId, name, data) => {
+      known(chatId);
+      fake.attached.push({ chatId, name, size: data.length });
+      return { path: `/home/me/code/.inbox/${name}` };
+    },
+    readDenyRules: async (name) => o.deny?.[name] ?? [],
+    approvals: async () => approvals.map((a) => ({ ...a })),
+    answer: async (id, answer, opts): Promise<AnswerOutcome> => {
+      const a = approvals.find((x) => x.id === id);
+      if (!a) return { outcome: 'unknown', answer: null, by: null };
+      if (a.state !== 'pending') return { outcome: 'already-answered', answer: a.answer, by: a.by };
+      if (!a.answers.includes(answer)) throw new AppFailure({ code: 'bad-answer', message: `"${answer}" is not offered` });
+      Object.assign(a, { state: 'answered', answer, by: 'api' });
+      fake.answers.push({ id, answer, opts });
+      return { outcome: 'answered', answer, by: 'api' };
+    },
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+  return fake;
+}
