@@ -136,23 +136,27 @@ describe('sessions', () => {
     const chat = o.chat('coder');
     await turnOn(o, 'coder', 'first question');
     const firstThread = chat.view().threadId;
-    expect(notices(await turnOn(o, 'coder', '/new'))[0]).toMatch(/^New session [0-9a-f-]{8} started/);
+    // No id yet: the row's id is provisional until Codex mints the thread with the next message.
+    expect(notices(await turnOn(o, 'coder', '/new'))[0]).toBe('New session started: it gets its id from Codex with your first message (then shown by /resume and /status). The previous one stays reachable with /resume.');
     await turnOn(o, 'coder', 'second question');
-    expect(chat.view().threadId).not.toBe(firstThread);
+    const secondThread = chat.view().threadId;
+    expect(secondThread).not.toBe(firstThread);
     const list = notices(await turnOn(o, 'coder', '/resume'))[0] ?? '';
-    expect(list).toMatch(/1\. [0-9a-f-]{8} \* · 1 turn · second question/);
-    expect(list).toMatch(/2\. [0-9a-f-]{8} · 1 turn · first question/);
-    expect(notices(await turnOn(o, 'coder', '/resume 2'))[0]).toMatch(/^Resumed [0-9a-f-]{8} · first question/);
+    // Ids are shown by their random end (UUIDv7 thread ids made together share their start).
+    expect(list).toMatch(/1\. …[0-9a-f]{8,} \* · 1 turn · second question/);
+    expect(list).toMatch(/2\. …[0-9a-f]{8,} · 1 turn · first question/);
+    expect(notices(await turnOn(o, 'coder', `/resume ${(firstThread ?? '').slice(0, 5)}`))[0]).toMatch(/^"[0-9a-f]{5}" is ambiguous: matches 2 sessions \(…[0-9a-f]{8,} "second question", …[0-9a-f]{8,} "first question"\)/);
+    expect(notices(await turnOn(o, 'coder', '/resume 2'))[0]).toBe(`Resumed …${(firstThread ?? '').slice(-8)} · first question. The next message continues it.`);
     await turnOn(o, 'coder', 'third question');
     expect(chat.view().threadId).toBe(firstThread);
     const last = JSON.stringify(inst.model.modelRequests().at(-1)?.body);
     expect(last).toContain('first question');
     expect(last).not.toContain('second question');
     const status = notices(await turnOn(o, 'coder', '/status'))[0] ?? '';
-    expect(status).toMatch(/^angelia · profile coder · session [0-9a-f-]{8} · 2 turns · codex 0\.169\.0 · model gpt-5\.5/);
+    expect(status).toMatch(/^angelia · profile coder · session …[0-9a-f]{8} · 2 turns · codex 0\.169\.0 · model gpt-5\.5/);
     expect(status).toContain('sandbox: managed');
     expect(status).toContain('2 sessions in history');
-    expect(notices(await turnOn(o, 'coder', '/resume zzzzzz'))[0]).toBe('No such session. /resume lists them.');
+    expect(notices(await turnOn(o, 'coder', '/resume zzzzzz'))[0]).toBe(`No session of this chat matches "zzzzzz". Its sessions: …${(firstThread ?? '').slice(-8)} "first question", …${(secondThread ?? '').slice(-8)} "second question" (e.g. /resume ${(firstThread ?? '').slice(-8)}).`);
     expect(notices(await turnOn(o, 'coder', '/frobnicate'))[0]).toMatch(/^Unknown command \/frobnicate/);
     expect(inst.model.modelRequests()).toHaveLength(3);
   });
@@ -249,7 +253,7 @@ describe('turns', () => {
     expect(await chat.interrupt()).toBe(true);
     await chat.idle();
     // The reason names the request that was waiting, not a bare "aborted" (field case B03).
-    expect(turnEnd(chat.transcript.all())).toMatchObject({ status: 'interrupted', reason: expect.stringMatching(/^stopped while "Run OUTSIDE the sandbox: .*echo hi.*" waited for an answer$/) });
+    expect(turnEnd(chat.transcript.all())).toMatchObject({ status: 'interrupted', reason: expect.stringMatching(/^stopped with Stop while "Run OUTSIDE the sandbox: .*echo hi.*" waited for an answer$/) });
     expect(o.broker.all().find((v) => v.id === pending.id)?.state).toBe('withdrawn');
     expect(o.broker.answer(pending.id, 'allow', 'notification').outcome).toBe('already-answered');
     await new Promise((r) => setTimeout(r, 300));
@@ -341,7 +345,8 @@ describe('turns', () => {
     await turnOn(o, 'coder', 'first question');
     const thread = chat.view().threadId;
     await until('the idle exit', () => chat.liveThread === null);
-    expect(notices(await turnOn(o, 'coder', '/status'))[0]).toContain('cold');
+    expect(chat.view().state).toBe('stopped');
+    expect(notices(await turnOn(o, 'coder', '/status'))[0]).toContain('cold (Codex exited after idle_exit_minutes; the next message starts it again)');
     await turnOn(o, 'coder', 'second question');
     expect(starts).toBe(2);
     expect(chat.view().threadId).toBe(thread);

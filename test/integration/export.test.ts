@@ -5,12 +5,12 @@
  * request during any export. The tests share one instance and run in order.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { readFile, rename } from 'node:fs/promises';
+import { readdirSync, statSync, symlinkSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
-import { SessionStore } from '../../src/main/core/chats/sessions';
+import { SessionStore, shortId } from '../../src/main/core/chats/sessions';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
 
@@ -118,6 +118,32 @@ describe('angelia export (one session)', () => {
     expect(statSync(join(inst.root, 'coder.jsonl')).mode & 0o777).toBe(0o600);
   });
 
+  it('--out refuses an existing file unless --force, before Codex starts (exit 2)', async () => {
+    const file = join(inst.root, 'coder.jsonl');
+    await writeFile(file, 'keep me\n');
+    const refused = await exportCli(['coder', '--out', 'coder.jsonl'], inst.root);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`angelia: --out ${file} already exists: add --force to replace it, or pick another file name.\n`);
+    expect(await readFile(file, 'utf8')).toBe('keep me\n');
+    const forced = await exportCli(['coder', '--out', 'coder.jsonl', '--force'], inst.root);
+    expect(forced.code).toBe(0);
+    expect(brief(rowsOf(await readFile(file, 'utf8')))).toEqual(FIRST);
+    expect((await exportCli(['coder', '--force'])).code).toBe(2);
+  });
+
+  it('--out never writes into the state folder, even with --force or through a symlink (exit 2)', async () => {
+    const before = await readFile(inst.paths.sessionsFile, 'utf8');
+    const direct = await exportCli(['coder', '--out', inst.paths.sessionsFile, '--force']);
+    expect(direct.code).toBe(2);
+    expect(direct.stderr).toContain(`angelia: --out ${inst.paths.sessionsFile} is inside Angelia's state folder ${inst.paths.stateDir}: exporting there could overwrite Angelia's own files, so it is refused even with --force.`);
+    symlinkSync(inst.paths.sessionsFile, join(inst.root, 'looks-harmless.jsonl'));
+    const linked = await exportCli(['coder', '--out', 'looks-harmless.jsonl', '--force'], inst.root);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain(`(it resolves to ${inst.paths.sessionsFile}) is inside Angelia's state folder`);
+    expect(await readFile(inst.paths.sessionsFile, 'utf8')).toBe(before);
+    expect(statSync(inst.paths.sessionsFile).mode & 0o777).toBe(0o600);
+  });
+
   it('refuses bad usage, an unknown chat and a chat with no sessions, exit 2', async () => {
     expect((await exportCli(['coder', '--format', 'pdf'])).code).toBe(2);
     expect((await exportCli(['coder', '--all', '--session', thread1])).code).toBe(2);
@@ -170,7 +196,25 @@ describe('angelia export (two sessions)', () => {
     expect(short.stderr).toContain('at least 5 characters');
     const none = await exportCli(['coder', '--session', 'fffff']);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('no session of this chat starts with "fffff"');
+    expect(none.stderr).toContain('No session of this chat matches "fffff"');
+    // The hint names a real session, by the short id /resume shows.
+    const ids = [thread1, thread2];
+    expect(none.stderr).toContain(`angelia: chat "coder" (${inst.paths.sessionsFile}): No session of this chat matches "fffff". Its sessions: `);
+    expect([shortId(thread1, ids), shortId(thread2, ids)].map((id) => `(e.g. --session ${id.slice(1)}).`)).toContain(/\(e\.g\. --session [0-9a-f]{8,}\)\./.exec(none.stderr)?.[0]);
+    const bySuffix = await exportCli(['coder', '--session', shortId(thread2, ids)]);
+    expect(bySuffix.code).toBe(0);
+    expect(brief(rowsOf(bySuffix.stdout))).toEqual(SECOND);
+  });
+
+  it('the two threads were made within seconds: a start they share is "ambiguous", their short ids differ', async () => {
+    let common = 0;
+    while (thread1[common] === thread2[common]) common++;
+    // UUIDv7: the first 5 hex digits change every ~3 days, so threads made seconds apart share them.
+    expect(common).toBeGreaterThanOrEqual(5);
+    const r = await exportCli(['coder', '--session', thread1.slice(0, common)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`is ambiguous: matches 2 sessions (`);
+    expect(shortId(thread1, [thread1, thread2])).not.toBe(shortId(thread2, [thread1, thread2]));
   });
 
   it('the chat\'s /export writes the session as Markdown through the same reader', async () => {
@@ -187,6 +231,29 @@ describe('angelia export (two sessions)', () => {
       await o.shutdown();
     }
     expect(inst.model.modelRequests()).toHaveLength(modelCalls);
+  });
+
+  it('--all stays chronological (oldest session first) after the older one was resumed', async () => {
+    new SessionStore(inst.paths.sessionsFile).setActive('coder', thread1);
+    const all = await exportCli(['coder', '--all']);
+    expect(all.code).toBe(0);
+    expect(brief(rowsOf(all.stdout))).toEqual([...FIRST, ...SECOND]);
+    const active = await exportCli(['coder']);
+    expect(brief(rowsOf(active.stdout))).toEqual(FIRST);
+  });
+
+  it('an empty session (after /new) exports its heading and "No turns yet", not an error', async () => {
+    const fresh = new SessionStore(inst.paths.sessionsFile).startNew('coder', 'coder');
+    const ids = [thread1, thread2, fresh.id];
+    const md = await exportCli(['coder', '--format', 'md']);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toBe(`# Chat \`coder\` (profile \`coder\`)\n\n## Session ${shortId(fresh.id, ids)}\n\nSession \`${fresh.id}\` · thread (none yet)\n\n_No turns yet._\n`);
+    const jsonl = await exportCli(['coder']);
+    expect(jsonl.code).toBe(0);
+    expect(jsonl.stdout).toBe('');
+    expect(jsonl.stderr).toContain(`note: session ${shortId(fresh.id, [fresh.id])} has no turns yet: nothing to export from it\n`);
+    expect(jsonl.stderr).toMatch(/note: other sessions of "coder" have turns: --all, or --session [0-9a-f]{8} \("(first question|second session question)"\)/);
+    expect(jsonl.stderr).not.toContain('warning');
   });
 
   it('names a thread Codex cannot read, exports the rest, and exits 1', async () => {
@@ -206,7 +273,28 @@ describe('angelia export (two sessions)', () => {
     await rename(rollout as string, join(inst.root, 'moved-away.jsonl'));
     const r = await exportCli(['coder', '--all']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^warning: session ${thread1.slice(0, 8)} \\("first question"\\): Codex could not read thread ${thread1}: `, 'm'));
+    expect(r.stderr).toMatch(new RegExp(`^warning: session …${thread1.slice(-8)} \\("first question"\\): Codex could not read thread ${thread1}: `, 'm'));
     expect(brief(rowsOf(r.stdout))).toEqual(SECOND);
+  });
+});
+
+describe('a corrupt sessions.json', () => {
+  it('gives the same error (file, field path, how to restore the .bak) and exit 3 in export, run and serve', async () => {
+    const file = inst.paths.sessionsFile;
+    const good = await readFile(file, 'utf8');
+    const data = JSON.parse(good) as { chats: Record<string, { history: Array<Record<string, unknown>> }> };
+    (data.chats.coder?.history[0] as Record<string, unknown>).started = 'yes';
+    await writeFile(file, JSON.stringify(data));
+    try {
+      const line = `angelia: the sessions store is not valid: chats.coder.history[0].started: Invalid input: expected boolean, received string (${file}) Fix: stop Angelia, then restore the copy kept before the last write: cp '${file}.bak' '${file}'`;
+      for (const args of [['export', 'coder'], ['run', 'coder', 'hello'], ['serve']]) {
+        const r = await runCli(args, inst.env);
+        expect({ args, code: r.code }).toEqual({ args, code: 3 });
+        expect(r.stderr.startsWith(line)).toBe(true);
+      }
+      expect(inst.model.modelRequests()).toHaveLength(modelCalls);
+    } finally {
+      await writeFile(file, good, { mode: 0o600 });
+    }
   });
 });

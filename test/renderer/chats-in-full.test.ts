@@ -125,7 +125,8 @@ describe('command hints', () => {
   it('a "/word" that names no command gets the tip to start it with "//"; commands and plain text get none', () => {
     expect(SLASH_TIP).toBe('Start with // to send text beginning with /');
     expect(slashTip('/zzz')).toBe('/zzz is not a command. Start with // to send text beginning with /.');
-    expect(slashTip('/usr/bin is missing')).toBe('/usr/bin is not a command. Start with // to send text beginning with /.');
+    expect(slashTip('/usr/bin is missing')).toBeNull();
+    expect(slashTip('/usr is missing')).toBe('/usr is not a command. Start with // to send text beginning with /.');
     for (const hinted of ['/', '/st', '/status', '/STATUS']) expect(slashTip(hinted), hinted).toBe(SLASH_TIP);
     for (const none of ['/model gpt-5', '/resume 2', 'hello /x', ' /x', '']) expect(slashTip(none), none).toBeNull();
   });

@@ -4,116 +4,10 @@
  * commands that never reach the agent, the queue limit and steer. Real-Codex behaviour is covered in
  * test/integration/chat-lifecycle.test.ts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AppEvent, ChatItem } from '../../../src/shared/contract';
-import { Chat, MAX_QUEUE, type ChatTiming, type LaunchPlan } from '../../../src/main/core/chats/chat';
-import type { CodexConnection, CodexExit } from '../../../src/main/core/chats/connection';
-import { SessionStore } from '../../../src/main/core/chats/sessions';
-import { ApprovalBroker } from '../../../src/main/core/approvals/broker';
-import { memoryAudit } from '../../../src/main/core/approvals/audit';
-import { ModelCatalog } from '../../../src/main/core/codex/models';
-import { makeTestDir, removeTestDir } from '../instance/testDir';
-
-type Answer = (params: Record<string, unknown>, conn: FakeConn) => unknown;
-
-/** A connection that answers requests from a table and lets the test push notifications and exit. */
-class FakeConn implements CodexConnection {
-  readonly version = '0.169.0';
-  readonly calls: Array<{ method: string; params: Record<string, unknown> }> = [];
-  notify: (method: string, params: unknown) => void = () => {};
-  serverRequest: ((method: string, params: unknown, id: string | number) => Promise<unknown>) | null = null;
-  private exit!: (e: CodexExit) => void;
-  readonly exited = new Promise<CodexExit>((r) => (this.exit = r));
-  stopped = false;
-  constructor(private readonly answers: Record<string, Answer>) {}
-  async request(method: string, params: unknown): Promise<unknown> {
-    const p = (params ?? {}) as Record<string, unknown>;
-    this.calls.push({ method, params: p });
-    const a = this.answers[method];
-    return a ? a(p, this) : {};
-  }
-  onServerRequest(h: (method: string, params: unknown, id: string | number) => Promise<unknown>): void {
-    this.serverRequest = h;
-  }
-  onNotification(h: (method: string, params: unknown) => void): void {
-    this.notify = h;
-  }
-  die(code: number): void {
-    this.exit({ code, signal: null, stderrTail: "thread 'main' panicked at src/main.rs:1:1:\nboom\n" });
-  }
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.exit({ code: 0, signal: null, stderrTail: '' });
-  }
-  kill(): void {
-    this.stopped = true;
-  }
-}
-
-let threadSeq = 0;
-const baseAnswers = (): Record<string, Answer> => ({
-  'config/read': () => ({ config: { model: 'gpt-5.5' } }),
-  'configRequirements/read': () => ({ requirements: null }),
-  'thread/start': () => ({ thread: { id: `thread-${++threadSeq}` }, approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, model: 'gpt-5.5' }),
-  'thread/resume': (p) => ({ thread: { id: p.threadId }, approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, model: 'gpt-5.5' }),
-  'model/list': () => ({ data: [], nextCursor: null }),
-});
-
-const plan: LaunchPlan = {
-  spawn: { bin: '/fake/codex', args: ['app-server'], cwd: '/w', env: {} },
-  sandboxed: false, permissionsExtends: null, onRequest: true, threadParams: { cwd: '/w' }, effort: null,
-  expect: { sandboxed: false, approvalPolicy: 'on-request', features: {} }, allowedMcpServers: [],
-};
-
-const timing: ChatTiming = { stallMs: 0, idleMs: 0, ghostApprovalMs: 50, interruptGraceMs: 200 };
-let chats: Chat[] = [];
-let dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(chats.map((c) => c.dispose()));
-  chats = [];
-  await Promise.all(dirs.map(removeTestDir));
-  dirs = [];
-});
-
-async function makeChat(conns: FakeConn[], t: Partial<ChatTiming> = {}) {
-  const dir = await makeTestDir('chat-unit');
-  dirs.push(dir);
-  const events: AppEvent[] = [];
-  const audit = memoryAudit();
-  const broker = new ApprovalBroker({ timeoutMs: 60_000, audit, onUpdate: () => {} });
-  let started = 0;
-  const chat = new Chat({
-    chatId: 'c', profile: 'p', plan: async () => plan,
-    startCodex: async () => {
-      const conn = conns[started++];
-      if (!conn) throw new Error('no more fake connections');
-      return conn;
-    },
-    broker, audit, sessions: new SessionStore(`${dir}/sessions.json`), emit: (e) => events.push(e),
-    timing: { ...timing, ...t }, models: new ModelCatalog(), exportDir: `${dir}/exports`, threadHeldElsewhere: () => null,
-  });
-  chats.push(chat);
-  return { chat, events, broker, starts: () => started };
-}
-
-const notices = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'notice' }> => i.type === 'notice').map((i) => i.text);
-
-async function until<T>(what: string, get: () => T | undefined | null | false): Promise<T> {
-  for (let n = 0; n < 500; n++) {
-    const v = get();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
-
-/** Answers turn/start with a turn id and completes it on the next tick with `status`. */
-function completing(status: 'completed' | 'failed' = 'completed', error: unknown = null): Answer {
-  return (p, conn) => {
-    setTimeout(() => conn.notify('turn/completed', { threadId: p.threadId, turn: { id: 'turn-1', status, error } }), 5);
-    return { turn: { id: 'turn-1' } };
-  };
-}
+import { describe, expect, it } from 'vitest';
+import type { ChatItem } from '../../../src/shared/contract';
+import { MAX_QUEUE } from '../../../src/main/core/chats/chat';
+import { baseAnswers, completing, FakeConn, makeChat, notices, until, type Answer } from './fakes';
 
 describe('chat commands', () => {
   it('never sends a command or an unknown /word to the agent', async () => {
@@ -125,20 +19,36 @@ describe('chat commands', () => {
     await chat.idle();
     const texts = notices(chat.transcript.all());
     expect(texts[0]).toMatch(/^Commands \(answered by Angelia, no model tokens\):\n\/new — /);
-    expect(texts[1]).toMatch(/^Unknown command \/frobnicate\./);
-    expect(texts[2]).toMatch(/^angelia · profile p · no session yet · codex\ncold · 0 queued\nsandbox: not started yet\n0 sessions in history$/);
+    expect(texts[1]).toMatch(/^Unknown command \/frobnicate\. \/help lists the commands; start with \/\/ to send it as a message/);
+    expect(texts[2]).toMatch(/^angelia · profile p · no session yet · codex not started yet\ncold · 0 queued\nsandbox: not started yet\n0 sessions in history$/);
     expect(conn.calls.some((c) => c.method === 'turn/start')).toBe(false);
   });
 
-  it('/stop with nothing running says so; a path-like message is a message', async () => {
+  it('/stop with nothing running says so; "//" sends a text that starts with "/" to the agent', async () => {
     const conn = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
     const { chat } = await makeChat([conn]);
     chat.send('/stop');
     await chat.idle();
     expect(notices(chat.transcript.all())).toEqual(['Nothing running.']);
-    chat.send('/usr/bin is missing');
+    chat.send('//usr/bin is missing');
     await chat.idle();
     expect(conn.calls.find((c) => c.method === 'turn/start')?.params.input).toEqual([{ type: 'text', text: '/usr/bin is missing', text_elements: [] }]);
+  });
+
+  it('an unknown /word, alone or followed by text, never reaches the agent and says to start with //', async () => {
+    const conn = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
+    const { chat } = await makeChat([conn]);
+    chat.send('/usr is missing');
+    chat.send('/modle gpt-5.5');
+    chat.send('/usr/bin is missing');
+    await chat.idle();
+    expect(notices(chat.transcript.all())).toEqual([
+      'Unknown command /usr. /help lists the commands; start with // to send it as a message (//usr … is sent as /usr …).',
+      'Unknown command /modle. /help lists the commands; start with // to send it as a message (//modle … is sent as /modle …).',
+      'Unknown command /usr/bin. /help lists the commands; start with // to send it as a message (//usr/bin … is sent as /usr/bin …).',
+    ]);
+    expect(conn.calls).toHaveLength(0);
+    expect(chat.transcript.all().filter((i) => i.type === 'user')).toHaveLength(0);
   });
 
   it('refuses the eleventh message', async () => {

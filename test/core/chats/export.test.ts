@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CodexConnection } from '../../../src/main/core/chats/connection';
 import type { SessionRow } from '../../../src/main/core/chats/sessions';
-import { readSessionRows, readThreadTurns, toJsonl, toMarkdown, toolName, turnRows, userText, type ExportRow } from '../../../src/main/core/chats/export';
+import { chronological, readSessionRows, readThreadTurns, toJsonl, toMarkdown, toolName, turnRows, userText, type ExportRow } from '../../../src/main/core/chats/export';
 import { pickSession } from '../../../src/main/cli/commands/export';
 
 const T = '01a22e5d-dece-7590-ba9e-81318aee4a3f';
@@ -157,7 +157,7 @@ describe('readSessionRows', () => {
 
   it('skips a session without a thread, names a thread Codex cannot read, and warns about an empty one', async () => {
     const other = '01a22e5e-0000-7000-8000-000000000000';
-    const empty = '01a22e5e-1111-7000-8000-000000000000';
+    const empty = '01a22e5e-1111-7000-8000-100000000000';
     const { conn } = fakeConn({ [empty]: [{ data: [], nextCursor: null }], [T]: [{ data: [turn1], nextCursor: null }] }, { fail: { [other]: `thread not loaded: ${other}` } });
     const sessions = [
       { id: 'aaaaaaaa-new', threadId: null, label: '' },
@@ -165,14 +165,16 @@ describe('readSessionRows', () => {
       { id: empty, threadId: empty, label: 'nothing' },
       { id: T, threadId: T, label: 'first question' },
     ];
-    const { rows, warnings, failed } = await readSessionRows(conn, sessions, { chat: 'coder', profile: 'coder' }, { tools: false });
+    const { rows, warnings, notes, failed } = await readSessionRows(conn, sessions, { chat: 'coder', profile: 'coder' }, { tools: false });
     expect(rows).toHaveLength(2);
     expect(failed).toEqual([other]);
-    expect(warnings).toHaveLength(3);
-    expect(warnings[0]).toMatch(/^session aaaaaaaa was skipped: no turn ever ran in it/);
-    expect(warnings[1]).toContain(`Codex could not read thread ${other}: thread not loaded: ${other}`);
-    expect(warnings[1]).toContain('rollout file was removed');
-    expect(warnings[2]).toBe(`session ${empty.slice(0, 8)} ("nothing"): Codex returned no turns for thread ${empty}; nothing exported from it`);
+    // A session with no thread has no turns yet: a note, not a warning.
+    expect(notes).toEqual(['session …aaaa-new has no turns yet: nothing to export from it']);
+    expect(warnings).toHaveLength(2);
+    // The two ids share their last 11 characters, so their short ids grow until they differ.
+    expect(warnings[0]).toContain(`session …000000000000 ("gone"): Codex could not read thread ${other}: thread not loaded: ${other}`);
+    expect(warnings[0]).toContain('rollout file was removed');
+    expect(warnings[1]).toBe(`session …100000000000 ("nothing"): Codex returned no turns for thread ${empty}; nothing exported from it`);
   });
 
   it('counts items not understood in one warning naming their kinds and the Codex version', async () => {
@@ -180,14 +182,14 @@ describe('readSessionRows', () => {
     const { conn } = fakeConn({ [T]: [{ data: [odd], nextCursor: null }] }, { version: '0.180.0' });
     const { rows, warnings } = await readSessionRows(conn, [{ id: T, threadId: T, label: 'q' }], { chat: 'c', profile: 'p' }, { tools: false });
     expect(rows).toHaveLength(2);
-    expect(warnings).toEqual([`session ${T.slice(0, 8)} ("q"): 3 items not understood (hologram ×2, séance), left out: Codex 0.180.0 may be newer than this Angelia supports (codex 0.169.0)`]);
+    expect(warnings).toEqual([`session …8aee4a3f ("q"): 3 items not understood (hologram ×2, séance), left out: Codex 0.180.0 may be newer than this Angelia supports (codex 0.169.0)`]);
   });
 
   it('warns when every item of the turns is unknown, so the session never vanishes silently', async () => {
     const { conn } = fakeConn({ [T]: [{ data: [{ ...turn1, items: [{ type: 'hologram', id: 'h' }] }], nextCursor: null }] });
     const { rows, warnings } = await readSessionRows(conn, [{ id: T, threadId: T, label: '' }], { chat: 'c', profile: 'p' }, { tools: false });
     expect(rows).toEqual([]);
-    expect(warnings[1]).toBe(`session ${T.slice(0, 8)}: 1 turn read from thread ${T}, but none held anything to export`);
+    expect(warnings[1]).toBe(`session …8aee4a3f: 1 turn read from thread ${T}, but none held anything to export`);
   });
 
   it('stops paging when Codex repeats a cursor', async () => {
@@ -201,7 +203,8 @@ describe('readSessionRows', () => {
   it('with no connection, only sessions without a thread can be exported', async () => {
     const r = await readSessionRows(null, [{ id: 'x', threadId: null, label: '' }, { id: T, threadId: T, label: '' }], { chat: 'c', profile: 'p' }, { tools: false });
     expect(r.failed).toEqual([T]);
-    expect(r.warnings).toHaveLength(2);
+    expect(r.warnings).toHaveLength(1);
+    expect(r.notes).toEqual(['session x has no turns yet: nothing to export from it']);
   });
 });
 
@@ -251,11 +254,11 @@ describe('formats', () => {
       '',
       'ran it',
       '',
-      '## Session bbbbbbbb',
+      '## Session …bbbbbb-2',
       '',
-      'Session `bbbbbbbb-2` · thread (none)',
+      'Session `bbbbbbbb-2` · thread (none yet)',
       '',
-      '_No turn ever ran in this session._',
+      '_No turns yet._',
       '',
     ].join('\n'));
   });
@@ -269,11 +272,42 @@ describe('formats', () => {
 
 describe('pickSession (--session)', () => {
   const row = (id: string, label = ''): SessionRow => ({ id, threadId: id, created_at: '', last_used_at: '', turns: 1, started: true, label, enforcement: null, model: null, effort: null });
-  const rows = [row('01a22e5d-aaaa-1'), row('01a22e5d-bbbb-2'), row('99999999-cccc-3', 'third')];
-  it('takes a unique prefix of at least 5 characters', () => {
-    expect(pickSession(rows, '01A22E5D-B')).toEqual({ row: rows[1] });
-    expect(pickSession(rows, '9999')).toEqual({ error: expect.stringMatching(/at least 5 characters/) });
-    expect(pickSession(rows, '01a22e5d')).toEqual({ error: expect.stringMatching(/matches 2 sessions/) });
-    expect(pickSession(rows, 'fffff')).toEqual({ error: expect.stringMatching(/no session of this chat starts with "fffff" \(sessions: 01a22e5d, 01a22e5d, 99999999 \(third\)\)/) });
+  // UUIDv7 thread ids made seconds apart: the first 8 characters are the same.
+  const rows = [row('01a22f64-a2d2-7c80-895c-c7f1a3d8fb2e'), row('01a22f64-b7d0-7b53-ab4d-bb2386d9dca0'), row('01a23999-0000-7000-8000-0000000c0003', 'third')];
+  it('takes the start or the end of an id (at least 5 characters), the short id as shown, and says when it is ambiguous', () => {
+    expect(pickSession(rows, '01A22F64-B')).toEqual({ row: rows[1] });
+    expect(pickSession(rows, 'a3d8fb2e')).toEqual({ row: rows[0] });
+    expect(pickSession(rows, '…86d9dca0')).toEqual({ row: rows[1] });
+    expect(pickSession(rows, '9999')).toEqual({ error: expect.stringMatching(/"9999" is too short: give at least 5 characters/) });
+    expect(pickSession(rows, '01a22f64')).toEqual({ error: '"01a22f64" is ambiguous: matches 2 sessions (…a3d8fb2e, …86d9dca0); give the id as listed.' });
+    expect(pickSession(rows, 'fffff')).toEqual({ error: 'No session of this chat matches "fffff". Its sessions: …a3d8fb2e, …86d9dca0, …000c0003 "third" (e.g. --session a3d8fb2e).' });
+  });
+});
+
+describe('chronological', () => {
+  it('orders turns by startedAt, keeps ties in Codex\'s order, and leaves the order alone when a turn has no time', () => {
+    const a = { id: 'a', startedAt: 30 };
+    const b = { id: 'b', startedAt: 10 };
+    const c = { id: 'c', startedAt: 10 };
+    expect(chronological([a, b, c])).toEqual([b, c, a]);
+    expect(chronological([a, { id: 'x' }, b])).toEqual([a, { id: 'x' }, b]);
+  });
+
+  it('readSessionRows exports a thread Codex listed newest first in chronological order', async () => {
+    const { conn } = fakeConn({ [T]: [{ data: [turn2, turn1], nextCursor: null }] });
+    const { rows } = await readSessionRows(conn, [{ id: T, threadId: T, label: '' }], { chat: 'c', profile: 'p' }, { tools: false });
+    expect(rows.map((r) => r.text)).toEqual(['first question', 'first answer', 'run echo', 'ran it']);
+  });
+});
+
+describe('an empty session', () => {
+  it('Markdown keeps its heading and says "No turns yet"; JSON Lines has no row and the note says why', async () => {
+    const empty = { id: '01a22f65-37d0-7b53-ab4d-bb2386d9dca0', threadId: null, label: '' };
+    const r = await readSessionRows(null, [empty], { chat: 'coder', profile: 'coder' }, { tools: false });
+    expect(r).toEqual({ rows: [], warnings: [], failed: [], notes: ['session …86d9dca0 has no turns yet: nothing to export from it'] });
+    expect(toMarkdown(r.rows, { chat: 'coder', profile: 'coder', sessions: [empty] })).toBe([
+      '# Chat `coder` (profile `coder`)', '', '## Session …86d9dca0', '', `Session \`${empty.id}\` · thread (none yet)`, '', '_No turns yet._', '',
+    ].join('\n'));
+    expect(toJsonl(r.rows)).toBe('');
   });
 });

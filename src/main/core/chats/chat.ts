@@ -6,6 +6,25 @@
  * watches the turn (stall watchdog, an approval Codex waits on but never sent) and the process (idle
  * exit, crash). Protocol facts: codex 0.169.0 (codex-app-server.md §3, §4, §6, §7; generated types
  * `TurnStartParams`, `TurnSteerParams`, `ThreadStatus`).
+ *
+ * Lifecycle rules (issue 5):
+ * - A unit of work (a message or a `/compact`) goes through three phases: `starting` (Codex may still be
+ *   starting; nothing sent yet), `requested` (turn/start or thread/compact/start sent; the turn not
+ *   active yet), `running` (`turn/started` came: the turn is active). Every stop (`/stop`, Stop =
+ *   `chats:interrupt`, dispose) bumps the chat's `era`; work begun in an older era is cancelled: in
+ *   `starting` its request is never sent, in `requested` `turn/interrupt` goes out as soon as the turn is
+ *   active, in `running` at once. Measured on 0.169.0: turn/start answers with the turn id BEFORE the turn
+ *   is active, and a `turn/interrupt` sent right after that answer fails "no active turn to interrupt";
+ *   so the interrupt waits for `turn/started` (or, should it never come, `interruptGraceMs`).
+ *   `/stop` and Stop both drop the queue and say what they did.
+ * - The turn id is reset at every turn start and only taken from this turn's answer or `turn/started`.
+ *   Notifications and server requests of a connection that is not the chat's current one (or the one it
+ *   is opening) are ignored: a process detached by `/new`, `/resume`, a stop or a restart cannot touch
+ *   the chat any more.
+ * - `/new` and `/resume` do not run while a turn is starting, running or queued: the user is told to
+ *   `/stop` first, and nothing is lost.
+ * - The model and effort shown (`view`, `/status`) are the ones sent with the next turn/start (`inForce`):
+ *   a session effort the model does not offer is cleared (with a message) when `/model` changes the model.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,14 +37,14 @@ import type { AuditSink } from '../approvals/audit';
 import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion, type ExpectedLaunch } from '../codex/attest';
 import { idsOf, readChanges, readTurnEnd, toChatItem, type TurnEnd } from '../codex/items';
 import { describeTurnError } from '../codex/turnErrors';
-import { chooseEffort, chooseModel, describeEfforts, describeModels, type ModelCatalog } from '../codex/models';
+import { chooseEffort, chooseModel, describeEfforts, describeModels, effortsFor, type ModelCatalog, type ModelInfo } from '../codex/models';
 import { classifyServerRequest, type ChangeView } from '../codex/serverRequests';
 import { CrashHistory } from '../codex/crashPolicy';
-import { exitCause } from '../codex/stderrClass';
+import { classifyStderr, stderrCause } from '../codex/stderrClass';
 import type { CodexConnection, CodexExit, CodexSpawnSpec, StartCodex } from './connection';
 import type { SessionRow, SessionStore } from './sessions';
 import { Transcript } from './transcript';
-import { helpText, id8, parseCommand, sessionsText, statusText, type ParsedCommand } from './commands';
+import { helpText, id8, parseCommand, sessionRef, sessionsText, SLASH_ESCAPE_HINT, statusText, type ParsedCommand } from './commands';
 import { readSessionRows, toMarkdown } from './export';
 import { isObj, str, type Obj } from '../codex/wire';
 
@@ -85,6 +104,45 @@ export const MAX_QUEUE = 10;
 /** One queued unit of work: a message for the agent, or a `/compact`. */
 type Work = { kind: 'message'; text: string; retried?: boolean } | { kind: 'compact' };
 
+/**
+ * The work the pump runs now and how far it got (see the module comment). `era` is the chat's era when it
+ * began: `era !== chat.era` means it was cancelled. `interruptSent` keeps `turn/interrupt` to one;
+ * `waitTimer` is the fallback that interrupts a cancelled turn whose `turn/started` never came.
+ */
+interface Current {
+  work: Work;
+  era: number;
+  phase: 'starting' | 'requested' | 'running';
+  interruptSent: boolean;
+  waitTimer?: NodeJS.Timeout;
+}
+
+/** How a text is quoted in the chat's notices: one line, at most 60 characters. */
+function quote(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return `"${line.length > 60 ? `${line.slice(0, 59)}…` : line}"`;
+}
+
+/** Lines of Codex's stderr tail searched for why it exited when the launcher's cause is not among them. */
+const CRASH_TAIL_LINES = 12;
+
+/**
+ * Why a Codex process exited, for the crash message: only this process's recent stderr counts. The
+ * launcher's cause (picked from all the stderr it kept) is taken when it is a fatal line (`Error: …`, a
+ * panic) that is still in the tail (the lines after it may be a backtrace); else the cause is read from
+ * the last `CRASH_TAIL_LINES` lines only, so a line written long before the exit is never shown as its
+ * cause. After a signal (a kill, the OOM killer) only a fatal line is shown: Codex prints nothing when it
+ * is killed, so any other line predates the exit and would mislead. Null when nothing explains it.
+ */
+export function crashDetail(exit: CodexExit): string | null {
+  const tail = exit.stderrTail;
+  const whole = exit.cause ?? null;
+  const first = whole ? classifyStderr(whole)[0] : undefined;
+  let cause = whole && first?.kind === 'fatal' && tail.includes(first.text) ? whole : stderrCause(tail.split('\n').slice(-CRASH_TAIL_LINES).join('\n'));
+  if (cause && exit.signal && classifyStderr(cause)[0]?.kind !== 'fatal') cause = null;
+  return cause;
+}
+
 export class Chat {
   private state: AgentState = 'idle';
   private refusal: string | null = null;
@@ -94,20 +152,34 @@ export class Chat {
   private conn: CodexConnection | null = null;
   private codexVersion: string | null = null;
   private starting: Promise<void> | null = null;
+  /** The connection `start()` is attesting and opening (its notifications count before it becomes `conn`). */
+  private opening: CodexConnection | null = null;
   private readonly queue: Work[] = [];
-  private running = false;
-  /** Bumped by /new and /resume: a turn that was still starting when they ran does not go on. */
+  /** The work the pump runs now; null when none. */
+  private current: Current | null = null;
+  /** Bumped by every stop (/stop, Stop, dispose) and by /new and /resume: older work is cancelled. */
   private era = 0;
+  /** How the running turn was stopped ("stopped with /stop"), for its end line; reset at each turn start. */
+  private stopWhy: string | null = null;
   private commands = 0;
   private turnId: string | null = null;
   private turnWaiter: ((end: TurnEnd & { exited?: boolean }) => void) | null = null;
   private compaction: { done: boolean } | null = null;
   private onRequest = true;
   private activity: string | null = null;
-  /** Model and effort in force: the override of the active session, else the base read at start. */
+  /** Model in force: the override of the active session, else the base read at start. */
   private baseModel: string | null = null;
-  private baseEffort: string | null = null;
   private baseSource: 'profile' | 'codex default' = 'codex default';
+  /** The effort the profile (or Codex's config, `model_reasoning_effort`) sets; null when neither does. */
+  private configuredEffort: { effort: string; source: 'profile' | 'codex config' } | null = null;
+  /** The effort Codex reported on the last thread start/resume (`reasoningEffort`). */
+  private reportedEffort: string | null = null;
+  /** The last `model/list` catalog seen (empty until one was read, or when Codex listed nothing). */
+  private catalog: ModelInfo[] = [];
+  /** Why no process runs, when Angelia knows: it exited after idle_exit_minutes, or it crashed. */
+  private down: 'idle-exit' | 'crashed' | null = null;
+  /** The message (or compaction) whose turn Codex's crash cut off, told at the next start. */
+  private killedTurn: string | null = null;
   private readonly fileChanges = new Map<string, ChangeView[]>();
   /** The last approval of the running turn and how it ended, to explain an interrupted turn (field case B03). */
   private lastAsk: { title: string; outcome: 'pending' | 'cancel' | 'deny' | 'allow' } | null = null;
@@ -145,16 +217,22 @@ export class Chat {
 
   private attestedAt: string | null = null;
 
-  /** The chat as the list shows it. */
+  /** True while the pump runs a unit of work (starting, requested or running). */
+  private get running(): boolean {
+    return this.current !== null;
+  }
+
+  /** The chat as the list shows it; `model` and `effort` are what the next turn/start sends (`inForce`). */
   view(): ChatView {
     const row = this.deps.sessions.active(this.deps.chatId);
+    const force = this.inForce(row);
     return {
       id: this.deps.chatId, profile: this.deps.profile, state: this.state, threadId: this.threadId,
       enforcement: this.enforcement, lastLine: this.transcript.lastLine(), refusal: this.refusal,
       pendingApprovals: this.deps.broker.pending().filter((a) => a.chatId === this.deps.chatId).length,
       queued: this.queue.length,
       label: row?.label ?? '', sessionId: row?.id ?? null,
-      model: row?.model ?? this.baseModel, effort: row?.effort ?? this.baseEffort,
+      model: force.model, effort: force.effort,
       overrides: { model: row?.model ?? null, effort: row?.effort ?? null },
       activity: this.activity,
     };
@@ -162,17 +240,18 @@ export class Chat {
 
   /**
    * Takes one line from the user. A command (`/new`, `/resume`, …) is answered in the transcript and
-   * never reaches the agent; with `steer` and a turn running, the text goes into that turn
+   * never reaches the agent, nor does an unknown `/word` (answered with how to send it: `//`); `//text`
+   * goes to the agent as "/text". With `steer` and a turn running, the text goes into that turn
    * (`turn/steer`); otherwise it is queued for its own turn. Throws AppFailure `queue-full` when the chat
    * already holds 10 messages.
    */
   send(text: string, opts: { steer?: boolean } = {}): { queued: number; steered?: boolean; command?: string | null } {
     const cmd = parseCommand(text);
     if (cmd && 'unknown' in cmd) {
-      this.notice(`Unknown command ${cmd.unknown}. /help lists the commands; to send text that starts with "/" to the agent, put a space before it.`);
+      this.notice(`Unknown command ${cmd.unknown}. /help lists the commands; ${SLASH_ESCAPE_HINT} (//${cmd.unknown.slice(1)} … is sent as ${cmd.unknown} …).`);
       return { queued: this.queue.length, command: cmd.unknown };
     }
-    if (cmd) {
+    if (cmd && 'name' in cmd) {
       this.commands++;
       void this.command(cmd).catch((e: unknown) => this.notice(`/${cmd.name} failed: ${toAppError(e).message}`)).finally(() => {
         this.commands--;
@@ -180,31 +259,23 @@ export class Chat {
       });
       return { queued: this.queue.length, command: `/${cmd.name}` };
     }
-    if (opts.steer && this.conn && this.threadId && this.turnId && this.compaction === null) {
-      void this.steer(text, 'steer');
+    const message = cmd ? cmd.message : text;
+    if (opts.steer && this.conn && this.threadId && this.turnId && this.compaction === null && this.current?.era === this.era && this.current.phase === 'running') {
+      void this.steer(message, 'steer');
       return { queued: this.queue.length, steered: true };
     }
-    this.enqueue({ kind: 'message', text });
+    this.enqueue({ kind: 'message', text: message });
     return { queued: this.queue.length };
   }
 
-  /** Stops the running turn with `turn/interrupt` (not `$/cancelRequest`); false when none runs. */
+  /**
+   * Stop (`chats:interrupt`), the same as `/stop`: stops the running turn with `turn/interrupt` (not
+   * `$/cancelRequest`), or cancels the one still starting (see the module comment), drops the queued
+   * messages, and says in the chat what it did. True when a turn was stopped or cancelled, or messages
+   * were dropped; false when nothing ran.
+   */
   async interrupt(): Promise<boolean> {
-    const conn = this.conn;
-    if (!conn || !this.threadId || !this.turnId) return false;
-    const turnId = this.turnId;
-    try {
-      await conn.request('turn/interrupt', { threadId: this.threadId, turnId }, { timeoutMs: this.deps.timing.interruptGraceMs });
-    } catch (e) {
-      this.notice(`Codex did not stop the turn (${toAppError(e).message}); its process is stopped instead.`);
-      await this.stopProcess();
-      return true;
-    }
-    // A turn that does not end after the interrupt is ended by stopping the process.
-    setTimeout(() => {
-      if (this.turnId === turnId && this.conn === conn) void this.stopProcess();
-    }, this.deps.timing.interruptGraceMs).unref?.();
-    return true;
+    return this.stopAll('Stop');
   }
 
   /** Starts Codex again (after a crash, an idle exit or a refusal) and resumes the thread; no message is sent. */
@@ -213,7 +284,8 @@ export class Chat {
     try {
       await this.ensureStarted();
       this.notice('Codex is running again; the conversation continues where it was.');
-      this.changed('idle');
+      if (!this.running) this.changed('idle');
+      this.armIdle();
       return true;
     } catch (e) {
       this.failStart(e, 0);
@@ -229,6 +301,7 @@ export class Chat {
   /** Stops the Codex process (stdin close, TERM, KILL) and withdraws pending approvals. */
   async dispose(): Promise<void> {
     this.clearTimers();
+    this.era++;
     this.queue.splice(0);
     await this.stopProcess();
   }
@@ -265,12 +338,14 @@ export class Chat {
     if (this.running) return;
     const work = this.queue.shift();
     if (work === undefined) return;
-    this.running = true;
+    const cur: Current = { work, era: this.era, phase: 'starting', interruptSent: false };
+    this.current = cur;
     try {
-      if (work.kind === 'compact') await this.runCompact();
-      else await this.runTurn(work);
+      if (work.kind === 'compact') await this.runCompact(cur);
+      else await this.runTurn(work, cur);
     } finally {
-      this.running = false;
+      if (cur.waitTimer) clearTimeout(cur.waitTimer);
+      this.current = null;
       if (this.queue.length) void this.pump();
       else {
         this.changed();
@@ -296,10 +371,10 @@ export class Chat {
     this.changed(error.code === 'refused' ? 'refused' : 'error');
   }
 
-  private async runTurn(work: Extract<Work, { kind: 'message' }>): Promise<void> {
+  private async runTurn(work: Extract<Work, { kind: 'message' }>, cur: Current): Promise<void> {
     const text = work.text;
     if (!work.retried) this.transcript.push({ type: 'user', id: this.transcript.localId('user'), text, via: 'turn' });
-    const era = this.era;
+    cur.phase = 'starting';
     try {
       await this.ensureStarted();
     } catch (e) {
@@ -307,27 +382,42 @@ export class Chat {
       this.failStart(e, dropped);
       return;
     }
-    if (era !== this.era) return;
+    const startedConn = this.conn;
+    // With a session override the catalog is read first, so the effort sent is one the model offers.
+    const overrides = this.deps.sessions.active(this.deps.chatId);
+    if (startedConn && (overrides?.model || overrides?.effort)) await this.readCatalog(startedConn);
+    // Cancelled while Codex started (/stop, Stop): turn/start is never sent; the stop already said so.
+    if (cur.era !== this.era) return this.settleCancelled();
     const conn = this.conn;
     const rowId = this.rowId;
-    if (!conn || !this.threadId || !rowId) return;
+    if (!conn || !this.threadId || !rowId) {
+      this.transcript.push({ type: 'error', id: this.transcript.localId('error'), message: `The message ${quote(text)} was not sent: Codex stopped before its turn could start.`, detail: 'Send it again; the next message starts Codex and resumes this conversation.' });
+      this.changed(this.down === 'crashed' ? 'error' : 'idle');
+      return;
+    }
     const row = this.deps.sessions.active(this.deps.chatId);
     const firstTurn = !row || row.turns === 0;
+    // A fresh turn: no id from an earlier turn or another connection may stand for it.
+    this.turnId = null;
+    this.stopWhy = null;
+    this.lastAsk = null;
     this.changed('working');
     const ended = new Promise<TurnEnd & { exited?: boolean }>((resolve) => (this.turnWaiter = resolve));
     try {
       const params: Obj = { threadId: this.threadId, input: [{ type: 'text', text, text_elements: [] }] };
       // Model and effort in force are sent with every turn, so an override set or cleared by /model or
       // /effort takes effect on the next turn without a restart (TurnStartParams: "this turn and subsequent turns").
-      const model = row?.model ?? this.baseModel;
-      const effort = row?.effort ?? this.baseEffort;
-      if (model) params.model = model;
-      if (effort) params.effort = effort;
+      const force = this.inForce(row);
+      if (force.model) params.model = force.model;
+      if (force.effort) params.effort = force.effort;
+      cur.phase = 'requested';
       const res = await conn.request('turn/start', params);
-      this.turnId ??= isObj(res) && isObj(res.turn) && typeof res.turn.id === 'string' ? res.turn.id : null;
+      const id = isObj(res) && isObj(res.turn) && typeof res.turn.id === 'string' ? res.turn.id : null;
+      if (id) this.gotTurn(cur, id, false);
       this.deps.sessions.recordTurn(this.deps.chatId, rowId, text);
     } catch (e) {
       this.turnWaiter = null;
+      if (cur.era !== this.era) return this.settleCancelled();
       this.transcript.push({ type: 'error', id: this.transcript.localId('error'), message: `The message could not be sent: ${toAppError(e).message}`, detail: null });
       this.changed('error');
       return;
@@ -337,11 +427,12 @@ export class Chat {
     this.finishTurn();
     if (end.exited && firstTurn && !work.retried) {
       // A first turn of a brand-new session that dies with its process is tried once more, on a fresh session.
+      this.killedTurn = null;
       this.notice('Codex exited during the first turn of this session; trying once more on a fresh session.');
       const fresh = this.deps.sessions.startNew(this.deps.chatId, this.deps.profile);
       this.threadId = null;
       this.rowId = fresh.id;
-      return this.runTurn({ ...work, retried: true });
+      return this.runTurn({ ...work, retried: true }, cur);
     }
     let failure: string | null = null;
     if (end.status === 'failed' && !end.exited) {
@@ -355,17 +446,50 @@ export class Chat {
     this.changed(end.status === 'failed' ? 'error' : 'idle');
   }
 
+  /** Work cancelled before its turn began: a chat left "starting" or "working" is idle again; an error stays. */
+  private settleCancelled(): void {
+    this.changed(this.state === 'starting' || this.state === 'working' ? 'idle' : undefined);
+  }
+
+  /**
+   * The running work's turn id arrived: from turn/start's answer (`active` false: the turn is not active
+   * yet) or from `turn/started` (`active` true). Taken only while that work waits for it. A cancelled turn
+   * is interrupted once active (see the module comment), or after `interruptGraceMs` if `turn/started`
+   * never comes.
+   */
+  private gotTurn(cur: Current, id: string, active: boolean): void {
+    if (this.current !== cur || cur.phase === 'starting') return;
+    if (this.turnId && this.turnId !== id) return;
+    this.turnId = id;
+    if (active) cur.phase = 'running';
+    if (cur.era === this.era || cur.interruptSent) return;
+    if (cur.phase === 'running') this.interruptCancelled(cur);
+    else cur.waitTimer ??= setTimeout(() => this.interruptCancelled(cur), this.deps.timing.interruptGraceMs);
+  }
+
+  /** Sends the one `turn/interrupt` of cancelled work, while it still runs. */
+  private interruptCancelled(cur: Current): void {
+    if (cur.waitTimer) clearTimeout(cur.waitTimer);
+    if (this.current !== cur || cur.interruptSent || !this.turnId) return;
+    cur.interruptSent = true;
+    void this.interruptTurn();
+  }
+
   /** Why an interrupted turn stopped, naming the request involved rather than a bare "aborted" (field case B03). */
   private interruptedBecause(): string {
     const ask = this.lastAsk;
     if (ask?.outcome === 'cancel') return `stopped: "Deny and stop" was chosen for "${ask.title}"`;
-    if (ask?.outcome === 'pending') return `stopped while "${ask.title}" waited for an answer`;
-    return 'stopped before it finished';
+    if (ask?.outcome === 'pending') return `${this.stopWhy ?? 'stopped'} while "${ask.title}" waited for an answer`;
+    return this.stopWhy ?? 'stopped before it finished';
   }
 
-  /** Clears the turn's state at its end: watchdogs, the turn id, and every card still open for it. */
+  /**
+   * Clears the turn's state at its end: watchdogs, the turn id, every card still open for it, and the
+   * commands it left running (shown interrupted, `Transcript.settleOpen`).
+   */
   private finishTurn(): void {
     this.turnWaiter = null;
+    this.transcript.settleOpen();
     this.clearStall();
     this.clearGhost();
     this.setActivity(null);
@@ -378,7 +502,7 @@ export class Chat {
    * "Compacting…" holds until the `contextCompaction` item completes or the turn ends; there is no
    * fixed deadline (field case B35), only the stall watchdog.
    */
-  private async runCompact(): Promise<void> {
+  private async runCompact(cur: Current): Promise<void> {
     const row = this.deps.sessions.active(this.deps.chatId);
     if (!row?.started) {
       this.notice('Nothing to compact yet: this session has no turns.');
@@ -390,18 +514,27 @@ export class Chat {
       this.failStart(e, this.queue.splice(0).length);
       return;
     }
+    if (cur.era !== this.era) return this.settleCancelled();
     const conn = this.conn;
-    if (!conn || !this.threadId) return;
+    if (!conn || !this.threadId) {
+      this.notice('The compaction did not run: Codex stopped before it could start. Send /compact again.');
+      return this.settleCancelled();
+    }
+    this.turnId = null;
+    this.stopWhy = null;
     this.compaction = { done: false };
     this.changed('working');
     this.setActivity('Compacting…');
     const ended = new Promise<TurnEnd & { exited?: boolean }>((resolve) => (this.turnWaiter = resolve));
     try {
+      // The compaction's turn id comes with its `turn/started` (gotTurn).
+      cur.phase = 'requested';
       await conn.request('thread/compact/start', { threadId: this.threadId });
     } catch (e) {
       this.turnWaiter = null;
       this.compaction = null;
       this.setActivity(null);
+      if (cur.era !== this.era) return this.settleCancelled();
       this.transcript.push({ type: 'error', id: this.transcript.localId('error'), message: `Compaction could not start: ${toAppError(e).message}`, detail: null });
       this.changed('idle');
       return;
@@ -455,15 +588,10 @@ export class Chat {
       case 'status':
         return this.notice(this.statusLine());
       case 'stop':
-        return this.stopCommand();
-      case 'new': {
-        await this.stopEverything('/new');
-        const row = this.deps.sessions.startNew(this.deps.chatId, this.deps.profile);
-        this.threadId = null;
-        this.rowId = null;
-        this.enforcement = null;
-        return this.notice(`New session ${id8(row.id)} started. The previous one stays reachable with /resume.`);
-      }
+        await this.stopAll('/stop');
+        return;
+      case 'new':
+        return this.newCommand();
       case 'resume':
         return this.resumeCommand(cmd.arg);
       case 'model':
@@ -480,65 +608,158 @@ export class Chat {
 
   private statusLine(): string {
     const row = this.deps.sessions.active(this.deps.chatId);
-    const sandbox = this.enforcement === 'managed' ? 'managed by Codex under this profile' : this.enforcement === 'disabled' ? 'OFF (the table says sandbox = false)' : this.enforcement === 'external' ? 'external' : 'not started yet';
+    const kept = this.enforcement === 'managed' ? 'managed by Codex under this profile' : this.enforcement === 'disabled' ? 'OFF (the table says sandbox = false)' : this.enforcement === 'external' ? 'external' : null;
+    // Only a running process has a sandbox in force; a stopped one is described as it was when it last ran.
+    const sandbox = !kept ? 'not started yet' : this.conn ? kept : `none in force now (Codex is not running); it was ${kept} when it last ran`;
+    const down = this.down === 'idle-exit' ? 'Codex exited after idle_exit_minutes; the next message starts it again'
+      : this.down === 'crashed' ? 'Codex crashed; Restart or the next message starts it again' : null;
+    const force = this.inForce(row);
     return statusText({
       profile: this.deps.profile, session: row, codexVersion: this.codexVersion,
-      model: row?.model ?? this.baseModel, modelSource: row?.model ? 'this session' : this.baseSource,
-      effort: row?.effort ?? this.baseEffort, sandbox, warm: this.conn !== null,
+      model: force.model, modelSource: force.modelSource, effort: force.effort, effortSource: force.effortSource,
+      sandbox, warm: this.conn !== null, down,
       queued: this.queue.length, running: this.running, sessions: this.deps.sessions.count(this.deps.chatId),
     });
   }
 
-  private async stopCommand(): Promise<void> {
+  /**
+   * `/stop` and Stop: drops the queue, and stops the work that runs (see the module comment: a turn still
+   * starting is cancelled, a running one interrupted). Says in the chat what it did. True when something
+   * was stopped, cancelled or dropped.
+   */
+  private async stopAll(via: '/stop' | 'Stop'): Promise<boolean> {
     const dropped = this.queue.splice(0);
-    const texts = dropped.map((w) => (w.kind === 'message' ? `"${w.text.replace(/\s+/g, ' ').slice(0, 60)}"` : '/compact'));
-    const stopped = await this.interrupt();
-    this.changed();
+    const texts = dropped.map((w) => (w.kind === 'message' ? quote(w.text) : '/compact'));
     const droppedText = texts.length ? ` Dropped ${texts.length} queued: ${texts.join(', ')}.` : '';
-    this.notice(stopped ? `Stopped.${droppedText}` : texts.length ? `Nothing was running.${droppedText}` : 'Nothing running.');
-  }
-
-  /** Interrupts the turn, drops the queue and stops the process (for /new and /resume). */
-  private async stopEverything(why: string): Promise<void> {
+    if (dropped.length) this.changed();
+    const cur = this.current;
+    if (!cur) {
+      this.notice(texts.length ? `Nothing was running.${droppedText}` : 'Nothing running.');
+      return texts.length > 0;
+    }
+    if (cur.era !== this.era) {
+      this.notice(`Already stopping the current ${cur.work.kind === 'compact' ? 'compaction' : 'turn'}.${droppedText}`);
+      return texts.length > 0;
+    }
     this.era++;
-    const dropped = this.queue.splice(0).length;
-    if (this.turnId) await this.interrupt();
-    await this.idleTurn();
-    await this.stopProcess();
-    if (dropped) this.notice(`${why}: ${dropped} queued message(s) dropped.`);
+    this.stopWhy = `stopped with ${via}`;
+    const what = cur.work.kind === 'compact' ? 'the compaction' : `the message ${quote(cur.work.text)}`;
+    if (cur.phase === 'starting') {
+      this.notice(`Stopped: ${what} was not sent to the agent${this.starting ? ' (Codex goes on starting, for the next message)' : ''}.${droppedText}`);
+      return true;
+    }
+    if (cur.phase === 'requested') {
+      this.notice(`Stopping: ${what} had just been handed to Codex; its turn is interrupted as soon as Codex confirms it started.${droppedText}`);
+      // The id may be known already (turn/start answered, turn/started not yet): arm the fallback.
+      if (this.turnId) this.gotTurn(cur, this.turnId, false);
+      return true;
+    }
+    cur.interruptSent = true;
+    const stopped = await this.interruptTurn();
+    this.notice(stopped ? `Stopped.${droppedText}` : `Nothing was running any more.${droppedText}`);
+    return true;
   }
 
-  private async idleTurn(): Promise<void> {
-    while (this.running) await new Promise((r) => setTimeout(r, 20));
+  /**
+   * Why `/new` or `/resume` cannot run now (a turn starting, running or queued), or null when they can.
+   * Work already stopped (cancelled by /stop or Stop) does not count: `settleForSwitch` waits for its end.
+   */
+  private busyFor(cmd: string): string | null {
+    const cur = this.current;
+    const live = cur !== null && cur.era === this.era;
+    if (!live && !this.queue.length) return null;
+    const what = !live ? `${this.queue.length} queued message${this.queue.length === 1 ? ' waits' : 's wait'}` : cur.work.kind === 'compact' ? 'A compaction is running' : cur.phase === 'starting' ? 'A message is still starting' : 'A turn is running';
+    const queued = live && this.queue.length ? ` (and ${this.queue.length} queued)` : '';
+    return `${what}${queued} in this chat, so ${cmd} did not run and nothing was dropped. Send /stop first (it stops the turn and drops the queue), or wait until it ends; then ${cmd} again.`;
+  }
+
+  /**
+   * Before `/new` or `/resume` switch: waits for a Codex start in progress (its outcome does not matter:
+   * the process is replaced) and for stopped work to end (bounded: a cancelled turn is interrupted, and a
+   * turn that ignores the interrupt loses its process after `interruptGraceMs`).
+   */
+  private async settleForSwitch(): Promise<void> {
+    await this.starting?.catch(() => undefined);
+    const cur = this.current;
+    while (cur && this.current === cur) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  private async newCommand(): Promise<void> {
+    let busy = this.busyFor('/new');
+    if (busy) return this.notice(busy);
+    await this.settleForSwitch();
+    busy = this.busyFor('/new');
+    if (busy) return this.notice(busy);
+    // Switched at once (no await before the notice), so a message sent right after goes to the new session.
+    this.era++;
+    const old = this.detach();
+    this.deps.sessions.startNew(this.deps.chatId, this.deps.profile);
+    this.threadId = null;
+    this.rowId = null;
+    this.enforcement = null;
+    this.down = null;
+    this.killedTurn = null;
+    // No id here: the row's id is provisional until Codex mints the thread with the first message.
+    this.notice('New session started: it gets its id from Codex with your first message (then shown by /resume and /status). The previous one stays reachable with /resume.');
+    await old?.stop();
+  }
+
+  /** Detaches the process (not a crash): it is no longer the chat's, its approvals are withdrawn. Returns it. */
+  private detach(): CodexConnection | null {
+    this.clearIdle();
+    const conn = this.conn;
+    this.conn = null;
+    if (conn) this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
+    return conn;
   }
 
   private async resumeCommand(arg: string): Promise<void> {
     const active = this.deps.sessions.active(this.deps.chatId);
-    if (!arg) return this.notice(sessionsText(this.deps.sessions.list(this.deps.chatId), active?.id ?? null));
+    // Short ids are unique among every session of the chat, so what the list shows resolves (sessions.ts findSession).
+    const ids = this.deps.sessions.list(this.deps.chatId, Number.MAX_SAFE_INTEGER).map((r) => r.id);
+    if (!arg) return this.notice(sessionsText(this.deps.sessions.list(this.deps.chatId), active?.id ?? null, ids));
     const before = active?.id ?? null;
-    const probe = this.deps.sessions.list(this.deps.chatId, 1000);
-    const target = /^\d{1,2}$/.test(arg) ? this.deps.sessions.list(this.deps.chatId)[Number(arg) - 1] : probe.filter((r) => arg.length >= 5 && r.id.toLowerCase().startsWith(arg.toLowerCase()));
-    const row = Array.isArray(target) ? (target.length === 1 ? target[0] : undefined) : target;
-    if (!row) return this.notice('No such session. /resume lists them.');
+    const found = this.deps.sessions.find(this.deps.chatId, arg);
+    if ('error' in found) return this.notice(found.error);
+    const row = found.row;
     if (row.threadId) {
       const holder = this.deps.threadHeldElsewhere(row.threadId);
       if (holder) return this.notice(`That session is open in the chat "${holder}"; one conversation runs in one chat at a time.`);
     }
-    if (row.id === before) return this.notice(`Already on ${id8(row.id)} · ${row.label || '(no message yet)'}.`);
-    await this.stopEverything('/resume');
+    if (row.id === before) return this.notice(`Already on ${sessionRef(row, ids)} · ${row.label || '(no message yet)'}.`);
+    let busy = this.busyFor('/resume');
+    if (busy) return this.notice(busy);
+    await this.settleForSwitch();
+    busy = this.busyFor('/resume');
+    if (busy) return this.notice(busy);
+    this.era++;
+    const old = this.detach();
     const switched = this.deps.sessions.setActive(this.deps.chatId, row.id);
-    if (!switched) return this.notice('No such session. /resume lists them.');
+    if (!switched) {
+      await old?.stop();
+      return this.notice('No such session. /resume lists them.');
+    }
     this.threadId = switched.threadId;
     this.rowId = null;
     this.enforcement = null;
-    this.notice(`Resumed ${id8(switched.id)} · ${switched.label || '(no message yet)'}. The next message continues it.`);
+    this.down = null;
+    this.killedTurn = null;
+    this.notice(`Resumed ${sessionRef(switched, ids)} · ${switched.label || '(no message yet)'}. The next message continues it.`);
+    await old?.stop();
   }
 
-  private async liveModels(): Promise<Awaited<ReturnType<ModelCatalog['list']>>> {
+  private async liveModels(): Promise<ModelInfo[]> {
     await this.ensureStarted();
     const conn = this.conn;
     if (!conn) return [];
-    return this.deps.models.list((await this.planOnce()).spawn.bin, conn);
+    return this.readCatalog(conn);
+  }
+
+  /** The `model/list` catalog on `conn` (cached by ModelCatalog), kept for `inForce`; [] when Codex listed nothing. */
+  private async readCatalog(conn: CodexConnection): Promise<ModelInfo[]> {
+    const models = await this.deps.models.list((await this.planOnce()).spawn.bin, conn);
+    if (models.length) this.catalog = models;
+    return models;
   }
 
   private lastPlan: LaunchPlan | null = null;
@@ -550,6 +771,24 @@ export class Chat {
     return this.deps.sessions.active(this.deps.chatId) ?? this.deps.sessions.ensureActive(this.deps.chatId, this.deps.profile);
   }
 
+  /**
+   * The model and effort the next turn/start sends, and where each comes from. Model: the session's
+   * override, else the profile's or Codex's. Effort, the first the model offers (per the last `model/list`;
+   * anything goes without one): the session's override, the profile's (or Codex config's), the model's
+   * default from the catalog, else what Codex reported at the thread start.
+   */
+  private inForce(row: SessionRow | null): { model: string | null; modelSource: string; effort: string | null; effortSource: string | null } {
+    const model = row?.model ?? this.baseModel;
+    const modelSource = row?.model ? 'this session' : this.baseSource;
+    const info = model ? this.catalog.find((m) => m.id.toLowerCase() === model.toLowerCase()) ?? null : null;
+    const offered = (e: string): boolean => !info?.efforts.length || info.efforts.includes(e);
+    if (row?.effort && offered(row.effort)) return { model, modelSource, effort: row.effort, effortSource: 'this session' };
+    const set = this.configuredEffort;
+    if (set && offered(set.effort)) return { model, modelSource, effort: set.effort, effortSource: set.source };
+    if (info?.defaultEffort) return { model, modelSource, effort: info.defaultEffort, effortSource: `default of ${info.id}` };
+    return { model, modelSource, effort: this.reportedEffort, effortSource: this.reportedEffort ? 'codex default' : null };
+  }
+
   private async modelCommand(arg: string): Promise<void> {
     const models = await this.liveModels();
     const row = this.ensureRow();
@@ -557,23 +796,42 @@ export class Chat {
       return this.notice(describeModels(models, { model: row.model ?? this.baseModel, source: row.model ? 'session' : this.baseSource }));
     }
     const choice = chooseModel(models, arg);
-    if ('clear' in choice) {
-      this.deps.sessions.setOverride(this.deps.chatId, { model: null });
-      return this.notice(`Model back to ${this.baseModel ?? 'Codex\u2019s default'} (${this.baseSource}) from the next turn.`);
+    const text = 'clear' in choice
+      ? `Model back to ${this.baseModel ?? 'Codex\u2019s default'} (${this.baseSource}) from the next turn.`
+      : `Model ${choice.model} for this session, from the next turn (Codex first summarises the conversation for the new model).${choice.note ? ` ${choice.note}` : ''} /model default goes back.`;
+    const next = this.deps.sessions.setOverride(this.deps.chatId, { model: 'clear' in choice ? null : choice.model });
+    this.notice(`${text}${this.recheckEffort(models, next)}`);
+  }
+
+  /**
+   * After a model change: a session effort the new model does not offer is cleared (the model list says
+   * which it offers; with no list nothing is checked). Returns what to add to the reply: the sentence that
+   * says it was cleared (when it was) and the effort in force from the next turn, with where it comes from.
+   */
+  private recheckEffort(models: ModelInfo[], row: SessionRow): string {
+    const model = row.model ?? this.baseModel;
+    let said = '';
+    if (row.effort && models.length && !effortsFor(models, model).includes(row.effort)) {
+      said = ` Effort ${row.effort} (set for this session) is not offered by ${model ?? 'Codex\u2019s default model'} (it offers ${effortsFor(models, model).join(', ')}), so it was cleared.`;
+      row = this.deps.sessions.setOverride(this.deps.chatId, { effort: null });
     }
-    this.deps.sessions.setOverride(this.deps.chatId, { model: choice.model });
-    this.notice(`Model ${choice.model} for this session, from the next turn (Codex first summarises the conversation for the new model).${choice.note ? ` ${choice.note}` : ''} /model default goes back.`);
+    const force = this.inForce(row);
+    return `${said} Effort from the next turn: ${force.effort ?? 'the model\u2019s default'}${force.effortSource ? ` (${force.effortSource})` : ''}.`;
   }
 
   private async effortCommand(arg: string): Promise<void> {
     const models = await this.liveModels();
     const row = this.ensureRow();
     const model = row.model ?? this.baseModel;
-    if (!arg) return this.notice(describeEfforts(models, model, row.effort ?? this.baseEffort));
+    const force = this.inForce(row);
+    const source = force.effortSource === 'this session' ? 'session' : force.effortSource === 'profile' ? 'profile' : undefined;
+    // A set effort is named as such; a model's default is shown by describeEfforts itself.
+    const shown = source || force.effortSource === 'codex config' ? force.effort : null;
+    if (!arg) return this.notice(describeEfforts(models, model, shown, source));
     const choice = chooseEffort(models, model, arg);
     if ('clear' in choice) {
-      this.deps.sessions.setOverride(this.deps.chatId, { effort: null });
-      return this.notice(`Effort back to ${this.baseEffort ?? 'the model\u2019s default'} from the next turn.`);
+      const next = this.deps.sessions.setOverride(this.deps.chatId, { effort: null });
+      return this.notice(`Effort back to ${this.inForce(next).effort ?? 'the model\u2019s default'} from the next turn.`);
     }
     this.deps.sessions.setOverride(this.deps.chatId, { effort: choice.effort });
     this.notice(`Effort ${choice.effort} for this session, from the next turn. /effort default goes back.`);
@@ -597,6 +855,30 @@ export class Chat {
 
   // ---- process -----------------------------------------------------------------------------------
 
+  /**
+   * Sends `turn/interrupt` for the running turn (not `$/cancelRequest`); a turn that does not end within
+   * `interruptGraceMs` after it, or an interrupt Codex refuses, is ended by stopping the process. False
+   * when no turn with a known id runs. The queue is not touched (the stall watchdog uses this alone).
+   */
+  private async interruptTurn(): Promise<boolean> {
+    const conn = this.conn;
+    if (!conn || !this.threadId || !this.turnId) return false;
+    const turnId = this.turnId;
+    try {
+      await conn.request('turn/interrupt', { threadId: this.threadId, turnId }, { timeoutMs: this.deps.timing.interruptGraceMs });
+    } catch (e) {
+      // The turn ended on its own while the interrupt was on its way: nothing left to stop.
+      if (this.turnId !== turnId || this.conn !== conn) return false;
+      this.notice(`Codex did not stop the turn (${toAppError(e).message}); its process is stopped instead.`);
+      await this.stopProcess();
+      return true;
+    }
+    setTimeout(() => {
+      if (this.turnId === turnId && this.conn === conn) void this.stopProcess();
+    }, this.deps.timing.interruptGraceMs).unref?.();
+    return true;
+  }
+
   private async ensureStarted(): Promise<void> {
     if (this.conn) return;
     const verdict = this.crashes.verdict(Date.now());
@@ -607,10 +889,7 @@ export class Chat {
 
   /** Detaches and stops the process (not a crash), withdrawing its approvals. */
   private async stopProcess(): Promise<void> {
-    this.clearIdle();
-    const conn = this.conn;
-    this.conn = null;
-    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
+    const conn = this.detach();
     if (conn) {
       // A turn still waiting ends as interrupted: the process that ran it is gone.
       this.turnWaiter?.({ turnId: this.turnId, status: 'interrupted', message: null, errorInfo: null });
@@ -634,22 +913,36 @@ export class Chat {
     try {
       conn = await this.deps.startCodex(plan.spawn);
     } catch (e) {
+      if (this.state === 'starting') this.changed('error');
       throw new AppFailure({ code: 'start-failed', message: `Codex did not start: ${toAppError(e).message}` });
     }
+    this.opening = conn;
     try {
       await this.attestAndOpen(conn, plan);
     } catch (e) {
       // Nothing may outlive a failed start: a refusal already killed it; any other failure does now.
       if (this.conn !== conn) conn.kill();
+      if (this.state === 'starting') this.changed('error');
       throw e;
+    } finally {
+      if (this.opening === conn) this.opening = null;
+    }
+    this.down = null;
+    // Started for a command (/model, /export…) or a restart: nothing runs, so the chat is idle, not "starting".
+    if (!this.running) this.changed('idle');
+    if (this.killedTurn) {
+      this.notice(`Codex runs again. ${this.killedTurn} was cut off when Codex exited and did not finish; send it again if you still want it.`);
+      this.killedTurn = null;
     }
   }
 
   /** The checks and the thread start of `start()`, on a running connection. Throws to refuse. */
   private async attestAndOpen(conn: CodexConnection, plan: LaunchPlan): Promise<void> {
-    conn.onNotification((m, p) => this.onNotification(m, p));
-    conn.onServerRequest((m, p, id) => this.onServerRequest(m, p, id));
-    conn.onUnknownServerRequest?.((method) => this.noteUnknown(method));
+    conn.onNotification((m, p) => this.onNotification(conn, m, p));
+    conn.onServerRequest((m, p, id) => this.onServerRequest(conn, m, p, id));
+    conn.onUnknownServerRequest?.((method) => {
+      if (this.isCurrent(conn)) this.noteUnknown(method);
+    });
     const version = checkVersion(conn.version);
     if (version.length) this.refuse(conn, version);
     this.codexVersion = conn.version;
@@ -665,7 +958,8 @@ export class Chat {
     const planModel = str(plan.threadParams.model);
     this.baseSource = planModel ? 'profile' : 'codex default';
     this.baseModel = planModel ?? str(config.model);
-    this.baseEffort = plan.effort ?? str(config.model_reasoning_effort);
+    const configEffort = str(config.model_reasoning_effort);
+    this.configuredEffort = plan.effort ? { effort: plan.effort, source: 'profile' } : configEffort ? { effort: configEffort, source: 'codex config' } : null;
     const row = this.deps.sessions.ensureActive(this.deps.chatId, this.deps.profile);
     const params = { ...plan.threadParams, ...(row.model ? { model: row.model } : {}) };
     let answer: unknown;
@@ -697,7 +991,7 @@ export class Chat {
     if (!tid) this.refuse(conn, ['refused: Codex did not return a thread id.']);
     // What Codex reports in force wins over what was asked (a mode shown must be the mode in force).
     if (isObj(answer) && !row.model) this.baseModel = str(answer.model) ?? this.baseModel;
-    if (isObj(answer) && !row.effort && !this.baseEffort) this.baseEffort = str(answer.reasoningEffort);
+    this.reportedEffort = isObj(answer) ? str(answer.reasoningEffort) : null;
     this.threadId = tid;
     this.attestedAt = new Date().toISOString();
     this.rowId = this.deps.sessions.bindThread(this.deps.chatId, rowId, tid, verdict.enforcement).id;
@@ -712,13 +1006,17 @@ export class Chat {
     this.clearIdle();
     this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
     const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
-    const cause = exitCause(exit);
+    const cause = crashDetail(exit);
     const verdict = this.crashes.note({ at: Date.now(), how, cause });
+    this.down = 'crashed';
+    const cur = this.current;
+    // What the crash cut off is told again when Codex runs next (a first turn's retry clears it).
+    if (cur && cur.phase !== 'starting' && cur.era === this.era) this.killedTurn = cur.work.kind === 'compact' ? 'The compaction' : `The turn of ${quote(cur.work.text)}`;
     this.refusal = verdict.allowed ? null : this.crashes.message(verdict);
     const next = this.refusal ?? 'Restart it, or send a message: either starts it again and resumes this conversation.';
     this.transcript.push({
       type: 'error', id: this.transcript.localId('exit'), message: `Codex exited (${how}). ${next}`,
-      // The lines of Codex's stderr tail that say why (codex/stderrClass.ts), never its routine log lines.
+      // The lines of this process's recent stderr that say why (crashDetail), never its routine log lines.
       detail: cause, kind: 'crashed',
       ...(verdict.allowed ? { action: 'restart' as const } : {}),
     });
@@ -745,7 +1043,8 @@ export class Chat {
       this.stallTimer = setTimeout(() => {
         this.stallTimer = null;
         this.notice(`Stopped: no output from the agent for ${mins(ms)} (turn_stall_minutes).`);
-        void this.interrupt();
+        this.stopWhy = 'stopped by the stall watchdog (turn_stall_minutes)';
+        void this.interruptTurn();
       }, ms / 2);
       this.stallTimer.unref?.();
     }, ms / 2);
@@ -764,7 +1063,11 @@ export class Chat {
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
       if (this.running || this.queue.length || this.commands || this.deps.broker.pending().some((v) => v.chatId === this.deps.chatId)) return;
-      void this.stopProcess().then(() => this.changed());
+      // Shown as it is: stopped (the next message starts Codex again and resumes the thread).
+      this.down = 'idle-exit';
+      const stopping = this.stopProcess();
+      this.changed('stopped');
+      void stopping;
     }, this.deps.timing.idleMs);
     this.idleTimer.unref?.();
   }
@@ -801,15 +1104,25 @@ export class Chat {
 
   // ---- Codex → chat ------------------------------------------------------------------------------
 
-  private onNotification(method: string, params: unknown): void {
+  /** True for the chat's connection, or the one it is opening; any other (detached, stopped, replaced) is stale. */
+  private isCurrent(conn: CodexConnection): boolean {
+    return conn === this.conn || conn === this.opening;
+  }
+
+  private onNotification(conn: CodexConnection, method: string, params: unknown): void {
+    // A detached process (after /new, /resume, a stop or a restart) may still speak: it is not this chat's any more.
+    if (!this.isCurrent(conn)) return;
     const ids = idsOf(params);
     if (ids.threadId && this.threadId && ids.threadId !== this.threadId) return;
     const p = isObj(params) ? params : {};
     if (this.turnWaiter && method !== 'thread/status/changed') this.armStall();
     switch (method) {
-      case 'turn/started':
-        if (!this.turnId && isObj(p.turn)) this.turnId = str(p.turn.id);
+      case 'turn/started': {
+        // Only the work waiting for its turn id takes it (a compaction learns its id only here).
+        const id = isObj(p.turn) ? str(p.turn.id) : null;
+        if (id && this.current && this.turnWaiter) this.gotTurn(this.current, id, true);
         return;
+      }
       case 'item/started':
       case 'item/completed': {
         if (isObj(p.item) && p.item.type === 'fileChange' && typeof p.item.id === 'string') this.fileChanges.set(p.item.id, readChanges(p.item));
@@ -863,7 +1176,9 @@ export class Chat {
     this.transcript.push({ type: 'notice', id: this.transcript.localId('notice'), text: `Codex sent a request Angelia does not know (${method}); it was answered "unsupported".` });
   }
 
-  private async onServerRequest(method: string, params: unknown, rpcId: string | number): Promise<unknown> {
+  private async onServerRequest(conn: CodexConnection, method: string, params: unknown, rpcId: string | number): Promise<unknown> {
+    // A detached process is being stopped: nothing it asks is shown or run.
+    if (!this.isCurrent(conn)) throw new ResponseError(-32603, `this Codex process is no longer attached to Angelia's chat ${this.deps.chatId}`);
     const c = classifyServerRequest(method, params, { fileChanges: this.fileChanges, onRequest: this.onRequest });
     const base = { chatId: this.deps.chatId, profile: this.deps.profile, at: new Date().toISOString() };
     if (c.type === 'unknown') {
@@ -888,10 +1203,13 @@ export class Chat {
       this.armStall();
     }
     if (settled.by === 'timeout') this.notice(`No answer to the permission request in time, so it was denied. (${id8(id)})`);
-    if (settled.reason) {
+    if (settled.reason && settled.answer === 'deny') {
       // The decline is written first (this handler's result); the typed reason follows as a steer (field case B08).
       const reason = settled.reason;
       setTimeout(() => void this.steer(reason, 'denyReason'), 0);
+    } else if (settled.reason) {
+      // "Deny and stop" ends the turn: its reason is kept with the request (audit, record), and nothing is queued.
+      this.notice(`Your reason was recorded with the request, not sent to the agent: "Deny and stop" ended the turn. (${id8(id)})`);
     }
     return settled.wire;
   }

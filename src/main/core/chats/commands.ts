@@ -2,7 +2,7 @@
  * The chat commands typed in the composer (product.md §4, seed-spec §5): how a message is recognised as
  * one, and the texts they answer with. The commands themselves run in chat.ts; they cost no model tokens.
  */
-import type { SessionRow } from './sessions';
+import { shortId, type SessionRow } from './sessions';
 
 /** Every command a chat answers, with its one-line help. */
 export const COMMANDS = {
@@ -11,7 +11,7 @@ export const COMMANDS = {
   model: '/model lists models; /model <name> sets one for this session; /model default clears it',
   effort: '/effort lists reasoning efforts; /effort <level> for this session; /effort default clears it',
   compact: 'summarise the conversation so far to free context (waits until Codex has compacted)',
-  stop: 'stop the running turn and drop queued messages',
+  stop: 'stop the running turn (or the one still starting) and drop queued messages',
   status: 'profile, session, model, sandbox and queue of this chat',
   export: 'write this session as Markdown to the exports folder',
   help: 'this list',
@@ -26,23 +26,44 @@ export interface ParsedCommand {
   arg: string;
 }
 
+/** What `parseCommand` makes of a line. */
+export type ParsedLine =
+  /** A chat command, answered by Angelia. */
+  | ParsedCommand
+  /** A `/word` that names no command (`unknown` is the `/word` as typed): answered "unknown command". */
+  | { unknown: string }
+  /** `//text`: the text for the agent, one slash dropped ("/text"). */
+  | { message: string };
+
+/** The hint an unknown command is answered with: how to send such a text to the agent after all. */
+export const SLASH_ESCAPE_HINT = 'start with // to send it as a message';
+
 /**
- * Reads `text` as a command. Returns the command, `{ unknown }` for a `/word` that is no command (so
- * a typo never reaches the agent as a prompt), or null for an ordinary message (including text that
- * starts with a path such as `/usr/bin is missing`, or with a space).
+ * Reads `text` (as typed; only the blank end is ignored) as a command. The rule:
+ * - a known command (`/new`, `/resume 2`, … any case) → that command, with the rest of the line as `arg`;
+ * - `//text` → `{ message: "/text" }`: the text goes to the agent literally, one slash dropped;
+ * - text that starts with a path (`/usr/bin is missing`, `/etc/hosts?`: a second `/` or a `.` right
+ *   after the first word) → null: no command has either, so it is an ordinary message;
+ * - any other text that starts with one `/` → `{ unknown: "/word" }`, whether the word stands alone
+ *   (`/frobnicate`) or more text follows (`/usr is missing`, `/modle x`), so a typo never reaches the
+ *   agent as a prompt; the chat answers it with `SLASH_ESCAPE_HINT`;
+ * - anything else (including text that starts with a space) → null: an ordinary message.
  */
-export function parseCommand(text: string): ParsedCommand | { unknown: string } | null {
-  const m = /^\/([A-Za-z][A-Za-z-]*)(?:\s+([\s\S]*))?$/.exec(text.trimEnd());
-  if (!m?.[1]) return null;
-  const name = m[1].toLowerCase();
-  if (Object.prototype.hasOwnProperty.call(COMMANDS, name)) return { name: name as CommandName, arg: (m[2] ?? '').trim() };
-  return { unknown: `/${m[1]}` };
+export function parseCommand(text: string): ParsedLine | null {
+  const line = text.trimEnd();
+  if (!line.startsWith('/')) return null;
+  if (line.startsWith('//')) return { message: line.slice(1) };
+  if (/^\/[^\s/.]*[/.]/.test(line)) return null;
+  const m = /^\/([A-Za-z][A-Za-z-]*)(?:\s+([\s\S]*))?$/.exec(line);
+  const name = m?.[1]?.toLowerCase();
+  if (m && name && Object.prototype.hasOwnProperty.call(COMMANDS, name)) return { name: name as CommandName, arg: (m[2] ?? '').trim() };
+  return { unknown: `/${/^\/(\S*)/.exec(line)?.[1] ?? ''}` };
 }
 
 /** The `/help` text. */
 export function helpText(): string {
   const lines = Object.entries(COMMANDS).map(([name, help]) => `/${name} — ${help}`);
-  return ['Commands (answered by Angelia, no model tokens):', ...lines, 'To send text that starts with "/" to the agent, put a space before it.'].join('\n');
+  return ['Commands (answered by Angelia, no model tokens):', ...lines, 'To send the agent a message that starts with "/", start it with "//" (//usr is missing → /usr is missing).'].join('\n');
 }
 
 /** The first 8 characters of an id, as ids are shown. */
@@ -50,10 +71,22 @@ export function id8(id: string): string {
   return id.slice(0, 8);
 }
 
-/** The `/resume` list: `N. <id8>[ *] · <turns> turns · <label>`, most recently used first. */
-export function sessionsText(rows: SessionRow[], activeId: string | null): string {
+/**
+ * How a session is named in chat notices: its `shortId` (`…c7f1a3d8`, unique among `among`) once Codex
+ * gave it a thread, else `the new session` (a row without a thread has a provisional id that changes).
+ */
+export function sessionRef(row: SessionRow, among: readonly string[] = []): string {
+  return row.threadId ? shortId(row.id, among) : 'the new session';
+}
+
+/**
+ * The `/resume` list: `N. <id>[ *] · <turns> turns · <label>`, most recently used first. `<id>` is the
+ * session's `shortId` (`…c7f1a3d8`, unique among `among`: pass every id of the chat), or `new` for a
+ * row Codex has not given a thread yet (its id would change; `/resume N` reaches it).
+ */
+export function sessionsText(rows: SessionRow[], activeId: string | null, among: readonly string[] = rows.map((r) => r.id)): string {
   if (!rows.length) return 'No sessions yet.';
-  const lines = rows.map((r, i) => `${i + 1}. ${id8(r.id)}${r.id === activeId ? ' *' : ''} · ${r.turns} turn${r.turns === 1 ? '' : 's'} · ${r.label || '(no message yet)'}`);
+  const lines = rows.map((r, i) => `${i + 1}. ${r.threadId ? shortId(r.id, among) : 'new'}${r.id === activeId ? ' *' : ''} · ${r.turns} turn${r.turns === 1 ? '' : 's'} · ${r.label || '(no message yet)'}`);
   return ['Sessions (* = active). /resume <n|id> switches.', ...lines].join('\n');
 }
 
@@ -61,22 +94,34 @@ export function sessionsText(rows: SessionRow[], activeId: string | null): strin
 export interface StatusFacts {
   profile: string;
   session: SessionRow | null;
+  /** The version of the Codex that runs (or ran last) for this chat; null before its first start. */
   codexVersion: string | null;
+  /** The model and effort sent with the next turn/start, and where each comes from. */
   model: string | null;
   modelSource: string;
   effort: string | null;
+  effortSource: string | null;
+  /** How the sandbox stands, one phrase (shown after "sandbox: "). */
   sandbox: string;
+  /** A Codex process runs for this chat. */
   warm: boolean;
+  /** Why no Codex process runs, when that is known ("Codex exited after idle_exit_minutes"); null otherwise. */
+  down: string | null;
   queued: number;
   running: boolean;
   sessions: number;
 }
 
-/** The `/status` text (three lines plus the sandbox line). */
+/**
+ * The `/status` text, four lines: profile · session · Codex version ("codex not started yet" before the
+ * first start) · model · effort in force; last use · warm or cold (with why it is cold) · turn · queue;
+ * the sandbox; the number of sessions.
+ */
 export function statusText(f: StatusFacts): string {
   const s = f.session;
-  const first = [`angelia · profile ${f.profile}`, s ? `session ${id8(s.id)} · ${s.turns} turn${s.turns === 1 ? '' : 's'}` : 'no session yet',
-    f.codexVersion ? `codex ${f.codexVersion}` : 'codex', f.model ? `model ${f.model} (${f.modelSource})` : null, f.effort ? `effort ${f.effort}` : null].filter(Boolean).join(' · ');
-  const second = [s ? `last used ${s.last_used_at}` : null, f.warm ? 'warm' : 'cold', f.running ? 'a turn is running' : null, `${f.queued} queued`].filter(Boolean).join(' · ');
+  const first = [`angelia · profile ${f.profile}`, s ? `session ${s.threadId ? shortId(s.id) : 'new (its id comes with the first message)'} · ${s.turns} turn${s.turns === 1 ? '' : 's'}` : 'no session yet',
+    f.codexVersion ? `codex ${f.codexVersion}` : 'codex not started yet', f.model ? `model ${f.model} (${f.modelSource})` : null,
+    f.effort ? `effort ${f.effort}${f.effortSource ? ` (${f.effortSource})` : ''}` : null].filter(Boolean).join(' · ');
+  const second = [s ? `last used ${s.last_used_at}` : null, f.warm ? 'warm' : f.down ? `cold (${f.down})` : 'cold', f.running ? 'a turn is running' : null, `${f.queued} queued`].filter(Boolean).join(' · ');
   return [first, second, `sandbox: ${f.sandbox}`, `${f.sessions} session${f.sessions === 1 ? '' : 's'} in history`].join('\n');
 }

@@ -3,11 +3,16 @@
  * implementation is `CodexClient` (core/codex/client.ts); tests may pass a scripted one.
  */
 
-/** How a Codex process ended: exit code or signal, and the last lines of its stderr. */
+/**
+ * How a Codex process ended: exit code or signal, the last lines of its stderr (this process's only,
+ * oldest first), and, when the launcher computed it, the line(s) that explain the exit picked from all
+ * the stderr it kept (core/codex/launcher.ts `ProcessExit.cause`; absent from scripted connections).
+ */
 export interface CodexExit {
   code: number | null;
   signal: NodeJS.Signals | string | null;
   stderrTail: string;
+  cause?: string | null;
 }
 
 /** One live connection to one `codex app-server` child. */

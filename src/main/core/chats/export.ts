@@ -25,6 +25,7 @@
  * - Turn `startedAt`/`completedAt` are Unix SECONDS; items carry `startedAtMs`/`completedAtMs` (ms).
  */
 import type { CodexConnection } from './connection';
+import { shortId } from './sessions';
 import { isObj, str, strList, type Obj } from '../codex/wire';
 
 /** One exported row (seed-spec §4.12 shape). `ts` is an ISO-8601 UTC time, or null when Codex recorded none. */
@@ -57,8 +58,10 @@ export interface ExportSession {
 /** What `readSessionRows` returns: the rows (sessions in the order given, turns oldest first) and what to tell the user. */
 export interface ExportResult {
   rows: ExportRow[];
-  /** One line each, meant for a person: skipped sessions, unreadable threads, items not understood, empty sessions. */
+  /** One line each, meant for a person: unreadable threads, items not understood, threads Codex returned empty. */
   warnings: string[];
+  /** One line each, not a problem: a session with no turns yet (nothing to export from it). */
+  notes: string[];
   /** Thread ids Codex could not read (each also has a warning). Non-empty means the export is incomplete. */
   failed: string[];
 }
@@ -274,8 +277,19 @@ export function turnRows(turn: unknown, ctx: RowContext, opts: { tools: boolean 
   return { rows, unknown };
 }
 
-const id8 = (id: string): string => id.slice(0, 8);
-const name = (s: ExportSession): string => `session ${id8(s.id)}${s.label ? ` ("${s.label}")` : ''}`;
+/** `session …c7f1a3d8 ("label")`: the session's short id (`shortId`, unique among `among`) and label. */
+const sessionName = (s: ExportSession, among: readonly string[]): string => `session ${shortId(s.id, among)}${s.label ? ` ("${s.label}")` : ''}`;
+
+/**
+ * Turns in chronological order: by `startedAt` (Unix seconds), ties and turns without a time keeping
+ * Codex's order. Codex 0.169.0 answers `sortDirection:"asc"` oldest first already; this only guards
+ * the order the export promises. When any turn lacks a `startedAt`, Codex's order is kept as it is.
+ */
+export function chronological(turns: readonly unknown[]): unknown[] {
+  const at = turns.map((t) => (isObj(t) && typeof t.startedAt === 'number' && Number.isFinite(t.startedAt) ? t.startedAt : null));
+  if (at.some((a) => a === null)) return [...turns];
+  return turns.map((t, i) => ({ t, i, a: at[i] as number })).sort((x, y) => x.a - y.a || x.i - y.i).map((x) => x.t);
+}
 
 /**
  * Every turn of a thread, oldest first, read with `thread/turns/list {threadId, itemsView:"full",
@@ -321,9 +335,10 @@ function readHint(message: string): string {
 /**
  * Reads the sessions' threads on a live connection (`CodexConnection`, core/chats/connection.ts; the
  * thread need not be loaded in it) and turns them into rows, sessions in the order given, turns oldest
- * first (`turnRows`). `conn` may be null when no session has a thread (then only the skip warnings
+ * first (`chronological`, then `turnRows`). `conn` may be null when no session has a thread (then only the skip warnings
  * come back; a session with a thread would count as unreadable). Never starts a turn, never asks the model; installs no handler on `conn`.
- * Never throws for one session: a session whose `threadId` is null is skipped with a warning; a thread
+ * Never throws for one session: a session whose `threadId` is null has no turns yet (a note, not a
+ * warning; `toMarkdown` still gives it a heading and "No turns yet"); a thread
  * Codex cannot read gives a warning naming it and its id in `failed`; a thread that yields no turns or
  * no rows gives a warning; items not understood are counted per session in a warning naming their
  * kinds and Codex's version (B34: nothing disappears silently).
@@ -331,17 +346,20 @@ function readHint(message: string): string {
 export async function readSessionRows(conn: CodexConnection | null, sessions: ExportSession[], meta: { chat: string; profile: string }, opts: ReadOptions): Promise<ExportResult> {
   const rows: ExportRow[] = [];
   const warnings: string[] = [];
+  const notes: string[] = [];
   const failed: string[] = [];
+  const ids = sessions.map((s) => s.id);
+  const name = (s: ExportSession): string => sessionName(s, ids);
   for (const s of sessions) {
     if (!s.threadId) {
-      warnings.push(`${name(s)} was skipped: no turn ever ran in it, so Codex has no thread for it`);
+      notes.push(`${name(s)} has no turns yet: nothing to export from it`);
       continue;
     }
     let turns: unknown[];
     try {
       if (!conn) throw new Error('no Codex connection was given');
       const read = await readThreadTurns(conn, s.threadId, opts);
-      turns = read.turns;
+      turns = chronological(read.turns);
       warnings.push(...read.warnings.map((w) => `${name(s)}: ${w}`));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -367,7 +385,7 @@ export async function readSessionRows(conn: CodexConnection | null, sessions: Ex
     if (!turns.length) warnings.push(`${name(s)}: Codex returned no turns for thread ${s.threadId}; nothing exported from it`);
     else if (rows.length === before) warnings.push(`${name(s)}: ${turns.length} turn${turns.length === 1 ? '' : 's'} read from thread ${s.threadId}, but none held anything to export`);
   }
-  return { rows, warnings, failed };
+  return { rows, warnings, notes, failed };
 }
 
 /** JSON Lines: one row per line (keys in the §4.12 order), each line ending with "\n"; "" for no rows. */
@@ -391,18 +409,20 @@ function fence(text: string): string {
  * `meta.sessions`; rows of a session not listed come last under its id) a `## <label>` heading with the
  * session and thread ids, then each row: `**You**` / `**Agent**` (with the tools used) followed by the
  * text as written, and tool rows as `**Tool** \`name\`` followed by a fenced block. A session with no
- * rows says so instead of vanishing (B34).
+ * rows keeps its heading and says so instead of vanishing (B34): `_No turns yet._` when it has no
+ * thread, `_Nothing exported from this session._` when its thread gave nothing.
  */
 export function toMarkdown(rows: ExportRow[], meta: { chat: string; profile: string; sessions: ExportSession[] }): string {
   const out: string[] = [`# Chat \`${meta.chat}\` (profile \`${meta.profile}\`)`, ''];
   const order = [...meta.sessions];
   for (const r of rows) if (!order.some((s) => s.id === r.session)) order.push({ id: r.session, threadId: null, label: '' });
+  const ids = order.map((s) => s.id);
   for (const s of order) {
     const own = rows.filter((r) => r.session === s.id);
     const when = own.find((r) => r.ts)?.ts ?? null;
-    out.push(`## ${s.label || `Session ${id8(s.id)}`}`, '');
-    out.push(`Session \`${s.id}\` · thread ${s.threadId ? `\`${s.threadId}\`` : '(none)'}${when ? ` · ${shortTime(when)}` : ''}`, '');
-    if (!own.length) out.push(s.threadId ? '_Nothing exported from this session._' : '_No turn ever ran in this session._', '');
+    out.push(`## ${s.label || `Session ${shortId(s.id, ids)}`}`, '');
+    out.push(`Session \`${s.id}\` · thread ${s.threadId ? `\`${s.threadId}\`` : '(none yet)'}${when ? ` · ${shortTime(when)}` : ''}`, '');
+    if (!own.length) out.push(s.threadId ? '_Nothing exported from this session._' : '_No turns yet._', '');
     for (const r of own) {
       const time = r.ts ? ` · ${shortTime(r.ts)}` : '';
       if (r.role === 'tool') {

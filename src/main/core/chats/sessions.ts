@@ -1,15 +1,33 @@
 /**
  * The sessions store (`<state>/sessions.json`, seed-spec §1.5): per chat, the active session and a
  * history of sessions. A session row takes the thread id Codex mints; it is resumed only once it is
- * materialized (a turn started on it: field case B22). Written atomically, mode 600; the previous
- * version is kept as `sessions.json.bak` (mode 600) before every write.
+ * materialized (a turn started on it: field case B22).
+ *
+ * Files: `sessions.json` written atomically (write-file-atomic), mode 600; before every write the version
+ * on disk is kept as `sessions.json.bak`, also written atomically with mode 600 whatever the mode of the
+ * source was; `sessions.json.lock` exists only while one process writes.
+ *
+ * Several processes may share one state folder (`angelia serve` and `angelia run` at once). Every change
+ * is made as: take the lock, RE-READ the file, apply the change to what is on disk, write, drop the lock.
+ * So no process writes back a stale copy and nothing another process wrote is lost. The lock is a file
+ * created with O_EXCL holding `{pid, host, at}`; it is taken over when stale: its process is gone (same
+ * host), it holds no readable record for more than a moment, or it is older than `SESSIONS_LOCK_STALE_MS`
+ * (a write takes milliseconds; this also covers a reused pid). Reads do not lock (writes are atomic
+ * renames): they re-read the file when its inode, size or mtime changed.
+ *
+ * Session ids as shown to people (`shortId`): Codex thread ids are UUIDv7, whose leading characters are a
+ * millisecond clock, so sessions made within about a minute share their first 8 characters. Ids are
+ * therefore shown by their LAST characters (random in UUIDv7), as `…c7f1a3d8`, and `/resume` and
+ * `--session` take either the start or the end of an id (`findSession`).
  */
-import { copyFileSync, existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { AppFailure } from '../../../shared/result';
+import { keyPath } from '../table/errors';
 
 export const SessionRow = z.object({
   /** A local UUID until Codex mints a thread; then the thread id. */
@@ -32,135 +50,438 @@ const ChatRecord = z.object({ profile: z.string(), active: z.string().nullable()
 const StoreFile = z.object({ version: z.literal(1), chats: z.record(z.string(), ChatRecord) });
 type StoreFile = z.infer<typeof StoreFile>;
 
-/** The sessions store over one file. Every mutation is written before it returns. */
-export class SessionStore {
-  private data: StoreFile;
-  constructor(private readonly file: string) {
-    this.data = { version: 1, chats: {} };
-    if (existsSync(file)) {
-      let raw: unknown;
+/** A lock older than this (ms) is taken over even when its process seems alive (a write takes milliseconds). */
+export const SESSIONS_LOCK_STALE_MS = 10_000;
+/** How long (ms) a change waits for another process's lock before failing with `sessions-locked`. */
+export const SESSIONS_LOCK_WAIT_MS = 15_000;
+/** A lock file with no readable record is stale after this long (ms): its writer died between create and write. */
+const LOCK_EMPTY_STALE_MS = 2_000;
+/** The shortest selector `findSession` takes (characters of the start or the end of an id). */
+export const SESSION_SELECTOR_MIN = 5;
+/** Characters of an id shown by `shortId` (more when two ids end alike). */
+const SHORT_ID_LENGTH = 8;
+
+/** Options of `SessionStore` (tests shorten the lock times). */
+export interface SessionStoreOptions {
+  /** ms; default `SESSIONS_LOCK_WAIT_MS`. */
+  lockWaitMs?: number;
+  /** ms; default `SESSIONS_LOCK_STALE_MS`. */
+  lockStaleMs?: number;
+}
+
+/**
+ * How a session id is shown: its last 8 characters after `…` (`…c7f1a3d8`), more when another id of
+ * `among` ends with the same 8, the whole id when it is no longer than that. UUIDv7 thread ids (codex
+ * 0.169.0) begin with a millisecond clock, so their first characters are shared by sessions made close
+ * together; their last characters are random. `findSession` accepts what this returns (with or without `…`).
+ */
+export function shortId(id: string, among: readonly string[] = []): string {
+  const lower = id.toLowerCase();
+  const others = among.map((o) => o.toLowerCase()).filter((o) => o !== lower);
+  let n = Math.min(SHORT_ID_LENGTH, id.length);
+  while (n < id.length && others.some((o) => o.endsWith(lower.slice(-n)))) n++;
+  if (n < id.length && id.charAt(id.length - n) === '-') n++;
+  return n >= id.length ? id : `…${id.slice(-n)}`;
+}
+
+/** `…c7f1a3d8 "label"` for lists in messages; `new` for a row without a thread (its id is provisional). */
+function described(row: SessionRow, among: readonly string[]): string {
+  return `${row.threadId ? shortId(row.id, among) : 'new'}${row.label ? ` "${row.label}"` : ''}`;
+}
+
+/** Up to 10 rows `described`, then how many more. */
+function describedList(rows: readonly SessionRow[], among: readonly string[]): string {
+  const shown = rows.slice(0, 10).map((r) => described(r, among)).join(', ');
+  return rows.length > 10 ? `${shown} and ${rows.length - 10} more` : shown;
+}
+
+/**
+ * Resolves a session selector against `rows` (a chat's history, any order). The selector is a 1–2 digit
+ * 1-based index into `indexRows` (the `/resume` list) when that is given, else the start or the end of the
+ * row id or thread id, case-insensitive, at least `SESSION_SELECTOR_MIN` characters, a leading `…` or
+ * `...` ignored (so what `shortId` shows is accepted). Returns the one row, or an `error` meant for a
+ * person: too short, none matched, or `"<sel>" is ambiguous: matches N sessions (…)` listing them. Hints
+ * name a real id of `rows`. `how` words the hint: the command to repeat (`/resume`, `--session`).
+ */
+export function findSession(rows: readonly SessionRow[], selector: string, opts: { indexRows?: readonly SessionRow[]; how?: string } = {}): { row: SessionRow } | { error: string } {
+  const how = opts.how ?? '/resume';
+  const ids = rows.map((r) => r.id);
+  const sel = selector.trim().replace(/^(…|\.\.\.)/, '').toLowerCase();
+  const example = rows.find((r) => r.threadId);
+  const hint = example ? ` (e.g. ${how} ${shortId(example.id, ids).replace(/^…/, '')})` : how === '/resume' && rows.length ? ' (e.g. /resume 1)' : '';
+  if (opts.indexRows && /^\d{1,2}$/.test(sel)) {
+    const row = opts.indexRows[Number(sel) - 1];
+    if (row) return { row };
+    return { error: opts.indexRows.length ? `No session ${sel}: the list has ${opts.indexRows.length} (1–${opts.indexRows.length}). ${how} lists them.` : 'No sessions yet.' };
+  }
+  if (sel.length < SESSION_SELECTOR_MIN) {
+    return { error: `"${selector.trim()}" is too short: give at least ${SESSION_SELECTOR_MIN} characters of the session id, its start or its end${hint}.` };
+  }
+  const hits = rows.filter((r) => [r.id, r.threadId ?? ''].some((id) => { const l = id.toLowerCase(); return l.length > 0 && (l.startsWith(sel) || l.endsWith(sel)); }));
+  if (hits.length === 1 && hits[0]) return { row: hits[0] };
+  if (hits.length > 1) {
+    return { error: `"${selector.trim()}" is ambiguous: matches ${hits.length} sessions (${describedList(hits, ids)}); give the id as listed${how === '/resume' ? ' or its number' : ''}.` };
+  }
+  if (!rows.length) return { error: `No session of this chat matches "${selector.trim()}": it has no sessions yet.` };
+  return { error: `No session of this chat matches "${selector.trim()}". Its sessions: ${describedList(rows, ids)}${hint}.` };
+}
+
+/** What a file held and how it looked on disk (to notice another process's write). */
+interface DiskState {
+  data: StoreFile;
+  raw: string;
+  sig: string;
+}
+
+/** inode, size and mtime (ns) of `file`, or null when it is missing. */
+function signature(file: string): string | null {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The fix for a store that does not load: restore the backup when it loads itself, else move the broken
+ * file aside (the conversations stay in CODEX_HOME; only the list of sessions is lost).
+ */
+function repairFix(file: string): string {
+  const bak = `${file}.bak`;
+  const aside = `mv '${file}' '${file}.broken'`;
+  if (existsSync(bak)) {
+    try {
+      StoreFile.parse(JSON.parse(readFileSync(bak, 'utf8')));
+      return `stop Angelia, then restore the copy kept before the last write: cp '${bak}' '${file}' (or move the broken file aside: ${aside}, and Angelia starts with an empty sessions list)`;
+    } catch {
+      return `the backup ${bak} does not load either: stop Angelia, then move the broken file aside (${aside}); Angelia starts with an empty sessions list (the conversations themselves stay in CODEX_HOME)`;
+    }
+  }
+  return `stop Angelia, then move the broken file aside (${aside}); Angelia starts with an empty sessions list (the conversations themselves stay in CODEX_HOME)`;
+}
+
+/**
+ * Reads and checks the store file; null when it does not exist. Throws AppFailure `sessions-unreadable`
+ * (not readable, or not JSON) or `sessions-invalid` (JSON of the wrong shape: the message names the field
+ * path, e.g. `chats.coder.history[0].turns`), each with `where` = the file and a `fix` saying how to
+ * restore `sessions.json.bak` or move the file aside.
+ */
+export function readSessionsFile(file: string): DiskState | null {
+  // The signature is taken BEFORE reading: a write that lands in between makes it stale, so it is read again later.
+  const sig = signature(file) ?? '';
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new AppFailure({ code: 'sessions-unreadable', message: `the sessions store cannot be read: ${(e as Error).message}`, where: file, fix: 'make it readable by this user (it should be mode 600, owned by you)' });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (e) {
+    throw new AppFailure({ code: 'sessions-unreadable', message: `the sessions store is not valid JSON: ${(e as Error).message}`, where: file, fix: repairFix(file) });
+  }
+  const parsed = StoreFile.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    const first = issues[0];
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length === 2 ? '' : 's'})` : '';
+    throw new AppFailure({ code: 'sessions-invalid', message: `the sessions store is not valid: ${first ? `${keyPath(first.path)}: ${first.message}` : 'unknown problem'}${more}`, where: file, fix: repairFix(file) });
+  }
+  return { data: parsed.data, raw, sig };
+}
+
+const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+/** Blocks this thread for `ms` (the store's API is synchronous). */
+function sleepSync(ms: number): void {
+  Atomics.wait(sleepCell, 0, 0, ms);
+}
+
+/** True when a process with this pid exists (EPERM: it exists but is someone else's). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The record in a lock file. */
+interface LockRecord {
+  pid: number;
+  host: string;
+  at: string;
+}
+
+/** What a lock file holds now: its record (null when unreadable), age and inode; null when it is gone. */
+function readLock(lock: string): { record: LockRecord | null; ageMs: number; ino: number } | null {
+  try {
+    const st = lstatSync(lock);
+    let record: LockRecord | null = null;
+    try {
+      const r = JSON.parse(readFileSync(lock, 'utf8')) as Partial<LockRecord>;
+      if (typeof r.pid === 'number' && typeof r.host === 'string') record = { pid: r.pid, host: r.host, at: String(r.at ?? '') };
+    } catch {
+      record = null;
+    }
+    return { record, ageMs: Date.now() - st.mtimeMs, ino: st.ino };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Takes `lock` (O_EXCL create, mode 600) and returns the function that drops it. Waits (polling, 5–50
+ * ms) while a live lock is held; takes over a stale one (see the module comment). Throws AppFailure
+ * `sessions-locked` after `waitMs`, naming the holder and how to clear the lock, or `sessions-lock-failed`
+ * when the lock cannot be created at all (permissions).
+ */
+function acquireLock(lock: string, waitMs: number, staleMs: number): () => void {
+  const deadline = Date.now() + waitMs;
+  const me: LockRecord = { pid: process.pid, host: hostname(), at: '' };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(lock, 'wx', 0o600);
       try {
-        raw = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (e) {
-        throw new AppFailure({ code: 'sessions-unreadable', message: `the sessions store cannot be read: ${(e as Error).message}`, where: file, fix: 'restore it from sessions.json.bak or move it aside' });
+        writeSync(fd, JSON.stringify({ ...me, at: new Date().toISOString() }));
+      } finally {
+        closeSync(fd);
       }
-      const parsed = StoreFile.safeParse(raw);
-      if (!parsed.success) throw new AppFailure({ code: 'sessions-invalid', message: `the sessions store is not valid: ${parsed.error.issues[0]?.message ?? ''}`, where: file, fix: 'restore it from a backup or move it aside' });
-      this.data = parsed.data;
+      const ino = lstatSync(lock).ino;
+      return () => {
+        // Only our own lock is removed (a takeover after a very long pause may have replaced it).
+        try {
+          if (lstatSync(lock).ino === ino) unlinkSync(lock);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new AppFailure({ code: 'sessions-lock-failed', message: `cannot create the sessions lock: ${(e as Error).message}`, where: lock, fix: `make ${dirname(lock)} writable by this user` });
+      }
+    }
+    const held = readLock(lock);
+    if (!held) continue;
+    const { record, ageMs } = held;
+    const dead = record !== null && record.host === me.host && record.pid !== process.pid && !pidAlive(record.pid);
+    const stale = dead || (record === null && ageMs > LOCK_EMPTY_STALE_MS) || ageMs > staleMs;
+    if (stale) {
+      // Removed only if it is still the same lock file that was judged stale.
+      const again = readLock(lock);
+      if (again && again.ino === held.ino) {
+        try {
+          unlinkSync(lock);
+        } catch {
+          /* another process took it over first */
+        }
+      }
+      continue;
+    }
+    if (Date.now() > deadline) {
+      const who = record ? `process ${record.pid} on ${record.host} (since ${record.at})` : 'a process that left no record';
+      throw new AppFailure({ code: 'sessions-locked', message: `the sessions store stays locked by ${who}`, where: lock, fix: `wait for it to finish; if no Angelia process${record ? ` ${record.pid}` : ''} is running, delete ${lock}` });
+    }
+    sleepSync(Math.min(50, 5 * (attempt + 1)));
+  }
+}
+
+/**
+ * The sessions store over one file. Every change is re-applied to the file as it is on disk, under the
+ * lock, and written before it returns (see the module comment); reads see other processes' writes.
+ * Constructing it reads the file and throws what `readSessionsFile` throws.
+ */
+export class SessionStore {
+  private data: StoreFile = { version: 1, chats: {} };
+  private sig: string | null = null;
+  private readonly lock: string;
+  private readonly lockWaitMs: number;
+  private readonly lockStaleMs: number;
+
+  constructor(private readonly file: string, opts: SessionStoreOptions = {}) {
+    this.lock = `${file}.lock`;
+    this.lockWaitMs = opts.lockWaitMs ?? SESSIONS_LOCK_WAIT_MS;
+    this.lockStaleMs = opts.lockStaleMs ?? SESSIONS_LOCK_STALE_MS;
+    const disk = readSessionsFile(file);
+    if (disk) {
+      this.data = disk.data;
+      this.sig = disk.sig;
     }
   }
 
   /** The active row of a chat, minted (and made active) when there is none. */
   ensureActive(chatId: string, profile: string): SessionRow {
-    const chat = (this.data.chats[chatId] ??= { profile, active: null, history: [] });
-    const row = chat.history.find((r) => r.id === chat.active);
-    if (row) return row;
-    return this.startNew(chatId, profile);
+    const existing = this.active(chatId);
+    if (existing) return existing;
+    return this.mutate((data) => {
+      const chat = (data.chats[chatId] ??= { profile, active: null, history: [] });
+      return chat.history.find((r) => r.id === chat.active) ?? mint(chat);
+    });
   }
 
   /** Mints a new row and makes it active; old rows stay in history. */
   startNew(chatId: string, profile: string): SessionRow {
-    const chat = (this.data.chats[chatId] ??= { profile, active: null, history: [] });
-    const now = new Date().toISOString();
-    const row: SessionRow = { id: randomUUID(), threadId: null, created_at: now, last_used_at: now, turns: 0, started: false, label: '', enforcement: null, model: null, effort: null };
-    chat.history.push(row);
-    chat.active = row.id;
-    this.save();
-    return row;
+    return this.mutate((data) => mint((data.chats[chatId] ??= { profile, active: null, history: [] })));
   }
 
-  /** Binds the active row to the thread Codex minted (the row takes the thread id). */
+  /**
+   * Binds a row to the thread Codex minted (the row takes the thread id; it stays active if it was).
+   * The row is found by `rowId`, or by `threadId` when another process bound it already. Throws when neither.
+   */
   bindThread(chatId: string, rowId: string, threadId: string, enforcement: SessionRow['enforcement']): SessionRow {
-    const row = this.row(chatId, rowId);
-    const chat = this.data.chats[chatId];
-    if (chat && chat.active === row.id) chat.active = threadId;
-    row.id = threadId;
-    row.threadId = threadId;
-    row.enforcement = enforcement;
-    this.save();
-    return row;
+    return this.mutate((data) => {
+      const chat = data.chats[chatId];
+      const row = chat?.history.find((r) => r.id === rowId) ?? chat?.history.find((r) => r.threadId === threadId);
+      if (!chat || !row) throw new Error(`no session ${rowId} in chat ${chatId}`);
+      if (chat.active === row.id) chat.active = threadId;
+      row.id = threadId;
+      row.threadId = threadId;
+      row.enforcement = enforcement;
+      return row;
+    });
   }
 
-  /** Marks a turn started on the row (materialized) and fills an empty label from the message. */
+  /** Marks a turn started on the row (materialized) and fills an empty label from the message. Throws for an unknown row. */
   recordTurn(chatId: string, rowId: string, text: string): void {
-    const row = this.row(chatId, rowId);
-    row.started = true;
-    row.turns += 1;
-    row.last_used_at = new Date().toISOString();
-    if (!row.label) row.label = text.replace(/\s+/g, ' ').trim().slice(0, 60);
-    this.save();
+    this.mutate((data) => {
+      const row = data.chats[chatId]?.history.find((r) => r.id === rowId);
+      if (!row) throw new Error(`no session ${rowId} in chat ${chatId}`);
+      row.started = true;
+      row.turns += 1;
+      row.last_used_at = new Date().toISOString();
+      if (!row.label) row.label = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+    });
   }
 
   /** Rows of a chat, most recently used first (10 by default). */
   list(chatId: string, limit = 10): SessionRow[] {
-    const chat = this.data.chats[chatId];
+    const chat = this.fresh().chats[chatId];
     if (!chat) return [];
     return [...chat.history].sort((a, b) => b.last_used_at.localeCompare(a.last_used_at)).slice(0, limit);
   }
 
+  /** Every row of a chat, oldest first (by `created_at`; ties keep the order they were made in). */
+  history(chatId: string): SessionRow[] {
+    const rows = this.fresh().chats[chatId]?.history ?? [];
+    return rows.map((r, i) => ({ r, i })).sort((a, b) => a.r.created_at.localeCompare(b.r.created_at) || a.i - b.i).map((x) => x.r);
+  }
+
   /** Every chat id in the store with its profile, in creation order. */
   chats(): Array<{ chatId: string; profile: string }> {
-    return Object.entries(this.data.chats).map(([chatId, c]) => ({ chatId, profile: c.profile }));
+    return Object.entries(this.fresh().chats).map(([chatId, c]) => ({ chatId, profile: c.profile }));
   }
 
   /** Registers a chat with no session yet (a new chat on a profile); a no-op when it exists. */
   addChat(chatId: string, profile: string): void {
-    if (this.data.chats[chatId]) return;
-    this.data.chats[chatId] = { profile, active: null, history: [] };
-    this.save();
+    if (this.fresh().chats[chatId]) return;
+    this.mutate((data) => {
+      data.chats[chatId] ??= { profile, active: null, history: [] };
+    });
   }
 
   /** The active row of a chat, or null when it has none (nothing is minted). */
   active(chatId: string): SessionRow | null {
-    const chat = this.data.chats[chatId];
+    const chat = this.fresh().chats[chatId];
     return chat?.history.find((r) => r.id === chat.active) ?? null;
   }
 
   /**
-   * Makes a row active by `/resume` selector: a 1–2 digit 1-based index into `list(chatId)` or a unique,
-   * case-insensitive id prefix of at least 5 characters. Returns the row, or null when none (or several) match.
+   * Finds a row by `/resume` selector without switching to it: a 1–2 digit 1-based index into
+   * `list(chatId)`, or the start or end of an id (`findSession`). Returns `{row}` or `{error}` (a sentence
+   * for the chat: not found, too short, or `ambiguous: matches N sessions (…)`).
+   */
+  find(chatId: string, selector: string): { row: SessionRow } | { error: string } {
+    return findSession(this.list(chatId, Number.MAX_SAFE_INTEGER), selector, { indexRows: this.list(chatId), how: '/resume' });
+  }
+
+  /**
+   * Makes a row active by `/resume` selector (as `find`). Returns the row, or null when none or several
+   * match (`find` says which).
    */
   setActive(chatId: string, selector: string): SessionRow | null {
-    const chat = this.data.chats[chatId];
-    if (!chat) return null;
-    const sel = selector.trim().toLowerCase();
-    let row: SessionRow | undefined;
-    if (/^\d{1,2}$/.test(sel)) row = this.list(chatId)[Number(sel) - 1];
-    else if (sel.length >= 5) {
-      const hits = chat.history.filter((r) => r.id.toLowerCase().startsWith(sel));
-      row = hits.length === 1 ? hits[0] : undefined;
-    }
-    if (!row) return null;
-    chat.active = row.id;
-    row.last_used_at = new Date().toISOString();
-    this.save();
-    return row;
+    const hit = this.find(chatId, selector);
+    if ('error' in hit) return null;
+    const id = hit.row.id;
+    return this.mutate((data) => {
+      const chat = data.chats[chatId];
+      const row = chat?.history.find((r) => r.id === id);
+      if (!chat || !row) return null;
+      chat.active = row.id;
+      row.last_used_at = new Date().toISOString();
+      return row;
+    });
   }
 
   /** Sets (string) or clears (null) the active row's session-only model/effort override; fields left out stay. Throws when the chat has no active row. */
   setOverride(chatId: string, change: { model?: string | null; effort?: string | null }): SessionRow {
-    const row = this.active(chatId);
-    if (!row) throw new Error(`chat ${chatId} has no active session`);
-    if (change.model !== undefined) row.model = change.model;
-    if (change.effort !== undefined) row.effort = change.effort;
-    this.save();
-    return row;
+    return this.mutate((data) => {
+      const chat = data.chats[chatId];
+      const row = chat?.history.find((r) => r.id === chat.active);
+      if (!row) throw new Error(`chat ${chatId} has no active session`);
+      if (change.model !== undefined) row.model = change.model;
+      if (change.effort !== undefined) row.effort = change.effort;
+      return row;
+    });
   }
 
   /** How many sessions a chat has in its history. */
   count(chatId: string): number {
-    return this.data.chats[chatId]?.history.length ?? 0;
+    return this.fresh().chats[chatId]?.history.length ?? 0;
   }
 
-  private row(chatId: string, rowId: string): SessionRow {
-    const row = this.data.chats[chatId]?.history.find((r) => r.id === rowId);
-    if (!row) throw new Error(`no session ${rowId} in chat ${chatId}`);
-    return row;
+  /**
+   * The data, re-read when another process changed the file since it was last read. A file that has
+   * become unreadable keeps the last good data here (a reader never fails on it); the next change
+   * throws the clear error instead of writing over it.
+   */
+  private fresh(): StoreFile {
+    const sig = signature(this.file);
+    if (sig !== null && sig !== this.sig) {
+      try {
+        const disk = readSessionsFile(this.file);
+        if (disk) {
+          this.data = disk.data;
+          this.sig = disk.sig;
+        }
+      } catch {
+        /* kept: see above */
+      }
+    }
+    return this.data;
   }
 
-  private save(): void {
+  /**
+   * Applies `change` to the store as it is on disk, under the lock, and writes it: the file on disk (or,
+   * when it vanished, this process's copy) is the base, so another process's writes are kept. The
+   * version replaced is kept as `.bak` (mode 600). Throws what `readSessionsFile`, `acquireLock` or
+   * `change` throw; nothing is written then.
+   */
+  private mutate<T>(change: (data: StoreFile) => T): T {
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    if (existsSync(this.file)) copyFileSync(this.file, `${this.file}.bak`);
-    writeFileAtomic.sync(this.file, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
+    const release = acquireLock(this.lock, this.lockWaitMs, this.lockStaleMs);
+    try {
+      const disk = readSessionsFile(this.file);
+      const data: StoreFile = disk ? disk.data : structuredClone(this.data);
+      const out = change(data);
+      if (disk) writeFileAtomic.sync(`${this.file}.bak`, disk.raw, { mode: 0o600 });
+      writeFileAtomic.sync(this.file, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
+      this.data = data;
+      this.sig = signature(this.file);
+      return out;
+    } finally {
+      release();
+    }
   }
+}
+
+/** Adds a fresh row to `chat` and makes it active. */
+function mint(chat: StoreFile['chats'][string]): SessionRow {
+  const now = new Date().toISOString();
+  const row: SessionRow = { id: randomUUID(), threadId: null, created_at: now, last_used_at: now, turns: 0, started: false, label: '', enforcement: null, model: null, effort: null };
+  chat.history.push(row);
+  chat.active = row.id;
+  return row;
 }

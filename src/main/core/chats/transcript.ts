@@ -45,6 +45,22 @@ export class Transcript {
     this.emit({ event: 'chat:delta', payload: { chatId: this.chatId, itemId, field, delta } });
   }
 
+  /**
+   * At a turn's end: every command or file change still `running` becomes `interrupted` (Codex sends no
+   * `item/completed` for what a stop or a crash cut off), and every agent message still streaming is
+   * marked done. Each change is emitted as a `chat:item`. Returns how many items changed.
+   */
+  settleOpen(): number {
+    let n = 0;
+    for (const item of this.items) {
+      if ((item.type === 'command' || item.type === 'fileChange') && item.status === 'running') this.upsert({ ...item, status: 'interrupted' });
+      else if (item.type === 'agent' && !item.done) this.upsert({ ...item, done: true });
+      else continue;
+      n++;
+    }
+    return n;
+  }
+
   /** Every item, oldest first. */
   all(): ChatItem[] {
     return [...this.items];

@@ -46,11 +46,13 @@ export const SLASH_TIP = 'Start with // to send text beginning with /';
 /**
  * The one-line tip under the composer while the text starts with "/", or null: while command hints
  * show, `SLASH_TIP`; for "//…", that it goes to the agent as "/…"; for a "/word" that names no command,
- * that it is none (the core answers "unknown command") and how to send it as text instead. A known
+ * that it is none (the core answers "unknown command") and how to send it as text instead. Text that
+ * starts with a path (`/usr/bin …`, `/etc/hosts`) is a message, as in the core, and gets none. A known
  * command being given its arguments, and text not starting with "/", get none.
  */
 export function slashTip(text: string): string | null {
   if (text.startsWith('//')) return `Goes to the agent as text: “${text.slice(1, 41)}${text.length > 41 ? '…' : ''}”`;
+  if (/^\/[^\s/.]*[/.]/.test(text)) return null; // a path such as /usr/bin goes to the agent as typed
   const m = /^\/(\S*)/.exec(text);
   if (!m) return null;
   const word = m[1] ?? '';
