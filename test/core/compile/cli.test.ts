@@ -70,6 +70,7 @@ describe('angelia init / check-config / compile', () => {
 
   it('compile --json prints exactly one object with the stable keys first', async () => {
     const r = await angelia('compile', 'assistant', '--json');
+    expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -132,6 +132,7 @@ describe('compileCodexLaunch: filesystem floor', () => {
     expect(coder.filesystem['/h/src/site']).toBe('write');
     expect(coder.filesystem[cache]).toBe('write');
     expect(coder.filesystem['/h/.angelia/cache/codex']).toBe('deny');
+    expect(coder.filesystem['/h/.angelia/cache']).toBeUndefined();
     expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.codex']).toBe('read');
     expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.agents']).toBe('read');
     expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.claude']).toBe('read');

@@ -6,6 +6,7 @@
 import { AppFailure } from '../../../shared/result';
 import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
 import { ensureCacheDirs } from '../compile/cache';
+import { ensureStateFolders } from '../compile/stateFolders';
 import { compileCodexLaunch, threadParams } from '../compile/codexProfile';
 import { developerInstructions } from '../compile/developerInstructions';
 import type { CompileFacts } from '../compile/facts';
@@ -113,6 +114,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   const launch = compileCodexLaunch(table, profile.name, facts);
   if (launch.sandboxed) assertCompileCurrent(paths.stateDir, profile.name, wantDeny(profilePolicy(table, profile, facts)));
   if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
+  if (launch.sandboxed) await ensureStateFolders(paths.stateDir);
   const params = {
     ...threadParams(launch, profile),
     developerInstructions: developerInstructions({

@@ -9,8 +9,9 @@ import { AppFailure } from '../../../shared/result';
 import { formatProblem } from '../table/errors';
 import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { cacheDirFor, cacheEnv } from './cache';
-import { foldRules } from './entries';
+import { bwrapSafeEntries, foldRules } from './entries';
 import type { Access, CompileFacts, FsRule } from './facts';
+import { stateFileGlobRule, stateScanRules } from './floor';
 import { mcpFlags } from './mcpFlags';
 import { profilePolicy } from './policy';
 import { configFlag, inlineTable, tomlValue } from './toml';
@@ -81,7 +82,9 @@ export function allowedMcpServers(table: Pick<LoadedTable, 'file' | 'profiles' |
 
 /**
  * Compiles `profileName` of `table` for Codex on the machine described by `facts`: the policy of
- * policy.ts as one permission profile, plus the profile's own package cache, and its MCP servers.
+ * policy.ts as one permission profile, plus the profile's own package cache, whatever else lies in the
+ * state folder (`facts.stateEntries`) and, on Linux, the `<state>/*` file glob (floor.ts), reshaped on
+ * Linux for bubblewrap (entries.ts `bwrapSafeEntries`, which reads `facts.exists`), and its MCP servers.
  * Throws AppFailure `profile-unknown` (no such profile), `mcp-name` (a user MCP server `-c` cannot
  * address), `mcp-collision` (an allowed MCP capability named like a user-level server) or
  * `compile-unencodable` (a path TOML cannot hold).
@@ -110,11 +113,18 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
 
   const plan = profile.permissionMode === 'plan';
   const cacheDir = plan ? null : cacheDirFor(facts.stateDir, profile.name);
+  // Beyond the policy: what else lies in the state folder now, and (Linux) every file directly in it.
+  const reach = [profile.cwd, ...policy.rules.filter((r) => r.access === 'write').map((r) => r.path)];
+  const scan = stateScanRules(profile, facts, reach);
+  const stateGlob = stateFileGlobRule(facts);
   const rules: FsRule[] = [
     ...(cacheDir ? [{ path: cacheDir, access: 'write', source: "this profile's package cache", folder: true } as FsRule] : []),
     ...policy.rules,
+    ...scan.rules,
+    ...(stateGlob ? [stateGlob] : []),
   ];
-  const entries = foldRules(rules, plan);
+  const folded = foldRules(rules, plan);
+  const entries = facts.platform === 'linux' ? bwrapSafeEntries(folded, facts.exists ?? (() => true), [facts.codexHome, ...reach, ...(cacheDir ? [cacheDir] : [])]) : folded;
   const permissionsExtends = plan ? ':read-only' : ':workspace';
   const key = (rest: string): string => `permissions.${PERMISSION_PROFILE_ID}.${rest}`;
   const args: string[] = [
@@ -142,7 +152,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
     profile: profile.name, sandboxed: true, codexArgs: args,
     env: cacheDir ? cacheEnv(cacheDir) : {},
     filesystem: entries.filesystem, sources: entries.sources,
-    warnings: [...policy.warnings.map(formatProblem), ...entries.warnings],
+    warnings: [...policy.warnings.map(formatProblem), ...scan.warnings.map(formatProblem), ...entries.warnings],
     approvalPolicy, permissionsExtends, cacheDir, writableRoots, mcpServers: policy.mcpAllowed,
   };
 }

@@ -32,6 +32,18 @@ export interface CompileFacts {
    * `~/.agents/skills/<name>` (Codex loads both for every project). A denied skill there is a conflict.
    */
   userSkills?: string[];
+  /**
+   * Names of the entries of the state folder when the facts were gathered (`readdir`, sorted by
+   * gather.ts). Each one but `workspace` is denied (floor.ts `stateScanRules`). Absent:
+   * only the names of STATE_PRIVATE are denied.
+   */
+  stateEntries?: string[];
+  /**
+   * Whether a path exists now (lstat: a dangling symbolic link exists). Used on Linux only, to keep
+   * several entries under one missing folder from breaking bubblewrap (entries.ts `bwrapSafeEntries`).
+   * Absent: every path is taken to exist (a pure compile, as in the golden tests).
+   */
+  exists?: (path: string) => boolean;
 }
 
 /** Access of one Codex filesystem entry (codex 0.169.0 `permissions.<id>.filesystem` values). */
@@ -49,4 +61,9 @@ export interface FsRule {
    * (`Read(<path>)`). Codex entries do not distinguish (a folder entry covers what is below it).
    */
   folder: boolean;
+  /**
+   * True for a Codex glob pattern (compile's own `<state>/*`, floor.ts `stateFileGlobRule`): passed as
+   * is, where any other path holding `*`, `?` or `[` is left out. Never in settings.json.
+   */
+  glob?: boolean;
 }

@@ -25,12 +25,45 @@ export const OTHER_CLI_STORES = [
   '.claude/projects', '.claude/file-history', '.claude/paste-cache', '.claude/history.jsonl', '.claude.json',
   '.grok/sessions', '.grok/config.toml', '.pi/agent/sessions',
 ];
-/** Private files and folders of the instance, relative to the state folder (never liftable). */
-export const STATE_PRIVATE = ['env', 'api.token', 'sessions.json', 'compiled', 'audit.jsonl'];
+/**
+ * Every file and folder Angelia keeps in its state folder, relative to it (never liftable), whether or
+ * not it exists yet: secrets, the API token, chats and their backup, audit log and approval records,
+ * exports, logs, media, Codex children and compiled guards. The package caches in `cache/codex` have
+ * their own rule (all but the profile's own cache). Only `workspace/` is not private. Whatever else lies
+ * in the state folder when an agent starts is denied as well (`stateScanRules`), and on Linux so is
+ * every file directly in it at each command (`stateFileGlobRule`), so a name added later is private too.
+ * The API socket is the one exception (STATE_SOCKET).
+ */
+export const STATE_PRIVATE = [
+  'env', 'api.token', 'sessions.json', 'sessions.json.bak', 'compiled', 'audit.jsonl', 'approvals', 'exports',
+  'children.json', 'logs', 'media',
+];
+
+/** The one entry of the state folder an agent may reach (its table, profile folders, `_shared/`, …). */
+export const STATE_PUBLIC = 'workspace';
+
+/**
+ * `<state>/cache`: not denied whole, because codex 0.169.0's bubblewrap cannot take a deny inside a
+ * deny once an approved escalation drops the profile's own cache (a write entry) from below them
+ * (measured: "Can't mkdir …: Read-only file system"); its only entry `codex/` is denied instead.
+ */
+export const STATE_CACHE = 'cache';
+
+/**
+ * `<state>/api.sock`, never denied by path: for an approved escalation codex 0.169.0 masks a denied path
+ * that is missing at that moment with an empty regular file it creates on the host for the command's
+ * duration (measured), and the API server refuses to start on a path that holds a file that is not a
+ * socket. Denying it would add nothing: on Linux an agent's commands reach no Unix socket at all
+ * (measured, see codexProfile.ts), and a launch grants none on macOS (launchPlan.ts `launchFacts`).
+ */
+export const STATE_SOCKET = 'api.sock';
+
+/** Folders of STATE_PRIVATE: created before a launch (`ensureStateFolders`) and denied as folders. */
+export const STATE_PRIVATE_FOLDERS = ['compiled', 'approvals', 'exports', 'logs', 'media'];
 
 /** Entries of the lists above that are folders (their settings.json rule ends in `/**`). */
 const FOLDERS = new Set([
-  ...HOME_PRIVATE_DIRS, ...HOME_PRIVATE_DIRS_MACOS, 'sessions', 'archived_sessions', 'memories', 'compiled',
+  ...HOME_PRIVATE_DIRS, ...HOME_PRIVATE_DIRS_MACOS, 'sessions', 'archived_sessions', 'memories', ...STATE_PRIVATE_FOLDERS,
   '.claude/projects', '.claude/file-history', '.claude/paste-cache', '.grok/sessions', '.pi/agent/sessions',
 ]);
 
@@ -57,7 +90,7 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
   const warnings: TableProblem[] = [];
   const at = (...rest: PropertyKey[]): PropertyKey[] => ['profiles', profile.name, ...rest];
   for (const rel of STATE_PRIVATE) rules.push({ path: join(facts.stateDir, rel), access: 'deny', source: "Angelia's private state", folder: FOLDERS.has(rel) });
-  rules.push({ path: join(facts.stateDir, 'cache', 'codex'), access: 'deny', source: "other profiles' package caches", folder: true });
+  rules.push({ path: join(facts.stateDir, STATE_CACHE, 'codex'), access: 'deny', source: "other profiles' package caches", folder: true });
 
   const credentials: FsRule[] = [];
   const homeDirs = facts.platform === 'darwin' ? [...HOME_PRIVATE_DIRS, ...HOME_PRIVATE_DIRS_MACOS] : HOME_PRIVATE_DIRS;
@@ -94,4 +127,42 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
     });
   }
   return { rules, warnings };
+}
+
+/**
+ * Deny rules for what `facts.stateEntries` found in the state folder that STATE_PRIVATE does not name
+ * (a file a newer Angelia, a tool or the user put there): everything in the state folder but
+ * `workspace/`, `cache/` (STATE_CACHE) and the API socket (STATE_SOCKET) is private. Not part of the policy (the launch guard and settings.json hold STATE_PRIVATE
+ * only, so a file that comes and goes never changes what compile wrote): codexProfile.ts adds these to
+ * the permission profile of each launch. An entry holding one of `reach` (the profile's folder or a
+ * folder it writes) is left out with a warning, since the agent could not use that folder otherwise.
+ */
+export function stateScanRules(profile: ResolvedProfile, facts: CompileFacts, reach: readonly string[]): Floor {
+  const rules: FsRule[] = [];
+  const warnings: TableProblem[] = [];
+  const known = new Set([STATE_PUBLIC, STATE_CACHE, STATE_SOCKET, ...STATE_PRIVATE]);
+  for (const name of facts.stateEntries ?? []) {
+    if (known.has(name) || name.includes('/') || name === '.' || name === '..' || name === '') continue;
+    const path = join(facts.stateDir, name);
+    const inside = reach.find((r) => isWithin(r, path));
+    if (inside) {
+      warnings.push({ path: ['profiles', profile.name, 'cwd'], message: `${inside} lies in Angelia's state folder outside workspace/ (in ${path}), so ${path} is not denied to this profile`, fix: `move the folder into ${join(facts.stateDir, STATE_PUBLIC)}` });
+    } else {
+      rules.push({ path, access: 'deny', source: "Angelia's private state", folder: true });
+    }
+  }
+  return { rules, warnings };
+}
+
+/**
+ * On Linux, a Codex glob entry `<state>/*` = deny: Codex expands it before each command, so every
+ * regular file directly in the state folder is unreadable even when it appeared after the agent
+ * started (measured on codex 0.169.0: the glob masks regular files only, not folders or sockets, and
+ * matches nothing below the first level, so `workspace/` is untouched). Null elsewhere (how macOS
+ * Seatbelt would apply the glob is not measured) and when the state folder's path holds a glob
+ * character itself.
+ */
+export function stateFileGlobRule(facts: CompileFacts): FsRule | null {
+  if (facts.platform !== 'linux' || /[*?[\]{}]/.test(facts.stateDir)) return null;
+  return { path: join(facts.stateDir, '*'), access: 'deny', source: "Angelia's private state", folder: false, glob: true };
 }

@@ -1,7 +1,9 @@
 /**
  * Gathers the CompileFacts of this machine and instance (the effectful half of compile: reads the
- * user's Codex config for MCP server names and lists user-wide skills; writes nothing).
+ * user's Codex config for MCP server names, lists user-wide skills and the state folder, and hands
+ * compile a live existence check; writes nothing).
  */
+import { lstatSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InstancePaths } from '../instance/paths';
@@ -22,11 +24,22 @@ export async function readUserSkills(home: string, codexHome: string): Promise<s
   return [...new Set(out)].sort();
 }
 
+/** Whether `path` exists now (lstat: a dangling symbolic link counts); false on any error. */
+export function pathExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Facts for `paths` on this machine: home, state, workspace (and whether it exists), CODEX_HOME, the
  * API socket path (used only where Codex can allow one socket), `process.platform`, the user's MCP
- * server names and user-wide skills. Throws AppFailure `codex-config` when the user's Codex config
- * exists but cannot be read or parsed.
+ * server names and user-wide skills, the names in the state folder (none when it cannot be listed) and
+ * a live `exists` check. Throws AppFailure `codex-config` when the user's Codex config exists but cannot
+ * be read or parsed.
  */
 export async function gatherFacts(paths: InstancePaths, platform: NodeJS.Platform = process.platform): Promise<CompileFacts> {
   return {
@@ -39,5 +52,7 @@ export async function gatherFacts(paths: InstancePaths, platform: NodeJS.Platfor
     platform,
     userMcpServers: await readUserMcpServers(paths.codexHome),
     userSkills: await readUserSkills(paths.home, paths.codexHome),
+    stateEntries: (await readdir(paths.stateDir).catch(() => [] as string[])).sort(),
+    exists: pathExists,
   };
 }
