@@ -3,6 +3,8 @@
  * input and output (an `io` a test can hand in), reading a message given as text, `-` (stdin) or
  * `@file`, and the exit codes:
  * `0` done · `1` Angelia refused (the reason on stderr) · `2` usage error · `3` Angelia is not running.
+ * Each call picks its channel itself (client.ts): the API socket, or, inside an agent whose sandbox
+ * refuses Unix sockets, the chat's mailbox.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';

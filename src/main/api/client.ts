@@ -1,20 +1,37 @@
 /**
- * The client side of the loopback API, for the CLI (seed-spec §6.4). It finds the socket and the token
- * itself: inside an agent, `ANGELIA_API_TOKEN` (the chat token) with `ANGELIA_SESSION_KEY` (its chat, sent
- * as `from` when it writes into another chat) and the socket at `ANGELIA_API_SOCK` when set; otherwise
- * the owner token in `<state>/api.token` and the socket `<state>/api.sock` (`ANGELIA_STATE_DIR` places
- * the instance).
+ * The client side of the loopback API, for the CLI (seed-spec §6.4). It finds the socket, the token and
+ * the channel itself:
+ *
+ * - inside an agent: the chat token and chat from `ANGELIA_API_TOKEN` / `ANGELIA_SESSION_KEY` when they
+ *   are in the environment, else from the identity file of the chat's mailbox (`ANGELIA_MAILBOX`:
+ *   Codex keeps variables named like `*TOKEN*` and `*KEY*` from the agent's commands); the socket at
+ *   `ANGELIA_API_SOCK` when set;
+ * - otherwise the owner token in `<state>/api.token` and the socket `<state>/api.sock`
+ *   (`ANGELIA_STATE_DIR` places the instance).
+ *
+ * The channel: the socket when it connects; when the connect fails with EPERM, EACCES, ENOENT or
+ * ECONNREFUSED (Codex's Linux sandbox refuses every Unix socket with EPERM) and a mailbox is known, the
+ * same request goes through the mailbox (mailboxClient.ts). Nothing was sent on the socket then, so a
+ * request is never delivered twice.
  */
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IDENTITY_FILE } from '../core/compile/mailbox';
 import { resolveInstance, type InstanceEnv } from '../core/instance/paths';
+import { callMailbox, MailboxError } from './mailboxClient';
 
 /** Where and as whom to call. `from`: the agent's own chat, or null for the owner. */
 export interface ApiEndpoint {
   socketPath: string;
   token: string;
   from: string | null;
+  /** The chat's mailbox folder (agents only), used when the socket cannot be reached; null for the owner. */
+  mailbox: string | null;
 }
+
+/** Connect errors after which a call goes through the mailbox. */
+export const MAILBOX_FALLBACK_CODES: readonly string[] = ['EPERM', 'EACCES', 'ENOENT', 'ECONNREFUSED'];
 
 /** Why a call failed: `status` 0 when nothing answered (then `code` is `not-running`) or no token was found. */
 export class ApiClientError extends Error {
@@ -25,14 +42,28 @@ export class ApiClientError extends Error {
 }
 
 /**
- * The endpoint for `env`. Throws ApiClientError `no-token` when there is neither an agent token nor a
- * readable owner token file.
+ * The endpoint for `env`: an agent's (token and chat from the environment, else from the identity file
+ * of `ANGELIA_MAILBOX`), or the owner's. Throws ApiClientError `no-token` when the identity file cannot
+ * be read or lacks a chat and token, or when there is no agent token and no readable owner token file.
  */
 export function locateApi(env: InstanceEnv): ApiEndpoint {
   const paths = resolveInstance(env);
   const socketPath = env.ANGELIA_API_SOCK || paths.apiSock;
+  const mailbox = env.ANGELIA_MAILBOX?.trim() || null;
   const agentToken = env.ANGELIA_API_TOKEN?.trim();
-  if (agentToken) return { socketPath, token: agentToken, from: env.ANGELIA_SESSION_KEY?.trim() || null };
+  if (agentToken) return { socketPath, token: agentToken, from: env.ANGELIA_SESSION_KEY?.trim() || null, mailbox };
+  if (mailbox) {
+    const file = join(mailbox, IDENTITY_FILE);
+    let identity: unknown;
+    try {
+      identity = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new ApiClientError(0, 'no-token', `your identity file ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'not JSON'}): Angelia writes it when your agent starts`);
+    }
+    const { chat, token } = (typeof identity === 'object' && identity !== null ? identity : {}) as { chat?: unknown; token?: unknown };
+    if (typeof chat !== 'string' || typeof token !== 'string' || !token) throw new ApiClientError(0, 'no-token', `your identity file ${file} does not hold a chat and a token: restart your chat`);
+    return { socketPath, token, from: chat, mailbox };
+  }
   let token: string;
   try {
     token = readFileSync(paths.apiToken, 'utf8').trim();
@@ -40,20 +71,74 @@ export function locateApi(env: InstanceEnv): ApiEndpoint {
     throw new ApiClientError(0, 'no-token', `no owner token at ${paths.apiToken}: start Angelia first (the app, or angelia serve)`);
   }
   if (!token) throw new ApiClientError(0, 'no-token', `the owner token file ${paths.apiToken} is empty: restart Angelia`);
-  return { socketPath, token, from: null };
+  return { socketPath, token, from: null, mailbox: null };
 }
 
 /** Options of one call. `timeoutMs`: no answer by then → ApiClientError `timeout` (default 30 s). */
 export interface CallOptions {
   timeoutMs?: number;
+  /** Through a mailbox: how long Angelia may take to pick the request up (default mailboxClient.ts PICKUP_MS). */
+  pickupMs?: number;
+}
+
+/** The value of an answer: the body of a 2xx, else ApiClientError with the API's `{error, code, fix?}`. */
+function answerValue<T>(status: number, parsed: unknown): T {
+  if (status >= 200 && status < 300) return parsed as T;
+  const e = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { error?: unknown; code?: unknown; fix?: unknown };
+  const msg = typeof e.error === 'string' ? e.error : `HTTP ${status}`;
+  throw new ApiClientError(status, typeof e.code === 'string' ? e.code : 'error', typeof e.fix === 'string' ? `${msg} (fix: ${e.fix})` : msg);
+}
+
+/** A socket connect that failed with `code` (nothing was sent). */
+class ConnectError extends Error {
+  constructor(readonly code: string, readonly socketPath: string) {
+    super(`connect ${code} ${socketPath}`);
+  }
 }
 
 /**
- * Calls `method path` with a JSON `body` and answers the parsed 2xx JSON. Throws ApiClientError: with
- * the API's `{error, code}` and HTTP status; `not-running` (status 0) when nothing answers on the
- * socket; `timeout`; `bad-answer` when the answer is not JSON.
+ * Calls `method path` with a JSON `body` and answers the parsed 2xx JSON, over the socket or, when the
+ * socket cannot be reached and `ep.mailbox` is set, through the mailbox (see the module comment).
+ * Throws ApiClientError: with the API's `{error, code}` and HTTP status; `not-running` (status 0) when
+ * nothing answers on the socket (and nothing takes the request from the mailbox); `timeout`; `io`;
+ * `bad-answer` when the answer is not JSON.
  */
-export function callApi<T = unknown>(ep: ApiEndpoint, method: 'GET' | 'POST', path: string, body?: unknown, opts: CallOptions = {}): Promise<T> {
+export async function callApi<T = unknown>(ep: ApiEndpoint, method: 'GET' | 'POST', path: string, body?: unknown, opts: CallOptions = {}): Promise<T> {
+  try {
+    return await callSocket<T>(ep, method, path, body, opts);
+  } catch (e) {
+    if (!(e instanceof ConnectError)) throw e;
+    if (ep.mailbox && MAILBOX_FALLBACK_CODES.includes(e.code)) return callThroughMailbox<T>(ep, ep.mailbox, method, path, body, opts, e.code);
+    if (e.code === 'ENOENT' || e.code === 'ECONNREFUSED') throw new ApiClientError(0, 'not-running', `Angelia is not running (no answer on ${ep.socketPath})`);
+    throw new ApiClientError(0, 'io', `the API socket ${ep.socketPath} could not be reached (${e.code})`);
+  }
+}
+
+async function callThroughMailbox<T>(ep: ApiEndpoint, mailbox: string, method: 'GET' | 'POST', path: string, body: unknown, opts: CallOptions, socketCode: string): Promise<T> {
+  const [bare = path, search = ''] = path.split('?', 2);
+  const query = search ? Object.fromEntries(new URLSearchParams(search)) : undefined;
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw new ApiClientError(0, 'io', 'a mailbox request body must be a JSON object');
+  let out: { status: number; body: unknown };
+  try {
+    out = await callMailbox({
+      mailbox, timeoutMs: opts.timeoutMs ?? 30_000, ...(opts.pickupMs !== undefined ? { pickupMs: opts.pickupMs } : {}),
+      request: {
+        token: ep.token, method, path: bare,
+        ...(ep.from ? { from: ep.from } : {}),
+        ...(query ? { query } : {}),
+        ...(body !== undefined ? { body: body as Record<string, unknown> } : {}),
+      },
+    });
+  } catch (e) {
+    if (!(e instanceof MailboxError)) throw e;
+    if (e.code === 'not-picked-up') throw new ApiClientError(0, 'not-running', `Angelia is not running (the socket ${ep.socketPath} gave ${socketCode}, and ${e.message})`);
+    throw new ApiClientError(0, e.code === 'timeout' ? 'timeout' : e.code === 'io' ? 'io' : 'bad-answer', e.message);
+  }
+  return answerValue<T>(out.status, out.body);
+}
+
+/** One call over the socket. Throws ConnectError when the connect fails; ApiClientError otherwise. */
+function callSocket<T>(ep: ApiEndpoint, method: 'GET' | 'POST', path: string, body: unknown, opts: CallOptions): Promise<T> {
   const text = body === undefined ? null : JSON.stringify(body);
   return new Promise<T>((resolve, reject) => {
     const req = request({
@@ -74,12 +159,10 @@ export function callApi<T = unknown>(ep: ApiEndpoint, method: 'GET' | 'POST', pa
           reject(new ApiClientError(res.statusCode ?? 0, 'bad-answer', `Angelia answered ${res.statusCode ?? '?'} with something that is not JSON`));
           return;
         }
-        const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) resolve(parsed as T);
-        else {
-          const e = parsed as { error?: unknown; code?: unknown; fix?: unknown };
-          const msg = typeof e.error === 'string' ? e.error : `HTTP ${status}`;
-          reject(new ApiClientError(status, typeof e.code === 'string' ? e.code : 'error', typeof e.fix === 'string' ? `${msg} (fix: ${e.fix})` : msg));
+        try {
+          resolve(answerValue<T>(res.statusCode ?? 0, parsed));
+        } catch (e) {
+          reject(e as Error);
         }
       });
       res.on('error', (e) => reject(new ApiClientError(0, 'io', e.message)));
@@ -87,9 +170,13 @@ export function callApi<T = unknown>(ep: ApiEndpoint, method: 'GET' | 'POST', pa
     req.setTimeout(opts.timeoutMs ?? 30_000, () => {
       req.destroy(new ApiClientError(0, 'timeout', `no answer from Angelia within ${Math.round((opts.timeoutMs ?? 30_000) / 1000)} s`));
     });
+    let connected = false;
+    req.on('socket', (s) => s.once('connect', () => {
+      connected = true;
+    }));
     req.on('error', (e: NodeJS.ErrnoException) => {
       if (e instanceof ApiClientError) reject(e);
-      else if (e.code === 'ENOENT' || e.code === 'ECONNREFUSED') reject(new ApiClientError(0, 'not-running', `Angelia is not running (no answer on ${ep.socketPath})`));
+      else if (!connected && e.code && e.syscall === 'connect') reject(new ConnectError(e.code, ep.socketPath));
       else reject(new ApiClientError(0, 'io', `the API socket ${ep.socketPath} could not be reached (${e.code ?? e.message})`));
     });
     if (text !== null) req.write(text);

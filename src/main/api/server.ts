@@ -5,30 +5,30 @@
  * right after listen, in a folder of mode 700. The owner token is `<state>/api.token` (minted, mode 600,
  * by core/api/tokens.ts).
  *
- * Per request, in order: the route (404, 405), the token (401), the query and body (JSON objects of at
- * most 256 KB: 413 over, 400 for bad JSON, a non-object or a schema error naming the field), the
- * caller's class for the targeted chat (403; an agent's `from` must be its own chat), the chat
- * (404), then the handler. Errors answer `{error, code}` with a message safe to show (errors.ts).
+ * Every request goes through the one handler (handler.ts: route, token, query and body, caller class,
+ * chat, then the route), which the chats' mailboxes use too: with `mailboxes` set, `startApi` also serves
+ * `<state>/mailbox/<chat>/` (mailbox.ts), the channel of agents whose commands cannot reach the socket
+ * (Linux: docs/sandbox-sockets.md).
  */
 import { mkdir, chmod, lstat, unlink } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
-import type { z } from 'zod';
 import { AppFailure } from '../../shared/result';
 import { ensureOwnerToken } from '../core/api/tokens';
 import { expandPath } from '../core/instance/paths';
-import { bearerOf, classify, identify, type Caller, type CallerClass } from './auth';
+import { bearerOf } from './auth';
 import type { ApiCore } from './core';
-import { ApiError, errorAnswer } from './errors';
+import { ApiError } from './errors';
+import { createHandler, MAX_BODY_BYTES, type ApiRequest } from './handler';
+import { startMailboxes, type RunningMailboxes } from './mailbox';
 import type { MediaPlaces } from './media';
 import { openApiDocument } from './openapi';
 import { RateLimiter } from './policy';
-import { findRoute, routes, type RouteContext, type RouteDeps } from './routes';
+import { routes, type RouteDeps } from './routes';
 import { openSse, PING_MS, type SseStream } from './sse';
 
-/** The largest request body: 256 KB. */
-export const MAX_BODY_BYTES = 256 * 1024;
+export { MAX_BODY_BYTES } from './handler';
 /** The longest socket path (Unix socket addresses hold 104–108 bytes; the seed keeps 100). */
 export const MAX_SOCKET_PATH_BYTES = 100;
 /** How long `/ask` waits by default: 10 minutes. */
@@ -56,6 +56,12 @@ export interface ApiOptions {
   limiter?: RateLimiter;
   /** Told of every unexpected (500) failure; default: nothing (the answer says "internal error"). */
   onError?: (e: unknown) => void;
+  /** Serve the chats' mailboxes under `<stateDir>/mailbox` too (default false). */
+  mailboxes?: boolean;
+  /** Told of each mailbox entry refused (a symbolic link, a FIFO, a bad file) and of watch failures. */
+  report?: (message: string) => void;
+  /** How often the mailboxes are listed again (tests); default mailbox.ts RESCAN_MS. */
+  mailboxRescanMs?: number;
 }
 
 /** A running API. */
@@ -127,53 +133,6 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function issues(e: z.ZodError, where: string): string {
-  return e.issues.slice(0, 5).map((i) => `${[where, ...i.path.map(String)].join('.')}: ${i.message}`).join('; ');
-}
-
-/** Parses a route's query (strings only, no repeated names) against its schema. Throws ApiError 400. */
-function parseQuery(schema: z.ZodType | null, params: URLSearchParams): unknown {
-  const obj: Record<string, string> = {};
-  for (const [k, v] of params) {
-    if (Object.prototype.hasOwnProperty.call(obj, k)) throw new ApiError(400, 'bad-request', `query: ${k} is given twice`);
-    obj[k] = v;
-  }
-  if (!schema) {
-    if (Object.keys(obj).length) throw new ApiError(400, 'bad-request', 'this route takes no query');
-    return undefined;
-  }
-  const r = schema.safeParse(obj);
-  if (!r.success) throw new ApiError(400, 'bad-request', issues(r.error, 'query'));
-  return r.data;
-}
-
-/** Parses a JSON object body against `schema`. Throws ApiError 400 / 413. */
-async function parseBody(schema: z.ZodType | null, req: IncomingMessage): Promise<unknown> {
-  const raw = await readBody(req);
-  if (!schema) {
-    if (raw.length) throw new ApiError(400, 'bad-request', 'this route takes no body');
-    return undefined;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new ApiError(400, 'bad-json', 'the body is not JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError(400, 'bad-json', 'the body must be a JSON object');
-  const r = schema.safeParse(value);
-  if (!r.success) throw new ApiError(400, 'bad-request', issues(r.error, 'body'));
-  return r.data;
-}
-
-function keyOf(v: unknown): string | null {
-  return typeof v === 'object' && v !== null && typeof (v as { key?: unknown }).key === 'string' ? (v as { key: string }).key : null;
-}
-
-function fromOf(v: unknown): string | null {
-  return typeof v === 'object' && v !== null && typeof (v as { from?: unknown }).from === 'string' ? (v as { from: string }).from : null;
-}
-
 /**
  * Starts the API on `opts.socketPath` (see the module comment). Throws AppFailure `api-socket` when the
  * socket cannot be claimed, or the listen error.
@@ -191,77 +150,31 @@ export async function startApi(opts: ApiOptions): Promise<RunningApi> {
     core: opts.core, places, limiter: opts.limiter ?? new RateLimiter(),
     askTimeoutMs: opts.askTimeoutMs ?? ASK_TIMEOUT_MS, socketPath: opts.socketPath, openapi: () => document,
   };
+  const handler = createHandler({ core: opts.core, ownerToken, routeDeps: deps, onError: opts.onError });
   const streams = new Set<SseStream>();
-
-  /** Who is calling, as far as known: decides how errors are shown (errors.ts). */
-  interface Who {
-    caller: Caller | null;
-    /** Folders the caller may see named in an error (an agent: its profile's folder). */
-    allowed: string[];
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal, who: Who): Promise<void> {
-    if (!(req.url ?? '').startsWith('/')) throw new ApiError(400, 'bad-request', 'the request target must be a path');
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const { route, pathKnown } = findRoute(req.method ?? 'GET', url.pathname);
-    if (!route) throw new ApiError(pathKnown ? 405 : 404, pathKnown ? 'bad-method' : 'not-found', pathKnown ? 'that method is not served on this path' : 'no such route');
-    let cls: CallerClass | null = null;
-    let chatIds: string[] = [];
-    if (route.access !== 'public') {
-      const token = bearerOf(req);
-      const chats = await opts.core.chats();
-      chatIds = chats.map((c) => c.id);
-      const caller = token === null ? null : identify(token, ownerToken, chatIds);
-      if (!caller) {
-        req.resume();
-        throw new ApiError(401, 'unauthorized', token === null ? 'a bearer token is needed' : 'that token names nobody');
-      }
-      who.caller = caller;
-      if (caller.kind === 'agent') {
-        const own = chats.find((c) => c.id === caller.chat);
-        const profile = (await opts.core.profiles()).find((p) => p.name === own?.profile);
-        who.allowed = profile ? [profile.cwd] : [];
-      }
-    }
-    const query = parseQuery(route.query, url.searchParams);
-    const body = route.method === 'POST' ? await parseBody(route.body, req) : (req.resume(), undefined);
-    const target = keyOf(body) ?? keyOf(query);
-    const caller = who.caller;
-    if (caller && route.access !== 'public') {
-      cls = classify(caller, target);
-      const from = fromOf(body);
-      if (from !== null && (caller.kind === 'owner' || from !== caller.chat)) {
-        throw new ApiError(403, 'forbidden', caller.kind === 'owner' ? '`from` is only for agent tokens' : '`from` must be your own chat');
-      }
-      if (!route.access.includes(cls)) {
-        throw new ApiError(403, 'forbidden', cls === 'peer' && route.path === '/send-media' ? 'files go only into your own chat'
-          : cls === 'chat' && route.path === '/ask' ? 'an agent cannot ask its own chat (its own turn is running)'
-            : 'this token may not do that');
-      }
-      if (target !== null && !chatIds.includes(target)) throw new ApiError(404, 'unknown-chat', 'no such chat');
-    }
-    const ctx: RouteContext = { query, body, caller, cls, target, deps, signal };
-    if (route.kind === 'sse') {
-      const stream = openSse(res, opts.pingMs ?? PING_MS);
-      streams.add(stream);
-      const cleanup = await route.open(ctx, stream.send);
-      void stream.closed.then(() => {
-        cleanup();
-        streams.delete(stream);
-      });
-      return;
-    }
-    sendJson(res, 200, await route.handle(ctx));
-  }
 
   const server: Server = createServer((req, res) => {
     const abort = new AbortController();
     res.on('close', () => abort.abort());
-    const who: Who = { caller: null, allowed: [] };
-    handle(req, res, abort.signal, who).catch((e: unknown) => {
-      const { status, body } = errorAnswer(e, who.caller?.kind === 'owner', who.allowed);
-      if (status >= 500 && !(e instanceof ApiError)) opts.onError?.(e);
-      sendJson(res, status, body);
+    const request: ApiRequest = {
+      method: req.method ?? 'GET', target: req.url ?? '/', token: bearerOf(req),
+      readBody: () => readBody(req), discardBody: () => void req.resume(),
+    };
+    void handler.handle(request, { kind: 'socket' }, abort.signal).then(async (out) => {
+      if (out.kind === 'json') {
+        sendJson(res, out.status, out.body);
+        return;
+      }
+      const stream = openSse(res, opts.pingMs ?? PING_MS);
+      streams.add(stream);
+      const cleanup = await out.open(stream.send);
+      void stream.closed.then(() => {
+        cleanup();
+        streams.delete(stream);
+      });
+    }).catch((e: unknown) => {
+      opts.onError?.(e);
+      sendJson(res, 500, { error: 'internal error', code: 'internal' });
     });
   });
   server.requestTimeout = 0;
@@ -277,10 +190,24 @@ export async function startApi(opts: ApiOptions): Promise<RunningApi> {
     });
   });
   await chmod(opts.socketPath, 0o600);
+  let mailboxes: RunningMailboxes | null = null;
+  if (opts.mailboxes) {
+    try {
+      mailboxes = await startMailboxes({
+        stateDir: opts.stateDir, handler, chatIds: async () => (await opts.core.chats()).map((c) => c.id),
+        ...(opts.report ? { report: opts.report } : {}), ...(opts.mailboxRescanMs ? { rescanMs: opts.mailboxRescanMs } : {}),
+      });
+    } catch (e) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await unlink(opts.socketPath).catch(() => undefined);
+      throw e;
+    }
+  }
 
   return {
     socketPath: opts.socketPath,
     close: async () => {
+      await mailboxes?.close();
       for (const s of streams) s.end();
       streams.clear();
       await new Promise<void>((resolve) => {

@@ -1,7 +1,8 @@
 /**
  * `angelia send <chat> <text | - | @file>`: posts a line into a chat over the local API (`POST /send`),
- * shown without running a turn. Inside an agent it speaks with the chat token (`ANGELIA_API_TOKEN`) and,
- * for another chat, sends `from` = its own chat (`ANGELIA_SESSION_KEY`); otherwise as the owner.
+ * shown without running a turn. Inside an agent it speaks with the chat token (`ANGELIA_API_TOKEN`, or
+ * the identity file of the chat's mailbox) and, for another chat, sends `from` = its own chat; otherwise
+ * as the owner. The socket is used when it connects, else the chat's mailbox (api/client.ts).
  * `MEDIA:<absolute path>` lines attach files (not into another profile's chat). Prints `sent`.
  * Exit: 0 sent · 1 refused · 2 usage · 3 Angelia is not running.
  */

@@ -2,12 +2,21 @@
  * Builds a chat's launch plan from the accepted table: the Codex executable, the compiled `-c` flags,
  * a scrubbed environment, and the thread parameters with developerInstructions. Any problem throws an
  * AppFailure that names the cause and the fix; nothing falls back to a weaker sandbox.
+ *
+ * How the agent's commands reach Angelia (docs/sandbox-sockets.md): the chat's mailbox
+ * (compile/mailbox.ts) is created before the spawn with its identity file (chat id and chat token) and
+ * given as one write entry; the environment carries `ANGELIA_API_SOCK`, `ANGELIA_MAILBOX`,
+ * `ANGELIA_SESSION_KEY`, `ANGELIA_API_TOKEN` and PATH with `<state>/bin` (the `angelia` launcher,
+ * compile/agentCommand.ts) first. Codex keeps variables named like `*TOKEN*` / `*KEY*` from the agent's
+ * commands (shell_environment_policy), so the commands read the token and chat from the identity file.
  */
 import { AppFailure } from '../../../shared/result';
 import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
 import { ensureCacheDirs } from '../compile/cache';
 import { ensureStateFolders } from '../compile/stateFolders';
 import { compileCodexLaunch, threadParams } from '../compile/codexProfile';
+import { agentBinDir, writeAgentLauncher } from '../compile/agentCommand';
+import { ensureMailbox, mailboxDirFor } from '../compile/mailbox';
 import { developerInstructions } from '../compile/developerInstructions';
 import type { CompileFacts } from '../compile/facts';
 import { gatherFacts } from '../compile/gather';
@@ -17,6 +26,7 @@ import { mcpEnvNames } from '../compile/mcpFlags';
 import { profilePolicy } from '../compile/policy';
 import { wantDeny } from '../compile/rules';
 import { readFileSync } from 'node:fs';
+import { delimiter } from 'node:path';
 import type { InstancePaths } from '../instance/paths';
 import { chatToken, ensureOwnerToken } from '../api/tokens';
 import type { LoadedTable } from '../table/load';
@@ -26,7 +36,7 @@ import type { LaunchPlan } from './chat';
 export const STRIPPED_ENV = [
   'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_API_KEY',
   'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'XAI_API_KEY',
-  'ANGELIA_API_TOKEN', 'ANGELIA_SESSION_KEY',
+  'ANGELIA_API_TOKEN', 'ANGELIA_SESSION_KEY', 'ANGELIA_API_SOCK', 'ANGELIA_MAILBOX',
 ] as const;
 
 /** The child's environment: the parent's minus stripped variables, plus the launch's own. */
@@ -88,11 +98,13 @@ export interface PlanInput {
 
 /**
  * The facts a launch compiles with (also used by `angelia verify`, so it probes the same flags): those
- * of compile's `gatherFacts`, read now, except that no API socket is granted (Linux has no per-socket
- * allowlist). Throws AppFailure `codex-config` when the user's Codex config cannot be read.
+ * of compile's `gatherFacts`, read now. The API socket is granted on macOS only (Seatbelt allows one
+ * socket file); on Linux none is (codex 0.169.0 has no per-socket allowlist there, and agents use their
+ * mailbox). Throws AppFailure `codex-config` when the user's Codex config cannot be read.
  */
 export async function launchFacts(paths: InstancePaths, platform: NodeJS.Platform = process.platform): Promise<CompileFacts> {
-  return { ...(await gatherFacts(paths, platform)), apiSocket: null };
+  const facts = await gatherFacts(paths, platform);
+  return { ...facts, apiSocket: platform === 'darwin' ? paths.apiSock : null };
 }
 
 /**
@@ -110,22 +122,38 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     throw new AppFailure({ code: 'refused', message: `the Codex executable is not installed where Angelia can find it: ${(e as Error).message}`, where: `${table.file}: profiles.${profile.name}.bin`, fix: 'run angelia check-config' });
   }
   await assertLaunchAllowed(paths.stateDir, profile);
+  // Before the facts are read: the private folders and the chat's mailbox must exist when Codex mounts
+  // the sandbox (a missing denied folder is masked with a file, and a write entry below it would fail).
+  if (profile.sandbox) await ensureStateFolders(paths.stateDir);
+  const token = chatToken(ensureOwnerToken(paths.apiToken), input.chatId);
+  let mailbox: string;
+  try {
+    mailbox = await ensureMailbox(paths.stateDir, input.chatId, { chat: input.chatId, token });
+  } catch (e) {
+    throw new AppFailure({ code: 'refused', message: `the chat's mailbox cannot be prepared: ${(e as Error).message}`, where: mailboxDirFor(paths.stateDir, input.chatId), fix: 'remove whatever is at that path (Angelia creates the folder itself) and start again' });
+  }
+  const launcher = await writeAgentLauncher(paths.stateDir);
   const facts = await launchFacts(paths);
-  const launch = compileCodexLaunch(table, profile.name, facts);
+  const launch = compileCodexLaunch(table, profile.name, facts, { mailbox });
   if (launch.sandboxed) assertCompileCurrent(paths.stateDir, profile.name, wantDeny(profilePolicy(table, profile, facts)));
   if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
-  if (launch.sandboxed) await ensureStateFolders(paths.stateDir);
+  const reach = launcher !== null && launch.mailbox !== null;
   const params = {
     ...threadParams(launch, profile),
     developerInstructions: developerInstructions({
       profile: profile.name, stateDir: paths.stateDir, tableFile: table.file, cwd: profile.cwd,
       writable: launch.writableRoots.filter((w) => w !== profile.cwd), sandboxed: launch.sandboxed, mode: profile.permissionMode,
+      api: reach ? { command: launcher, chat: input.chatId } : null,
     }),
   };
+  const parentEnv = scrubFor(input.env, mcpEnvNames(table, profile));
+  const path = [...(launcher ? [agentBinDir(paths.stateDir)] : []), ...(parentEnv.PATH ? [parentEnv.PATH] : [])].join(delimiter);
   return {
-    spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: codexEnv(scrubEnv(scrubFor(input.env, mcpEnvNames(table, profile)), {
+    spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: codexEnv(scrubEnv(parentEnv, {
       ...launch.env, CODEX_HOME: paths.codexHome,
-      ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: chatToken(ensureOwnerToken(paths.apiToken), input.chatId),
+      ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: token, ANGELIA_API_SOCK: paths.apiSock,
+      ...(launch.mailbox ? { ANGELIA_MAILBOX: launch.mailbox } : {}),
+      ...(path ? { PATH: path } : {}),
     }), codex) },
     sandboxed: launch.sandboxed,
     permissionsExtends: launch.permissionsExtends,

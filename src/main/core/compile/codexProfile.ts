@@ -44,6 +44,18 @@ export interface CodexLaunch {
   writableRoots: string[];
   /** Names of the MCP servers the profile is given (defined on the command line); no other may load. */
   mcpServers: string[];
+  /**
+   * The chat's mailbox (compile/mailbox.ts) when the agent can write it: the write entry given on it,
+   * or, without sandbox, the folder as given. Null when none was given and in plan mode (nothing is
+   * written there, so the agent's commands have no mailbox; see docs/sandbox-sockets.md).
+   */
+  mailbox: string | null;
+}
+
+/** What one launch adds to the profile's compile: the chat's own mailbox folder. */
+export interface LaunchExtras {
+  /** Absolute path of the chat's mailbox (compile/mailbox.ts `mailboxDirFor`), created before the spawn. */
+  mailbox?: string | null;
 }
 
 /** The network part of a sandboxed launch, verified against codex 0.169.0 on Linux. */
@@ -85,11 +97,13 @@ export function allowedMcpServers(table: Pick<LoadedTable, 'file' | 'profiles' |
  * policy.ts as one permission profile, plus the profile's own package cache, whatever else lies in the
  * state folder (`facts.stateEntries`) and, on Linux, the `<state>/*` file glob (floor.ts), reshaped on
  * Linux for bubblewrap (entries.ts `bwrapSafeEntries`, which reads `facts.exists`), and its MCP servers.
- * Throws AppFailure `profile-unknown` (no such profile), `mcp-name` (a user MCP server `-c` cannot
+ * `extras.mailbox` (a launch's own chat mailbox) becomes one `write` entry nested in the denied
+ * `<state>/mailbox` (not in plan mode); on macOS `facts.apiSocket` is the one Unix socket allowed
+ * (`network.unix_sockets`, with the proxy on). Throws AppFailure `profile-unknown` (no such profile), `mcp-name` (a user MCP server `-c` cannot
  * address), `mcp-collision` (an allowed MCP capability named like a user-level server) or
  * `compile-unencodable` (a path TOML cannot hold).
  */
-export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' | 'capabilities'>, profileName: string, facts: CompileFacts): CodexLaunch {
+export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' | 'capabilities'>, profileName: string, facts: CompileFacts, extras: LaunchExtras = {}): CodexLaunch {
   const profile = profileOf(table, profileName);
   const approvalPolicy = approvalPolicyOf(profile);
   const docFlag = [
@@ -108,6 +122,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
       env: {}, filesystem: {}, sources: {},
       warnings: [`sandbox = false: profile ${profile.name} runs with FULL ACCESS to this computer (no permission profile, no deny rule holds)${approvalPolicy === 'never' ? ' and never asks' : ''}`],
       approvalPolicy, permissionsExtends: null, cacheDir: null, writableRoots: ['/'], mcpServers: policy.mcpAllowed,
+      mailbox: extras.mailbox ?? null,
     };
   }
 
@@ -117,14 +132,16 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   const reach = [profile.cwd, ...policy.rules.filter((r) => r.access === 'write').map((r) => r.path)];
   const scan = stateScanRules(profile, facts, reach);
   const stateGlob = stateFileGlobRule(facts);
+  const mailbox = extras.mailbox ?? null;
   const rules: FsRule[] = [
     ...(cacheDir ? [{ path: cacheDir, access: 'write', source: "this profile's package cache", folder: true } as FsRule] : []),
+    ...(mailbox ? [{ path: mailbox, access: 'write', source: "this chat's mailbox (how its commands reach Angelia)", folder: true } as FsRule] : []),
     ...policy.rules,
     ...scan.rules,
     ...(stateGlob ? [stateGlob] : []),
   ];
   const folded = foldRules(rules, plan);
-  const entries = facts.platform === 'linux' ? bwrapSafeEntries(folded, facts.exists ?? (() => true), [facts.codexHome, ...reach, ...(cacheDir ? [cacheDir] : [])]) : folded;
+  const entries = facts.platform === 'linux' ? bwrapSafeEntries(folded, facts.exists ?? (() => true), [facts.codexHome, ...reach, ...(cacheDir ? [cacheDir] : []), ...(mailbox ? [mailbox] : [])]) : folded;
   const permissionsExtends = plan ? ':read-only' : ':workspace';
   const key = (rest: string): string => `permissions.${PERMISSION_PROFILE_ID}.${rest}`;
   const args: string[] = [
@@ -136,7 +153,10 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   if (fsPairs.length > 0) args.push(...configFlag(key('filesystem'), inlineTable(fsPairs)));
   for (const [k, v] of NETWORK_FLAG_VALUES) args.push(...configFlag(k, v));
   // Linux (0.169.0) has no per-socket allowlist: with the proxy on every socket is blocked, and the one
-  // switch that opens sockets opens all of them. So a socket is granted only where Codex can hold it.
+  // switch that opens sockets opens all of them. So a socket is granted only where Codex can hold it:
+  // macOS Seatbelt, the exact socket file (a `subpath` rule: a folder would open every socket below it),
+  // and only with the proxy on (NETWORK_FLAG_VALUES; without it Seatbelt allows all outbound network).
+  // Read from openai/codex sandboxing/src/seatbelt.rs, not measured (docs/sandbox-sockets.md).
   if (facts.platform === 'darwin' && facts.apiSocket) {
     args.push(...configFlag(key('network.unix_sockets'), inlineTable([[facts.apiSocket, 'allow']])));
   }
@@ -154,6 +174,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
     filesystem: entries.filesystem, sources: entries.sources,
     warnings: [...policy.warnings.map(formatProblem), ...scan.warnings.map(formatProblem), ...entries.warnings],
     approvalPolicy, permissionsExtends, cacheDir, writableRoots, mcpServers: policy.mcpAllowed,
+    mailbox: mailbox && entries.filesystem[mailbox] === 'write' ? mailbox : null,
   };
 }
 

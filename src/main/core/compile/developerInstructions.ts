@@ -2,6 +2,8 @@
  * The `developerInstructions` sent on thread/start and thread/resume (seed-spec §4.10, in our words):
  * who the agent is, the sandbox it is in, the folders it may write, and how to ask for one more folder.
  * Without the "you may ask" line Codex never asks, so the on-request modes would behave like bypass.
+ * When the agent's commands can reach Angelia (`api`), one more paragraph names the `angelia` command,
+ * the agent's own chat and what it may do with it.
  */
 
 /** What the instructions need to know about the profile. Paths are absolute. */
@@ -13,13 +15,24 @@ export interface InstructionFacts {
   writable: string[];
   sandboxed: boolean;
   mode: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan';
+  /**
+   * How the agent's commands reach Angelia: the absolute path of the `angelia` launcher and the agent's
+   * own chat id. Absent (or null): no paragraph about it (e.g. plan mode, where the mailbox is not given).
+   */
+  api?: { command: string; chat: string } | null;
+}
+
+/** The paragraph about the `angelia` command (see InstructionFacts `api`). */
+function apiParagraph(api: { command: string; chat: string }): string {
+  return `To reach Angelia from your commands, run ${api.command} (the angelia command: write its full path, since a login shell may reset PATH; below it is written \`angelia\`). Your chat is "${api.chat}". \`angelia send-media ${api.chat} <file> [caption]\` shows a file of your folder to the owner in this chat; \`angelia send <chat> <text>\` posts a line into a chat; \`angelia turn <chat> <text>\` gives another chat's agent a turn and \`angelia ask <chat> <question>\` asks it and prints the answer, when that profile accepts you. Messages you send are labelled with your profile.`;
 }
 
 /** Builds the instructions text (plain text, a few short paragraphs). */
 export function developerInstructions(f: InstructionFacts): string {
   const self = `You are the agent of the Angelia profile "${f.profile}". Angelia runs you on this computer and relays your approval requests to its owner; it runs no model itself. Its settings live in ${f.tableFile}; do not change them unless asked.`;
+  const api = f.api ? [apiParagraph(f.api)] : [];
   if (!f.sandboxed) {
-    return `${self}\n\nThis profile runs WITHOUT a sandbox because its table says sandbox = false: you have full access, and nothing is held back for you. Be careful.`;
+    return [`${self}\n\nThis profile runs WITHOUT a sandbox because its table says sandbox = false: you have full access, and nothing is held back for you. Be careful.`, ...api].join('\n\n');
   }
   if (f.mode === 'plan') {
     return `${self}\n\nYou are in Codex's sandbox, set by Angelia, in plan mode: you may read, but write nothing. Some paths (credentials, Angelia's state, other profiles' folders) cannot be read at all.`;
@@ -33,5 +46,6 @@ export function developerInstructions(f: InstructionFacts): string {
     self,
     `You are in Codex's sandbox, set by Angelia. You may write only in ${folders} and the temp folder; a .git folder at the top of those is read-only, so you cannot commit. Some paths (credentials, Angelia's state, other profiles' folders) cannot be read. Network is web only (HTTP/HTTPS through a proxy): no SSH, no local ports, no server you start and connect to. Package caches live in your own cache folder.`,
     `When the sandbox blocks something ("Permission denied", "Read-only file system", "Operation not permitted"), say so plainly and name the lasting fix: add the folder to add_dirs of profile "${f.profile}" in Angelia. ${ask}`,
+    ...api,
   ].join('\n\n');
 }

@@ -28,7 +28,8 @@ export const OTHER_CLI_STORES = [
 /**
  * Every file and folder Angelia keeps in its state folder, relative to it (never liftable), whether or
  * not it exists yet: secrets, the API token, chats and their backup, audit log and approval records,
- * exports, logs, media, Codex children and compiled guards. The package caches in `cache/codex` have
+ * exports, logs, media, Codex children, compiled guards and the chats' mailboxes (each agent is given a
+ * write entry on its own chat's mailbox inside the denied `mailbox/`, compile/mailbox.ts). The package caches in `cache/codex` have
  * their own rule (all but the profile's own cache). Only `workspace/` is not private. Whatever else lies
  * in the state folder when an agent starts is denied as well (`stateScanRules`), and on Linux so is
  * every file directly in it at each command (`stateFileGlobRule`), so a name added later is private too.
@@ -36,7 +37,7 @@ export const OTHER_CLI_STORES = [
  */
 export const STATE_PRIVATE = [
   'env', 'api.token', 'sessions.json', 'sessions.json.bak', 'compiled', 'audit.jsonl', 'approvals', 'exports',
-  'children.json', 'logs', 'media',
+  'children.json', 'logs', 'media', 'mailbox',
 ];
 
 /** The one entry of the state folder an agent may reach (its table, profile folders, `_shared/`, …). */
@@ -59,7 +60,15 @@ export const STATE_CACHE = 'cache';
 export const STATE_SOCKET = 'api.sock';
 
 /** Folders of STATE_PRIVATE: created before a launch (`ensureStateFolders`) and denied as folders. */
-export const STATE_PRIVATE_FOLDERS = ['compiled', 'approvals', 'exports', 'logs', 'media'];
+export const STATE_PRIVATE_FOLDERS = ['compiled', 'approvals', 'exports', 'logs', 'media', 'mailbox'];
+
+/**
+ * `<state>/bin`: holds only `angelia`, the launcher Angelia writes so that agents' commands can run the
+ * `angelia` command (api/agentCommand.ts; put first on the agent's PATH). Readable by agents (it names
+ * the Node binary and Angelia's CLI file, nothing secret), writable by none; never denied by the state
+ * scan.
+ */
+export const STATE_BIN = 'bin';
 
 /** Entries of the lists above that are folders (their settings.json rule ends in `/**`). */
 const FOLDERS = new Set([
@@ -132,7 +141,7 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
 /**
  * Deny rules for what `facts.stateEntries` found in the state folder that STATE_PRIVATE does not name
  * (a file a newer Angelia, a tool or the user put there): everything in the state folder but
- * `workspace/`, `cache/` (STATE_CACHE) and the API socket (STATE_SOCKET) is private. Not part of the policy (the launch guard and settings.json hold STATE_PRIVATE
+ * `workspace/`, `cache/` (STATE_CACHE), `bin/` (STATE_BIN) and the API socket (STATE_SOCKET) is private. Not part of the policy (the launch guard and settings.json hold STATE_PRIVATE
  * only, so a file that comes and goes never changes what compile wrote): codexProfile.ts adds these to
  * the permission profile of each launch. An entry holding one of `reach` (the profile's folder or a
  * folder it writes) is left out with a warning, since the agent could not use that folder otherwise.
@@ -140,7 +149,7 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
 export function stateScanRules(profile: ResolvedProfile, facts: CompileFacts, reach: readonly string[]): Floor {
   const rules: FsRule[] = [];
   const warnings: TableProblem[] = [];
-  const known = new Set([STATE_PUBLIC, STATE_CACHE, STATE_SOCKET, ...STATE_PRIVATE]);
+  const known = new Set([STATE_PUBLIC, STATE_CACHE, STATE_SOCKET, STATE_BIN, ...STATE_PRIVATE]);
   for (const name of facts.stateEntries ?? []) {
     if (known.has(name) || name.includes('/') || name === '.' || name === '..' || name === '') continue;
     const path = join(facts.stateDir, name);

@@ -1,6 +1,6 @@
 /**
  * Creates the private folders of the state folder before an agent starts (floor.ts
- * STATE_PRIVATE_FOLDERS: compiled, approvals, exports, logs, media, cache), so that each is denied as
+ * STATE_PRIVATE_FOLDERS: compiled, approvals, exports, logs, media, mailbox), so that each is denied as
  * the folder it is. Why: for an approved escalation, codex 0.169.0 on Linux masks a denied path that
  * does not exist by creating an empty read-only FILE at that path on the host for as long as the
  * command runs (measured; removed afterwards). Were `exports/` missing then, Angelia's own

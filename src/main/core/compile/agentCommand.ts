@@ -1,0 +1,70 @@
+/**
+ * The `angelia` command as agents' commands run it: a small launcher `<state>/bin/angelia` (floor.ts
+ * STATE_BIN: readable by every agent, writable by none) that runs the CLI of the Angelia that started
+ * them with the same Node (or, inside the Electron app, the app's own binary with
+ * `ELECTRON_RUN_AS_NODE=1`). A launch puts `<state>/bin` first on the agent's PATH and names the
+ * launcher in its developer instructions (a login shell may reset PATH). Inside Codex's sandbox the Node
+ * binary and Angelia's files are read through the `:workspace` view's read-everywhere (measured on Linux
+ * by test/integration/api-mailbox.test.ts).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { STATE_BIN } from './floor';
+import { repoRoot } from '../../demo/codexHome';
+
+/** How to run Angelia's CLI: the executable, the built CLI script, and whether it is Electron's binary. */
+export interface CliRuntime {
+  /** Absolute path of Node (or of the Electron binary when `electron`). */
+  exec: string;
+  /** Absolute path of the built CLI (`out/main/cli.js`). */
+  script: string;
+  /** True inside Electron: the launcher sets ELECTRON_RUN_AS_NODE=1 so the binary runs as Node. */
+  electron: boolean;
+}
+
+/**
+ * The CLI runtime of this process: `process.execPath` and `<package root>/out/main/cli.js`. Null when
+ * the CLI is not built (then agents get no `angelia` command, and their instructions do not mention it).
+ */
+export function currentCliRuntime(): CliRuntime | null {
+  const script = join(repoRoot(), 'out', 'main', 'cli.js');
+  if (!existsSync(script)) return null;
+  return { exec: process.execPath, script, electron: typeof process.versions.electron === 'string' };
+}
+
+/** `s` quoted for a POSIX shell (single quotes). */
+function shQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The launcher script for `rt` (POSIX sh). Pure. */
+export function launcherText(rt: CliRuntime): string {
+  const run = `exec ${shQuote(rt.exec)} ${shQuote(rt.script)} "$@"`;
+  return [
+    '#!/bin/sh',
+    '# Written by Angelia for its agents: the `angelia` command (the CLI of the Angelia that started them).',
+    rt.electron ? `ELECTRON_RUN_AS_NODE=1 ${run}` : run,
+    '',
+  ].join('\n');
+}
+
+/** `<stateDir>/bin`, the folder put first on agents' PATH. Pure. */
+export function agentBinDir(stateDir: string): string {
+  return join(stateDir, STATE_BIN);
+}
+
+/**
+ * Writes `<stateDir>/bin/angelia` for `rt` (folder 700, file 700, atomically; left alone when it already
+ * holds that text). Answers its path, or null when `rt` is null. Throws the fs error.
+ */
+export async function writeAgentLauncher(stateDir: string, rt: CliRuntime | null = currentCliRuntime()): Promise<string | null> {
+  if (!rt) return null;
+  const dir = agentBinDir(stateDir);
+  const file = join(dir, 'angelia');
+  const text = launcherText(rt);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  if ((await readFile(file, 'utf8').catch(() => null)) !== text) await writeFileAtomic(file, text, { mode: 0o700 });
+  return file;
+}
