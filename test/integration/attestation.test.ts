@@ -144,7 +144,8 @@ describe('what the agent gets', () => {
     expect(out).not.toContain('evil.example');
     for (const leak of ['aws-should-not-leak', 'gh-should-not-leak', 'pw-should-not-leak']) expect(out).not.toContain(leak);
     // The per-chat token and session key are in Codex's environment but, matching *TOKEN* / *KEY*, kept
-    // from the agent's commands until the loopback API gives agents their channel (issue 7).
+    // from the agent's commands: they reach the agent's `angelia` commands through the chat's mailbox
+    // identity file instead (src/main/core/compile/mailbox.ts).
     expect(out).not.toMatch(/^ANGELIA_API_TOKEN=/m);
     expect(out).toMatch(new RegExp(`^npm_config_cache=${i.paths.cacheRoot}/[0-9a-f]{16}/npm$`, 'm'));
   });
