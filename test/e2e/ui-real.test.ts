@@ -1,83 +1,179 @@
 /**
- * End to end on the real stack: the built renderer served by the headless host over the real core
- * (orchestrator), the real pinned Codex in the real sandbox, and the scripted model. Screenshots go to
- * test-results/screenshots/ (real-*.png).
+ * End to end on the real stack, chats and approvals: the built renderer served by the headless host
+ * over the real core (orchestrator), the real pinned Codex (0.169.0) in the real sandbox, and the
+ * scripted model, driven in Chromium. A chat streams; a command outside the sandbox is allowed from its
+ * card; a folder request is shown as a diff against the profile and granted for the turn only (the
+ * reply on the wire has `scope: "turn"`, and the profile does not keep it); the sessions panel lists
+ * the chat's sessions. Screenshots go to
+ * test-results/screenshots/real-0*.png. The profile editor, the
+ * policy inspector and the table review are in ui-real-profiles.test.ts.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Orchestrator } from '../../src/main/core/chats/orchestrator';
-import { startCodexClient } from '../../src/main/core/codex/start';
-import { memoryAudit } from '../../src/main/core/approvals/audit';
-import { startHost, type RunningHost } from '../../src/main/host/server';
-import { makeInstance, type TestInstance } from '../fixtures/instance';
+import { shot, startRealWindow, type RealWindow } from '../fixtures/realWindow';
 
-const ROOT = resolve(__dirname, '../..');
-const RENDERER = join(ROOT, 'out/renderer');
-const SHOTS = join(ROOT, 'test-results/screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-let browser: Browser;
-let inst: TestInstance;
-let orch: Orchestrator;
-let host: RunningHost;
+let w: RealWindow;
+let page: Page;
+let problems: string[];
 
 beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('The built renderer is missing: run `npx electron-vite build` first (`npm test` does).');
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH.`);
-  mkdirSync(SHOTS, { recursive: true });
-  inst = await makeInstance({ demo: { permission_mode: 'default' } });
-  orch = await Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex: startCodexClient, audit: memoryAudit() });
-  host = await startHost({ core: orch.api(), rendererDir: RENDERER });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
-  });
+  w = await startRealWindow({ demo: { permission_mode: 'default' } });
+  ({ page, problems } = await w.open(420));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  await orch?.shutdown();
-  await inst?.cleanup();
+  await w?.close();
 });
 
-describe('the window over real codex', () => {
-  it('streams an answer, runs a command in the sandbox and takes a folder grant from the approval card', async () => {
-    const target = join(inst.outside, 'granted.txt');
-    inst.model.enqueue(
-      { message: 'Here is **what I found** in your folder.', chunks: 5, delayMs: 20 },
-    );
-    const page = await browser.newPage({ viewport: { width: 420, height: 760 } });
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(host.url);
-    await page.getByTestId('chat-list-item').first().click();
-    await page.getByTestId('composer-input').fill('what is in my folder?');
-    await page.getByTestId('send-button').click();
-    await expect.poll(() => page.getByTestId('agent-message').last().textContent(), { timeout: 60_000 }).toContain('what I found');
-    await expect.poll(() => page.getByTestId('enforcement-badge').first().textContent(), { timeout: 10_000 }).toMatch(/managed/i);
-    await page.screenshot({ path: join(SHOTS, 'real-01-answer.png') });
+const lastAgent = (p: Page) => () => p.getByTestId('agent-message').last().textContent();
+const pendingCard = (p: Page) => p.locator('[data-testid="approval-card"][data-state="pending"]');
+/** The test ids of a card's buttons, in order. */
+const offered = (card: Locator) => card.locator('.approval-buttons button').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+const stateBadge = (p: Page) => () => p.getByTestId('chat-pane').getByTestId('state-badge').textContent();
 
-    inst.model.enqueue(
-      { exec: { cmd: 'echo sandboxed-run && pwd', login: false } },
-      { requestPermissions: { reason: 'save the report next door', permissions: { file_system: { write: [inst.outside] } } } },
+/** Types `text` into the composer and sends it. */
+async function send(p: Page, text: string): Promise<void> {
+  await p.getByTestId('composer-input').fill(text);
+  await p.getByTestId('send-button').click();
+}
+
+describe('the window over real codex: chats and approvals', { timeout: 120_000 }, () => {
+  it('lists the chats, then streams an answer into the open chat', async () => {
+    const row = page.getByTestId('chat-list-item').first();
+    await row.waitFor();
+    expect(await row.getByTestId('chat-name').textContent()).toBe('demo');
+    await shot(page, 'real-01-chat-list');
+
+    // 40 deltas 100 ms apart: the answer streams for about 4 s.
+    const answer = 'I looked through your folder one file at a time. Here is **what I found**: two notes and a plan.';
+    w.inst.model.enqueue({ message: answer, chunks: 40, delayMs: 100 });
+    await row.click();
+    await send(page, 'what is in my folder?');
+    const streaming = page.locator('[data-testid="agent-message"][data-done="false"]');
+    // Caught while it streams: part of the answer is shown and the item is not done yet.
+    await expect.poll(async () => (await streaming.count()) > 0 && ((await streaming.first().textContent()) ?? '').length >= 20, { timeout: 60_000 }).toBe(true);
+    await shot(page, 'real-02-streaming');
+    const partial = (await streaming.first().textContent().catch(() => null)) ?? '';
+
+    await expect.poll(() => page.locator('[data-testid="agent-message"][data-done="true"]').count(), { timeout: 60_000 }).toBe(1);
+    const final = await page.getByTestId('agent-message').last().textContent();
+    expect(final).toBe('I looked through your folder one file at a time. Here is what I found: two notes and a plan.');
+    expect(await page.getByTestId('agent-message').last().locator('strong').textContent()).toBe('what I found');
+    expect(partial.length).toBeLessThan(final!.length);
+    await expect.poll(() => page.getByTestId('chat-pane').getByTestId('enforcement-badge').textContent(), { timeout: 10_000 }).toMatch(/managed/i);
+    await expect.poll(stateBadge(page), { timeout: 10_000 }).toBe('idle');
+    expect(problems).toEqual([]);
+  });
+
+  it('asks before a command runs outside the sandbox, and runs it when allowed from the card', async () => {
+    const target = join(w.inst.outside, 'escalated.txt');
+    const cmd = `echo approved > ${target}`;
+    w.inst.model.enqueue(
+      { exec: { cmd, login: false, sandbox_permissions: 'require_escalated', justification: 'write the report next door' } },
+      { message: 'Wrote the report outside.' },
+    );
+    await send(page, 'write the report outside');
+    const card = pendingCard(page);
+    await card.waitFor({ timeout: 60_000 });
+    expect(await card.locator('.approval-title').textContent()).toContain('Run OUTSIDE the sandbox');
+    // Codex shows the command as the shell runs it: `/bin/bash -c '<cmd>'`.
+    expect(await card.getByTestId('approval-command').textContent()).toBe(`$ /bin/bash -c '${cmd}'`);
+    expect(await card.locator('.approval-reason').textContent()).toBe('“write the report next door”');
+    // What Codex offered for an escalation (availableDecisions), Deny always added (serverRequests.ts).
+    expect(await offered(card)).toEqual(expect.arrayContaining(['approval-allow', 'approval-deny']));
+    expect(await card.getByTestId('approval-allow').textContent()).toBe('Allow once');
+    await expect.poll(stateBadge(page), { timeout: 10_000 }).toBe('needs you');
+    expect(existsSync(target)).toBe(false);
+    await shot(page, 'real-03-approval-command');
+
+    const id = await card.getAttribute('data-approval-id');
+    await card.getByTestId('approval-allow').click();
+    const settled = page.locator(`[data-approval-id="${id}"]`);
+    await expect.poll(() => settled.getByTestId('approval-status').textContent(), { timeout: 30_000 }).toBe('Allowed once — from this window');
+    await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('Wrote the report outside.');
+    expect(readFileSync(target, 'utf8')).toBe('approved\n');
+    // On the wire: the command approval was answered with exactly `accept`.
+    const reply = w.replies.find((r) => r.method === 'item/commandExecution/requestApproval');
+    expect(reply?.result).toEqual({ decision: 'accept' });
+    expect(w.orch.broker.all().find((a) => a.id === id)).toMatchObject({ kind: 'command', state: 'answered', answer: 'allow', by: 'window' });
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a folder request as a diff against the profile and grants it for this turn only', async () => {
+    const { outside } = w.inst;
+    const cwd = w.inst.cwd.demo!;
+    const notes = join(cwd, 'notes');
+    mkdirSync(notes, { recursive: true });
+    const target = join(outside, 'granted.txt');
+    w.inst.model.enqueue(
+      { requestPermissions: { reason: 'save the report next door', permissions: { file_system: { write: [outside, notes] } } } },
       { exec: { cmd: `echo report > ${target}`, login: false } },
       { message: 'Saved the report.' },
     );
-    await page.getByTestId('composer-input').fill('save a report outside');
-    await page.getByTestId('send-button').click();
-    const card = page.getByTestId('approval-card').last();
+    await send(page, 'save a report outside');
+    const card = pendingCard(page);
     await card.waitFor({ timeout: 60_000 });
-    expect(await card.textContent()).toContain(`+ write ${inst.outside}`);
-    await expect.poll(() => page.getByTestId('command-output').first().textContent(), { timeout: 10_000 }).toContain('sandboxed-run');
-    await page.screenshot({ path: join(SHOTS, 'real-02-approval.png') });
+    // The diff against the profile: what it adds (+) and what the profile already gives (=).
+    const lines = await card.getByTestId('grant-option').allTextContents();
+    expect(lines).toHaveLength(2);
+    expect(lines).toEqual([`+ write ${outside} (not in the profile)`, `= write ${notes} (the profile already allows it)`]);
+    // Offered: for this turn, for this session, Deny. The test grants for the turn.
+    expect(await offered(card)).toEqual(['approval-allow', 'approval-allowForSession', 'approval-deny', 'deny-with-reason']);
+    expect(await card.getByTestId('approval-allow').textContent()).toBe('Allow for this turn');
+    expect(await card.getByTestId('approval-allowForSession').textContent()).toBe('Allow for this session');
+    expect(await card.getByTestId('add-folder-link').allTextContents()).toEqual([`Add ${outside} to the demo profile…`]);
+    expect(await card.locator('.approval-reason').textContent()).toBe('“save the report next door”');
+    await shot(page, 'real-04-permissions-diff');
+
+    const id = await card.getAttribute('data-approval-id');
     await card.getByTestId('approval-allow').click();
-    await expect.poll(() => page.getByTestId('agent-message').last().textContent(), { timeout: 60_000 }).toContain('Saved the report.');
-    expect(existsSync(target)).toBe(true);
-    expect(orch.broker.all().at(-1)).toMatchObject({ kind: 'permissions', state: 'answered', answer: 'allow', by: 'window' });
-    await page.screenshot({ path: join(SHOTS, 'real-03-granted.png'), fullPage: true });
+    const settled = page.locator(`[data-approval-id="${id}"]`);
+    await expect.poll(() => settled.getByTestId('approval-status').textContent(), { timeout: 30_000 }).toBe('Allowed for this turn — from this window');
+    expect(await settled.getByTestId('approval-granted').textContent()).toBe(`Granted: write ${outside}, write ${notes}`);
+    await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('Saved the report.');
+    expect(readFileSync(target, 'utf8')).toBe('report\n');
+
+    // On the wire: everything asked, granted for the TURN (not the session).
+    const reply = w.replies.find((r) => r.method === 'item/permissions/requestApproval');
+    expect(reply?.result).toMatchObject({ scope: 'turn', permissions: { fileSystem: { write: expect.arrayContaining([outside, notes]) as unknown } } });
+    expect(w.orch.broker.all().find((a) => a.id === id)).toMatchObject({ kind: 'permissions', state: 'answered', answer: 'allow', by: 'window', granted: { write: [outside, notes] } });
+
+    // After the turn the profile still does not have it: not in the table, not in force, and the next
+    // turn's command cannot write there.
+    expect(w.orch.profileViews().find((p) => p.name === 'demo')?.addDirs).toEqual([]);
+    expect(readFileSync(w.inst.paths.tableFile, 'utf8')).not.toContain(outside);
+    const later = join(outside, 'next-turn.txt');
+    w.inst.model.enqueue({ exec: { cmd: `echo later > ${later}`, login: false } }, { message: 'That folder is closed again.' });
+    await send(page, 'write there once more');
+    await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('That folder is closed again.');
+    expect(existsSync(later)).toBe(false);
+    expect(w.orch.chat('demo').transcript.all().filter((i) => i.type === 'command').at(-1)).toMatchObject({ command: expect.stringContaining(later) as unknown, status: 'failed' });
+    const refused = page.getByTestId('command-item').last();
+    expect(await refused.getByTestId('command-output').textContent()).toMatch(/Permission denied|Read-only file system/);
+    expect(await pendingCard(page).count()).toBe(0);
+    await shot(page, 'real-05-grant-ended');
+    expect(problems).toEqual([]);
+  });
+
+  it('starts a new session with /new and lists both in the sessions panel', async () => {
+    await send(page, '/new');
+    w.inst.model.enqueue({ message: 'A fresh start.' });
+    await send(page, 'hello again');
+    await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('A fresh start.');
+    await expect.poll(() => page.getByTestId('session-label').textContent(), { timeout: 10_000 }).toBe('hello again');
+
+    await page.getByTestId('sessions-button').click();
+    const rows = page.getByTestId('session-row');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    expect(await rows.nth(0).getAttribute('data-active')).toBe('true');
+    expect(await rows.nth(0).locator('.session-label').textContent()).toBe('hello again');
+    expect(await rows.nth(1).getAttribute('data-active')).toBe('false');
+    expect(await rows.nth(1).locator('.session-label').textContent()).toBe('what is in my folder?');
+    expect(await rows.nth(1).getByTestId('session-resume').textContent()).toBe('Resume');
+    expect(w.orch.sessionViews('demo').map((s) => s.label)).toEqual(['hello again', 'what is in my folder?']);
+    await shot(page, 'real-06-sessions');
     expect(problems).toEqual([]);
   });
 });
