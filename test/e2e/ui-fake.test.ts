@@ -741,7 +741,7 @@ describe('the transcript and dropped files (fake core)', () => {
       const r = el.getBoundingClientRect();
       return r.bottom <= box.bottom + 1 && r.top >= box.top - 1;
     }, sel);
-    await expect.poll(() => inView('[data-item-index="4999"]')).toBe(true);
+    await expect.poll(() => inView('[data-item-index="4999"]'), { timeout: 15_000 }).toBe(true);
     const rendered = await page.locator('[data-testid="transcript"] [data-item-index]').count();
     expect(rendered).toBeGreaterThan(10);
     expect(rendered).toBeLessThan(300);
@@ -753,11 +753,11 @@ describe('the transcript and dropped files (fake core)', () => {
     await page.getByTestId('composer-input').press('Enter');
     const card = page.getByTestId('approval-card').last();
     await card.waitFor();
-    await expect.poll(async () => inView(`[data-item-index="${(await transcript.getAttribute('data-count').then(Number)) - 1}"]`)).toBe(true);
+    await expect.poll(async () => inView(`[data-item-index="${(await transcript.getAttribute('data-count').then(Number)) - 1}"]`), { timeout: 15_000 }).toBe(true);
 
     await page.locator('[data-testid="transcript"] [data-virtuoso-scroller]').evaluate((el) => el.scrollTo({ top: 0 }));
     await page.locator('[data-item-index="0"]').waitFor();
-    await expect.poll(() => inView('[data-item-index="0"]')).toBe(true);
+    await expect.poll(() => inView('[data-item-index="0"]'), { timeout: 15_000 }).toBe(true);
     expect(await page.locator('[data-item-index="4999"]').count()).toBe(0);
     expect(await page.locator('[data-testid="transcript"] [data-item-index]').count()).toBeLessThan(300);
     await shot(page, '36-long-chat-start');
