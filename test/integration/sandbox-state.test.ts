@@ -3,9 +3,10 @@
  * its default layout (the profile's folder in `<state>/workspace/profiles/<name>`), every probe runs
  * `codex sandbox <the launch's -c flags> -- sh -c …` in the profile's folder, with a fake HOME, the
  * launch facts of a start (launchPlan.ts `launchFacts`) and every folder under <repo>/.angelia-test.
- * Nothing of the state folder but workspace/ can be read: the files the floor names, a file and a
- * folder found there at launch, and a file that appears after the launch; the profile's own folder,
- * `_shared/` and its package cache still work.
+ * Nothing of the state folder but workspace/ can be read: the files the floor names (also when rewritten
+ * after the launch), a file and a folder found there at launch, and a file that appears after a launch
+ * from the next launch on (no `<state>/*` glob: floor.ts `isTransient`); the profile's own folder,
+ * `_shared/` and its package cache still work. Churn in the state folder: sandbox-state-churn.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -85,12 +86,23 @@ describe("the state folder on the real sandbox: nothing but workspace/ can be re
     expect(direct.stderr).toMatch(/Permission denied|No such file or directory/);
   });
 
-  it('a file that appears in the state folder after the launch cannot be read either', async () => {
+  it('a named file rewritten after the launch stays unreadable; a new name is denied from the next launch on', async () => {
     await writeFile(join(paths.stateDir, 'appeared-later.json'), `${SECRET} later\n`);
     await writeFile(join(paths.stateDir, 'sessions.json.bak'), `${SECRET} rewritten\n`);
-    const r = await sh(`echo alive; ${catEach(['appeared-later.json', 'sessions.json.bak'])}; cat '${join(paths.stateDir, 'appeared-later.json')}'; true`);
+    const r = await sh(`echo alive; ${catEach(['sessions.json.bak'])}; cat '${join(paths.stateDir, 'sessions.json.bak')}'; true`);
     expect(r.stdout).toBe('alive\n');
     expect(r.stderr).toMatch(/Permission denied/);
+    const table = await loadTable(paths.tableFile, { home, env: {} });
+    const next = compileCodexLaunch(table, 'coder', await launchFacts(paths, 'linux'));
+    expect(next.filesystem[join(paths.stateDir, 'appeared-later.json')]).toBe('deny');
+    const saved = launch;
+    launch = next;
+    try {
+      const again = await sh(`echo alive; ${catEach(['appeared-later.json', 'sessions.json.bak'])}; true`);
+      expect(again.stdout).toBe('alive\n');
+    } finally {
+      launch = saved;
+    }
   });
 
   it('a private folder that did not exist at launch cannot be read once created (exports/ made later)', async () => {

@@ -1,7 +1,7 @@
 /**
  * The state-folder floor and the bubblewrap reshaping, on pure facts (no disk): every private name of
  * the state folder is denied whether or not it exists, whatever else is found there at launch too, and
- * on Linux the `<state>/*` file glob; entries Codex 0.169.0's bubblewrap cannot mount (several below one
+ * never a `<state>/*` glob; entries Codex 0.169.0's bubblewrap cannot mount (several below one
  * missing folder, a deny inside a deny) are reshaped without opening anything. The real-sandbox side is
  * test/integration/sandbox-state.test.ts.
  */
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compileCodexLaunch } from '../../../src/main/core/compile/codexProfile';
 import { bwrapSafeEntries, foldRules } from '../../../src/main/core/compile/entries';
 import type { CompileFacts, FsRule } from '../../../src/main/core/compile/facts';
-import { STATE_PRIVATE, stateFileGlobRule } from '../../../src/main/core/compile/floor';
+import { isTransient, STATE_PRIVATE } from '../../../src/main/core/compile/floor';
 import { profilePolicy } from '../../../src/main/core/compile/policy';
 import { wantDeny } from '../../../src/main/core/compile/rules';
 import { FACTS, fixtureTable, profile, tableOf } from './fixture';
@@ -49,13 +49,21 @@ describe("the state folder: everything but workspace/ is Angelia's private state
     expect(coder.writableRoots).toContain('/h/.angelia/workspace/profiles/coder');
   });
 
-  it('on Linux adds the glob <state>/* (every file directly in it, checked by Codex at each command)', () => {
-    expect(coder.filesystem['/h/.angelia/*']).toBe('deny');
-    expect(stateFileGlobRule({ ...FACTS, platform: 'darwin' })).toBeNull();
-    expect(stateFileGlobRule({ ...FACTS, stateDir: '/h/st[1]' })).toBeNull();
+  it('adds no glob on any platform: Codex fails a command when a globbed path vanishes mid-build', () => {
+    expect(Object.keys(coder.filesystem).some((p) => p.includes('*'))).toBe(false);
     const mac = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', { ...FACTS, platform: 'darwin' });
     expect(Object.keys(mac.filesystem).some((p) => p.includes('*'))).toBe(false);
     expect(coder.warnings).toEqual([]);
+  });
+
+  it("never denies Angelia's transient files found at launch (sessions lock, write-file-atomic temps, verify's socket)", () => {
+    const facts: CompileFacts = { ...FACTS, stateEntries: ['sessions.json.lock', 'sessions.json.1234567890', 'sessions.json.bak.42', 'children.json.7', 'v-0a1b2c3d.sock', 'notes.12', 'sessions.json.12a'] };
+    const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', facts);
+    for (const name of ['sessions.json.lock', 'sessions.json.1234567890', 'sessions.json.bak.42', 'children.json.7', 'v-0a1b2c3d.sock']) {
+      expect(isTransient(name), name).toBe(true);
+      expect(launch.filesystem[`/h/.angelia/${name}`], name).toBeUndefined();
+    }
+    for (const name of ['notes.12', 'sessions.json.12a']) expect(launch.filesystem[`/h/.angelia/${name}`], name).toBe('deny');
   });
 
   it('denies whatever else is in the state folder at launch, never in settings.json (the guard stays stable)', () => {

@@ -11,7 +11,7 @@ import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { cacheDirFor, cacheEnv } from './cache';
 import { bwrapSafeEntries, foldRules } from './entries';
 import type { Access, CompileFacts, FsRule } from './facts';
-import { stateFileGlobRule, stateScanRules } from './floor';
+import { stateScanRules } from './floor';
 import { mcpFlags } from './mcpFlags';
 import { profilePolicy } from './policy';
 import { configFlag, inlineTable, tomlValue } from './toml';
@@ -95,7 +95,7 @@ export function allowedMcpServers(table: Pick<LoadedTable, 'file' | 'profiles' |
 /**
  * Compiles `profileName` of `table` for Codex on the machine described by `facts`: the policy of
  * policy.ts as one permission profile, plus the profile's own package cache, whatever else lies in the
- * state folder (`facts.stateEntries`) and, on Linux, the `<state>/*` file glob (floor.ts), reshaped on
+ * state folder (`facts.stateEntries`, floor.ts `stateScanRules`; no `<state>/*` glob), reshaped on
  * Linux for bubblewrap (entries.ts `bwrapSafeEntries`, which reads `facts.exists`), and its MCP servers.
  * `extras.mailbox` (a launch's own chat mailbox) becomes one `write` entry nested in the denied
  * `<state>/mailbox` (not in plan mode); on macOS `facts.apiSocket` is the one Unix socket allowed
@@ -128,17 +128,15 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
 
   const plan = profile.permissionMode === 'plan';
   const cacheDir = plan ? null : cacheDirFor(facts.stateDir, profile.name);
-  // Beyond the policy: what else lies in the state folder now, and (Linux) every file directly in it.
+  // Beyond the policy: what else lies in the state folder now (no `<state>/*` glob: floor.ts `isTransient`).
   const reach = [profile.cwd, ...policy.rules.filter((r) => r.access === 'write').map((r) => r.path)];
   const scan = stateScanRules(profile, facts, reach);
-  const stateGlob = stateFileGlobRule(facts);
   const mailbox = extras.mailbox ?? null;
   const rules: FsRule[] = [
     ...(cacheDir ? [{ path: cacheDir, access: 'write', source: "this profile's package cache", folder: true } as FsRule] : []),
     ...(mailbox ? [{ path: mailbox, access: 'write', source: "this chat's mailbox (how its commands reach Angelia)", folder: true } as FsRule] : []),
     ...policy.rules,
     ...scan.rules,
-    ...(stateGlob ? [stateGlob] : []),
   ];
   const folded = foldRules(rules, plan);
   const entries = facts.platform === 'linux' ? bwrapSafeEntries(folded, facts.exists ?? (() => true), [facts.codexHome, ...reach, ...(cacheDir ? [cacheDir] : []), ...(mailbox ? [mailbox] : [])]) : folded;

@@ -62,8 +62,8 @@ export interface FsRule {
    */
   folder: boolean;
   /**
-   * True for a Codex glob pattern (compile's own `<state>/*`, floor.ts `stateFileGlobRule`): passed as
-   * is, where any other path holding `*`, `?` or `[` is left out. Never in settings.json.
+   * True for a Codex glob pattern, passed as is, where any other path holding `*`, `?` or `[` is left
+   * out. Never in settings.json. Compile itself makes none (floor.ts `isTransient` says why).
    */
   glob?: boolean;
 }

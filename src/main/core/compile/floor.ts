@@ -31,14 +31,38 @@ export const OTHER_CLI_STORES = [
  * exports, logs, media, Codex children, compiled guards and the chats' mailboxes (each agent is given a
  * write entry on its own chat's mailbox inside the denied `mailbox/`, compile/mailbox.ts). The package caches in `cache/codex` have
  * their own rule (all but the profile's own cache). Only `workspace/` is not private. Whatever else lies
- * in the state folder when an agent starts is denied as well (`stateScanRules`), and on Linux so is
- * every file directly in it at each command (`stateFileGlobRule`), so a name added later is private too.
+ * in the state folder when an agent starts is denied as well (`stateScanRules`); a name that first
+ * appears while the agent runs is denied from its next launch on (no glob: see `STATE_TRANSIENT`).
  * The API socket is the one exception (STATE_SOCKET).
  */
 export const STATE_PRIVATE = [
   'env', 'api.token', 'sessions.json', 'sessions.json.bak', 'compiled', 'audit.jsonl', 'approvals', 'exports',
   'children.json', 'logs', 'media', 'mailbox',
 ];
+
+/**
+ * Names Angelia creates directly in the state folder for a short while: `sessions.json.lock`
+ * (chats/sessions.ts), write-file-atomic's temporary file `<name>.<decimal murmurhash>` beside each
+ * file it rewrites (write-file-atomic 5, `getTmpname`), and `angelia verify`'s socket `v-<8 hex>.sock`
+ * (verify/run.ts, alive for one verify run). Never denied, neither by name nor by the launch
+ * scan, and no `<state>/*` glob covers them, because codex 0.169.0 on Linux fails the whole command
+ * when a denied path vanishes while it builds the sandbox (measured with ~1000 creates+deletes/s at the
+ * top of the state folder, 40–50 `codex sandbox` commands per case: a `<state>/*` glob failed 3/50
+ * plain files, 6/40 folders with "error building bubblewrap command: Fatal error: failed to enumerate
+ * unreadable glob paths under <state>: <entry>: No such file or directory", 11/40 atomic rewrites of
+ * sessions.json with "bwrap: Can't bind mount … Unable to find … in mount table"; without the glob,
+ * 0/40 for plain files, folders and the lock, while atomic rewrites of the named sessions.json at
+ * that rate still failed 3/40: a deny of a named file races a rename over it, independent of the glob).
+ * The cost: the lock (a pid and a time) and a temp file
+ * (a copy of the file being written, alive for the write) are readable while they exist, and a file
+ * that first appears in the state folder after a launch stays readable to that launch's commands.
+ * Folders that churn (approvals/, mailbox/<hash>/, compiled/) are denied whole and never raced (0/40).
+ */
+export function isTransient(name: string): boolean {
+  if (name === 'sessions.json.lock' || /^v-[0-9a-f]{8}\.sock$/.test(name)) return true;
+  const m = /^(.+)\.\d+$/.exec(name);
+  return m !== null && STATE_PRIVATE.includes(m[1]!);
+}
 
 /** The one entry of the state folder an agent may reach (its table, profile folders, `_shared/`, …). */
 export const STATE_PUBLIC = 'workspace';
@@ -151,7 +175,7 @@ export function stateScanRules(profile: ResolvedProfile, facts: CompileFacts, re
   const warnings: TableProblem[] = [];
   const known = new Set([STATE_PUBLIC, STATE_CACHE, STATE_SOCKET, STATE_BIN, ...STATE_PRIVATE]);
   for (const name of facts.stateEntries ?? []) {
-    if (known.has(name) || name.includes('/') || name === '.' || name === '..' || name === '') continue;
+    if (known.has(name) || isTransient(name) || name.includes('/') || name === '.' || name === '..' || name === '') continue;
     const path = join(facts.stateDir, name);
     const inside = reach.find((r) => isWithin(r, path));
     if (inside) {
@@ -161,17 +185,4 @@ export function stateScanRules(profile: ResolvedProfile, facts: CompileFacts, re
     }
   }
   return { rules, warnings };
-}
-
-/**
- * On Linux, a Codex glob entry `<state>/*` = deny: Codex expands it before each command, so every
- * regular file directly in the state folder is unreadable even when it appeared after the agent
- * started (measured on codex 0.169.0: the glob masks regular files only, not folders or sockets, and
- * matches nothing below the first level, so `workspace/` is untouched). Null elsewhere (how macOS
- * Seatbelt would apply the glob is not measured) and when the state folder's path holds a glob
- * character itself.
- */
-export function stateFileGlobRule(facts: CompileFacts): FsRule | null {
-  if (facts.platform !== 'linux' || /[*?[\]{}]/.test(facts.stateDir)) return null;
-  return { path: join(facts.stateDir, '*'), access: 'deny', source: "Angelia's private state", folder: false, glob: true };
 }
