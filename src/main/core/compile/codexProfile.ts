@@ -11,7 +11,7 @@ import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { cacheDirFor, cacheEnv } from './cache';
 import { bwrapSafeEntries, foldRules } from './entries';
 import type { Access, CompileFacts, FsRule } from './facts';
-import { stateScanRules } from './floor';
+import { codexHomeScanRules, stateScanRules } from './floor';
 import { mcpFlags } from './mcpFlags';
 import { profilePolicy } from './policy';
 import { configFlag, inlineTable, tomlValue } from './toml';
@@ -137,6 +137,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
     ...(mailbox ? [{ path: mailbox, access: 'write', source: "this chat's mailbox (how its commands reach Angelia)", folder: true } as FsRule] : []),
     ...policy.rules,
     ...scan.rules,
+    ...codexHomeScanRules(facts, reach),
   ];
   const folded = foldRules(rules, plan);
   const entries = facts.platform === 'linux' ? bwrapSafeEntries(folded, facts.exists ?? (() => true), [facts.codexHome, ...reach, ...(cacheDir ? [cacheDir] : []), ...(mailbox ? [mailbox] : [])]) : folded;

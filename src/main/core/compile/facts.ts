@@ -39,6 +39,13 @@ export interface CompileFacts {
    */
   stateEntries?: string[];
   /**
+   * Names of the entries of each Codex home (`~/.codex` and `CODEX_HOME`, keyed by absolute path) when
+   * the facts were gathered. Each one but CODEX_READABLE is denied (floor.ts `codexHomeScanRules`): codex
+   * 0.169.0 keeps every thread of every profile in `state_5.sqlite`, `thread_history_1.sqlite` and
+   * `logs_2.sqlite` there (measured), names that change with Codex versions. Absent: only CODEX_STORES.
+   */
+  codexHomeEntries?: Record<string, string[]>;
+  /**
    * Whether a path exists now (lstat: a dangling symbolic link exists). Used on Linux only, to keep
    * several entries under one missing folder from breaking bubblewrap (entries.ts `bwrapSafeEntries`).
    * Absent: every path is taken to exist (a pure compile, as in the golden tests).

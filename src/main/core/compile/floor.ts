@@ -20,6 +20,12 @@ export const HOME_PRIVATE_FILES = [
 ];
 /** Codex's login, transcripts and user config, inside `~/.codex` and `CODEX_HOME` (seed-spec.md §2.2 item 2). */
 export const CODEX_STORES = ['auth.json', 'sessions', 'archived_sessions', 'memories', 'history.jsonl', 'session_index.jsonl', 'config.toml'];
+/**
+ * What an agent's commands may still read in a Codex home (`~/.codex`, `CODEX_HOME`): the shell snapshot
+ * Codex sources before each command, the helper links it puts on PATH (`tmp/arg0`), skills and the
+ * user's global AGENTS.md. Everything else found there at launch is denied (`codexHomeScanRules`).
+ */
+export const CODEX_READABLE = ['shell_snapshots', 'tmp', '.tmp', 'skills', 'AGENTS.md'];
 /** Other CLIs' transcripts and user config under home (seed-spec.md §2.2 item 2 `cliStores`). */
 export const OTHER_CLI_STORES = [
   '.claude/projects', '.claude/file-history', '.claude/paste-cache', '.claude/history.jsonl', '.claude.json',
@@ -160,6 +166,32 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
     });
   }
   return { rules, warnings };
+}
+
+/**
+ * Deny rules for what lies in each Codex home at launch (`facts.codexHomeEntries`) beyond CODEX_STORES:
+ * Codex's SQLite stores (every profile's threads, first messages and logs: `state_5.sqlite`,
+ * `thread_history_1.sqlite`, `logs_2.sqlite` in codex 0.169.0, measured readable by agents before this
+ * rule), their `-wal`/`-shm` companions (denied by name even when absent at launch, since Codex opens them
+ * after), `log/`, `rules/`, and whatever later Codex versions add. CODEX_READABLE stays readable. A Codex
+ * home inside the profile's reach (`reach`) is left alone (the profile may write there anyway; compile
+ * warns about that elsewhere). SQLite journals (`-journal`) are skipped as transient.
+ */
+export function codexHomeScanRules(facts: CompileFacts, reach: readonly string[]): FsRule[] {
+  const rules: FsRule[] = [];
+  const fixed = new Set([...CODEX_STORES, ...CODEX_READABLE]);
+  for (const [home, names] of Object.entries(facts.codexHomeEntries ?? {})) {
+    if (reach.some((r) => isWithin(r, home))) continue;
+    const add = (name: string): void => {
+      rules.push({ path: join(home, name), access: 'deny', source: "Codex's state: every profile's threads, logs and settings", folder: !/\.(sqlite|sqlite-wal|sqlite-shm|json|jsonl|toml|lock)$/.test(name) });
+    };
+    for (const name of names) {
+      if (fixed.has(name) || name.includes('/') || name === '' || name === '.' || name === '..' || name.endsWith('-journal')) continue;
+      add(name);
+      if (name.endsWith('.sqlite')) for (const side of ['-wal', '-shm']) if (!names.includes(name + side)) add(name + side);
+    }
+  }
+  return rules;
 }
 
 /**

@@ -53,6 +53,8 @@ export async function gatherFacts(paths: InstancePaths, platform: NodeJS.Platfor
     userMcpServers: await readUserMcpServers(paths.codexHome),
     userSkills: await readUserSkills(paths.home, paths.codexHome),
     stateEntries: (await readdir(paths.stateDir).catch(() => [] as string[])).sort(),
+    codexHomeEntries: Object.fromEntries(await Promise.all([...new Set([join(paths.home, '.codex'), paths.codexHome])].map(
+      async (dir) => [dir, (await readdir(dir).catch(() => [] as string[])).sort()] as const))),
     exists: pathExists,
   };
 }
