@@ -142,12 +142,21 @@ describe('compileCodexLaunch: filesystem floor', () => {
   });
 
   it('an add_dir that is a credential location lifts it; a wider add_dir does not', () => {
-    const t = tableOf(profile('a', { addDirs: ['/h/.ssh', '/h/.config/gh/hosts', '/h'] }));
+    const t = tableOf(profile('a', { addDirs: ['/h/.ssh', '/h/.config/gh/hosts', '/h/.config'] }));
     const launch = compileCodexLaunch(t, 'a', FACTS);
     expect(launch.filesystem['/h/.ssh']).toBe('write');
     expect(launch.filesystem['/h/.config/gh']).toBeUndefined();
     expect(launch.filesystem['/h/.aws']).toBe('deny');
     expect(launch.warnings).toEqual(expect.arrayContaining([expect.stringContaining('profiles.a.add_dirs[0]: /h/.ssh lifts the floor entry /h/.ssh')]));
+  });
+
+  it("refuses a folder that holds the state folder or a Codex home: denies there hold only for names that exist", () => {
+    for (const [dirs, held] of [[['/h'], '/h/.angelia'], [['/h/src', '/h/.codex'], '/h/.codex'], [['/h/.angelia'], '/h/.angelia']] as const) {
+      expect(() => compileCodexLaunch(tableOf(profile('a', { addDirs: [...dirs] })), 'a', FACTS)).toThrow(expect.objectContaining({
+        app: expect.objectContaining({ code: 'unsafe-reach', where: `profiles.a.add_dirs[${dirs.length - 1}]`, message: expect.stringContaining(`(${held})`) }),
+      }));
+    }
+    expect(() => compileCodexLaunch(tableOf(profile('a', { cwd: '/h' })), 'a', FACTS)).toThrow(expect.objectContaining({ app: expect.objectContaining({ code: 'unsafe-reach', where: 'profiles.a.cwd' }) }));
   });
 
   it("an add_dir inside the instance's private state stays denied, with a warning", () => {

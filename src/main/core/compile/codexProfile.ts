@@ -5,7 +5,9 @@
  * Protocol facts: codex 0.169.0 (shared/design/codex-app-server.md §5, §9; network flags measured with
  * `codex sandbox` on Linux, see test/integration/sandbox-compile.test.ts).
  */
+import { join } from 'node:path';
 import { AppFailure } from '../../../shared/result';
+import { isWithin } from '../instance/paths';
 import { formatProblem } from '../table/errors';
 import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { cacheDirFor, cacheEnv } from './cache';
@@ -93,6 +95,29 @@ export function allowedMcpServers(table: Pick<LoadedTable, 'file' | 'profiles' |
 }
 
 /**
+ * Throws AppFailure `unsafe-reach` (key path `profiles.<name>.add_dirs[i]` or `.cwd`) when the profile's
+ * folder or an add_dir is, or holds, Angelia's state folder or a Codex home (`~/.codex`, `CODEX_HOME`).
+ * Denies inside it hold only for names that exist at launch; a writable parent would let the agent
+ * create new ones there (a global `AGENTS.md` or `rules/` that every other profile's Codex loads, a file
+ * Angelia reads), so no deny floor can make such a folder safe.
+ */
+export function refuseReachOverPrivate(profile: ResolvedProfile, facts: CompileFacts): void {
+  const privateRoots = [...new Set([facts.stateDir, join(facts.home, '.codex'), facts.codexHome])];
+  const dirs: [string, PropertyKey[]][] = [[profile.cwd, ['cwd']], ...profile.addDirs.map((d, i): [string, PropertyKey[]] => [d, ['add_dirs', i]])];
+  for (const [dir, key] of dirs) {
+    const held = privateRoots.find((root) => isWithin(root, dir));
+    if (!held) continue;
+    const where = ['profiles', profile.name, ...key].map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('').slice(1).replace('.[', '[');
+    throw new AppFailure({
+      code: 'unsafe-reach',
+      message: `${dir} holds ${held === facts.stateDir ? "Angelia's private state" : "Codex's home (every profile's threads, global AGENTS.md and rules)"} (${held}); an agent that writes there can reach other profiles`,
+      where,
+      fix: `name the folders the agent needs inside ${dir} instead, outside ${held}`,
+    });
+  }
+}
+
+/**
  * Compiles `profileName` of `table` for Codex on the machine described by `facts`: the policy of
  * policy.ts as one permission profile, plus the profile's own package cache, whatever else lies in the
  * state folder (`facts.stateEntries`, floor.ts `stateScanRules`; no `<state>/*` glob), reshaped on
@@ -101,7 +126,7 @@ export function allowedMcpServers(table: Pick<LoadedTable, 'file' | 'profiles' |
  * `<state>/mailbox` (not in plan mode); on macOS `facts.apiSocket` is the one Unix socket allowed
  * (`network.unix_sockets`, with the proxy on). Throws AppFailure `profile-unknown` (no such profile), `mcp-name` (a user MCP server `-c` cannot
  * address), `mcp-collision` (an allowed MCP capability named like a user-level server) or
- * `compile-unencodable` (a path TOML cannot hold).
+ * `compile-unencodable` (a path TOML cannot hold), `unsafe-reach` (refuseReachOverPrivate).
  */
 export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' | 'capabilities'>, profileName: string, facts: CompileFacts, extras: LaunchExtras = {}): CodexLaunch {
   const profile = profileOf(table, profileName);
@@ -126,6 +151,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
     };
   }
 
+  refuseReachOverPrivate(profile, facts);
   const plan = profile.permissionMode === 'plan';
   const cacheDir = plan ? null : cacheDirFor(facts.stateDir, profile.name);
   // Beyond the policy: what else lies in the state folder now (no `<state>/*` glob: floor.ts `isTransient`).
