@@ -13,9 +13,9 @@
  * planted is replaced, never followed.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { replaceAtomically } from './safeWrite';
 
 /** The folder of `<state>` that holds every chat's mailbox. */
 export const MAILBOX_ROOT = 'mailbox';
@@ -47,24 +47,7 @@ export function mailboxDirFor(stateDir: string, chatId: string): string {
  * it). Throws the fs error; the temporary file is removed on failure.
  */
 export async function writeNoFollow(file: string, data: string | Buffer, mode = 0o600): Promise<void> {
-  const dir = join(file, '..');
-  const tmp = join(dir, `.${randomUUID()}.angelia-tmp`);
-  const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } catch (e) {
-    await handle.close();
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-  await handle.close();
-  try {
-    await rename(tmp, file);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
+  await replaceAtomically(file, data, mode, join(file, '..', `.${randomUUID()}.angelia-tmp`));
 }
 
 /**

@@ -73,9 +73,13 @@ function tempName(path: string): string {
   return `${path}.angelia-${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
 }
 
-/** Writes `data` to a fresh temp file beside `path` and renames it over `path` (atomic, no follow). */
-async function replaceAtomically(path: string, data: string | Buffer, mode: number): Promise<void> {
-  const tmp = tempName(path);
+/**
+ * Writes `data` to a fresh temp file beside `path` (opened O_CREAT|O_EXCL|O_NOFOLLOW with `mode`, synced)
+ * and renames it over `path`: atomic, and a symbolic link at `path` is replaced, never followed.
+ * `tmp` names the temp file (default `<path>.angelia-<pid>-<hex>.tmp`). Throws the fs error; the temp
+ * file is removed on failure.
+ */
+export async function replaceAtomically(path: string, data: string | Buffer, mode: number, tmp = tempName(path)): Promise<void> {
   const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode);
   try {
     await handle.writeFile(data);
