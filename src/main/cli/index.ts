@@ -1,7 +1,8 @@
 /**
  * The `angelia` command line: one table of commands over the same core the app uses. Each command
  * lives in `commands/<name>.ts` and exports `run(argv): Promise<number>` (the exit code). Unknown
- * command → usage on stderr, exit 2.
+ * command → usage on stderr, exit 2. `angelia <command> --help` (or `-h`) prints the command's usage
+ * line, exit 0. A bad option (Node's parseArgs errors, `ERR_PARSE_ARGS_*`) is a usage error: exit 2.
  */
 import { commands } from './commands';
 
@@ -21,7 +22,20 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`angelia: unknown command "${name}"\n${usage()}`);
     return 2;
   }
-  return command.run(rest);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`angelia ${name}: ${command.summary}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`angelia ${name}: ${(e as Error).message}\nusage: angelia ${name}: ${command.summary}\n`);
+      return 2;
+    }
+    throw e;
+  }
 }
 
 main(process.argv.slice(2)).then(
