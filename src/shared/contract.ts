@@ -33,6 +33,30 @@ export const ProfileView = z.object({
 });
 export type ProfileView = z.infer<typeof ProfileView>;
 
+/**
+ * The permission mode, approval policy and sandbox shown for a chat, and where they come from.
+ * `attested`: the chat's Codex runs, and these are what its start was attested with (the thread
+ * answer of codex 0.169.0, `approvalPolicy` and `sandbox`); the table in force is never shown as if
+ * the running process had it. `next-start`: no Codex runs; these are what the accepted table WILL apply
+ * at the next start (nothing is in force now).
+ */
+export const ChatMode = z.object({
+  source: z.enum(['attested', 'next-start']),
+  permissionMode: PermissionMode.nullable(),
+  /** Codex's approval policy (`on-request`, `never`, …); null when unknown. */
+  approvalPolicy: z.string().nullable(),
+  /** `managed` / `external` / `disabled` (full access): attested, or for `next-start` what the table asks for. */
+  sandbox: Enforcement.nullable(),
+  /** When the running process was attested (ISO time); null for `next-start`. */
+  attestedAt: z.string().nullable(),
+  /**
+   * While Codex runs: why the table in force for this profile differs from what the process has
+   * ("profile changed: restart this chat to apply (…)"), else null. Always null for `next-start`.
+   */
+  tableChanged: z.string().nullable(),
+});
+export type ChatMode = z.infer<typeof ChatMode>;
+
 /** One chat (one conversation with one profile's agent). */
 export const ChatView = z.object({
   id: z.string(),
@@ -59,6 +83,8 @@ export const ChatView = z.object({
   overrides: z.object({ model: z.string().nullable(), effort: z.string().nullable() }),
   /** What the agent is doing right now beyond its state ("Compacting…", "No output for 30 min"), or null. */
   activity: z.string().nullable(),
+  /** The mode, approval policy and sandbox to show (see ChatMode); absent only from hosts older than this field. */
+  mode: ChatMode.optional(),
 });
 export type ChatView = z.infer<typeof ChatView>;
 
@@ -93,6 +119,8 @@ export const ChatItem = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('approval'), id: z.string(), approvalId: z.string() }),
   z.object({ type: z.literal('notice'), id: z.string(), text: z.string() }),
+  /** A warning the user must see before the agent acts (a start with full access, sandbox = false): drawn red. */
+  z.object({ type: z.literal('warning'), id: z.string(), text: z.string() }),
   z.object({
     type: z.literal('error'),
     id: z.string(),
@@ -258,6 +286,11 @@ export const PolicyView = ProfilePreview.extend({
   attestedCodexVersion: z.string().nullable(),
   attestedAt: z.string().nullable(),
   enforcement: Enforcement.nullable(),
+  /**
+   * Each chat of this profile whose Codex runs now, with what its start was attested with (its own
+   * grants: it keeps them until it restarts, whatever the table in force says).
+   */
+  running: z.array(z.object({ chatId: z.string(), mode: ChatMode, codexVersion: z.string().nullable() })).optional(),
 });
 export type PolicyView = z.infer<typeof PolicyView>;
 

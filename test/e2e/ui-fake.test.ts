@@ -568,6 +568,50 @@ describe('profiles, the policy and the table (fake core)', () => {
     await page.close();
   });
 
+  it('shows the mode in force: attested while running, "profile changed" with Restart, and FULL ACCESS at the next start when cold', async () => {
+    const { page, fake, problems } = await openApp(1100, {
+      extraChats: [
+        { id: 'danger', enforcement: 'managed', lastLine: 'Wrote the report.' },
+        { id: 'other', lastLine: 'Not started yet.' },
+      ],
+    });
+    await page.locator('[data-testid="chat-list-item"][data-chat-id="danger"]').click();
+    const pane = page.getByTestId('chat-pane');
+    await expect.poll(() => pane.getByTestId('mode-line').textContent()).toBe(' · default · approval on-request');
+    expect(await pane.getByTestId('mode-line').getAttribute('data-source')).toBe('attested');
+    expect(await pane.getByTestId('enforcement-badge').textContent()).toBe('managed sandbox');
+
+    // The editor (here another window) saves `danger` as plan, and `other` with sandbox = false.
+    const save = fake.core.handlers['profiles:save'];
+    await save({ draft: { ...(await fake.core.handlers['profiles:get']({ name: 'danger' })), permission_mode: 'plan' }, original: 'danger' });
+    await save({ draft: { ...(await fake.core.handlers['profiles:get']({ name: 'other' })), sandbox: false }, original: 'other' });
+    const changed = pane.getByTestId('profile-changed');
+    await expect.poll(() => changed.count()).toBe(1);
+    expect(await changed.textContent()).toContain('profile changed: restart this chat to apply (mode default → plan, approval on-request → never)');
+    // The running process keeps what it was attested with: the header says so, not the table.
+    expect(await pane.getByTestId('mode-line').textContent()).toBe(' · default · approval on-request');
+    const cold = page.locator('[data-testid="chat-list-item"][data-chat-id="other"]').getByTestId('enforcement-badge');
+    await expect.poll(() => cold.textContent()).toBe('FULL ACCESS — next start');
+    expect(await cold.getAttribute('data-source')).toBe('next-start');
+    expect(await cold.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(198, 40, 40)');
+    await shot(page, '26b-profile-changed-while-running');
+
+    await page.getByTestId('open-policy').click();
+    const inspector = page.getByTestId('policy-inspector');
+    await expect.poll(() => inspector.getByTestId('running-attestation').count()).toBe(1);
+    expect(await inspector.getByTestId('policy-table-heading').textContent()).toBe('Table in force (applies at next start)');
+    expect(await inspector.getByTestId('running-attestation').textContent()).toContain('danger · Attested against Codex 0.169.0');
+    expect(await inspector.getByTestId('running-table-changed').textContent()).toContain('profile changed: restart this chat to apply');
+    await inspector.getByTestId('policy-close').click();
+
+    await page.getByTestId('restart-to-apply').click();
+    await expect.poll(() => pane.getByTestId('mode-line').textContent()).toBe(' · plan · approval never');
+    expect(await pane.getByTestId('profile-changed').count()).toBe(0);
+    expect(inputsOf(fake, 'chats:restart')).toEqual([{ chatId: 'danger' }]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('inspects a policy: entries with their origin, network, attestation or "not started yet", and the probes', async () => {
     const { page, fake, problems } = await openApp(1100, {
       extraChats: [

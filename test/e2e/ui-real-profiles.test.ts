@@ -175,7 +175,13 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     const inspector = page.getByTestId('policy-inspector');
     await expect.poll(() => inspector.getByTestId('attestation').getAttribute('data-attested'), { timeout: 30_000 }).toBe('true');
     expect(await inspector.getByTestId('attestation').textContent()).toContain('Attested against Codex 0.169.0');
-    expect(await inspector.getByTestId('attestation').getByTestId('enforcement-badge').textContent()).toMatch(/managed/i);
+    // Each running chat with its own attestation: demo-2 started on the saved table; demo (if its Codex
+    // still runs) keeps the grants it was started with and is marked "profile changed".
+    const started = inspector.locator('[data-testid="running-attestation"][data-chat-id="demo-2"]');
+    expect(await started.getByTestId('enforcement-badge').textContent()).toMatch(/managed/i);
+    expect(await started.getByTestId('running-table-changed').count()).toBe(0);
+    const older = inspector.locator('[data-testid="running-attestation"][data-chat-id="demo"]');
+    if (await older.count()) expect(await older.getByTestId('running-table-changed').textContent()).toContain('profile changed: restart this chat to apply');
     const inForce = inspector.locator(`[data-testid="policy-entry"][data-path="${folder}"]`);
     expect(await inForce.getAttribute('data-access')).toBe('write');
     expect(await inForce.getAttribute('data-origin')).toBe('add_dirs');

@@ -4,7 +4,8 @@
  * (tray.ts) only turns the model into a `Menu` and wires clicks to `TrayAction`s. No Electron here.
  */
 import type { AppEvent, ApprovalView, ChatView, ProfileView } from '../../shared/contract';
-import { askDetail, enforcementLabel, oneLine, STATE_LABEL, truncateCodePoints } from './text';
+import { askDetail, enforcementLabel, oneLine, STATE_LABEL, truncateCodePoints, type EnforcementLabel } from './text';
+import { chatModeLabel } from '../../shared/modeLabel';
 
 /** Everything the tray shows. `approvals` holds the pending requests only, oldest first. */
 export interface TrayState {
@@ -102,8 +103,13 @@ export const TABLE_CHANGED_LABEL = 'The table changed — review…';
 /** Longest menu label, in code points (menus do not wrap). */
 export const MAX_LABEL = 72;
 
+/** A chat's sandbox label: from its `mode` (attested while running, next start when cold), else from the enforcement. */
+function chatLabel(chat: ChatView, sandboxed: Record<string, boolean>): EnforcementLabel {
+  return chat.mode ? chatModeLabel(chat.mode) : enforcementLabel(chat.enforcement, sandboxed[chat.profile]);
+}
+
 function chatRow(chat: ChatView, sandboxed: Record<string, boolean>): TrayItem {
-  const enf = enforcementLabel(chat.enforcement, sandboxed[chat.profile]);
+  const enf = chatLabel(chat, sandboxed);
   const glyph = enf.warning ? `${WARNING_GLYPH} ` : '';
   const label = truncateCodePoints(`${glyph}${chat.id} — ${STATE_LABEL[chat.state]} · ${enf.text}`, MAX_LABEL);
   return { kind: 'action', label, action: { type: 'open-chat', chatId: chat.id }, ...(enf.danger ? { danger: true } : {}) };
@@ -111,7 +117,7 @@ function chatRow(chat: ChatView, sandboxed: Record<string, boolean>): TrayItem {
 
 function approvalRow(view: ApprovalView, chats: ChatView[], sandboxed: Record<string, boolean>): TrayItem {
   const chat = chats.find((c) => c.id === view.chatId);
-  const danger = chat ? enforcementLabel(chat.enforcement, sandboxed[chat.profile]).danger : sandboxed[view.profile] === false;
+  const danger = chat ? chatLabel(chat, sandboxed).danger : sandboxed[view.profile] === false;
   const items: TrayItem[] = askDetail(view).split('\n').map((line) => ({ kind: 'header' as const, label: truncateCodePoints(line, MAX_LABEL) }));
   items.push({ kind: 'separator' });
   if (view.answers.includes('allow')) items.push({ kind: 'action', label: 'Allow', action: { type: 'answer', approvalId: view.id, answer: 'allow' } });

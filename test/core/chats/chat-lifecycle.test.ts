@@ -130,7 +130,7 @@ describe('approvals that end the turn (bug 3)', () => {
     expect(chat.transcript.all().filter((i) => i.type === 'user' && i.via === 'denyReason')).toHaveLength(0);
     expect(notices(chat.transcript.all())).toContain(`Your reason was recorded with the request, not sent to the agent: "Deny and stop" ended the turn. (${pending.id.slice(0, 8)})`);
     expect(audit.records.find((r) => r.event === 'answered')).toMatchObject({ answer: 'cancel', denyReason: 'not on a Friday' });
-    expect(lastTurnEnd(chat.transcript.all())).toMatchObject({ status: 'interrupted', reason: 'stopped: "Deny and stop" was chosen for "Run OUTSIDE the sandbox: rm -rf build"' });
+    expect(lastTurnEnd(chat.transcript.all())).toMatchObject({ status: 'interrupted', reason: '"Deny and stop" was chosen for "Run OUTSIDE the sandbox: rm -rf build"' });
   });
 
   it('a plain Deny with a reason steers it into the running turn', async () => {

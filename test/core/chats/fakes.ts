@@ -9,6 +9,7 @@ import type { AppEvent, ChatItem } from '../../../src/shared/contract';
 import { Chat, type ChatTiming, type LaunchPlan } from '../../../src/main/core/chats/chat';
 import type { CodexConnection, CodexExit } from '../../../src/main/core/chats/connection';
 import { SessionStore } from '../../../src/main/core/chats/sessions';
+import type { ProfileNow } from '../../../src/main/core/chats/mode';
 import { ApprovalBroker } from '../../../src/main/core/approvals/broker';
 import { memoryAudit } from '../../../src/main/core/approvals/audit';
 import { ModelCatalog } from '../../../src/main/core/codex/models';
@@ -88,7 +89,7 @@ afterEach(async () => {
  * A chat (id `c`, profile `p`) whose n-th Codex start returns `conns[n]`. `opts.gate`, when given, holds
  * each start until it resolves (Codex "still starting"). Disposed after each test.
  */
-export async function makeChat(conns: FakeConn[], t: Partial<ChatTiming> = {}, opts: { gate?: () => Promise<void> } = {}) {
+export async function makeChat(conns: FakeConn[], t: Partial<ChatTiming> = {}, opts: { gate?: () => Promise<void>; profileNow?: () => ProfileNow | null } = {}) {
   const dir = await makeTestDir('chat-unit');
   dirs.push(dir);
   const events: AppEvent[] = [];
@@ -105,6 +106,7 @@ export async function makeChat(conns: FakeConn[], t: Partial<ChatTiming> = {}, o
     },
     broker, audit, sessions: new SessionStore(`${dir}/sessions.json`), emit: (e) => events.push(e),
     timing: { ...timing, ...t }, models: new ModelCatalog(), exportDir: `${dir}/exports`, threadHeldElsewhere: () => null,
+    ...(opts.profileNow ? { profileNow: opts.profileNow } : {}),
   });
   chats.push(chat);
   return { chat, events, broker, audit, starts: () => started };

@@ -44,9 +44,10 @@ import { classifyStderr, stderrCause } from '../codex/stderrClass';
 import type { CodexConnection, CodexExit, CodexSpawnSpec, StartCodex } from './connection';
 import type { SessionRow, SessionStore } from './sessions';
 import { Transcript } from './transcript';
-import { helpText, id8, parseCommand, sessionRef, sessionsText, SLASH_ESCAPE_HINT, statusText, type ParsedCommand } from './commands';
-import { readSessionRows, toMarkdown } from './export';
+import { extraTextRefusal, helpText, id8, parseCommand, sessionRef, sessionsText, SLASH_ESCAPE_HINT, statusText, type ParsedCommand } from './commands';
+import { chronological, readSessionRows, readThreadTurns, toMarkdown } from './export';
 import { isObj, str, type Obj } from '../codex/wire';
+import { approvalWord, deriveChatMode, modePhrase, type AttestedMode, type ProfileNow } from './mode';
 
 /** Everything needed to start this chat's agent, compiled from the accepted table (throws AppFailure to refuse). */
 export interface LaunchPlan {
@@ -96,6 +97,8 @@ export interface ChatDeps {
   exportDir: string;
   /** The id of another live chat of this Angelia that holds `threadId`, or null (field case B23). */
   threadHeldElsewhere: (threadId: string) => string | null;
+  /** The chat's profile in the accepted table now (null when it left the table); absent: unknown (mode shown from the attestation only). */
+  profileNow?: () => ProfileNow | null;
 }
 
 /** The most messages a chat holds (running + waiting), product.md §4. */
@@ -183,6 +186,19 @@ export class Chat {
   private readonly fileChanges = new Map<string, ChangeView[]>();
   /** The last approval of the running turn and how it ended, to explain an interrupted turn (field case B03). */
   private lastAsk: { title: string; outcome: 'pending' | 'cancel' | 'deny' | 'allow' } | null = null;
+  /**
+   * Texts steered into the running turn that Codex has not yet taken into the conversation. Measured on
+   * codex 0.169.0 with the scripted model: a steer Codex takes is announced as `item/started` of a
+   * `userMessage` with exactly the steered text, right before the model request that carries it; a
+   * steer accepted while an approval waited and then "Deny and stop" (or any stop) never appears in a
+   * model request and gets no such item. What is left here at the turn's end was not delivered.
+   * `acked`: turn/steer answered ok; `ended`: the turn ended while the turn/steer was still unanswered.
+   */
+  private steered: Array<{ shown: string; input: string; acked: boolean; ended: boolean }> = [];
+  /** The loading of the active session's past turns (`items`), once per chat object; null before the first view. */
+  private history: Promise<void> | null = null;
+  /** Turn ids this chat object ran (their items are in the transcript already; history leaves them out). */
+  private readonly ownTurns = new Set<string>();
   private stallTimer: NodeJS.Timeout | null = null;
   private stallHalfTold = false;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -216,6 +232,15 @@ export class Chat {
   }
 
   private attestedAt: string | null = null;
+  /** What the running process was started and attested with (mode.ts); null before the first start. */
+  private attestedMode: AttestedMode | null = null;
+  /** The profile as the table had it when the launch plan being started was made. */
+  private planProfile: ProfileNow | null = null;
+
+  /** The mode to show now (mode.ts): attested while Codex runs, else what the next start applies. */
+  private currentMode(): NonNullable<ChatView['mode']> {
+    return deriveChatMode({ running: this.conn !== null, attested: this.attestedMode, table: this.deps.profileNow?.() ?? null });
+  }
 
   /** True while the pump runs a unit of work (starting, requested or running). */
   private get running(): boolean {
@@ -235,7 +260,63 @@ export class Chat {
       model: force.model, effort: force.effort,
       overrides: { model: row?.model ?? null, effort: row?.effort ?? null },
       activity: this.activity,
+      mode: this.currentMode(),
     };
+  }
+
+  /**
+   * The transcript, oldest first. The first call also puts the active session's past turns in front of
+   * it (field report C3: after a restart of Angelia, or for turns `angelia run` did, the chat was empty
+   * though its session had turns): read from Codex with `thread/turns/list` (itemsView "full",
+   * export.ts `readThreadTurns`) on the chat's own process when it runs, else on a short-lived app-server
+   * started with the profile's launch plan and stopped after the read (no thread is resumed, no turn
+   * started, the model is never asked). They come after a notice "Earlier in this session …" and carry
+   * ids starting "history-". Turns this chat object ran itself are left out. Never throws: a read that
+   * fails is said in the chat.
+   */
+  async items(): Promise<ChatItem[]> {
+    this.history ??= this.loadHistory().catch((e: unknown) => this.notice(`The earlier turns of this session could not be read from Codex: ${toAppError(e).message}`));
+    await this.history;
+    return this.transcript.all();
+  }
+
+  private async loadHistory(): Promise<void> {
+    const row = this.deps.sessions.active(this.deps.chatId);
+    if (!row?.threadId || !row.started || row.turns === 0) return;
+    const threadId = row.threadId;
+    let conn = this.conn;
+    let own = false;
+    if (!conn) {
+      const plan = await this.deps.plan();
+      conn = await this.deps.startCodex(plan.spawn);
+      own = true;
+    }
+    let turns: unknown[];
+    try {
+      const version = checkVersion(conn.version);
+      if (version.length) throw new Error(version.join(' '));
+      turns = chronological((await readThreadTurns(conn, threadId)).turns);
+    } finally {
+      if (own) await conn.stop();
+    }
+    const past: ChatItem[] = [];
+    let count = 0;
+    for (const turn of turns) {
+      if (!isObj(turn) || turn.status === 'inProgress' || (typeof turn.id === 'string' && this.ownTurns.has(turn.id))) continue;
+      count++;
+      for (const raw of Array.isArray(turn.items) ? turn.items : []) {
+        const item = toChatItem(raw, true);
+        if (!item || item.type === 'reasoning') continue;
+        past.push({ ...item, id: `history-${item.id}`, ...(item.type === 'user' ? { via: 'turn' as const } : {}) });
+      }
+      const status = turn.status === 'failed' || turn.status === 'interrupted' ? turn.status : 'completed';
+      const message = status === 'failed' && isObj(turn.error) ? str(turn.error.message) : null;
+      past.push({ type: 'turnEnd', id: `history-turn-${typeof turn.id === 'string' ? turn.id : this.transcript.localId('turn')}`, status, reason: message });
+    }
+    if (!count) return;
+    past.unshift({ type: 'notice', id: this.transcript.localId('history'), text: `Earlier in this session (${count} turn${count === 1 ? '' : 's'}, read from Codex's record of thread ${id8(threadId)}):` });
+    this.transcript.prepend(past);
+    this.changed();
   }
 
   /**
@@ -252,6 +333,11 @@ export class Chat {
       return { queued: this.queue.length, command: cmd.unknown };
     }
     if (cmd && 'name' in cmd) {
+      const refused = extraTextRefusal(cmd);
+      if (refused) {
+        this.notice(refused);
+        return { queued: this.queue.length, command: `/${cmd.name}` };
+      }
       this.commands++;
       void this.command(cmd).catch((e: unknown) => this.notice(`/${cmd.name} failed: ${toAppError(e).message}`)).finally(() => {
         this.commands--;
@@ -278,12 +364,26 @@ export class Chat {
     return this.stopAll('Stop');
   }
 
-  /** Starts Codex again (after a crash, an idle exit or a refusal) and resumes the thread; no message is sent. */
+  /**
+   * Starts Codex again (after a crash, an idle exit or a refusal) and resumes the thread; no message is
+   * sent. With Codex running, it restarts only when the table in force for the profile differs from what
+   * the process was started with ("profile changed", mode.ts), and only when nothing runs or waits (else
+   * it says to /stop first and returns false); otherwise it leaves the process alone and returns true.
+   */
   async restart(): Promise<boolean> {
-    if (this.conn) return true;
+    let applying = false;
+    if (this.conn) {
+      if (!this.currentMode().tableChanged) return true;
+      if (this.running || this.queue.length || this.starting) {
+        this.notice('The profile changed, but a turn is running or messages wait in this chat, so it was not restarted. Send /stop first (or wait until it ends), then Restart.');
+        return false;
+      }
+      await this.stopProcess();
+      applying = true;
+    }
     try {
       await this.ensureStarted();
-      this.notice('Codex is running again; the conversation continues where it was.');
+      this.notice(applying ? `Codex was restarted with the profile as the table has it now: ${modePhrase(this.currentMode())}. The conversation continues where it was.` : 'Codex is running again; the conversation continues where it was.');
       if (!this.running) this.changed('idle');
       this.armIdle();
       return true;
@@ -424,8 +524,9 @@ export class Chat {
     }
     this.armStall();
     const end = await ended;
-    this.finishTurn();
+    const lost = this.finishTurn();
     if (end.exited && firstTurn && !work.retried) {
+      this.tellUndelivered(lost, 'stopped');
       // A first turn of a brand-new session that dies with its process is tried once more, on a fresh session.
       this.killedTurn = null;
       this.notice('Codex exited during the first turn of this session; trying once more on a fresh session.');
@@ -443,6 +544,7 @@ export class Chat {
     const reason = end.status === 'failed' ? (failure ?? end.message ?? 'the turn failed') : end.status === 'interrupted' ? this.interruptedBecause() : null;
     this.lastAsk = null;
     this.transcript.push({ type: 'turnEnd', id: this.transcript.localId('turn'), status: end.status, reason });
+    this.tellUndelivered(lost, end.status === 'completed' ? 'ended' : 'stopped');
     this.changed(end.status === 'failed' ? 'error' : 'idle');
   }
 
@@ -461,6 +563,7 @@ export class Chat {
     if (this.current !== cur || cur.phase === 'starting') return;
     if (this.turnId && this.turnId !== id) return;
     this.turnId = id;
+    this.ownTurns.add(id);
     if (active) cur.phase = 'running';
     if (cur.era === this.era || cur.interruptSent) return;
     if (cur.phase === 'running') this.interruptCancelled(cur);
@@ -478,7 +581,8 @@ export class Chat {
   /** Why an interrupted turn stopped, naming the request involved rather than a bare "aborted" (field case B03). */
   private interruptedBecause(): string {
     const ask = this.lastAsk;
-    if (ask?.outcome === 'cancel') return `stopped: "Deny and stop" was chosen for "${ask.title}"`;
+    // The turn-end line reads "turn stopped: <reason>": the reason does not repeat "stopped".
+    if (ask?.outcome === 'cancel') return `"Deny and stop" was chosen for "${ask.title}"`;
     if (ask?.outcome === 'pending') return `${this.stopWhy ?? 'stopped'} while "${ask.title}" waited for an answer`;
     return this.stopWhy ?? 'stopped before it finished';
   }
@@ -487,14 +591,24 @@ export class Chat {
    * Clears the turn's state at its end: watchdogs, the turn id, every card still open for it, and the
    * commands it left running (shown interrupted, `Transcript.settleOpen`).
    */
-  private finishTurn(): void {
+  private finishTurn(): { shown: string }[] {
     this.turnWaiter = null;
+    // Steers Codex accepted but never took into the conversation (see `steered`); unanswered ones are
+    // told by `steer` itself (accepted late) or queued (refused).
+    const left = this.steered.splice(0);
+    for (const e of left) e.ended = true;
     this.transcript.settleOpen();
     this.clearStall();
     this.clearGhost();
     this.setActivity(null);
     this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
     this.turnId = null;
+    return left.filter((e) => e.acked);
+  }
+
+  /** Names, with their full text, the steered messages the agent never read (field report C1); nothing is re-sent. */
+  private tellUndelivered(lost: readonly { shown: string }[], how: 'stopped' | 'ended'): void {
+    for (const e of lost) this.notice(`Not delivered: “${e.shown}” — the turn ${how} before the agent read it. Send it again if you still want it.`);
   }
 
   /**
@@ -543,7 +657,7 @@ export class Chat {
     const end = await ended;
     const done = this.compaction.done;
     this.compaction = null;
-    this.finishTurn();
+    this.tellUndelivered(this.finishTurn(), end.status === 'completed' ? 'ended' : 'stopped');
     if (end.status === 'completed' && done) this.notice('Compacted: the conversation so far was summarised.');
     else if (end.status === 'failed' && end.errorInfo === 'contextWindowExceeded') {
       this.transcript.push({ type: 'error', id: this.transcript.localId('error'), message: 'Compaction failed: the conversation is too large even to summarise.', detail: 'Start a new session with /new (this one stays reachable with /resume).', kind: 'contextWindow' });
@@ -563,10 +677,16 @@ export class Chat {
     this.transcript.push({ type: 'user', id: this.transcript.localId('user'), text: shown, via });
     const input = via === 'denyReason' ? `I denied that request. ${text}` : text;
     if (conn && this.threadId && turnId) {
+      const entry = { shown, input, acked: false, ended: false };
+      this.steered.push(entry);
       try {
         await conn.request('turn/steer', { threadId: this.threadId, expectedTurnId: turnId, input: [{ type: 'text', text: input, text_elements: [] }] });
+        entry.acked = true;
+        // Its turn ended while the steer was on its way, and Codex never took it: say so now.
+        if (entry.ended) this.tellUndelivered([entry], 'ended');
         return;
       } catch (e) {
+        this.steered = this.steered.filter((x) => x !== entry);
         this.notice(`It could not go into the running turn (${toAppError(e).message}); it is queued as the next message.`);
       }
     }
@@ -614,10 +734,11 @@ export class Chat {
     const down = this.down === 'idle-exit' ? 'Codex exited after idle_exit_minutes; the next message starts it again'
       : this.down === 'crashed' ? 'Codex crashed; Restart or the next message starts it again' : null;
     const force = this.inForce(row);
+    const mode = this.currentMode();
     return statusText({
       profile: this.deps.profile, session: row, codexVersion: this.codexVersion,
       model: force.model, modelSource: force.modelSource, effort: force.effort, effortSource: force.effortSource,
-      sandbox, warm: this.conn !== null, down,
+      sandbox: mode.source === 'attested' || mode.permissionMode !== null ? `${sandbox}; ${modePhrase(mode)}` : sandbox, warm: this.conn !== null, down,
       queued: this.queue.length, running: this.running, sessions: this.deps.sessions.count(this.deps.chatId),
     });
   }
@@ -906,8 +1027,13 @@ export class Chat {
   private async start(): Promise<void> {
     this.changed('starting');
     this.refusal = null;
+    // Taken in the same tick as the plan (which reads the table in force when called): the mode it compiles.
+    this.planProfile = this.deps.profileNow?.() ?? null;
     const plan = await this.deps.plan();
     this.lastPlan = plan;
+    if (!plan.sandboxed) {
+      this.transcript.push({ type: 'warning', id: this.transcript.localId('full-access'), text: `⚠ FULL ACCESS: the profile ${this.deps.profile} has sandbox = false, so this agent starts with no sandbox: it can read, change and delete anything you can, and run any command${plan.onRequest ? '' : ' without asking'}.` });
+    }
     this.onRequest = plan.onRequest;
     let conn: CodexConnection;
     try {
@@ -994,6 +1120,11 @@ export class Chat {
     this.reportedEffort = isObj(answer) ? str(answer.reasoningEffort) : null;
     this.threadId = tid;
     this.attestedAt = new Date().toISOString();
+    this.attestedMode = {
+      permissionMode: this.planProfile?.permissionMode ?? null,
+      approvalPolicy: (isObj(answer) ? approvalWord(answer.approvalPolicy) : null) ?? plan.expect.approvalPolicy,
+      sandbox: verdict.enforcement, at: this.attestedAt, fingerprint: this.planProfile?.fingerprint ?? null,
+    };
     this.rowId = this.deps.sessions.bindThread(this.deps.chatId, rowId, tid, verdict.enforcement).id;
     this.conn = conn;
     void conn.exited.then((exit) => this.onExit(conn, exit));
@@ -1126,6 +1257,7 @@ export class Chat {
       case 'item/started':
       case 'item/completed': {
         if (isObj(p.item) && p.item.type === 'fileChange' && typeof p.item.id === 'string') this.fileChanges.set(p.item.id, readChanges(p.item));
+        if (isObj(p.item) && p.item.type === 'userMessage' && this.steered.length) this.tookSteer(p.item);
         if (isObj(p.item) && p.item.type === 'contextCompaction' && method === 'item/completed' && this.compaction) this.compaction.done = true;
         const item = toChatItem(p.item, method === 'item/completed');
         if (item && item.type !== 'user') this.transcript.upsert(item);
@@ -1168,6 +1300,14 @@ export class Chat {
       default:
         return;
     }
+  }
+
+  /** Codex took a steered text into the conversation (a `userMessage` item with exactly its text): it is delivered. */
+  private tookSteer(item: Obj): void {
+    const took = toChatItem(item, true);
+    if (took?.type !== 'user') return;
+    const at = this.steered.findIndex((e) => e.input === took.text);
+    if (at >= 0) this.steered.splice(at, 1);
   }
 
   /** Records and shows a server request answered -32601 (field case B02: never dropped silently). */

@@ -60,6 +60,19 @@ export function parseCommand(text: string): ParsedLine | null {
   return { unknown: `/${/^\/(\S*)/.exec(line)?.[1] ?? ''}` };
 }
 
+/** The commands that take no text after their name (`/resume`, `/model`, `/effort` take one). */
+export const NO_ARG_COMMANDS: readonly CommandName[] = ['new', 'help', 'export', 'compact', 'stop', 'status'];
+
+/**
+ * Why a parsed command is refused for the text after it, or null when it may run: a command of
+ * `NO_ARG_COMMANDS` given text (`/new fix the bug`) would otherwise drop that text silently. The answer
+ * says how to send it: "/new takes no text; send the message after /new".
+ */
+export function extraTextRefusal(cmd: ParsedCommand): string | null {
+  if (!cmd.arg || !NO_ARG_COMMANDS.includes(cmd.name)) return null;
+  return `/${cmd.name} takes no text; send the message after /${cmd.name}. Nothing was done and nothing was sent (to send it as a message, start it with //).`;
+}
+
 /** The `/help` text. */
 export function helpText(): string {
   const lines = Object.entries(COMMANDS).map(([name, help]) => `/${name} — ${help}`);

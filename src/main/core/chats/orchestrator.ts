@@ -28,6 +28,7 @@ import type { StartCodex } from './connection';
 import { EventHub } from './eventHub';
 import { planLaunch } from './launchPlan';
 import { SessionStore } from './sessions';
+import { approvalPolicyFor, type ProfileNow } from './mode';
 import type { LoadedTable } from '../table/load';
 import { compareWithAccepted, loadAccepted, type TableComparison } from '../table/accepted';
 import { attachFile } from '../profiles/attach';
@@ -139,9 +140,17 @@ export class Orchestrator {
       timing: this.timing, models: this.models,
       exportDir: join(this.opts.paths.stateDir, 'exports'),
       threadHeldElsewhere: (threadId) => [...this.chats.values()].find((c) => c.id !== chatId && c.liveThread === threadId)?.id ?? null,
+      profileNow: () => this.profileNow(profile.name),
     });
     this.chats.set(chatId, chat);
     return chat;
+  }
+
+  /** A profile of the table in force, as far as the mode shown goes (chats/mode.ts); null when it is not in the table. */
+  profileNow(name: string): ProfileNow | null {
+    const p = Object.hasOwn(this.table.profiles, name) ? this.table.profiles[name] : undefined;
+    if (!p) return null;
+    return { permissionMode: p.permissionMode, sandboxed: p.sandbox, approvalPolicy: approvalPolicyFor(p.permissionMode), fingerprint: JSON.stringify(p) };
   }
 
   /** Every chat as the list shows it. */
@@ -177,6 +186,8 @@ export class Orchestrator {
     for (const name of Object.keys(table.profiles)) {
       if (!this.chats.has(name)) this.hub.emit({ event: 'chat:updated', payload: this.chat(name).view() });
     }
+    // What every chat shows depends on the table (next start, or "profile changed" while it runs).
+    for (const chat of this.chats.values()) if (names.includes(chat.view().profile)) this.hub.emit({ event: 'chat:updated', payload: chat.view() });
     if (names.length > 0) this.hub.emit({ event: 'profiles:changed', payload: { names } });
     await this.emitTableChanged();
   }
@@ -205,6 +216,17 @@ export class Orchestrator {
     return newest;
   }
 
+  /** Each chat of `profile` whose Codex runs now, with the mode its start was attested with. */
+  runningOf(profile: string): { chatId: string; mode: NonNullable<ChatView['mode']>; codexVersion: string | null }[] {
+    const out: { chatId: string; mode: NonNullable<ChatView['mode']>; codexVersion: string | null }[] = [];
+    for (const chat of this.chats.values()) {
+      const view = chat.view();
+      if (view.profile !== profile || view.mode?.source !== 'attested') continue;
+      out.push({ chatId: chat.id, mode: view.mode, codexVersion: chat.attestation()?.codexVersion ?? null });
+    }
+    return out;
+  }
+
   /**
    * `chats:attach`: writes the file into the chat's profile folder under `.inbox/` (profiles/attach.ts:
    * size, name and path checks) and returns its absolute path. Nothing is added to the transcript here:
@@ -224,7 +246,7 @@ export class Orchestrator {
         'app:info': async () => ({ version: APP_VERSION, stateDir: this.opts.paths.stateDir, codexVersion: this.codexVersion }),
         'profiles:list': async () => this.profileViews(),
         'chats:list': async () => this.chatViews(),
-        'chats:items': async ({ chatId }) => this.chat(chatId).transcript.all(),
+        'chats:items': async ({ chatId }) => this.chat(chatId).items(),
         'chats:create': async ({ profile }) => {
           const chat = this.createChat(profile);
           this.hub.emit({ event: 'chat:updated', payload: chat.view() });
@@ -241,7 +263,7 @@ export class Orchestrator {
         'profiles:preview': async ({ draft, original }) => this.profiles.preview(draft, original),
         'profiles:save': async ({ draft, original }) => this.saved(async (use) => this.profiles.save(draft, original, use)),
         'profiles:create': async ({ draft, starterClaudeMd }) => this.saved(async (use) => this.profiles.create(draft, starterClaudeMd, use)),
-        'profiles:policy': async ({ name }) => this.profiles.policy(name, this.attestationOf(name)),
+        'profiles:policy': async ({ name }) => ({ ...(await this.profiles.policy(name, this.attestationOf(name))), running: this.runningOf(name) }),
         'profiles:verify': async ({ name }) => this.profiles.verify(name),
         'models:list': async ({ profile }) => listModels({
           table: this.table, profile, chatId: profile, paths: this.opts.paths, env: this.opts.env, catalog: this.models,

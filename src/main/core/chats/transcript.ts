@@ -34,6 +34,18 @@ export class Transcript {
     this.emit({ event: 'chat:item', payload: { chatId: this.chatId, item } });
   }
 
+  /**
+   * Puts `items` (past turns read from Codex, chat.ts `items`) before every item there is, in the order
+   * given; an id already present is left out. Emits no `chat:item`: a renderer appends those at the end,
+   * so it reads the whole list again (`chats:items`) instead.
+   */
+  prepend(items: readonly ChatItem[]): void {
+    const fresh = items.filter((it, i) => !this.index.has(it.id) && items.findIndex((x) => x.id === it.id) === i);
+    this.items.unshift(...fresh);
+    this.index.clear();
+    this.items.forEach((it, i) => this.index.set(it.id, i));
+  }
+
   /** Appends streamed text to an agent message/reasoning (`text`) or a command's output (`output`). */
   delta(itemId: string, field: 'text' | 'output', delta: string): void {
     const at = this.index.get(itemId);

@@ -3,7 +3,8 @@
  * doing right now.
  */
 import type { ReactElement } from 'react';
-import type { AgentState, Enforcement } from '../../../shared/contract';
+import type { AgentState, ChatMode, Enforcement } from '../../../shared/contract';
+import { chatModeLabel } from '../../../shared/modeLabel';
 
 const STATE_LABEL: Record<AgentState, string> = {
   idle: 'idle',
@@ -29,7 +30,8 @@ export function StateBadge({ state }: { state: AgentState }): ReactElement {
  * `sandbox = false` will run with full access, which is said at once. A refused agent that never
  * started shows no enforcement at all.
  */
-export function EnforcementBadge({ enforcement, sandboxed, state }: { enforcement: Enforcement | null; sandboxed: boolean | undefined; state: AgentState }): ReactElement | null {
+export function EnforcementBadge({ enforcement, sandboxed, state, mode }: { enforcement: Enforcement | null; sandboxed: boolean | undefined; state: AgentState; mode?: ChatMode }): ReactElement | null {
+  if (mode) return <ModeBadge mode={mode} state={state} />;
   const effective = enforcement ?? (sandboxed === false ? 'disabled' : null);
   if (effective === null && state === 'refused') return null;
   if (effective === 'managed') {
@@ -42,6 +44,22 @@ export function EnforcementBadge({ enforcement, sandboxed, state }: { enforcemen
     return <span className="badge enf-external" data-testid="enforcement-badge" title="Enforced outside Codex: Angelia cannot vouch for it">⚠ external sandbox</span>;
   }
   return <span className="badge enf-unknown" data-testid="enforcement-badge" title="Shown once the agent has started">not started</span>;
+}
+
+/**
+ * A chat's sandbox from its `ChatMode` (shared/modeLabel.ts): attested while its Codex runs, else what
+ * the next start applies ("FULL ACCESS — next start" in red for `sandbox = false`). A refused chat whose
+ * next start would be sandboxed shows nothing.
+ */
+export function ModeBadge({ mode, state }: { mode: ChatMode; state: AgentState }): ReactElement | null {
+  const label = chatModeLabel(mode);
+  if (state === 'refused' && mode.source === 'next-start' && !label.danger) return null;
+  return (
+    <span className={`badge enf-${label.kind}`} data-testid="enforcement-badge" data-source={label.source} title={label.title}>
+      {label.warning && label.kind !== 'disabled' ? '⚠ ' : ''}
+      {label.text}
+    </span>
+  );
 }
 
 /** What the agent is doing beyond its state ("Compacting…"); nothing when null. */

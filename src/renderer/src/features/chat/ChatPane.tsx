@@ -26,10 +26,15 @@ function SubLine({ chat, profile }: { chat: ChatView; profile: ProfileView | und
         {chat.label || <span className="meta">New session</span>}
       </div>
       <div className="meta pane-facts" title={profile?.cwd}>
-        {profile && (
-          <>
-            <code>{profile.cwd}</code> · {profile.permissionMode}
-          </>
+        {profile && <code>{profile.cwd}</code>}
+        {chat.mode ? (
+          <span data-testid="mode-line" data-source={chat.mode.source} title={chat.mode.source === 'attested' ? `As attested when this chat's Codex started (${chat.mode.attestedAt ?? '?'})` : 'Nothing is in force now: what the accepted table applies at the next start'}>
+            {' · '}
+            {chat.mode.permissionMode ?? 'unknown mode'} · approval {chat.mode.approvalPolicy ?? 'unknown'}
+            {chat.mode.source === 'next-start' && <span className="meta"> (next start)</span>}
+          </span>
+        ) : (
+          profile && <> · {profile.permissionMode}</>
         )}
         {parts.length > 0 && (
           <span data-testid="model-line">
@@ -59,6 +64,37 @@ function SubLine({ chat, profile }: { chat: ChatView; profile: ProfileView | und
 }
 
 const hasFiles = (e: DragEvent): boolean => Array.from(e.dataTransfer.types).includes('Files');
+
+/**
+ * While the chat's Codex runs with grants the table in force no longer gives (a profile saved or
+ * accepted since it started): says so plainly, with Restart (`chats:restart` restarts it on the table
+ * in force when nothing runs).
+ */
+function ProfileChanged({ chat }: { chat: ChatView }): ReactElement | null {
+  const session = useSession();
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const text = chat.mode?.source === 'attested' ? chat.mode.tableChanged : null;
+  if (!text) return null;
+  const restart = async (): Promise<void> => {
+    setBusy(true);
+    setNote(null);
+    const r = await session.restart(chat.id);
+    setBusy(false);
+    if (!r.ok) setNote(`Not restarted: ${r.error.message}`);
+    else if (!r.value.started) setNote('Not restarted: see the chat for why.');
+  };
+  return (
+    <div className="refusal profile-changed" data-testid="profile-changed" role="alert">
+      <strong>{text}</strong>
+      <div className="meta">Until then this chat keeps the mode, approval policy and sandbox shown above, as attested when it started.</div>
+      <button type="button" className="btn small" data-testid="restart-to-apply" disabled={busy} onClick={() => void restart()}>
+        {busy ? 'Restarting…' : 'Restart'}
+      </button>
+      {note && <span className="meta" data-testid="restart-note"> {note}</span>}
+    </div>
+  );
+}
 
 /** Drag-and-drop of files onto the chat: the overlay while dragging, and the attach on drop. */
 function useDrop(chatId: string, enabled: boolean): { over: boolean; handlers: Record<'onDragEnter' | 'onDragOver' | 'onDragLeave' | 'onDrop', (e: DragEvent) => void> } {
@@ -163,7 +199,7 @@ export function ChatPane({ chatId }: { chatId: string }): ReactElement {
         <div className="pane-title">
           <strong data-testid="chat-name">{name}</strong>
           <StateBadge state={chat.state} />
-          <EnforcementBadge enforcement={chat.enforcement} sandboxed={profile?.sandboxed} state={chat.state} />
+          <EnforcementBadge enforcement={chat.enforcement} sandboxed={profile?.sandboxed} state={chat.state} mode={chat.mode} />
           {chat.queued > 0 && (
             <span className="badge queued" data-testid="queued-badge">
               {chat.queued} queued
@@ -177,6 +213,7 @@ export function ChatPane({ chatId }: { chatId: string }): ReactElement {
         {canStop(chat) && <StopButton chatId={chat.id} starting={chat.state === 'starting'} />}
       </header>
       <SubLine chat={chat} profile={profile} />
+      <ProfileChanged chat={chat} />
       {showSessions && <SessionsPanel chat={chat} onClose={() => setShowSessions(false)} />}
       {chat.refusal && (
         <div className="refusal" data-testid="refusal" role="alert">

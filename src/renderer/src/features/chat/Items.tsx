@@ -143,6 +143,12 @@ export const Item = memo(function Item({ item, chatId, canRestart = false }: { i
       return <ApprovalCard approvalId={item.approvalId} />;
     case 'notice':
       return <Notice item={item} />;
+    case 'warning':
+      return (
+        <div className="refusal warning-item" data-testid="warning-item" role="alert">
+          {item.text}
+        </div>
+      );
     case 'error':
       return <ErrorItem item={item} chatId={chatId} canRestart={canRestart} />;
     case 'turnEnd':

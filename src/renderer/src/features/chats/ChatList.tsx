@@ -44,7 +44,7 @@ function Row({ chatId, selected }: { chatId: string; selected: boolean }): React
         <StateBadge state={chat.state} />
       </div>
       <div className="row-bottom">
-        <EnforcementBadge enforcement={chat.enforcement} sandboxed={profile?.sandboxed} state={chat.state} />
+        <EnforcementBadge enforcement={chat.enforcement} sandboxed={profile?.sandboxed} state={chat.state} mode={chat.mode} />
         <ActivityBadge activity={chat.activity} />
         <span className="row-last" data-testid="row-last" title={chat.state === 'refused' ? undefined : last || undefined}>
           {chat.state === 'refused' ? (chat.refusal ?? 'refused') : last || 'No messages yet'}

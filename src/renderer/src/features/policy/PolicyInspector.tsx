@@ -15,7 +15,39 @@ import { whenShort } from '../chat/SessionsPanel';
 import { PolicyTable } from './PolicyTable';
 import { ProbeTable } from './ProbeTable';
 
+/**
+ * Each running chat of the profile with what its start was attested with, and when: kept apart from the
+ * table in force (a running chat keeps its grants until it restarts). Hosts without `running` fall back
+ * to the last start, labelled as such.
+ */
 function Attestation({ view }: { view: PolicyView }): ReactElement {
+  if (view.running) {
+    if (view.running.length === 0) {
+      return (
+        <div className="attestation" data-testid="attestation" data-attested="false">
+          <strong>{view.attestedCodexVersion ? 'No chat of this profile runs now.' : 'Not started yet.'}</strong>{' '}
+          <span className="meta">The table in force below applies at the next start; Codex's answer is checked then, and each running chat's attestation shows here.</span>
+        </div>
+      );
+    }
+    return (
+      <div className="attestation" data-testid="attestation" data-attested="true">
+        <h3>Running now (as attested at each chat's start)</h3>
+        {view.running.map((r) => (
+          <div key={r.chatId} data-testid="running-attestation" data-chat-id={r.chatId}>
+            <strong>{r.chatId}</strong> · Attested against <strong>Codex {r.codexVersion ?? '?'}</strong>
+            {r.mode.attestedAt && <span> at {whenShort(r.mode.attestedAt)}</span>} · mode {r.mode.permissionMode ?? 'unknown'} · approval {r.mode.approvalPolicy ?? 'unknown'} · enforcement{' '}
+            <EnforcementBadge enforcement={r.mode.sandbox} sandboxed={undefined} state="idle" />
+            {r.mode.tableChanged && (
+              <div className="issue issue-warning" data-testid="running-table-changed">
+                {r.mode.tableChanged}
+              </div>
+            )}
+          </div>
+        ))}
+      </div>
+    );
+  }
   if (!view.attestedCodexVersion) {
     return (
       <div className="attestation" data-testid="attestation" data-attested="false">
@@ -25,7 +57,7 @@ function Attestation({ view }: { view: PolicyView }): ReactElement {
   }
   return (
     <div className="attestation" data-testid="attestation" data-attested="true">
-      Attested against <strong>Codex {view.attestedCodexVersion}</strong>
+      Last start attested against <strong>Codex {view.attestedCodexVersion}</strong>
       {view.attestedAt && <span> at {whenShort(view.attestedAt)}</span>} · enforcement <EnforcementBadge enforcement={view.enforcement} sandboxed={undefined} state="idle" />
     </div>
   );
@@ -95,8 +127,8 @@ export function PolicyInspector({ profile }: { profile: string }): ReactElement 
             <Attestation view={view} />
             <IssueLines issues={[...view.errors.map((e) => ({ ...e, level: 'error' as const })), ...view.warnings.map((w) => ({ ...w, level: 'warning' as const }))]} />
             <section className="editor-section">
-              <h3>Effective permission table</h3>
-              <div className="meta">What Codex's sandbox gets for each path, and which part of the profile put it there.</div>
+              <h3 data-testid="policy-table-heading">Table in force (applies at next start)</h3>
+              <div className="meta">What Codex's sandbox gets for each path at the next start of a chat on this profile, and which part of the profile put it there. A chat already running keeps the grants it was started with (above).</div>
               <PolicyTable policy={view} />
             </section>
             <Probes profile={profile} />
