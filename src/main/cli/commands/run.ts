@@ -87,6 +87,7 @@ export const run: CliCommand = {
           if (item.type === 'agent') process.stdout.write('\n');
           if (item.type === 'command') process.stderr.write(`$ ${item.command} → exit ${item.exitCode ?? '?'} (${item.status})\n`);
           if (item.type === 'notice') process.stderr.write(`note: ${item.text}\n`);
+          if (item.type === 'warning') process.stderr.write(`WARNING: ${item.text}\n`);
           if (item.type === 'error') process.stderr.write(`error: ${item.message}${item.detail ? `\n${item.detail}` : ''}\n`);
         }
       }
