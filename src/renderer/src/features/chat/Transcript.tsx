@@ -79,7 +79,12 @@ export function Transcript({ chat }: { chat: ChatView }): ReactElement {
         computeItemKey={itemKey}
         itemContent={itemContent}
         initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
-        followOutput={() => (atEnd.current ? 'auto' : false)}
+        followOutput={(isAtBottom: boolean) => (isAtBottom || atEnd.current ? 'auto' : false)}
+        atBottomThreshold={AT_END_PX}
+        atBottomStateChange={(bottom: boolean) => {
+          // Virtuoso's own measure of "at the end" (it knows when a height change, not the reader, moved the view).
+          if (bottom) atEnd.current = true;
+        }}
         totalListHeightChanged={toEnd}
         increaseViewportBy={{ top: 1600, bottom: 400 }}
         scrollerRef={setScroller}
