@@ -4,7 +4,7 @@
  * accepted table applies at the next start, never an old attestation as if it were in force. Full
  * access is always dangerous (red, with a warning glyph). Nothing here imports Node, Electron or React.
  */
-import type { ChatMode } from './contract';
+import type { AgentState, ChatMode } from './contract';
 
 /** A badge's text, tooltip and how alarming it is. `source` is the mode's source, for tests and styling. */
 export interface ModeLabel {
@@ -42,3 +42,14 @@ export function chatModeLabel(mode: ChatMode): ModeLabel {
   const next = mode.sandbox === 'managed' ? `the next start runs under Codex's managed sandbox (${how})` : 'the profile is not in the table in force';
   return { text: 'not started', title: `Nothing is in force now: ${next}.`, danger: false, warning: false, kind: 'unknown', source: 'next-start' };
 }
+
+/** How an agent's state reads wherever it is shown (chat list, header, tray): idle, starting, working, needs you, error, refused, stopped. */
+export const AGENT_STATE_LABEL: Record<AgentState, string> = {
+  idle: 'idle',
+  starting: 'starting',
+  working: 'working',
+  'needs-you': 'needs you',
+  error: 'error',
+  refused: 'refused',
+  stopped: 'stopped',
+};

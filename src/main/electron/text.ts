@@ -3,7 +3,8 @@
  * one line and in full, who answered it, and truncation by code point (never splitting a surrogate
  * pair). Pure; no Electron.
  */
-import type { AgentState, AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, Enforcement } from '../../shared/contract';
+import { AGENT_STATE_LABEL } from '../../shared/modeLabel';
+import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, Enforcement } from '../../shared/contract';
 
 /** The ellipsis appended to truncated text. */
 export const ELLIPSIS = '…';
@@ -24,16 +25,8 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** How an agent state reads in the tray: idle, starting, working, needs you, error, refused, stopped. */
-export const STATE_LABEL: Record<AgentState, string> = {
-  idle: 'idle',
-  starting: 'starting',
-  working: 'working',
-  'needs-you': 'needs you',
-  error: 'error',
-  refused: 'refused',
-  stopped: 'stopped',
-};
+/** How an agent state reads in the tray (src/shared/modeLabel.ts `AGENT_STATE_LABEL`). */
+export const STATE_LABEL = AGENT_STATE_LABEL;
 
 /** The enforcement as the tray shows it, and whether it is dangerous (drawn red, with a warning glyph). */
 export interface EnforcementLabel {

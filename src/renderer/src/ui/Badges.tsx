@@ -4,17 +4,8 @@
  */
 import type { ReactElement } from 'react';
 import type { AgentState, ChatMode, Enforcement } from '../../../shared/contract';
-import { chatModeLabel } from '../../../shared/modeLabel';
+import { AGENT_STATE_LABEL as STATE_LABEL, chatModeLabel } from '../../../shared/modeLabel';
 
-const STATE_LABEL: Record<AgentState, string> = {
-  idle: 'idle',
-  starting: 'starting',
-  working: 'working',
-  'needs-you': 'needs you',
-  error: 'error',
-  refused: 'refused',
-  stopped: 'stopped',
-};
 
 /** The agent's state. */
 export function StateBadge({ state }: { state: AgentState }): ReactElement {
