@@ -11,7 +11,7 @@ import type { ChatMode, Enforcement, PermissionMode } from '../../../shared/cont
 export interface ProfileNow {
   permissionMode: PermissionMode;
   sandboxed: boolean;
-  /** The approval policy the mode compiles to (compile/codexProfile.ts `approvalPolicyOf`). */
+  /** The approval policy the mode compiles to (compile/codexProfile.ts `approvalPolicyFor`). */
   approvalPolicy: 'on-request' | 'never';
   fingerprint: string;
 }
@@ -30,10 +30,8 @@ export interface AttestedMode {
   fingerprint: string | null;
 }
 
-/** The approval policy a permission mode compiles to (the same rule as compile/codexProfile.ts `approvalPolicyOf`). */
-export function approvalPolicyFor(mode: PermissionMode): 'on-request' | 'never' {
-  return mode === 'default' || mode === 'acceptEdits' ? 'on-request' : 'never';
-}
+/** The approval policy a permission mode compiles to: compile/codexProfile.ts `approvalPolicyFor`, the one rule. */
+export { approvalPolicyFor } from '../compile/codexProfile';
 
 /** Codex's `approvalPolicy` (a string, or `{granular: …}`, codex 0.169.0 `AskForApproval`) as one word; null when absent. */
 export function approvalWord(policy: unknown): string | null {

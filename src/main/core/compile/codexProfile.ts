@@ -68,8 +68,13 @@ export const NETWORK_FLAG_VALUES: ReadonlyArray<readonly [string, string]> = [
   [`permissions.${PERMISSION_PROFILE_ID}.network.domains`, inlineTable([['*', 'allow']])],
 ];
 
-function approvalPolicyOf(profile: ResolvedProfile): 'on-request' | 'never' {
-  return profile.permissionMode === 'default' || profile.permissionMode === 'acceptEdits' ? 'on-request' : 'never';
+/**
+ * The Codex approval policy a permission mode compiles to: `on-request` for default and acceptEdits
+ * (Codex asks), `never` for bypassPermissions and plan. The one rule, also used to show a chat's mode
+ * (chats/mode.ts).
+ */
+export function approvalPolicyFor(mode: ResolvedProfile['permissionMode']): 'on-request' | 'never' {
+  return mode === 'default' || mode === 'acceptEdits' ? 'on-request' : 'never';
 }
 
 /** The profile `profileName` of `table`, or AppFailure `profile-unknown` naming the table and the known profiles. */
@@ -130,7 +135,7 @@ export function refuseReachOverPrivate(profile: ResolvedProfile, facts: CompileF
  */
 export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' | 'capabilities'>, profileName: string, facts: CompileFacts, extras: LaunchExtras = {}): CodexLaunch {
   const profile = profileOf(table, profileName);
-  const approvalPolicy = approvalPolicyOf(profile);
+  const approvalPolicy = approvalPolicyFor(profile.permissionMode);
   const docFlag = [
     ...configFlag('project_doc_fallback_filenames', tomlValue(['CLAUDE.md'])),
     // The agent's commands never see secrets from Angelia's environment (cloud keys, tokens, passwords):
