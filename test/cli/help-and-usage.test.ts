@@ -35,4 +35,13 @@ describe('angelia <command> --help and bad options', () => {
     }
     expect((await angelia(['run', '--no-such-option'])).stderr).toContain(`usage: angelia run: ${commands.run!.summary}`);
   });
+
+  it('names a bad value before anything starts: run --approve, demo --port', async () => {
+    const run = await angelia(['run', 'coder', 'hi', '--approve', 'maybe']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('angelia run: --approve must be ask, allow or deny (got "maybe")\n');
+    const demo = await angelia(['demo', '--port', '99999']);
+    expect(demo.code).toBe(2);
+    expect(demo.stderr).toBe('angelia demo: --port must be a port number (0 picks a free one)\n');
+  });
 });

@@ -27,6 +27,12 @@ export const demo: CliCommand = {
   summary: 'offline demo: real codex and sandbox, scripted model, UI on 127.0.0.1: demo [--port N] [--keep]',
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, keep: { type: 'boolean' } } });
+    const port = values.port ? Number(values.port) : 0;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      // Checked before anything is made: a bad port must not leave a demo instance behind.
+      process.stderr.write('angelia demo: --port must be a port number (0 picks a free one)\n');
+      return 2;
+    }
     const root = await mkdtemp(join(homedir(), '.angelia-demo-'));
     const state = join(root, 'state');
     const work = join(root, 'work', 'demo');
@@ -48,7 +54,7 @@ export const demo: CliCommand = {
     // The demo profile is compiled like any other (settings, record, launch guard) before it can start.
     await compileWrite(await loadTable(paths.tableFile, { home: paths.home, env }), ['demo'], await gatherFacts(paths));
     const orch = await Orchestrator.create({ paths, env, startCodex: startCodexClient });
-    const host = await startHost({ core: orch.api(), rendererDir: rendererDir(), port: values.port ? Number(values.port) : 0 });
+    const host = await startHost({ core: orch.api(), rendererDir: rendererDir(), port });
     process.stdout.write([
       `Angelia demo is serving on ${host.url}`,
       `Demo folder: ${root}${values.keep ? ' (kept)' : ' (removed on exit)'}`,

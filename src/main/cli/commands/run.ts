@@ -57,7 +57,11 @@ export const run: CliCommand = {
     const [profile, ...words] = positionals;
     const prompt = words.join(' ');
     const policy = (values.approve ?? (process.stdin.isTTY && !values.json ? 'ask' : 'deny')) as Policy;
-    if (!profile || !prompt || !['ask', 'allow', 'deny'].includes(policy)) {
+    if (!['ask', 'allow', 'deny'].includes(policy)) {
+      process.stderr.write(`angelia run: --approve must be ask, allow or deny (got ${JSON.stringify(policy)})\n`);
+      return 2;
+    }
+    if (!profile || !prompt) {
       process.stderr.write('usage: angelia run <profile> <prompt> [--json] [--approve ask|allow|deny]\n');
       return 2;
     }
