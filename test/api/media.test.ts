@@ -67,7 +67,8 @@ async function credentialLocations(): Promise<{ what: string; path: string }[]> 
   out.push({ what: 'CODEX_HOME', path: await put(join(codexHome, 'sessions', 'rollout.jsonl')) });
   out.push({ what: 'CODEX_HOME/auth.json', path: await put(join(codexHome, 'auth.json')) });
   for (const s of [dirs.state, join(dirs.home, '.angelia'), otherState]) {
-    for (const rel of ['env', 'api.token', 'sessions.json', 'audit.jsonl', 'compiled/coder.json', 'logs/angelia.log', 'children.json', 'exports/coder.md']) {
+    for (const rel of ['env', 'api.token', 'sessions.json', 'audit.jsonl', 'compiled/coder.json', 'logs/angelia.log', 'children.json', 'exports/coder.md',
+      'private/api.token', 'private/sessions.json', 'private/sessions.json.bak', 'private/children.json', 'private/audit.jsonl']) {
       out.push({ what: `state ${rel}`, path: await put(join(s, rel)) });
     }
   }

@@ -5,13 +5,14 @@
  * request during any export. The tests share one instance and run in order.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync, symlinkSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { copyFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { SessionStore, shortId } from '../../src/main/core/chats/sessions';
 import { startCodexClient } from '../../src/main/core/codex/start';
+import { PRIVATE_FILES } from '../../src/main/core/instance/paths';
 import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
 
 const CLI = join(__dirname, '..', '..', 'bin', 'angelia.js');
@@ -295,6 +296,66 @@ describe('a corrupt sessions.json', () => {
       expect(inst.model.modelRequests()).toHaveLength(modelCalls);
     } finally {
       await writeFile(file, good, { mode: 0o600 });
+    }
+  });
+});
+
+describe('an instance from before <state>/private/', () => {
+  /** Puts the private files back at their old top-level names, as an older Angelia kept them. */
+  async function toOldLayout(): Promise<string[]> {
+    const moved: string[] = [];
+    for (const name of PRIVATE_FILES) {
+      const now = join(inst.paths.privateDir, name);
+      if (!existsSync(now)) continue;
+      await rename(now, join(inst.paths.stateDir, name));
+      moved.push(name);
+    }
+    return moved;
+  }
+
+  it('angelia export moves the files into private/ before it opens the store, and exports as before', async () => {
+    const active = new SessionStore(inst.paths.sessionsFile).active('coder');
+    expect(active).not.toBeNull();
+    const moved = await toOldLayout();
+    expect(moved).toEqual(expect.arrayContaining(['sessions.json', 'sessions.json.bak']));
+    const r = await exportCli(['coder']);
+    // The store was read from its new place: the export is of its active session (an empty store would
+    // give exit 2, "no sessions yet"), as rows or, for a session with no turns yet, a note naming it.
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain(active!.id.slice(-8));
+    for (const name of moved) {
+      expect(existsSync(join(inst.paths.stateDir, name)), name).toBe(false);
+      expect(existsSync(join(inst.paths.privateDir, name)), name).toBe(true);
+    }
+  });
+
+  it('Orchestrator.create moves them too, and the chats come back', async () => {
+    const active = new SessionStore(inst.paths.sessionsFile).active('coder');
+    expect(active).not.toBeNull();
+    const moved = await toOldLayout();
+    const o = await orchestrator();
+    await o.shutdown();
+    expect(new SessionStore(inst.paths.sessionsFile).active('coder')?.id).toBe(active?.id);
+    for (const name of moved) expect(existsSync(join(inst.paths.privateDir, name)), name).toBe(true);
+    expect(PRIVATE_FILES.filter((name) => existsSync(join(inst.paths.stateDir, name)))).toEqual([]);
+  });
+
+  it('an old and a new sessions.json both present: export, run and serve refuse with exit 3, naming both files and the fix; nothing is moved', async () => {
+    const old = join(inst.paths.stateDir, 'sessions.json');
+    await copyFile(inst.paths.sessionsFile, old);
+    const before = await readFile(inst.paths.sessionsFile, 'utf8');
+    try {
+      for (const args of [['export', 'coder'], ['run', 'coder', 'hello'], ['serve']]) {
+        const r = await runCli(args, inst.env);
+        expect({ args, code: r.code }).toEqual({ args, code: 3 });
+        expect(r.stderr).toContain(`both exist (${old} and ${inst.paths.sessionsFile}), so nothing was moved (${old}) Fix: stop every Angelia process`);
+        expect(r.stderr).toContain(`mv '${old}' '${inst.paths.sessionsFile}.old'`);
+      }
+      expect(await readFile(inst.paths.sessionsFile, 'utf8')).toBe(before);
+      expect(existsSync(old)).toBe(true);
+      expect(inst.model.modelRequests()).toHaveLength(modelCalls);
+    } finally {
+      await rm(old, { force: true });
     }
   });
 });

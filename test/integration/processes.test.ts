@@ -1,6 +1,6 @@
 /**
  * Codex processes on real Codex (pinned npm package, real Linux sandbox, scripted model): a Codex killed
- * mid-turn, an Angelia killed with its Codex running, the record of children in `<state>/children.json`
+ * mid-turn, an Angelia killed with its Codex running, the record of children in `<state>/private/children.json`
  * and the restart limit. Field case B29; product.md §4 ("a crashed app-server fails its turn …").
  */
 import { spawn, type ChildProcess } from 'node:child_process';

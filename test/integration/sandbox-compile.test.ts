@@ -68,7 +68,7 @@ beforeAll(async () => {
   paths = resolveInstance({ HOME: home, ANGELIA_STATE_DIR: join(root, 'state'), CODEX_HOME: join(root, 'codex-home') });
   addDir = join(root, 'extra "q" \\ ü');
   outside = join(root, 'outside');
-  for (const dir of [join(home, '.ssh'), paths.codexHome, paths.compiledDir, addDir, outside, join(root, 'sock'),
+  for (const dir of [join(home, '.ssh'), paths.codexHome, paths.compiledDir, paths.privateDir, addDir, outside, join(root, 'sock'),
     profileDir('coder'), profileDir('other'), profileDir('planner')]) await mkdir(dir, { recursive: true });
   await writeFile(join(home, '.ssh', 'id_rsa'), KEY);
   await writeFile(paths.apiToken, TOKEN);

@@ -1,6 +1,7 @@
 /**
- * Angelia's state folder churns while agents work (the sessions lock and write-file-atomic temps next to
- * sessions.json, approval records, mailbox requests renamed from dot-names, media copies), and codex
+ * Angelia's state folder churns while agents work (the sessions store rewritten atomically with its lock
+ * and temps, the children record, the audit log: all in `private/`; approval records, mailbox requests
+ * renamed from dot-names, media copies), and codex
  * 0.169.0 on Linux fails a sandboxed command outright when a path its permission profile matches
  * vanishes while it builds the sandbox (measured with a `<state>/*` glob: "error building bubblewrap
  * command: Fatal error: failed to enumerate unreadable glob paths under <state>: …: No such file or
@@ -9,6 +10,13 @@
  * under the real sandbox while a separate process creates and deletes files at the top of the state
  * folder (transient names and unknown names, files and folders), in `approvals/` and, with the
  * dot-name rename, in `mailbox/<hash>/`: every command must run, and the private files stay unreadable.
+ * The top-level names churned there (`sessions.json.lock`, `sessions.json.<digits>`) are what an Angelia
+ * older than `private/` still makes. Second case: atomic rewrites at a high rate INSIDE `private/`, as
+ * the sessions store, the children record and the audit log make them now. Measured on the layout
+ * before `private/` (atomic rewrites of the named `<state>/sessions.json` and its `.bak`, ~260 renames/s,
+ * 40 commands): 10/40 commands failed to start ("bwrap: Can't bind mount … Unable to find … in mount
+ * table" / "Unable to remount destination … Invalid argument") and 29/40 read the file; the same churn
+ * in `private/`, denied whole: 0/40 and 0/40.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -17,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchFacts } from '../../src/main/core/chats/launchPlan';
 import { ensureCacheDirs } from '../../src/main/core/compile/cache';
 import { compileCodexLaunch, type CodexLaunch } from '../../src/main/core/compile/codexProfile';
+import { ensureStateFolders } from '../../src/main/core/compile/stateFolders';
 import { resolveInstance, type InstancePaths } from '../../src/main/core/instance/paths';
 import { loadTable } from '../../src/main/core/table/load';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';
@@ -63,6 +72,36 @@ const step = () => {
 step();
 `;
 
+/**
+ * The churn process of the private folder: argv[2] is `<state>/private`. Every 10 ms, 10 rounds of what
+ * the sessions store, the children record and the audit log do there (chats/sessions.ts, codex/children.ts,
+ * approvals/audit.ts): take the O_EXCL lock, write `sessions.json.bak` and `sessions.json` each as a
+ * `<name>.<digits>` temp renamed over the name (write-file-atomic), drop the lock, rewrite
+ * `children.json` the same way, append an audit line. 3 renames a round. Prints `churned <n>` every 500
+ * rounds.
+ */
+const CHURN_PRIVATE = `
+const fs = require('fs'); const path = require('path');
+const [dir] = process.argv.slice(2);
+let n = 0;
+const atomic = (name, body) => { const t = path.join(dir, name + '.' + (1000000 + n)); fs.writeFileSync(t, body, { mode: 0o600 }); fs.renameSync(t, path.join(dir, name)); };
+const step = () => {
+  for (let k = 0; k < 10; k++) {
+    n++;
+    const lock = path.join(dir, 'sessions.json.lock');
+    fs.writeFileSync(lock, '{"pid":1}', { flag: 'wx', mode: 0o600 });
+    atomic('sessions.json.bak', '{"version":1,"chats":{},"n":' + (n - 1) + '}\\n');
+    atomic('sessions.json', '{"version":1,"chats":{},"n":' + n + '}\\n');
+    fs.unlinkSync(lock);
+    atomic('children.json', '{"version":1,"children":[],"n":' + n + '}\\n');
+    fs.appendFileSync(path.join(dir, 'audit.jsonl'), '{"event":"requested","n":' + n + '}\\n', { mode: 0o600 });
+  }
+  if (n % 500 === 0) process.stdout.write('churned ' + n + '\\n');
+  setTimeout(step, 10);
+};
+step();
+`;
+
 /** `sh -c script` in the profile's folder under the launch's flags. */
 function sh(script: string): Promise<Run> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: paths.codexHome, RUST_LOG: 'warn', ...launch.env };
@@ -81,10 +120,14 @@ beforeAll(async () => {
   for (const d of [cwd, paths.codexHome, join(paths.stateDir, 'approvals'), join(paths.stateDir, 'mailbox', '3fa9c1')]) await mkdir(d, { recursive: true });
   await writeFile(join(paths.stateDir, 'sessions.json'), `${SECRET} sessions\n`);
   await writeFile(paths.tableFile, '[profiles.coder]\ncwd = "profiles/coder"\npermission_mode = "acceptEdits"\n');
+  // As planLaunch: the private folders exist before the facts are read and the sandbox is built.
+  await ensureStateFolders(paths.stateDir);
+  await writeFile(paths.sessionsFile, `${SECRET} private sessions\n`, { mode: 0o600 });
   const table = await loadTable(paths.tableFile, { home, env: {} });
   launch = compileCodexLaunch(table, 'coder', await launchFacts(paths, 'linux'));
   await ensureCacheDirs(launch.cacheDir!);
   await writeFile(join(root, 'churn.cjs'), CHURN);
+  await writeFile(join(root, 'churn-private.cjs'), CHURN_PRIVATE);
 });
 
 afterAll(async () => {
@@ -115,6 +158,40 @@ describe('the state folder churns while commands run: every command still runs',
     }
     expect(err).toBe('');
     expect(out).toMatch(/churned \d+/);
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('the private folder churns while commands run: every command still starts, nothing is read', () => {
+  it(`${COMMANDS} sandboxed commands during atomic rewrites of sessions.json, its .bak and children.json and audit appends in private/ all succeed`, async () => {
+    expect(launch.filesystem[paths.privateDir]).toBe('deny');
+    const child = spawn(process.execPath, [join(root, 'churn-private.cjs'), paths.privateDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    churner = child;
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once('data', () => resolve());
+      child.once('exit', (code) => reject(new Error(`the churn process exited (${code}) before churning: ${err}`)));
+    });
+    const files = [paths.sessionsFile, `${paths.sessionsFile}.bak`, paths.childrenFile, paths.auditLog];
+    const failures: string[] = [];
+    let ran = 0;
+    try {
+      for (let i = 0; i < COMMANDS; i++) {
+        const r = await sh(`echo alive; ${files.map((f) => `cat '${f}' 2>/dev/null`).join('; ')}; true`);
+        ran++;
+        if (r.code !== 0 || r.stdout !== 'alive\n') failures.push(`#${i} exit ${r.code}: ${r.stdout.trim()} ${r.stderr.trim()}`);
+      }
+    } finally {
+      child.kill();
+    }
+    expect(err).toBe('');
+    const rounds = [...out.matchAll(/churned (\d+)/g)].map((m) => Number(m[1]));
+    // The churn ran throughout (at least 500 rounds, 1500 renames) and every one of the commands started and read nothing.
+    expect(rounds.length).toBeGreaterThan(0);
+    expect(ran).toBe(COMMANDS);
     expect(failures).toEqual([]);
   });
 });

@@ -3,10 +3,11 @@
  * its default layout (the profile's folder in `<state>/workspace/profiles/<name>`), every probe runs
  * `codex sandbox <the launch's -c flags> -- sh -c …` in the profile's folder, with a fake HOME, the
  * launch facts of a start (launchPlan.ts `launchFacts`) and every folder under <repo>/.angelia-test.
- * Nothing of the state folder but workspace/ can be read: the files the floor names (also when rewritten
- * after the launch), a file and a folder found there at launch, and a file that appears after a launch
- * from the next launch on (no `<state>/*` glob: floor.ts `isTransient`); the profile's own folder,
- * `_shared/` and its package cache still work. Churn in the state folder: sandbox-state-churn.test.ts.
+ * Nothing of the state folder but workspace/ can be read: `private/` (Angelia's own files), the files
+ * the floor names (also when rewritten in place after the launch), a file and a folder found there at
+ * launch, and a file that appears after a launch from the next launch on (no `<state>/*` glob: floor.ts `isTransient`); the profile's own folder,
+ * `_shared/` and its package cache still work. Churn in the state folder: sandbox-state-churn.test.ts;
+ * files written while a command runs: sandbox-state-late.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,6 +33,8 @@ let cwd = '';
 
 /** The private files of the state folder a probe tries to read, relative to it. */
 const PRIVATE = [
+  'private/sessions.json', 'private/sessions.json.bak', 'private/children.json', 'private/audit.jsonl', 'private/api.token',
+  // The same files at their old top-level names (an instance from before private/), still denied by name.
   'sessions.json', 'sessions.json.bak', 'children.json', 'audit.jsonl', 'env', 'api.token',
   'exports/chat-2026-01-01.md', 'approvals/0b9c3e7a.json', 'logs/angelia.log', 'media/1f2e/photo.txt', 'compiled/coder.json',
   'brand-new.json', 'unknown-folder/inside.txt',
@@ -86,7 +89,7 @@ describe("the state folder on the real sandbox: nothing but workspace/ can be re
     expect(direct.stderr).toMatch(/Permission denied|No such file or directory/);
   });
 
-  it('a named file rewritten after the launch stays unreadable; a new name is denied from the next launch on', async () => {
+  it('a named file rewritten in place after the launch stays unreadable (a rename over it would not: sandbox-state-late.test.ts); a new name is denied from the next launch on', async () => {
     await writeFile(join(paths.stateDir, 'appeared-later.json'), `${SECRET} later\n`);
     await writeFile(join(paths.stateDir, 'sessions.json.bak'), `${SECRET} rewritten\n`);
     const r = await sh(`echo alive; ${catEach(['sessions.json.bak'])}; cat '${join(paths.stateDir, 'sessions.json.bak')}'; true`);
@@ -132,8 +135,8 @@ describe("the state folder on the real sandbox: nothing but workspace/ can be re
   });
 
   it('no private state folder can be written into', async () => {
-    const r = await sh(['exports', 'approvals', 'compiled', 'logs'].map((d) => `echo x > '${join(paths.stateDir, d, 'w.txt')}' && echo 'WROTE ${d}'`).join('; ') + '; true');
+    const r = await sh(['private', 'exports', 'approvals', 'compiled', 'logs'].map((d) => `echo x > '${join(paths.stateDir, d, 'w.txt')}' && echo 'WROTE ${d}'`).join('; ') + '; true');
     expect(r.stdout).toBe('');
-    for (const d of ['exports', 'approvals', 'compiled', 'logs']) expect(existsSync(join(paths.stateDir, d, 'w.txt'))).toBe(false);
+    for (const d of ['private', 'exports', 'approvals', 'compiled', 'logs']) expect(existsSync(join(paths.stateDir, d, 'w.txt'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Who is calling the loopback API (seed-spec §6.1). A request carries `Authorization: Bearer <token>`:
- * the owner token (`<state>/api.token`) reaches every chat; a chat token (core/api/tokens.ts: HMAC-SHA256
- * of the owner token and the chat id) speaks for that one chat's agent. Tokens are compared in constant
+ * the owner token (`<state>/private/api.token`) reaches every chat; a chat token (core/api/tokens.ts:
+ * HMAC-SHA256 of the owner token and the chat id) speaks for that one chat's agent. Tokens are compared in constant
  * time. Relative to the chat a request targets, an agent token is of class `chat` (its own chat) or
  * `peer` (another chat); the owner token is of class `owner`.
  */

@@ -10,7 +10,7 @@
  * `secrets .secrets credentials keychains .gnupg .ssh`; and credential file names (`.env*`, `.netrc`,
  * `id_*`, `*.pem`, `*token*.json`, `auth.json`, …). Comparisons are case- and Unicode-folded (NFKC,
  * lower case). A file that is one of the private files by identity (device and inode: a hard link to
- * `<state>/env` counts), or that has more than one hard link (its other names cannot be checked), is
+ * `<state>/env` or `<state>/private/api.token` counts), or that has more than one hard link (its other names cannot be checked), is
  * refused. For an agent caller, the profile's `Read` deny rules apply too. Then the file must be a
  * regular, non-empty file of at most `MEDIA_MAX_BYTES`.
  *
@@ -24,7 +24,7 @@ import { lstat, mkdir, open, realpath, stat, writeFile } from 'node:fs/promises'
 import { basename, isAbsolute, join, normalize } from 'node:path';
 import { HOME_PRIVATE_DIRS, HOME_PRIVATE_DIRS_MACOS, HOME_PRIVATE_FILES, STATE_PRIVATE } from '../core/compile/floor';
 import { parseRule } from '../core/compile/rules';
-import { isWithin } from '../core/instance/paths';
+import { isWithin, PRIVATE_FILES, privateFile } from '../core/instance/paths';
 import { MAX_ATTACH_BYTES, sanitizeName } from '../core/profiles/attach';
 import { ApiError } from './errors';
 
@@ -92,10 +92,14 @@ async function refusedRoots(places: MediaPlaces): Promise<{ roots: string[]; sta
   return { roots, stateRoots: await withReal(places.stateDirs), workspaces: await withReal(places.stateDirs.map((s) => join(s, 'workspace'))) };
 }
 
-/** The private files compared by identity: state private files, home credential files, Codex's login. */
+/**
+ * The private files compared by identity: state private files (at the top, under their old names too,
+ * and in `<state>/private/`), home credential files, Codex's login.
+ */
 function privateFiles(places: MediaPlaces): string[] {
   return [
     ...places.stateDirs.flatMap((s) => STATE_PRIVATE.map((rel) => join(s, rel))),
+    ...places.stateDirs.flatMap((s) => PRIVATE_FILES.map((name) => privateFile(s, name))),
     ...HOME_PRIVATE_FILES.map((rel) => join(places.home, rel)),
     join(places.codexHome, 'auth.json'),
   ];

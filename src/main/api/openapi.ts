@@ -91,7 +91,7 @@ export function openApiDocument(routes: readonly Route[] = defaultRoutes): Json 
       title: 'Angelia local API',
       version: String(API_VERSION),
       description: 'HTTP/1.1 over the Unix socket `<state>/api.sock` (mode 600; never a TCP port). Bearer tokens: the owner token '
-        + 'in `<state>/api.token`, or a chat\'s agent token (`ANGELIA_API_TOKEN` in its agent\'s environment, and in the identity file of '
+        + 'in `<state>/private/api.token`, or a chat\'s agent token (`ANGELIA_API_TOKEN` in its agent\'s environment, and in the identity file of '
         + 'the chat\'s mailbox). JSON bodies are objects of at most 256 KB. Errors are `{error, code}`. Agents whose sandbox refuses Unix '
         + 'sockets (Linux) send the same requests as files through their chat\'s mailbox `<state>/mailbox/<hash>/` (`<uuid>.req.json` '
         + '`{api, token, from?, method, path, query?, body?}` → `<uuid>.res.json` `{api, id, status, body}`); `/events` is socket only.',

@@ -2,8 +2,8 @@
  * The loopback API server (seed-spec §6.1): HTTP/1.1 over the Unix socket `<state>/api.sock`, never a
  * TCP port. The socket path is at most 100 bytes; a file already at that path is removed only when it
  * is a socket nothing answers on ("another Angelia answers on …" otherwise); the socket is chmod 600
- * right after listen, in a folder of mode 700. The owner token is `<state>/api.token` (minted, mode 600,
- * by core/api/tokens.ts).
+ * right after listen, in a folder of mode 700. The owner token is `<state>/private/api.token` (minted,
+ * mode 600, by core/api/tokens.ts).
  *
  * Every request goes through the one handler (handler.ts: route, token, query and body, caller class,
  * chat, then the route), which the chats' mailboxes use too: with `mailboxes` set, `startApi` also serves
@@ -39,7 +39,7 @@ export interface ApiOptions {
   core: ApiCore;
   /** `<state>/api.sock`. */
   socketPath: string;
-  /** `<state>/api.token` (minted when missing). */
+  /** `<state>/private/api.token`, InstancePaths `apiToken` (minted when missing). */
   tokenFile: string;
   /** The instance's state folder: media copies go to `<stateDir>/media/`. */
   stateDir: string;
@@ -145,10 +145,12 @@ export async function startApi(opts: ApiOptions): Promise<RunningApi> {
     ...(env.ANGELIA_STATE_DIR ? [expandPath(env.ANGELIA_STATE_DIR, opts.home)] : []),
   ])];
   const places: MediaPlaces = { home: opts.home, stateDirs, codexHome: opts.codexHome };
-  const document = openApiDocument(routes);
+  // Built on the first `GET /openapi.json`, not here: converting every route's schemas took ~50 ms of the
+  // host's start-up (docs/benchmarks.md, host ready).
+  let document: ReturnType<typeof openApiDocument> | null = null;
   const deps: RouteDeps = {
     core: opts.core, places, limiter: opts.limiter ?? new RateLimiter(),
-    askTimeoutMs: opts.askTimeoutMs ?? ASK_TIMEOUT_MS, socketPath: opts.socketPath, openapi: () => document,
+    askTimeoutMs: opts.askTimeoutMs ?? ASK_TIMEOUT_MS, socketPath: opts.socketPath, openapi: () => (document ??= openApiDocument(routes)),
   };
   const handler = createHandler({ core: opts.core, ownerToken, routeDeps: deps, onError: opts.onError });
   const streams = new Set<SseStream>();

@@ -15,7 +15,7 @@ let out = '';
 beforeEach(async () => {
   root = await freshDir('export-out');
   paths = resolveInstance({ HOME: join(root, 'home'), ANGELIA_STATE_DIR: join(root, 'state'), CODEX_HOME: join(root, 'codex-home') });
-  for (const d of [paths.home, paths.workspace, paths.codexHome, join(root, 'out')]) mkdirSync(d, { recursive: true });
+  for (const d of [paths.home, paths.workspace, paths.privateDir, paths.codexHome, join(root, 'out')]) mkdirSync(d, { recursive: true });
   writeFileSync(paths.sessionsFile, '{"version":1,"chats":{}}');
   out = join(root, 'out');
 });
@@ -43,7 +43,7 @@ describe('checkOut', () => {
 
   it('sees through symlinks: a linked folder, and a file that is a link into the state folder', () => {
     symlinkSync(paths.stateDir, join(out, 'state-link'));
-    const viaFolder = checkOut(join(out, 'state-link', 'sessions.json'), { force: true, paths });
+    const viaFolder = checkOut(join(out, 'state-link', 'private', 'sessions.json'), { force: true, paths });
     expect(viaFolder).toMatchObject({ code: 2, error: expect.stringContaining(`(it resolves to ${paths.sessionsFile}) is inside Angelia's state folder`) });
     symlinkSync(paths.sessionsFile, join(out, 'innocent.jsonl'));
     const viaFile = checkOut(join(out, 'innocent.jsonl'), { force: true, paths });

@@ -3,9 +3,9 @@
  * `perl`) standing in for Codex: what matters is identity (pid + start time), sessions and groups.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppFailure } from '../../../src/shared/result';
 import { ChildLedger, childTracker, childrenFile, type ChildRecord } from '../../../src/main/core/codex/children';
@@ -64,28 +64,35 @@ function recordOf(pid: number, extra: Partial<ChildRecord> = {}): ChildRecord {
 }
 
 describe('children.json', () => {
-  it('records a launched child with its identity while it runs (mode 600) and forgets it once it exited', async () => {
-    const file = childrenFile(stateDir());
+  it('records a launched child with its identity while it runs (mode 600, in <state>/private made mode 700) and forgets it once it exited', async () => {
+    const dir = stateDir();
+    const file = childrenFile(dir);
+    expect(file).toBe(join(dir, 'private', 'children.json'));
     const proc = await launch({ bin: '/bin/sh', args: ['-c', 'cat > /dev/null'], cwd: process.cwd(), env: process.env, track: childTracker(file, { chatId: 'coder', bin: '/bin/sh' }) });
     const [rec] = new ChildLedger(file).list();
     expect(rec).toMatchObject({ pid: proc.pid, startTime: processInfo(proc.pid)?.startTime, pgid: proc.pid, sid: proc.pid, chatId: 'coder', boot: bootId() });
     expect(rec?.owner).toEqual({ pid: process.pid, startTime: processInfo(process.pid)?.startTime });
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
     await proc.stop({ graceMs: 2_000 });
     expect(new ChildLedger(file).list()).toEqual([]);
   });
 
   it('refuses to launch a child it cannot record, and kills it', async () => {
-    const file = join(stateDir(), 'missing-folder', 'children.json');
+    // A file where the folder should be: the record cannot be written.
+    const blocker = join(stateDir(), 'blocker');
+    writeFileSync(blocker, 'not a folder');
+    const file = join(blocker, 'children.json');
     let pid = 0;
     const inner = childTracker(file, { chatId: 'coder', bin: '/bin/sh' });
     const track = { spawned: (p: number) => ((pid = p), inner.spawned(p)), exited: (p: number) => inner.exited(p) };
-    await expect(launch({ bin: '/bin/sh', args: ['-c', 'sleep 600'], cwd: process.cwd(), env: process.env, track })).rejects.toThrow(/cannot record the Codex process \d+ in .*missing-folder.*Check that the state folder is writable/);
+    await expect(launch({ bin: '/bin/sh', args: ['-c', 'sleep 600'], cwd: process.cwd(), env: process.env, track })).rejects.toThrow(/cannot record the Codex process \d+ in .*blocker\/children\.json.*Check that the state folder is writable/);
     expect(await waitGone(pid)).toBe(true);
   });
 
   it('names the file and the fix when it is not a record', async () => {
     const dir = stateDir();
+    mkdirSync(dirname(childrenFile(dir)), { mode: 0o700 });
     writeFileSync(childrenFile(dir), '{"children": [', { mode: 0o600 });
     const e = await reapOrphans(dir).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AppFailure);

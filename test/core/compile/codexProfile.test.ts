@@ -109,7 +109,7 @@ describe('compileCodexLaunch: filesystem floor', () => {
   const coder = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS);
 
   it("denies the instance's private files, credentials, Codex's stores and the other profile's folder", () => {
-    for (const p of ['/h/.angelia/env', '/h/.angelia/api.token', '/h/.angelia/sessions.json', '/h/.angelia/compiled', '/h/.angelia/audit.jsonl',
+    for (const p of ['/h/.angelia/env', '/h/.angelia/private', '/h/.angelia/api.token', '/h/.angelia/sessions.json', '/h/.angelia/compiled', '/h/.angelia/audit.jsonl',
       '/h/.ssh', '/h/.aws', '/h/.gnupg', '/h/.config/gh', '/h/.netrc', '/h/.git-credentials', '/h/.npmrc', '/h/.docker', '/h/.kube',
       '/h/.codex/auth.json', '/h/.codex/sessions', '/h/.codex/archived_sessions', '/h/.codex/history.jsonl', '/h/.codex/config.toml',
       '/h/.angelia/workspace/profiles/writer']) {

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { compileCodexLaunch } from '../../../src/main/core/compile/codexProfile';
 import { bwrapSafeEntries, foldRules } from '../../../src/main/core/compile/entries';
 import type { CompileFacts, FsRule } from '../../../src/main/core/compile/facts';
-import { isTransient, STATE_PRIVATE } from '../../../src/main/core/compile/floor';
+import { isTransient, STATE_PRIVATE, STATE_PRIVATE_FOLDERS } from '../../../src/main/core/compile/floor';
+import { PRIVATE_DIR, PRIVATE_FILES } from '../../../src/main/core/instance/paths';
 import { profilePolicy } from '../../../src/main/core/compile/policy';
 import { wantDeny } from '../../../src/main/core/compile/rules';
 import { FACTS, fixtureTable, profile, tableOf } from './fixture';
@@ -30,12 +31,15 @@ describe("the state folder: everything but workspace/ is Angelia's private state
 
   it('denies every private name, existing or not, in the launch and in settings.json', () => {
     const settings = wantDeny(profilePolicy(fixtureTable('acceptEdits'), fixtureTable('acceptEdits').profiles.coder!, FACTS));
-    for (const rel of ['env', 'api.token', 'sessions.json', 'sessions.json.bak', 'compiled', 'audit.jsonl', 'approvals', 'exports', 'children.json', 'logs', 'media']) {
+    for (const rel of ['env', 'private', 'api.token', 'sessions.json', 'sessions.json.bak', 'compiled', 'audit.jsonl', 'approvals', 'exports', 'children.json', 'logs', 'media']) {
       expect(STATE_PRIVATE).toContain(rel);
       expect(coder.filesystem[`/h/.angelia/${rel}`], rel).toBe('deny');
       expect(coder.sources[`/h/.angelia/${rel}`]).toBe("Angelia's private state");
-      expect(settings).toContain(`Read(/h/.angelia/${rel}${['compiled', 'approvals', 'exports', 'logs', 'media'].includes(rel) ? '/**' : ''})`);
+      expect(settings).toContain(`Read(/h/.angelia/${rel}${['private', 'compiled', 'approvals', 'exports', 'logs', 'media'].includes(rel) ? '/**' : ''})`);
     }
+    // The folder of Angelia's own files is denied whole and made before a launch; its files' old names stay denied.
+    expect(STATE_PRIVATE_FOLDERS).toContain(PRIVATE_DIR);
+    for (const name of PRIVATE_FILES) expect(STATE_PRIVATE, name).toContain(name);
     // cache/: its only entry codex/ is denied but the profile's own cache (no deny inside a deny, entries.ts)
     expect(coder.filesystem['/h/.angelia/cache/codex']).toBe('deny');
     expect(coder.filesystem['/h/.angelia/cache']).toBeUndefined();
@@ -56,7 +60,7 @@ describe("the state folder: everything but workspace/ is Angelia's private state
     expect(coder.warnings).toEqual([]);
   });
 
-  it("never denies Angelia's transient files found at launch (sessions lock, write-file-atomic temps, verify's socket)", () => {
+  it("never denies transient files found at launch (an older Angelia's sessions lock and write-file-atomic temps, verify's socket)", () => {
     const facts: CompileFacts = { ...FACTS, stateEntries: ['sessions.json.lock', 'sessions.json.1234567890', 'sessions.json.bak.42', 'children.json.7', 'v-0a1b2c3d.sock', 'notes.12', 'sessions.json.12a'] };
     const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', facts);
     for (const name of ['sessions.json.lock', 'sessions.json.1234567890', 'sessions.json.bak.42', 'children.json.7', 'v-0a1b2c3d.sock']) {

@@ -1,5 +1,7 @@
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandPath, isWithin, resolveInstance } from '../../../src/main/core/instance/paths';
+import { childrenFile } from '../../../src/main/core/codex/children';
+import { expandPath, isWithin, PRIVATE_DIR, PRIVATE_FILES, privateFile, resolveInstance } from '../../../src/main/core/instance/paths';
 
 describe('resolveInstance', () => {
   it('places everything under ~/.angelia by default', () => {
@@ -11,11 +13,13 @@ describe('resolveInstance', () => {
       tableFile: '/home/ann/.angelia/workspace/angelia.toml',
       compiledDir: '/home/ann/.angelia/compiled',
       acceptedTable: '/home/ann/.angelia/compiled/angelia.accepted.toml',
-      sessionsFile: '/home/ann/.angelia/sessions.json',
-      apiToken: '/home/ann/.angelia/api.token',
+      privateDir: '/home/ann/.angelia/private',
+      sessionsFile: '/home/ann/.angelia/private/sessions.json',
+      childrenFile: '/home/ann/.angelia/private/children.json',
+      apiToken: '/home/ann/.angelia/private/api.token',
       apiSock: '/home/ann/.angelia/api.sock',
       envFile: '/home/ann/.angelia/env',
-      auditLog: '/home/ann/.angelia/audit.jsonl',
+      auditLog: '/home/ann/.angelia/private/audit.jsonl',
       cacheRoot: '/home/ann/.angelia/cache/codex',
       logsDir: '/home/ann/.angelia/logs',
       codexHome: '/home/ann/.codex',
@@ -29,6 +33,15 @@ describe('resolveInstance', () => {
     expect(p.tableFile).toBe('/home/ann/cfg/table.toml');
     expect(p.acceptedTable).toBe('/home/ann/state/compiled/angelia.accepted.toml');
     expect(p.codexHome).toBe('/opt/codex-home');
+  });
+
+  it("keeps every file Angelia writes itself in <state>/private, and only the user's env and the socket at the top", () => {
+    const p = resolveInstance({ HOME: '/h', ANGELIA_STATE_DIR: '/srv/state' });
+    expect(p.privateDir).toBe(join('/srv/state', PRIVATE_DIR));
+    for (const file of [p.sessionsFile, `${p.sessionsFile}.bak`, `${p.sessionsFile}.lock`, p.childrenFile, p.auditLog, p.apiToken]) expect(dirname(file), file).toBe(p.privateDir);
+    expect(PRIVATE_FILES.map((name) => privateFile(p.stateDir, name))).toEqual([p.sessionsFile, `${p.sessionsFile}.bak`, p.childrenFile, p.auditLog, p.apiToken]);
+    expect(childrenFile(p.stateDir)).toBe(p.childrenFile);
+    expect([dirname(p.envFile), dirname(p.apiSock)]).toEqual([p.stateDir, p.stateDir]);
   });
 
   it('treats an empty variable as unset', () => {

@@ -1,6 +1,6 @@
 /**
- * Tokens of the local API (seed-spec §1.6, §6.1): the owner token in `<state>/api.token` (24 random
- * bytes, base64url, mode 600, minted on first use and re-tightened if its mode was widened), and a
+ * Tokens of the local API (seed-spec §1.6, §6.1): the owner token in `<state>/private/api.token` (24
+ * random bytes, base64url, mode 600, minted on first use and re-tightened if its mode was widened), and a
  * per-chat agent token = base64url(HMAC-SHA256(owner token, "angelia-session:" + chat id)), stable
  * across restarts and useless for any other chat.
  */
@@ -10,7 +10,12 @@ import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { AppFailure } from '../../../shared/result';
 
-/** Reads the owner token, minting it (mode 600) when absent. Throws AppFailure when it cannot be read. */
+/**
+ * Reads the owner token, minting it (mode 600) when absent. Throws AppFailure when it cannot be read.
+ * `file` is InstancePaths `apiToken`, in the private folder denied whole (instance/paths.ts PRIVATE_DIR):
+ * a token minted while agents run (after the file was deleted) is hidden from their running commands,
+ * which a named deny of a file created after their sandbox was built would not do (measured, 0.169.0).
+ */
 export function ensureOwnerToken(file: string): string {
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });

@@ -1,11 +1,13 @@
 /**
- * The sessions store (`<state>/sessions.json`, seed-spec §1.5): per chat, the active session and a
- * history of sessions. A session row takes the thread id Codex mints; it is resumed only once it is
+ * The sessions store (`<state>/private/sessions.json`, seed-spec §1.5; in the private folder so that
+ * its atomic rewrites never sit under a named deny: instance/paths.ts PRIVATE_DIR): per chat, the active
+ * session and a history of sessions. A session row takes the thread id Codex mints; it is resumed only once it is
  * materialized (a turn started on it: field case B22).
  *
  * Files: `sessions.json` written atomically (write-file-atomic), mode 600; before every write the version
  * on disk is kept as `sessions.json.bak`, also written atomically with mode 600 whatever the mode of the
- * source was; `sessions.json.lock` exists only while one process writes.
+ * source was; `sessions.json.lock` exists only while one process writes. All three, and
+ * write-file-atomic's temps, lie beside the file (so in `private/`).
  *
  * Several processes may share one state folder (`angelia serve` and `angelia run` at once). Every change
  * is made as: take the lock, RE-READ the file, apply the change to what is on disk, write, drop the lock.

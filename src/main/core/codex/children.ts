@@ -1,5 +1,6 @@
 /**
- * The record of the Codex children Angelia runs, `<state>/children.json` (mode 600, written atomically),
+ * The record of the Codex children Angelia runs, `<state>/private/children.json` (mode 600, written
+ * atomically, in the private folder: instance/paths.ts PRIVATE_DIR says why),
  * and the reaping of orphans when an Angelia process starts (field case B29: a SIGKILLed Angelia leaves its
  * `codex app-server` children, their sandbox helpers and commands running).
  *
@@ -9,20 +10,21 @@
  * format: `{"version":1,"children":[ChildRecord…]}`. Writes are synchronous read-modify-write, so entries
  * from one process never interleave; two Angelia processes writing at the same instant can lose an entry.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { AppFailure } from '../../../shared/result';
+import { privateFile } from '../instance/paths';
 import { bootId, processInfo } from './identity';
 import type { ChildTracker } from './launcher';
 
-/** The file name of the record in the state folder. */
+/** The file name of the record in the state folder's private folder. */
 export const CHILDREN_FILE_NAME = 'children.json';
 
-/** `<stateDir>/children.json`. */
+/** `<stateDir>/private/children.json` (the same path as InstancePaths `childrenFile`). */
 export function childrenFile(stateDir: string): string {
-  return join(stateDir, CHILDREN_FILE_NAME);
+  return privateFile(stateDir, CHILDREN_FILE_NAME);
 }
 
 const Identity = z.object({ pid: z.number().int().positive(), startTime: z.string().nullable() });
@@ -83,11 +85,15 @@ export class ChildLedger {
     return checked.data.children;
   }
 
-  /** Applies `change` to the list and writes the result (mode 600, atomically) when it differs. */
+  /**
+   * Applies `change` to the list and writes the result (mode 600, atomically) when it differs, creating
+   * the folder (mode 700) when it is missing. Throws the fs error when it cannot be written.
+   */
   update(change: (list: ChildRecord[]) => ChildRecord[]): void {
     const before = this.list();
     const after = change([...before]);
     if (after.length === before.length && after.every((r, i) => r === before[i])) return;
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     writeFileAtomic.sync(this.file, JSON.stringify({ version: 1, children: after }, null, 2) + '\n', { mode: 0o600 });
   }
 

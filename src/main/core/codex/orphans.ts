@@ -1,6 +1,6 @@
 /**
  * Reaping the Codex children a dead Angelia process left behind (field case B29), from the record in
- * `<state>/children.json` (children.ts). Run once when an Angelia process starts (`Orchestrator.create`).
+ * `<state>/private/children.json` (children.ts). Run once when an Angelia process starts (`Orchestrator.create`).
  *
  * For each recorded child:
  * - its owner (the Angelia pid + start time that spawned it) still runs → left alone (another Angelia
@@ -73,7 +73,7 @@ function refusal(r: ChildRecord, now: ProcessInfo | null, boot: string | null): 
 
 /**
  * Kills the recorded Codex children whose Angelia owner is dead (see the module comment) and drops them
- * from `<stateDir>/children.json`. Throws AppFailure `state-file` when the record is unreadable.
+ * from `<stateDir>/private/children.json`. Throws AppFailure `state-file` when the record is unreadable.
  */
 export async function reapOrphans(stateDir: string, opts: ReapOptions = {}): Promise<ReapReport> {
   const ledger = new ChildLedger(childrenFile(stateDir));

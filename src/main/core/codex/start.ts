@@ -8,7 +8,7 @@ import type { ChildTracker } from './launcher';
 /**
  * What `startCodexClient` needs: the executable, its whole argv (ending with "app-server"), cwd and env;
  * optionally a tracker told about the child's spawn and exit (the orchestrator passes `childTracker`, so
- * every child is recorded in `<state>/children.json`). A `CodexSpawnSpec` with `track` added.
+ * every child is recorded in `<state>/private/children.json`). A `CodexSpawnSpec` with `track` added.
  */
 export interface CodexStartSpec {
   bin: string;

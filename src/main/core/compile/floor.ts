@@ -4,7 +4,7 @@
  * `CODEX_HOME` alike), other profiles' folders, and the package-cache root. Pure.
  */
 import { join } from 'node:path';
-import { isWithin } from '../instance/paths';
+import { isWithin, PRIVATE_DIR, PRIVATE_FILES } from '../instance/paths';
 import type { TableProblem } from '../table/errors';
 import type { ResolvedProfile } from '../table/load';
 import type { CompileFacts, FsRule } from './facts';
@@ -33,41 +33,52 @@ export const OTHER_CLI_STORES = [
 ];
 /**
  * Every file and folder Angelia keeps in its state folder, relative to it (never liftable), whether or
- * not it exists yet: secrets, the API token, chats and their backup, audit log and approval records,
- * exports, logs, media, Codex children, compiled guards and the chats' mailboxes (each agent is given a
- * write entry on its own chat's mailbox inside the denied `mailbox/`, compile/mailbox.ts). The package caches in `cache/codex` have
+ * not it exists yet: the user's secrets (`env`), `private/` (the chats, their backup and lock, the
+ * Codex children, the audit log and the API token: instance/paths.ts PRIVATE_DIR), approval records,
+ * exports, logs, media, compiled guards and the chats' mailboxes (each agent is given a write entry on
+ * its own chat's mailbox inside the denied `mailbox/`, compile/mailbox.ts), and the old top-level names
+ * of the files now in `private/` (PRIVATE_FILES: a legacy file may still lie there, e.g. one an older
+ * Angelia process wrote; instance/migrate.ts moves them). The package caches in `cache/codex` have
  * their own rule (all but the profile's own cache). Only `workspace/` is not private. Whatever else lies
  * in the state folder when an agent starts is denied as well (`stateScanRules`); a name that first
- * appears while the agent runs is denied from its next launch on (no glob: see `STATE_TRANSIENT`).
+ * appears while the agent runs is denied from its next launch on (no glob: see `isTransient`).
  * The API socket is the one exception (STATE_SOCKET).
+ *
+ * A file Angelia writes itself belongs in a folder denied whole, never at the top under a named deny:
+ * codex 0.169.0 denies a named file by bind-mounting over its inode when it builds a command's sandbox
+ * (measured), so an atomic rewrite (a new inode renamed over the name) or a first creation after that
+ * is readable to the running command, and renames over the name make sandbox builds fail
+ * (instance/paths.ts PRIVATE_DIR has the numbers). `env` is the one named file left: the user writes it.
  */
-export const STATE_PRIVATE = [
+export const STATE_PRIVATE: readonly string[] = [
+  // The old names (PRIVATE_FILES) keep their places, so the rule order of earlier compiles is unchanged.
   'env', 'api.token', 'sessions.json', 'sessions.json.bak', 'compiled', 'audit.jsonl', 'approvals', 'exports',
-  'children.json', 'logs', 'media', 'mailbox',
+  'children.json', 'logs', 'media', 'mailbox', PRIVATE_DIR,
 ];
 
 /**
- * Names Angelia creates directly in the state folder for a short while: `sessions.json.lock`
- * (chats/sessions.ts), write-file-atomic's temporary file `<name>.<decimal murmurhash>` beside each
- * file it rewrites (write-file-atomic 5, `getTmpname`), and `angelia verify`'s socket `v-<8 hex>.sock`
- * (verify/run.ts, alive for one verify run). Never denied, neither by name nor by the launch
- * scan, and no `<state>/*` glob covers them, because codex 0.169.0 on Linux fails the whole command
+ * Names created directly in the state folder for a short while: `angelia verify`'s socket
+ * `v-<8 hex>.sock` (verify/run.ts, alive for one verify run) and, from an Angelia older than `private/`
+ * still running on the same state folder, `sessions.json.lock` and write-file-atomic's temporary file
+ * `<name>.<decimal murmurhash>` beside a file of PRIVATE_FILES (write-file-atomic 5, `getTmpname`;
+ * today both are made inside `private/`, which is denied whole). Never denied, neither by name nor by
+ * the launch scan, and no `<state>/*` glob covers them, because codex 0.169.0 on Linux fails the whole command
  * when a denied path vanishes while it builds the sandbox (measured with ~1000 creates+deletes/s at the
  * top of the state folder, 40–50 `codex sandbox` commands per case: a `<state>/*` glob failed 3/50
  * plain files, 6/40 folders with "error building bubblewrap command: Fatal error: failed to enumerate
  * unreadable glob paths under <state>: <entry>: No such file or directory", 11/40 atomic rewrites of
  * sessions.json with "bwrap: Can't bind mount … Unable to find … in mount table"; without the glob,
  * 0/40 for plain files, folders and the lock, while atomic rewrites of the named sessions.json at
- * that rate still failed 3/40: a deny of a named file races a rename over it, independent of the glob).
- * The cost: the lock (a pid and a time) and a temp file
- * (a copy of the file being written, alive for the write) are readable while they exist, and a file
- * that first appears in the state folder after a launch stays readable to that launch's commands.
- * Folders that churn (approvals/, mailbox/<hash>/, compiled/) are denied whole and never raced (0/40).
+ * that rate still failed 3/40 (10/40 in a later run, the other 29/40 reading the file): a deny of a
+ * named file races a rename over it, independent of the glob; hence `private/`). The cost: a file that first appears at the top of the
+ * state folder after a launch stays readable to that launch's commands, which is why nothing of
+ * Angelia's own is written there any more. Folders that churn (private/, approvals/, mailbox/<hash>/,
+ * compiled/) are denied whole and never raced (0/40).
  */
 export function isTransient(name: string): boolean {
   if (name === 'sessions.json.lock' || /^v-[0-9a-f]{8}\.sock$/.test(name)) return true;
   const m = /^(.+)\.\d+$/.exec(name);
-  return m !== null && STATE_PRIVATE.includes(m[1]!);
+  return m !== null && (PRIVATE_FILES as readonly string[]).includes(m[1]!);
 }
 
 /** The one entry of the state folder an agent may reach (its table, profile folders, `_shared/`, …). */
@@ -90,7 +101,7 @@ export const STATE_CACHE = 'cache';
 export const STATE_SOCKET = 'api.sock';
 
 /** Folders of STATE_PRIVATE: created before a launch (`ensureStateFolders`) and denied as folders. */
-export const STATE_PRIVATE_FOLDERS = ['compiled', 'approvals', 'exports', 'logs', 'media', 'mailbox'];
+export const STATE_PRIVATE_FOLDERS = [PRIVATE_DIR, 'compiled', 'approvals', 'exports', 'logs', 'media', 'mailbox'];
 
 /**
  * `<state>/bin`: holds only `angelia`, the launcher Angelia writes so that agents' commands can run the

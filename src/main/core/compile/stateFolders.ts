@@ -1,10 +1,11 @@
 /**
  * Creates the private folders of the state folder before an agent starts (floor.ts
- * STATE_PRIVATE_FOLDERS: compiled, approvals, exports, logs, media, mailbox), so that each is denied as
- * the folder it is. Why: for an approved escalation, codex 0.169.0 on Linux masks a denied path that
- * does not exist by creating an empty read-only FILE at that path on the host for as long as the
+ * STATE_PRIVATE_FOLDERS: private, compiled, approvals, exports, logs, media, mailbox), so that each is
+ * denied as the folder it is. Why: for an approved escalation, codex 0.169.0 on Linux masks a denied path
+ * that does not exist by creating an empty read-only FILE at that path on the host for as long as the
  * command runs (measured; removed afterwards). Were `exports/` missing then, Angelia's own
- * `mkdir exports` (an `/export` during that command) would fail with EEXIST.
+ * `mkdir exports` (an `/export` during that command) would fail with EEXIST; were `private/` missing,
+ * the first write of the sessions store, the children record or the audit log would fail the same way.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
