@@ -77,13 +77,15 @@ function accessLines(requested: NonNullable<ApprovalView['requested']>): string[
 
 /**
  * Everything needed to judge a request, as plain lines: the command (with its folder and reason), the
- * folders asked for, or the files a change touches (path and kind). Not truncated.
+ * folders asked for (and those never granted, marked ✗), or the files a change touches (path and
+ * kind). Not truncated.
  */
 export function askDetail(view: ApprovalView): string {
   const lines: string[] = [];
   if (view.command) lines.push(`$ ${view.command}`);
   if (view.cwd) lines.push(`in ${view.cwd}`);
   if (view.requested) lines.push(...accessLines(view.requested));
+  for (const r of view.refused ?? []) lines.push(`✗ ${r.access} ${r.path} (never granted: ${r.why})`);
   for (const c of view.changes) lines.push(`${c.kind} ${c.path}`);
   if (view.reason) lines.push(`Why: ${view.reason}`);
   if (lines.length === 0) lines.push(view.title);

@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApprovalBroker, MAX_DENY_REASON, type BrokerOptions, type Settlement } from '../../../src/main/core/approvals/broker';
 import { memoryAudit, type AuditSink } from '../../../src/main/core/approvals/audit';
+import { grantFloor } from '../../../src/main/core/approvals/privateReach';
 import { ApprovalRecord } from '../../../src/main/core/approvals/records';
 import { classifyServerRequest, type AskRequest } from '../../../src/main/core/codex/serverRequests';
 import type { ApprovalView } from '../../../src/shared/contract';
 import { AppFailure } from '../../../src/shared/result';
 
-const ctx = { fileChanges: new Map(), onRequest: true };
+/** The closed places of a profile `p` in `/h/.angelia/workspace/profiles/p` (privateReach.ts). */
+const floor = grantFloor({ stateDir: '/h/.angelia', home: '/h', codexHome: '/h/.codex', cwd: '/h/.angelia/workspace/profiles/p', platform: 'linux' });
+const ctx = { fileChanges: new Map(), onRequest: true, floor };
 
 function commandAsk(available: unknown[] = ['accept', 'decline', 'cancel']): AskRequest {
   const c = classifyServerRequest('item/commandExecution/requestApproval', { threadId: 't', turnId: 'u', itemId: 'i', command: 'rm -rf build/', cwd: '/w', availableDecisions: available }, ctx);
@@ -141,6 +144,36 @@ describe('approval broker', () => {
     expect(await settled(response)).toBe(false);
     expect(audit.records.map((r) => r.event)).toEqual(['requested']);
     expect(readRecord(recordDir, id).state).toBe('pending');
+  });
+
+  it("a request that also names Angelia's private state: shown refused, Allow (any surface) grants only the rest, an explicit grant of it is refused", async () => {
+    const recordDir = tempDir();
+    const { broker, audit, updates } = makeBroker({ recordDir });
+    const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: permissionsAsk(['/h/.angelia', '/h/.angelia/api.token', '/out']), rpcId: 65 });
+    const refused = [
+      { access: 'write', path: '/h/.angelia', why: "Angelia's private state" },
+      { access: 'write', path: '/h/.angelia/api.token', why: "Angelia's private state" },
+    ];
+    expect(updates[0]).toMatchObject({ requested: { read: [], write: ['/out'], network: false }, refused, answers: ['allow', 'allowForSession', 'deny'] });
+    expect(updates[0]?.title).toBe('More access: write /out — never granted: write /h/.angelia, write /h/.angelia/api.token');
+    expect(audit.records[0]).toMatchObject({ event: 'requested', requested: { write: ['/out'] }, refused });
+    expect(readRecord(recordDir, id)).toMatchObject({ refused });
+    // No surface can grant it: the window, the API, the CLI and a notification all get bad-answer, and nothing is written.
+    for (const by of ['window', 'api', 'cli', 'notification'] as const) {
+      const e = failureOf(() => broker.answer(id, 'allowForSession', by, { grant: { read: [], write: ['/out', '/h/.angelia/api.token'], network: false } }));
+      expect(e.app.code).toBe('bad-answer');
+      expect(e.app.message).toMatch(/^write \/h\/\.angelia\/api\.token \(never granted: Angelia's private state\): Angelia never grants it, whoever answers/);
+    }
+    expect(await settled(response)).toBe(false);
+    expect(audit.records.map((r) => r.event)).toEqual(['requested']);
+    // A plain Allow grants what is left, and says so.
+    expect(broker.answer(id, 'allow', 'api').outcome).toBe('answered');
+    const s = await response;
+    expect(s.wire).toEqual({ permissions: { fileSystem: { write: ['/out'] } }, scope: 'turn' });
+    expect(JSON.stringify(s.wire)).not.toContain('.angelia');
+    expect(s.granted).toEqual({ read: [], write: ['/out'], network: false });
+    expect(audit.records.at(-1)).toMatchObject({ event: 'answered', answer: 'allow', by: 'api', grant: { read: [], write: ['/out'], network: false } });
+    expect(broker.all()[0]).toMatchObject({ state: 'answered', granted: { write: ['/out'] }, refused });
   });
 
   it('refuses a grant on a command request', () => {

@@ -12,6 +12,7 @@ import { SessionStore } from '../../../src/main/core/chats/sessions';
 import type { ProfileNow } from '../../../src/main/core/chats/mode';
 import { ApprovalBroker } from '../../../src/main/core/approvals/broker';
 import { memoryAudit } from '../../../src/main/core/approvals/audit';
+import { grantFloor } from '../../../src/main/core/approvals/privateReach';
 import { ModelCatalog } from '../../../src/main/core/codex/models';
 import { makeTestDir, removeTestDir } from '../instance/testDir';
 
@@ -73,6 +74,7 @@ export const plan: LaunchPlan = {
   spawn: { bin: '/fake/codex', args: ['app-server'], cwd: '/w', env: {} },
   sandboxed: false, permissionsExtends: null, onRequest: true, threadParams: { cwd: '/w' }, effort: null,
   expect: { sandboxed: false, approvalPolicy: 'on-request', features: {} }, allowedMcpServers: [],
+  grantFloor: grantFloor({ stateDir: '/w/.angelia', home: '/w/home', codexHome: '/w/home/.codex', cwd: '/w', platform: 'linux' }),
 };
 
 const timing: ChatTiming = { stallMs: 0, idleMs: 0, ghostApprovalMs: 50, interruptGraceMs: 200 };

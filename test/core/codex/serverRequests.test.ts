@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { grantFloor } from '../../../src/main/core/approvals/privateReach';
 import { checkGrant, classifyServerRequest, fileSystemPathName, readRequestedAccess, type AskRequest } from '../../../src/main/core/codex/serverRequests';
 import { AppFailure } from '../../../src/shared/result';
 
-const ctx = { fileChanges: new Map([['call_8', [{ path: '/w/a.txt', kind: 'add', diff: '+hi\n' }]]]), onRequest: true };
+/** A profile `coder` in `/h/.angelia/workspace/profiles/coder`, with another profile's folder denied. */
+const floor = grantFloor({
+  stateDir: '/h/.angelia', home: '/h', codexHome: '/h/codex-home', cwd: '/h/.angelia/workspace/profiles/coder', platform: 'linux',
+  filesystem: { '/h/.angelia/workspace/profiles/writer': 'deny', '/h/.angelia/workspace/profiles/coder/.codex': 'read' },
+  sources: { '/h/.angelia/workspace/profiles/writer': "profile writer's folder", '/h/.angelia/workspace/profiles/coder/.codex': 'launch file (Codex project config, hooks and rules)' },
+});
+const ctx = { fileChanges: new Map([['call_8', [{ path: '/w/a.txt', kind: 'add', diff: '+hi\n' }]]]), onRequest: true, floor };
 
 function ask(method: string, params: unknown): AskRequest {
   const c = classifyServerRequest(method, params, ctx);
@@ -181,5 +188,93 @@ describe('server requests', () => {
     expect(c.toWire('allow')).toEqual({ decision: 'approved' });
     expect(c.toWire('deny')).toEqual({ decision: { denied: { rejection: 'Denied by the user in Angelia' } } });
     expect(c.toWire('cancel')).toEqual({ decision: 'abort' });
+  });
+});
+
+describe('paths no grant may open (approvals/privateReach.ts)', () => {
+  const entry = (path: string, access: string) => ({ path: { type: 'path', path }, access });
+  /** A codex 0.169.0 request for `read` and `write` paths, legacy arrays and entries both. */
+  const request = (read: string[], write: string[]) => ({
+    threadId: 't', turnId: 'u', itemId: 'c', cwd: '/h/.angelia/workspace/profiles/coder', reason: 'need it',
+    permissions: { network: null, fileSystem: { read: read.length ? read : null, write: write.length ? write : null, entries: [...read.map((p) => entry(p, 'read')), ...write.map((p) => entry(p, 'write'))] } },
+  });
+
+  it("offers only the rest: the state folder and another profile's folder are refused, shown, and never echoed", () => {
+    const c = ask('item/permissions/requestApproval', request(['/h/.angelia', '/data/in'], ['/h/.angelia/workspace/profiles/writer/x', '/repo/out']));
+    expect(c.requested).toEqual({ read: ['/data/in'], write: ['/repo/out'], network: false });
+    expect(c.refused).toEqual([
+      { access: 'write', path: '/h/.angelia/workspace/profiles/writer/x', why: "profile writer's folder" },
+      { access: 'read', path: '/h/.angelia', why: "Angelia's private state" },
+    ]);
+    expect(c.title).toBe('More access: write /repo/out; read /data/in — never granted: write /h/.angelia/workspace/profiles/writer/x, read /h/.angelia');
+    expect(c.answers).toEqual(['allow', 'allowForSession', 'deny']);
+    // Allow without a grant grants everything grantable: the refused paths leave both the arrays and the entries.
+    for (const [a, scope] of [['allow', 'turn'], ['allowForSession', 'session']] as const) {
+      expect(c.toWire(a)).toEqual({
+        permissions: { fileSystem: { read: ['/data/in'], write: ['/repo/out'], entries: [entry('/data/in', 'read'), entry('/repo/out', 'write')] } },
+        scope,
+      });
+    }
+    expect(JSON.stringify(c.toWire('allow'))).not.toContain('.angelia');
+    expect(c.toWire('deny')).toEqual({ permissions: {} });
+  });
+
+  it('an explicit grant that names a refused path is refused (bad-answer), from whatever surface it comes', () => {
+    const c = ask('item/permissions/requestApproval', request(['/h/.angelia/api.token', '/data/in'], []));
+    const f = failureOf(() => c.toWire('allow', { read: ['/h/.angelia/api.token', '/data/in'], write: [], network: false }));
+    expect(f.app.code).toBe('bad-answer');
+    expect(f.app.message).toBe("read /h/.angelia/api.token (never granted: Angelia's private state): Angelia never grants it, whoever answers: grant only the other paths, or Deny");
+    expect(c.toWire('allow', { read: ['/data/in'], write: [], network: false })).toMatchObject({ permissions: { fileSystem: { read: ['/data/in'] } } });
+  });
+
+  it('checkGrant refuses a private path even when it is (wrongly) listed as asked, given the floor', () => {
+    const asked = { read: ['/h/codex-home/skills'], write: ['/h/.ssh/keys'], network: false };
+    const f = failureOf(() => checkGrant(asked, asked, { floor }));
+    expect(f.app.code).toBe('bad-answer');
+    expect(f.app.message).toMatch(/^write \/h\/\.ssh\/keys \(never granted: credential location\); read \/h\/codex-home\/skills \(never granted: Codex's home/);
+    expect(failureOf(() => checkGrant(asked, { read: [], write: ['/h/.angelia/workspace/profiles/coder/.codex/hooks.json'], network: false }, { floor })).app.message)
+      .toMatch(/kept read-only: launch file/);
+  });
+
+  it('asks for nothing else → answered at once with an empty grant, the agent told why', () => {
+    const c = classifyServerRequest('item/permissions/requestApproval', request(['/h/.angelia/sessions.json'], ['/', '~/.codex']), ctx);
+    expect(c).toMatchObject({
+      type: 'immediate', kind: 'permissions', result: { permissions: {}, scope: 'turn' },
+      refused: [
+        { access: 'write', path: '/', why: "it holds /h/.angelia (Angelia's private state)" },
+        { access: 'write', path: '~/.codex', why: "Codex's home (every profile's login, threads and settings)" },
+        { access: 'read', path: '/h/.angelia/sessions.json', why: "Angelia's private state" },
+      ],
+    });
+    if (c.type !== 'immediate') throw new Error('expected immediate');
+    expect(c.notice).toMatch(/^The agent asked for write \/ \(never granted: it holds .*Angelia never grants that, whoever answers, so it refused the request without asking you\.$/);
+    expect(c.agentNote).toMatch(/^Angelia refused your request for more access without asking the user: .*read \/h\/\.angelia\/sessions\.json \(never granted: Angelia's private state\)/);
+  });
+
+  it('network alone is never refused; a request with network and a private path offers network only', () => {
+    const c = ask('item/permissions/requestApproval', { threadId: 't', turnId: 'u', itemId: 'c', permissions: { network: { enabled: true }, fileSystem: { read: ['/h/.angelia'], write: null } } });
+    expect(c.requested).toEqual({ read: [], write: [], network: true });
+    expect(c.toWire('allow')).toEqual({ permissions: { network: { enabled: true } }, scope: 'turn' });
+  });
+
+  it('without a floor nothing can be checked, so every path is refused (fail closed)', () => {
+    const c = classifyServerRequest('item/permissions/requestApproval', request([], ['/repo/out']), { fileChanges: new Map(), onRequest: true });
+    expect(c).toMatchObject({ type: 'immediate', refused: [{ access: 'write', path: '/repo/out', why: "Angelia cannot check it against the profile's floor (no launch plan)" }] });
+  });
+
+  it('a command whose additional permissions name a private path is declined at once (a decision cannot grant part)', () => {
+    const c = classifyServerRequest('item/commandExecution/requestApproval', {
+      threadId: 't', turnId: 'u', itemId: 'i', command: 'cat ~/.codex/auth.json', cwd: '/h/.angelia/workspace/profiles/coder', availableDecisions: ['accept', 'cancel'],
+      additionalPermissions: { network: null, fileSystem: { read: ['/h/.codex'], write: null, entries: [entry('/h/.codex', 'read')] } },
+    }, ctx);
+    expect(c).toMatchObject({ type: 'immediate', kind: 'command', result: { decision: 'decline' }, refused: [{ access: 'read', path: '/h/.codex' }] });
+    if (c.type !== 'immediate') throw new Error('expected immediate');
+    expect(c.notice).toContain('cat ~/.codex/auth.json');
+    expect(c.agentNote).toMatch(/^Angelia declined your command without asking the user/);
+  });
+
+  it('an escalation (no additional permissions) is asked as before, whatever its command names', () => {
+    const c = ask('item/commandExecution/requestApproval', { threadId: 't', turnId: 'u', itemId: 'i', command: 'cat /h/.angelia/api.token', cwd: '/w', availableDecisions: ['accept', 'cancel'] });
+    expect(c).toMatchObject({ kind: 'command', title: 'Run OUTSIDE the sandbox: cat /h/.angelia/api.token', refused: [], answers: ['allow', 'deny', 'cancel'] });
   });
 });

@@ -1,16 +1,18 @@
 /**
- * The append-only audit log of approvals (`<state>/audit.jsonl`): one JSON object a line for every
- * server request and its outcome: who answered (`by`), when (`at`), what (`answer`, the `grant` of an
+ * The append-only audit log of approvals (`<state>/private/audit.jsonl`, in the private folder so that
+ * its first line, written while agents run, is hidden from them: instance/paths.ts PRIVATE_DIR): one
+ * JSON object a line for every server request and its outcome: who answered (`by`), when (`at`), what (`answer`, the `grant` of an
  * Allow, whether a reason was typed with a Deny and its text: the user's own words). The file is opened
  * with O_APPEND only (never truncated, never rewritten), created mode 600, and tightened to 600 if it
  * was found wider. Event names: `requested`, `answered`, `timed-out`, `withdrawn` (Codex settled it or
  * the turn ended), `abandoned` (left pending by an Angelia that is gone, see records.ts),
- * `answered-immediately` (userInput / elicitation / permissions in a mode without approvals),
+ * `answered-immediately` (userInput / elicitation / permissions in a mode without approvals, and
+ * requests that name only paths Angelia never grants, with `refused`: approvals/privateReach.ts),
  * `refused-unknown` (a method Angelia does not know, answered -32601).
  */
 import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RequestedAccess } from '../../../shared/contract';
+import type { RefusedAccess, RequestedAccess } from '../../../shared/contract';
 
 /** One audit record (one line of `audit.jsonl`). `at` is an ISO time; optional fields appear when they apply. */
 export interface AuditRecord {
@@ -35,6 +37,8 @@ export interface AuditRecord {
   cwd?: string | null;
   askReason?: string | null;
   requested?: RequestedAccess | null;
+  /** What the request also asked for and Angelia never grants (`requested`, `answered-immediately`). */
+  refused?: RefusedAccess[];
   /** What an Allow of a permissions request granted (`answered`); null when nothing was granted. */
   grant?: RequestedAccess | null;
   /** Whether the person typed a reason with a Deny (`answered`), and the reason itself. */

@@ -87,10 +87,13 @@ function reasonOf(answer: ApprovalAnswer, reason: string | undefined): string | 
   return text;
 }
 
-/** What an answer grants: for an Allow of a permissions request the (checked) grant or everything asked, else null. */
+/**
+ * What an answer grants: for an Allow of a permissions request the (checked) grant or everything
+ * grantable (`ask.requested`, which leaves out what `ask.refused` names), else null.
+ */
 function grantedBy(ask: AskRequest, answer: ApprovalAnswer, grant: RequestedAccess | undefined): RequestedAccess | null {
   if (ask.kind !== 'permissions' || (answer !== 'allow' && answer !== 'allowForSession')) return null;
-  return grant ? checkGrant(ask.requested, grant) : ask.requested;
+  return grant ? checkGrant(ask.requested, grant, { refused: ask.refused }) : ask.requested;
 }
 
 /**
@@ -119,12 +122,13 @@ export class ApprovalBroker {
     const view: ApprovalView = {
       id, chatId: req.chatId, profile: req.profile, kind: ask.kind, title: ask.title,
       command: ask.command, cwd: ask.cwd, reason: ask.reason, changes: ask.changes,
-      requested: ask.requested, answers: [...ask.answers], createdAt,
+      requested: ask.requested, ...(ask.refused.length ? { refused: ask.refused } : {}), answers: [...ask.answers], createdAt,
       state: 'pending', answer: null, by: null, granted: null, denyReason: null,
     };
     this.opts.audit.append({
       at: createdAt, event: 'requested', approvalId: id, chatId: req.chatId, profile: req.profile, kind: view.kind,
       title: view.title, rpcId: req.rpcId, command: view.command, cwd: view.cwd, askReason: view.reason, requested: view.requested,
+      ...(ask.refused.length ? { refused: ask.refused } : {}),
     });
     let settle: (s: Settlement) => void = () => undefined;
     const response = new Promise<Settlement>((resolve) => (settle = resolve));
@@ -143,7 +147,8 @@ export class ApprovalBroker {
    * request already answered, timed out or withdrawn → `already-answered` with the answer in force (no
    * checks of the late answer, nothing written). Throws AppFailure `bad-answer` (and changes nothing)
    * when `answer` was not offered (field case B04), when `opts.grant` is given with anything but an
-   * Allow of a permissions request or is not a non-empty subset of what was asked (B03), when
+   * Allow of a permissions request or is not a non-empty subset of what can be granted (B03), when it
+   * names a path Angelia never grants (`refused`, approvals/privateReach.ts), when
    * `opts.reason` is given with an answer other than deny/cancel or is longer than `MAX_DENY_REASON`
    * after trimming; throws the audit sink's error before anything is written.
    */

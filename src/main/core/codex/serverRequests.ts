@@ -4,10 +4,13 @@
  * (`ServerRequest`, `CommandExecutionRequestApprovalParams`, `PermissionsRequestApprovalParams`,
  * `RequestPermissionProfile`, `GrantedPermissionProfile`, `PermissionsRequestApprovalResponse`,
  * `ExecCommandApprovalParams`, `ApplyPatchApprovalParams`, `ToolRequestUserInputResponse`,
- * `McpServerElicitationRequestResponse`) and codex-app-server.md §4.
+ * `McpServerElicitationRequestResponse`) and codex-app-server.md §4. What no grant may open, whoever
+ * answers: approvals/privateReach.ts (refused here, and again when an answer is written).
  */
-import type { ApprovalAnswer, ApprovalKind, RequestedAccess } from '../../../shared/contract';
+import { isAbsolute } from 'node:path';
+import type { ApprovalAnswer, ApprovalKind, RefusedAccess, RequestedAccess } from '../../../shared/contract';
 import { AppFailure } from '../../../shared/result';
+import { describeRefused, privateReach, splitRequested, type GrantFloor } from '../approvals/privateReach';
 import type { ApplyPatchApprovalResponse, ExecCommandApprovalResponse } from './generated';
 import type * as v2 from './generated/v2';
 import { isObj, str, strList, type Obj } from './wire';
@@ -28,16 +31,21 @@ export interface AskRequest {
   cwd: string | null;
   reason: string | null;
   changes: ChangeView[];
+  /** What may be granted of what was asked (privateReach.ts `splitRequested`); null when nothing. */
   requested: RequestedAccess | null;
+  /** What was also asked and is never granted (left out of `requested`, shown as refused); [] when nothing. */
+  refused: RefusedAccess[];
   answers: ApprovalAnswer[];
   /**
    * The JSON-RPC `result` for an answer (codex 0.169.0 shapes). `grant` narrows an Allow of a
-   * permissions request to a subset of `requested` (omitted: everything asked is granted). Throws
-   * AppFailure `bad-answer` when `answer` is not one of `answers`, when `grant` comes with anything
-   * but an Allow of a permissions request, or when `grant` is not a non-empty subset of `requested`
-   * (see `checkGrant`). Permissions replies: `{permissions: <granted subset>, scope: "turn"|"session"}`
-   * for Allow, exactly `{permissions: {}}` for Deny (field case B03); never a `decision`. Command and
-   * file-change replies: `{decision}` for the answer given, which is one of `answers` (B04).
+   * permissions request to a subset of `requested` (omitted: everything grantable is granted; what
+   * `refused` names never is). Throws AppFailure `bad-answer` when `answer` is not one of `answers`,
+   * when `grant` comes with anything but an Allow of a permissions request, when `grant` is not a
+   * non-empty subset of `requested`, or when a path granted is one no grant may open (checked again
+   * now, see `checkGrant`). Permissions replies: `{permissions: <granted subset>, scope:
+   * "turn"|"session"}` for Allow, exactly `{permissions: {}}` for Deny (field case B03); never a
+   * `decision`. Command and file-change replies: `{decision}` for the answer given, which is one of
+   * `answers` (B04).
    */
   toWire(answer: ApprovalAnswer, grant?: RequestedAccess): unknown;
   /** The answer written when nobody answers in time (always `deny`: Codex `decline`). */
@@ -54,6 +62,13 @@ export interface ImmediateRequest {
   result: unknown;
   /** What the chat is told. */
   notice: string;
+  /**
+   * Paths the request named that Angelia never grants (privateReach.ts), when that is why it was
+   * answered at once; absent otherwise.
+   */
+  refused?: RefusedAccess[];
+  /** Text for the agent, steered into its turn after the reply (why the request was refused); absent: none. */
+  agentNote?: string;
 }
 
 /** A request Angelia does not know: answered with JSON-RPC error -32601 at once and shown. */
@@ -71,6 +86,12 @@ export interface RequestContext {
   fileChanges: ReadonlyMap<string, ChangeView[]>;
   /** False in bypassPermissions and plan (approval policy `never`): permission requests grant nothing. */
   onRequest: boolean;
+  /**
+   * The profile's closed places (privateReach.ts `grantFloor`, from the chat's launch plan): requested
+   * paths that reach one are never granted. Absent: no path can be checked, so every requested path
+   * is refused (fail closed); network alone stays grantable.
+   */
+  floor?: GrantFloor;
 }
 
 /**
@@ -121,19 +142,42 @@ function badAnswer(message: string): AppFailure {
   return new AppFailure({ code: 'bad-answer', message });
 }
 
+/** What `checkGrant` also holds a grant against: the refused part of the request, and the floor to check each path again. */
+export interface GrantGuard {
+  /** What the request asked for and is never granted (`AskRequest.refused`). */
+  refused?: readonly RefusedAccess[];
+  /** When given, every granted path is checked again now (a symbolic link may have changed since the request). */
+  floor?: GrantFloor;
+  /** The request's folder, for relative paths (default `floor.cwd`). */
+  base?: string;
+}
+
+const NEVER = 'Angelia never grants it, whoever answers: grant only the other paths, or Deny';
+
 /**
  * Checks a grant against what a permissions request asked for and returns it deduplicated. A grant is
- * valid when it is non-empty (at least one path, or network) and a subset of `requested`: every `read`
- * path was asked for reading, every `write` path for writing, and `network` only when network was asked.
- * Throws AppFailure `bad-answer` naming what is wrong (the paths not asked for, network not asked for,
- * an empty grant, or a request that names nothing to grant).
+ * valid when it is non-empty (at least one path, or network), grants no path Angelia never grants
+ * (`guard.refused`, and `privateReach` against `guard.floor` when given) and is a subset of
+ * `requested`: every `read` path was asked for reading, every `write` path for writing, and `network`
+ * only when network was asked. Throws AppFailure `bad-answer` naming what is wrong (a path never
+ * granted and why, the paths not asked for, network not asked for, an empty grant, or a request that
+ * names nothing to grant).
  */
-export function checkGrant(requested: RequestedAccess | null, grant: RequestedAccess): RequestedAccess {
+export function checkGrant(requested: RequestedAccess | null, grant: RequestedAccess, guard: GrantGuard = {}): RequestedAccess {
   const read = [...new Set(grant.read)];
   const write = [...new Set(grant.write)];
   if (read.length === 0 && write.length === 0 && !grant.network) {
     throw badAnswer('the grant is empty: to grant nothing, answer Deny');
   }
+  const never: RefusedAccess[] = [];
+  for (const [access, paths] of [['write', write], ['read', read]] as const) {
+    for (const path of paths) {
+      const known = guard.refused?.find((r) => r.access === access && r.path === path);
+      const why = known?.why ?? (guard.floor ? privateReach(path, access, guard.floor, guard.base) : null);
+      if (why !== null) never.push({ access, path, why });
+    }
+  }
+  if (never.length) throw badAnswer(`${describeRefused(never)}: ${NEVER}`);
   if (!requested) throw badAnswer('this request names nothing that could be granted; answer Allow without a grant, or Deny');
   const extra = [
     ...read.filter((x) => !requested.read.includes(x)).map((x) => `read ${x}`),
@@ -184,15 +228,6 @@ function describeAccess(r: RequestedAccess | null): string {
   if (r.read.length) parts.push(`read ${r.read.join(', ')}`);
   if (r.network) parts.push('network');
   return parts.join('; ') || 'nothing named';
-}
-
-/** Everything asked, echoed back as a GrantedPermissionProfile (only the `fileSystem` and `network` objects). */
-function grantAll(permissions: unknown): v2.GrantedPermissionProfile {
-  if (!isObj(permissions)) return {};
-  const out: Obj = {};
-  if (isObj(permissions.fileSystem)) out.fileSystem = permissions.fileSystem;
-  if (isObj(permissions.network)) out.network = permissions.network;
-  return out as v2.GrantedPermissionProfile;
 }
 
 /**
@@ -246,20 +281,45 @@ function assertOffered(answers: readonly ApprovalAnswer[], a: ApprovalAnswer): v
 
 /**
  * The reply to `item/permissions/requestApproval` (codex 0.169.0 `PermissionsRequestApprovalResponse`):
- * Allow → `{permissions: <grant or everything asked>, scope: "turn"}`, Allow for the session → the same
- * with `scope: "session"`, Deny → exactly `{permissions: {}}` (empty grant; Codex reads an omitted
- * scope as "turn", field case B03). Never a `decision`.
+ * Allow → `{permissions: <grant, or everything grantable>, scope: "turn"}`, Allow for the session → the
+ * same with `scope: "session"`, Deny → exactly `{permissions: {}}` (empty grant; Codex reads an omitted
+ * scope as "turn", field case B03). Never a `decision`. What is granted is always echoed through
+ * `grantSubset` from the checked grant, so nothing Angelia could not name or never grants goes back.
  */
-function permissionsWire(answers: readonly ApprovalAnswer[], permissions: unknown, requested: RequestedAccess | null): AskRequest['toWire'] {
+function permissionsWire(answers: readonly ApprovalAnswer[], permissions: unknown, requested: RequestedAccess | null, guard: GrantGuard): AskRequest['toWire'] {
   return (a, grant) => {
     assertOffered(answers, a);
     if (a === 'allow' || a === 'allowForSession') {
-      const granted = grant ? grantSubset(permissions, checkGrant(requested, grant)) : grantAll(permissions);
+      const chosen = grant ?? requested;
+      const granted = chosen ? grantSubset(permissions, checkGrant(requested, chosen, guard)) : {};
       return { permissions: granted, scope: a === 'allow' ? 'turn' : 'session' } satisfies v2.PermissionsRequestApprovalResponse;
     }
     if (grant) throw badAnswer(`a grant only goes with Allow; "${a}" grants nothing`);
     return { permissions: {} } satisfies Omit<v2.PermissionsRequestApprovalResponse, 'scope'>;
   };
+}
+
+/** Why every path is refused when the chat has no floor to check against (RequestContext.floor absent). */
+const NO_FLOOR = "Angelia cannot check it against the profile's floor (no launch plan)";
+
+/**
+ * What may be granted of `asked` and what never is: privateReach.ts `splitRequested` against
+ * `ctx.floor` (relative paths against the request's `cwd` when absolute, else the profile's folder);
+ * without a floor every path is refused and only network stays grantable.
+ */
+function screen(asked: RequestedAccess | null, ctx: RequestContext, cwd: string | null): { grantable: RequestedAccess | null; refused: RefusedAccess[] } {
+  if (ctx.floor) return splitRequested(asked, ctx.floor, cwd && isAbsolute(cwd) ? cwd : ctx.floor.cwd);
+  if (!asked) return { grantable: null, refused: [] };
+  const refused: RefusedAccess[] = [
+    ...asked.write.map((path) => ({ access: 'write' as const, path, why: NO_FLOOR })),
+    ...asked.read.map((path) => ({ access: 'read' as const, path, why: NO_FLOOR })),
+  ];
+  return { grantable: asked.network ? { read: [], write: [], network: true } : null, refused };
+}
+
+/** `write /a, read /b`: the refused entries by access and path only (for a title). */
+function refusedNames(refused: readonly RefusedAccess[]): string {
+  return refused.map((r) => `${r.access} ${r.path}`).join(', ');
 }
 
 /**
@@ -268,6 +328,10 @@ function permissionsWire(answers: readonly ApprovalAnswer[], permissions: unknow
  * elicitation are answered at once with their schema-correct refusal (`{answers: {}}`, `{action:
  * "decline", content: null, _meta: null}`, B02); permission requests are answered with a grant or an
  * empty grant, never a decision (B03), and at once with an empty grant when the mode has no approvals.
+ * Paths no grant may open (privateReach.ts, against `ctx.floor`) are never offered: a permissions request
+ * shows them as `refused` and grants only the rest; when nothing else is asked it is answered at once
+ * with an empty grant, and a command whose additional permissions name one is declined at once (a
+ * decision cannot grant part of them); both come back `immediate` with `refused` and an `agentNote`.
  */
 export function classifyServerRequest(method: string, params: unknown, ctx: RequestContext): ClassifiedRequest {
   const p: Obj = isObj(params) ? params : {};
@@ -278,11 +342,17 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const answers = answersFrom(p.availableDecisions);
       const requested = readRequestedAccess(p.additionalPermissions);
       const command = str(p.command);
+      const { refused } = screen(requested, ctx, str(p.cwd));
+      if (refused.length) {
+        return { type: 'immediate', kind: 'command', result: { decision: 'decline' } satisfies v2.CommandExecutionRequestApprovalResponse, refused,
+          notice: `The agent asked to run a command with more access${command ? ` (${command})` : ''}: ${describeRefused(refused)}. Angelia never grants that, whoever answers, so it declined the command without asking you.`,
+          agentNote: `Angelia declined your command without asking the user: its additional permissions name ${describeRefused(refused)}. These locations are never granted in this chat; run the command without them.` };
+      }
       return {
         type: 'ask', kind: 'command', threadId, turnId,
         // Without additional permissions, codex 0.169.0 asks only to run a command outside the sandbox (an escalation).
         title: requested ? `Run with more access (${describeAccess(requested)})` : `Run OUTSIDE the sandbox${command ? `: ${command}` : ''}`,
-        command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested, answers,
+        command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested, refused: [], answers,
         toWire: decisionOnly(answers, (a) => ({ decision: ANSWER_TO_DECISION[a] }) satisfies v2.CommandExecutionRequestApprovalResponse),
         timeoutAnswer: 'deny',
       };
@@ -293,23 +363,30 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       return {
         type: 'ask', kind: 'fileChange', threadId, turnId,
         title: changes.length ? `Change ${changes.map((c) => c.path).join(', ')}` : 'Apply a file change',
-        command: null, cwd: null, reason: str(p.reason), changes, requested: null, answers,
+        command: null, cwd: null, reason: str(p.reason), changes, requested: null, refused: [], answers,
         toWire: decisionOnly(answers, (a) => ({ decision: ANSWER_TO_DECISION[a] }) satisfies v2.FileChangeRequestApprovalResponse),
         timeoutAnswer: 'deny',
       };
     }
     case 'item/permissions/requestApproval': {
-      const requested = readRequestedAccess(p.permissions);
+      const asked = readRequestedAccess(p.permissions);
       if (!ctx.onRequest) {
         return { type: 'immediate', kind: 'permissions', result: { permissions: {}, scope: 'turn' } satisfies v2.PermissionsRequestApprovalResponse,
-          notice: `The agent asked for more access (${describeAccess(requested)}); this mode grants nothing, so it was refused.` };
+          notice: `The agent asked for more access (${describeAccess(asked)}); this mode grants nothing, so it was refused.` };
+      }
+      const cwd = str(p.cwd);
+      const { grantable: requested, refused } = screen(asked, ctx, cwd);
+      if (refused.length && !requested) {
+        return { type: 'immediate', kind: 'permissions', result: { permissions: {}, scope: 'turn' } satisfies v2.PermissionsRequestApprovalResponse, refused,
+          notice: `The agent asked for ${describeRefused(refused)}. Angelia never grants that, whoever answers, so it refused the request without asking you.`,
+          agentNote: `Angelia refused your request for more access without asking the user: ${describeRefused(refused)}. These locations are never granted in this chat; do not ask for them again, and go on without them.` };
       }
       const answers: ApprovalAnswer[] = ['allow', 'allowForSession', 'deny'];
       return {
         type: 'ask', kind: 'permissions', threadId, turnId,
-        title: `More access: ${describeAccess(requested)}`,
-        command: null, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested, answers,
-        toWire: permissionsWire(answers, p.permissions, requested),
+        title: `More access: ${describeAccess(requested)}${refused.length ? ` — never granted: ${refusedNames(refused)}` : ''}`,
+        command: null, cwd, reason: str(p.reason), changes: [], requested, refused, answers,
+        toWire: permissionsWire(answers, p.permissions, requested, { refused, ...(ctx.floor ? { floor: ctx.floor, base: cwd && isAbsolute(cwd) ? cwd : ctx.floor.cwd } : {}) }),
         timeoutAnswer: 'deny',
       };
     }
@@ -319,7 +396,7 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       return {
         type: 'ask', kind: 'command', threadId, turnId: null,
         title: `Run OUTSIDE the sandbox${command ? `: ${command}` : ''}`,
-        command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested: null, answers,
+        command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested: null, refused: [], answers,
         toWire: decisionOnly(answers, (a) => legacyDecision(a) satisfies ExecCommandApprovalResponse), timeoutAnswer: 'deny',
       };
     }
@@ -331,7 +408,7 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
         title: files.length ? `Change ${files.join(', ')}` : 'Apply a file change',
         command: null, cwd: null, reason: str(p.reason),
         changes: files.map((f) => ({ path: f, kind: 'update', diff: JSON.stringify((p.fileChanges as Obj)[f]) })),
-        requested: null, answers, toWire: decisionOnly(answers, (a) => legacyDecision(a) satisfies ApplyPatchApprovalResponse), timeoutAnswer: 'deny',
+        requested: null, refused: [], answers, toWire: decisionOnly(answers, (a) => legacyDecision(a) satisfies ApplyPatchApprovalResponse), timeoutAnswer: 'deny',
       };
     }
     case 'item/tool/requestUserInput':

@@ -2,7 +2,8 @@
  * The approval card: exactly what is asked (the full command with cwd and reason, the diff, or the
  * requested folders against the profile) and one button per offered answer (Deny = decline, the turn
  * goes on; "Deny and stop" = cancel, only when offered). A permissions request for more than one thing
- * lists them with checkboxes, and Allow grants what stays checked. "Deny with a reason…" opens a field
+ * lists them with checkboxes, and Allow grants what stays checked. Paths Angelia never grants (Angelia's
+ * private state, Codex's home, credentials, other profiles' folders) are listed as refused, never offered. "Deny with a reason…" opens a field
  * whose text reaches the agent after the decline. Once settled the card says what was answered, by
  * whom (this window, another window, a notification, the tray, the timeout), what was granted or the
  * reason given; a click that lost the race says "already answered" and names the answer in force. Each
@@ -16,7 +17,7 @@ import { Diff } from '../../ui/Diff';
 import { alreadyGiven } from '../profiles/addFolder';
 import { AddFolderLink } from '../profiles/AddFolderLink';
 import { DenyReasonForm, GrantPicker, SettledDetails } from './AnswerExtras';
-import { accessCount, accessDiff, alreadyAnsweredLine, answeredHere, answerLabel, grantOf, outcomeNote, settledLine, type AccessLine } from './describe';
+import { accessCount, accessDiff, alreadyAnsweredLine, answeredHere, answerLabel, grantOf, outcomeNote, refusedLines, settledLine, type AccessLine } from './describe';
 
 function AccessDiff({ lines }: { lines: AccessLine[] }): ReactElement {
   return (
@@ -56,9 +57,26 @@ function What({ view, picker }: { view: ApprovalView; picker: ReactElement | nul
         </div>
       ))}
       {picker ?? (lines.length > 0 && <AccessDiff lines={lines} />)}
+      <Refused view={view} />
       {view.reason !== null && <div className="approval-reason">“{view.reason}”</div>}
       <AddFolders view={view} />
     </div>
+  );
+}
+
+/** What the request also asked for and Angelia never grants, whoever answers: listed, never offered. */
+function Refused({ view }: { view: ApprovalView }): ReactElement | null {
+  const lines = refusedLines(view);
+  if (lines.length === 0) return null;
+  return (
+    <pre className="access-diff access-refused" data-testid="approval-refused">
+      {lines.map((l) => (
+        <span key={l} className="diff-del">
+          {l}
+          {'\n'}
+        </span>
+      ))}
+    </pre>
   );
 }
 

@@ -155,6 +155,14 @@ export function accessDiff(requested: RequestedAccess, profile: ProfileView | un
   return lines;
 }
 
+/**
+ * The paths a request named that Angelia never grants, one line each: "✗ read /x — never granted:
+ * Angelia's private state". [] when nothing was refused (`view.refused` absent or empty).
+ */
+export function refusedLines(view: Pick<ApprovalView, 'refused'>): string[] {
+  return (view.refused ?? []).map((r) => `✗ ${r.access} ${r.path} — never granted: ${r.why}`);
+}
+
 /** How many things a permissions request asks for (folders, and network); more than one can be granted in part. */
 export function accessCount(requested: RequestedAccess): number {
   return requested.read.length + requested.write.length + (requested.network ? 1 : 0);

@@ -1,0 +1,152 @@
+/**
+ * A permissions request for Angelia's private state on REAL Codex (0.169.0, Linux bubblewrap), driven
+ * through the orchestrator the hosts use; only the model is scripted. Whatever the user answers, no
+ * grant may open `<state>` (approvals/privateReach.ts): the card shows it refused, an Allow grants only
+ * the rest (checked on the wire, the reply Codex received), and the agent's next command still cannot
+ * read the owner token (`<state>/private/api.token`) nor plant a file in `<state>`. Measured before the fix: an Allow echoed
+ * `write <state>` and the next command created `<state>/new.txt`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalView, ChatItem } from '../../src/shared/contract';
+import { memoryAudit } from '../../src/main/core/approvals/audit';
+import { Orchestrator } from '../../src/main/core/chats/orchestrator';
+import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
+import { tappedStartCodex, type WireReply } from '../fixtures/realWindow';
+
+let inst: TestInstance | null = null;
+let orch: Orchestrator | null = null;
+afterEach(async () => {
+  await orch?.shutdown();
+  orch = null;
+  await inst?.cleanup();
+  inst = null;
+});
+
+/** The orchestrator over `i`, every reply to Codex recorded; each pending approval is answered Allow from the window. */
+async function start(i: TestInstance) {
+  const replies: WireReply[] = [];
+  const audit = memoryAudit();
+  const o = await Orchestrator.create({ paths: i.paths, env: i.env, startCodex: tappedStartCodex(replies), audit });
+  orch = o;
+  const shown: ApprovalView[] = [];
+  o.hub.subscribe((e) => {
+    if (e.event !== 'approval:updated' || e.payload.state !== 'pending') return;
+    shown.push(e.payload);
+    o.broker.answer(e.payload.id, 'allow', 'window');
+  });
+  return { o, replies, audit, shown };
+}
+
+const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
+
+/** Tries to plant a file in the state folder, read the owner token and write `outside`; prints what worked. */
+function probe(i: TestInstance, outsideFile: string): string {
+  const state = i.paths.stateDir;
+  return [
+    `echo planted > '${join(state, 'planted.txt')}' && echo PLANTED`,
+    `cat '${i.paths.apiToken}' && echo TOKEN-READ`,
+    `cat '${i.paths.sessionsFile}' && echo SESSIONS-READ`,
+    `echo ok > '${outsideFile}' && echo OUTSIDE-WRITTEN`,
+    'exit 0',
+  ].join('; ');
+}
+
+describe('a permissions request for private state on real codex (Allow)', () => {
+  it('the card shows <state> refused, Allow grants only the rest, and the next command still cannot reach <state>', async () => {
+    inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true });
+    const state = inst.paths.stateDir;
+    const outsideFile = join(inst.outside, 'granted.txt');
+    inst.model.enqueue(
+      { requestPermissions: { reason: 'read the chats and write the report', permissions: { file_system: { read: [state], write: [state, inst.outside] } } } },
+      { exec: { cmd: probe(inst, outsideFile), login: false } },
+      { message: 'done' },
+    );
+    const { o, replies, audit, shown } = await start(inst);
+    const items = await turnOn(o, 'coder', 'read your state');
+    expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
+
+    // The card: only `write outside` can be granted; both <state> paths are listed as never granted.
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatchObject({
+      kind: 'permissions', requested: { read: [], write: [inst.outside], network: false },
+      refused: [
+        { access: 'write', path: state, why: "Angelia's private state" },
+        { access: 'read', path: state, why: "Angelia's private state" },
+      ],
+    });
+    expect(shown[0]?.title).toContain(`never granted: write ${state}, read ${state}`);
+    expect(o.broker.all()[0]).toMatchObject({ state: 'answered', answer: 'allow', by: 'window', granted: { read: [], write: [inst.outside], network: false } });
+    expect(audit.records.find((r) => r.event === 'requested')?.refused).toHaveLength(2);
+
+    // On the wire: Codex asked for <state>, and received a grant without it.
+    const reply = replies.find((r) => r.method === 'item/permissions/requestApproval');
+    expect(JSON.stringify(reply?.params)).toContain(state);
+    expect(reply?.result).toMatchObject({ scope: 'turn', permissions: { fileSystem: { write: [inst.outside] } } });
+    expect(JSON.stringify(reply?.result)).not.toContain(state);
+
+    // The next command: the outside folder was granted, <state> was not.
+    const cmd = commands(items).at(-1);
+    expect(cmd?.output).toContain('OUTSIDE-WRITTEN');
+    expect(cmd?.output).not.toMatch(/PLANTED|TOKEN-READ|SESSIONS-READ/);
+    expect(readFileSync(outsideFile, 'utf8')).toBe('ok\n');
+    expect(existsSync(join(state, 'planted.txt'))).toBe(false);
+    const token = readFileSync(inst.paths.apiToken, 'utf8').trim();
+    expect(token.length).toBeGreaterThan(8);
+    expect(cmd?.output).not.toContain(token);
+    for (const r of inst.model.modelRequests()) expect(JSON.stringify(r.body)).not.toContain(token);
+  });
+
+  it('asking for nothing but private state is refused without a card; the agent is told why, and still cannot read it', async () => {
+    inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true });
+    const state = inst.paths.stateDir;
+    const outsideFile = join(inst.outside, 'never.txt');
+    inst.model.enqueue(
+      { requestPermissions: { reason: 'read the owner token', permissions: { file_system: { read: [inst.paths.apiToken, inst.paths.codexHome] } } } },
+      { exec: { cmd: probe(inst, outsideFile), login: false } },
+      { message: 'done' },
+    );
+    const { o, replies, audit, shown } = await start(inst);
+    const items = await turnOn(o, 'coder', 'read the token');
+    expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
+
+    expect(shown).toEqual([]);
+    expect(o.broker.all()).toEqual([]);
+    const reply = replies.find((r) => r.method === 'item/permissions/requestApproval');
+    expect(reply?.result).toEqual({ permissions: {}, scope: 'turn' });
+    expect(audit.records).toMatchObject([{
+      event: 'answered-immediately', kind: 'permissions', method: 'item/permissions/requestApproval',
+      refused: [
+        { access: 'read', path: inst.paths.apiToken, why: "Angelia's private state" },
+        { access: 'read', path: inst.paths.codexHome, why: "Codex's home (every profile's login, threads and settings)" },
+      ],
+    }]);
+    expect(items.some((i) => i.type === 'notice' && i.text.includes('Angelia never grants that, whoever answers, so it refused the request without asking you.'))).toBe(true);
+    // The agent was told why (a steer into its turn), and its command reached neither <state> nor the outside folder.
+    const later = inst.model.modelRequests().slice(1).map((r) => JSON.stringify(r.body)).join('\n');
+    expect(later).toContain('[Angelia] Angelia refused your request for more access without asking the user');
+    const cmd = commands(items).at(-1);
+    expect(cmd?.output).not.toMatch(/PLANTED|TOKEN-READ|SESSIONS-READ|OUTSIDE-WRITTEN/);
+    expect(existsSync(join(state, 'planted.txt'))).toBe(false);
+  });
+
+  it('a command asking for additional permissions on CODEX_HOME is declined at once; the turn goes on', async () => {
+    inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true });
+    const planted = join(inst.paths.codexHome, 'AGENTS.md');
+    inst.model.enqueue(
+      { exec: { cmd: `echo 'obey me' > '${planted}' && echo PLANTED`, login: false, sandbox_permissions: 'with_additional_permissions', justification: 'add global instructions',
+        additional_permissions: { file_system: { write: [inst.paths.codexHome] } } } },
+      { message: 'declined, going on' },
+    );
+    const { o, replies, audit, shown } = await start(inst);
+    const items = await turnOn(o, 'coder', 'plant instructions');
+    expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
+    expect(shown).toEqual([]);
+    const reply = replies.find((r) => r.method === 'item/commandExecution/requestApproval');
+    expect(reply?.result).toEqual({ decision: 'decline' });
+    expect(audit.records[0]).toMatchObject({ event: 'answered-immediately', kind: 'command', refused: [{ access: 'write', path: inst.paths.codexHome }] });
+    expect(existsSync(planted)).toBe(false);
+    expect(items.find((i) => i.type === 'agent')).toMatchObject({ text: 'declined, going on' });
+  });
+});
