@@ -1,12 +1,14 @@
 /**
  * The `angelia` entry (src/main/cli/index.ts) on the built CLI: `<command> --help` prints the command's
- * usage line and exits 0; an unknown option is a usage error (exit 2) that names the option and shows
+ * usage line and its exit codes (the shared table of cli/exit.ts) and exits 0; `--version` / `-v` are
+ * `angelia version`; an unknown option is a usage error (exit 2) that names the option and shows
  * the usage line, for every command (a clone tester saw `run --help` exit 1 with "Unknown option").
  */
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/main/cli/commands';
+import { exitCodesText } from '../../src/main/cli/exit';
 
 const BIN = join(resolve(__dirname, '../..'), 'bin/angelia.js');
 
@@ -19,12 +21,30 @@ function angelia(args: string[]): Promise<{ code: number; stdout: string; stderr
 }
 
 describe('angelia <command> --help and bad options', () => {
-  it('prints each command its usage line with exit 0', async () => {
+  it('prints each command its usage line and its exit codes with exit 0', async () => {
     for (const [name, command] of Object.entries(commands)) {
       const run = await angelia([name, '--help']);
       expect(run.code, name).toBe(0);
-      expect(run.stdout).toBe(`angelia ${name}: ${command.summary}\n`);
+      expect(run.stdout).toBe(`angelia ${name}: ${command.summary}\n${exitCodesText(command.exits)}`);
+      expect(run.stdout, name).toMatch(/^exit codes:\n {2}0 {2}\S/m);
     }
+    // The shared table: 2 is usage or an unknown name wherever a name is taken; 3 a refused start.
+    expect((await angelia(['run', '--help'])).stdout).toBe([
+      `angelia run: ${commands.run!.summary}`, 'exit codes:', '  0  the turn completed', '  1  the turn failed',
+      '  2  usage error, or an unknown profile or chat', '  3  the start was refused (the reason on stderr, and in the last JSON line with --json)', '',
+    ].join('\n'));
+    for (const name of ['export', 'compile', 'verify', 'send', 'turn', 'ask', 'send-media']) expect(commands[name]!.exits[2], name).toMatch(/unknown|no such/);
+    for (const name of ['run', 'serve', 'export']) expect(commands[name]!.exits[3], name).toMatch(/^the start was refused/);
+  });
+
+  it('angelia --version and -v print what angelia version prints', async () => {
+    const version = await angelia(['version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^angelia \d+\.\d+\.\d+\S*\n$/);
+    for (const flag of ['--version', '-v']) expect(await angelia([flag])).toEqual(version);
+    const usage = await angelia(['--help']);
+    expect(usage.stdout).toContain('angelia --version');
+    expect(usage.stdout).toContain('exit codes:\n  0  done\n');
   });
 
   it('answers an unknown option with exit 2 and the option named (run: with its usage line)', async () => {

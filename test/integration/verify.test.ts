@@ -56,7 +56,7 @@ beforeAll(async () => {
   env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(root, 'home'), ANGELIA_STATE_DIR: join(root, 'state'), CODEX_HOME: join(root, 'codex-home') };
   paths = resolveInstance(env);
   addDir = join(root, 'extra');
-  for (const d of [join(paths.home, '.ssh'), paths.codexHome, paths.compiledDir, addDir, cwdOf('plain'), join(cwdOf('coder'), '.codex'), join(paths.workspace, '_shared'), join(paths.workspace, '_common')]) await mkdir(d, { recursive: true });
+  for (const d of [join(paths.home, '.ssh'), paths.codexHome, paths.compiledDir, paths.privateDir, addDir, cwdOf('plain'), join(cwdOf('coder'), '.codex'), join(paths.workspace, '_shared'), join(paths.workspace, '_common')]) await mkdir(d, { recursive: true });
   await writeFile(join(paths.workspace, '_shared', 'doctrine.md'), '# shared\n');
   await writeFile(join(paths.home, '.ssh', 'id_rsa'), KEY);
   await writeFile(join(paths.codexHome, 'auth.json'), '{"tokens":"CODEX-LOGIN"}');
@@ -87,7 +87,7 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
       [cwdOf('coder'), 'run', 'allowed'],
       [probeFile, 'read', 'denied'], [probeFile, 'read-sh', 'denied'], [probeFile, 'read-link', 'denied'],
       [paths.compiledDir, 'list', 'denied'], [paths.compiledDir, 'write', 'denied'],
-      [paths.apiToken, 'read', 'denied'], [join(paths.codexHome, 'auth.json'), 'read', 'denied'], [join(paths.home, '.ssh'), 'read', 'denied'],
+      [paths.privateDir, 'read', 'denied'], [join(paths.codexHome, 'auth.json'), 'read', 'denied'], [join(paths.home, '.ssh'), 'read', 'denied'],
       [cwdOf('plain'), 'read', 'denied'], [cacheDirFor(paths.stateDir, 'plain'), 'read', 'denied'],
       [cwdOf('coder'), 'write', 'allowed'], [addDir, 'write', 'allowed'], [cacheDirFor(paths.stateDir, 'coder'), 'write', 'allowed'],
       [join(cwdOf('coder'), '.codex'), 'read', 'allowed'], [join(cwdOf('coder'), '.codex'), 'write', 'denied'],
@@ -158,7 +158,8 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
       await writeFile(paths.acceptedTable, accepted);
     }
     const unknown = await verify('nobody');
-    expect(unknown.code).toBe(1);
+    // An unknown name is a usage error in every command (exit 2).
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('there is no profile "nobody" in the accepted table');
     expect((await verify()).code).toBe(2);
     expect((await verify('a', 'b')).code).toBe(2);

@@ -2,28 +2,42 @@
  * The `angelia` command line: one table of commands over the same core the app uses. Each command
  * lives in `commands/<name>.ts` and exports `run(argv): Promise<number>` (the exit code). Unknown
  * command → usage on stderr, exit 2. `angelia <command> --help` (or `-h`) prints the command's usage
- * line, exit 0. A bad option (Node's parseArgs errors, `ERR_PARSE_ARGS_*`) is a usage error: exit 2.
+ * line and its exit codes, exit 0. `angelia --version` (or `-v`) is `angelia version`. A bad option
+ * (Node's parseArgs errors, `ERR_PARSE_ARGS_*`) is a usage error: exit 2; so is an unknown profile,
+ * chat or session a command did not catch itself (cli/exit.ts `isUnknownName`).
  */
-import { commands } from './commands';
+import type { CliCommand } from './command';
+import { loadAllCommands, loadCommand } from './commands/lazy';
 
-function usage(): string {
+// Only the named command's module is loaded (commands/lazy.ts); the usage text loads them all, and
+// cli/exit.ts (it reaches the API client) is loaded only for help and errors.
+async function usage(commands: Record<string, CliCommand>): Promise<string> {
+  const { exitCodesText } = await import('./exit');
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}`);
-  return `usage: angelia <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+  return `usage: angelia <command> [options]   (angelia <command> --help: its usage and exit codes; angelia --version)\n\ncommands:\n${lines.join('\n')}\n\n`
+    + exitCodesText({ 0: 'done', 1: 'a failure during the work', 2: 'usage error, or an unknown profile, chat or session', 3: 'the start was refused (or, for the commands that talk to Angelia, it is not running)' });
+}
+
+/** The text `angelia <name> --help` prints. */
+async function helpText(name: string, command: CliCommand): Promise<string> {
+  const { exitCodesText } = await import('./exit');
+  return `angelia ${name}: ${command.summary}\n${exitCodesText(command.exits)}`;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage());
+    process.stdout.write(await usage(await loadAllCommands()));
     return name ? 0 : 2;
   }
-  const command = commands[name];
+  if (name === '--version' || name === '-v') return (await loadCommand('version'))!.run(rest);
+  const command = await loadCommand(name);
   if (!command) {
-    process.stderr.write(`angelia: unknown command "${name}"\n${usage()}`);
+    process.stderr.write(`angelia: unknown command "${name}"\n${await usage(await loadAllCommands())}`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`angelia ${name}: ${command.summary}\n`);
+    process.stdout.write(await helpText(name, command));
     return 0;
   }
   try {
@@ -32,6 +46,10 @@ async function main(argv: string[]): Promise<number> {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`angelia ${name}: ${(e as Error).message}\nusage: angelia ${name}: ${command.summary}\n`);
+      return 2;
+    }
+    if ((await import('./exit')).isUnknownName(e)) {
+      process.stderr.write(`angelia ${name}: ${(e as Error).message}\n`);
       return 2;
     }
     throw e;

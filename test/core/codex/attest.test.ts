@@ -17,6 +17,7 @@ describe('attestation', () => {
     expect(attestThread({ ...managed, approvalsReviewer: 'auto_review' }, { sandboxed: true, permissionsExtends: ':workspace' }).refusals[0]).toMatch(/approvals/);
     expect(attestThread({ ...managed, sandbox: { type: 'dangerFullAccess' } }, { sandboxed: true, permissionsExtends: ':workspace' })).toMatchObject({ enforcement: 'disabled', refusals: [expect.stringMatching(/disabled sandbox/)] });
     expect(attestThread({ ...managed, sandbox: { type: 'externalSandbox', networkAccess: 'enabled' } }, { sandboxed: true, permissionsExtends: ':workspace' }).enforcement).toBe('external');
+    expect(attestThread({ ...managed, sandbox: { type: 'externalSandbox', networkAccess: 'enabled' } }, { sandboxed: true, permissionsExtends: ':workspace' }).refusals).toContain("refused: Codex reports an external sandbox; Angelia runs sandboxed profiles only under Codex's own managed sandbox.");
     expect(attestThread(managed, { sandboxed: true, permissionsExtends: ':read-only' }).refusals[0]).toMatch(/extends ":workspace"/);
   });
 

@@ -110,7 +110,8 @@ describe('angelia init / check-config / compile', () => {
     expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, profiles: 0, warnings: [], errors: [{ code: 'table-invalid', path: 'profiles.assistant.sanbox', where: `${table}: profiles.assistant.sanbox`, fix: expect.stringContaining('did you mean "sandbox"') }] });
     await writeFile(table, text);
     const unknown = await angelia('compile', 'nobody', '--json');
-    expect(unknown.code).toBe(1);
+    // An unknown name is a usage error in every command (exit 2).
+    expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toContain('compile error: there is no profile "nobody"');
   });

@@ -127,7 +127,16 @@ describe('loadTable: schema errors name the file, the full key path and the fix'
     expect(e.where).toBe(`${e.file}: profiles.a.cwd`);
     expect(e.message).toMatch(/^profiles\.a\.cwd: is required; also /);
     expect(e.message).toContain('profiles.a.sandbox: must be a boolean, not "no"');
-    expect(e.message).toContain('profiles.b.add_dirs: must be a array');
+    expect(e.message).toContain('profiles.b.add_dirs: must be an array, not "x"');
+  });
+
+  it('names the expected type with the right article: an array, a table (never "a array", "a object")', async () => {
+    const list = await loadError('[profiles.a]\ncwd = "profiles/coder"\nadd_dirs = "x"\ndeny = { a = 1 }\n');
+    expect(list.message).toContain('profiles.a.add_dirs: must be an array, not "x"');
+    expect(list.message).toContain('profiles.a.deny: must be an array, not a table');
+    const table = await loadError('defaults = 3\n[profiles.a]\ncwd = "profiles/coder"\n');
+    expect(table.message).toContain('defaults: must be a table, not 3');
+    expect(`${list.message} ${table.message}`).not.toMatch(/\ba [aeiou]/);
   });
 
   it('a bad profile name', async () => {

@@ -5,6 +5,9 @@ import { resolveInstance } from '../../core/instance/paths';
 import { acceptTable, compareWithAccepted, type TableComparison } from '../../core/table/accepted';
 import { diffText, type TableChange } from '../../core/table/diff';
 import { formatFailure, keyPath } from '../../core/table/errors';
+import { loadTable, type LoadedTable } from '../../core/table/load';
+import { refuseUncompilable } from '../../core/compile/configCheck';
+import { gatherFacts } from '../../core/compile/gather';
 
 const USAGE = 'usage: angelia accept [--check] [--json]\n';
 
@@ -35,13 +38,18 @@ function checkText(cmp: TableComparison): string {
  * the table on disk and the accepted copy agents run on (`<state>/compiled/angelia.accepted.toml`).
  * - `--check`: writes nothing; exit 1 when they differ or the table does not load, 0 when equal.
  * - without `--check`: loads the table in full (a table that does not load is never accepted; the error
- *   names file, field and fix; exit 1), then takes it (atomic copy, mode 600, previous copy kept as
- *   `angelia.accepted.toml.bak`); exit 0.
+ *   names file, field and fix; exit 1), refuses it when compile would (a profile whose Codex launch
+ *   cannot be built, e.g. an add_dir holding the state folder or CODEX_HOME: `table-compile-refused`,
+ *   naming `<table>: profiles.<name>.<field>` and the fix; nothing accepted; exit 1), then takes it
+ *   (atomic copy, mode 600, previous copy kept as `angelia.accepted.toml.bak`); exit 0. A running
+ *   Angelia (the app, `angelia serve`) picks the new accepted copy up by itself.
+ * - `--check` names compile's refusal too (`accept error: …`, `error` with `--json`).
  * `--json` prints one object `{"table","accepted","differs","changes":[{"path","change","before"?,
  * "after"?,"text"}],"taken","error"?}`. Exit 2 on bad usage.
  */
 export const accept: CliCommand = {
   summary: 'show how the table differs from the accepted one, then accept it: accept [--check] [--json]',
+  exits: { 0: 'accepted, or nothing to accept (--check: no changes)', 1: 'not accepted: the table does not load or compile refuses it (--check: the table differs, or does not load)', 2: 'usage error' },
   async run(argv) {
     let check: boolean;
     let json: boolean;
@@ -63,16 +71,23 @@ export const accept: CliCommand = {
       else process.stderr.write(`accept error: ${formatFailure(e)}\n`);
       return 1;
     }
+    // A table compile refuses is never accepted (compile/configCheck.ts `refuseUncompilable`).
+    const vet = async (table: LoadedTable): Promise<void> => refuseUncompilable(table, await gatherFacts(paths));
     if (check) {
-      if (json) out({ differs: cmp.differs, changes: cmp.changes.map(changeJson), taken: false, ...(cmp.error ? { error: cmp.error } : {}) });
+      let error = cmp.error;
+      if (cmp.differs && !error) {
+        error = await loadTable(paths.tableFile, { home: paths.home }).then(vet).then(() => null, (e: unknown) => toAppError(e));
+      }
+      if (json) out({ differs: cmp.differs, changes: cmp.changes.map(changeJson), taken: false, ...(error ? { error } : {}) });
       else {
-        process.stdout.write(checkText(cmp));
+        process.stdout.write(checkText({ ...cmp, error }));
         if (cmp.error) process.stderr.write(`the table does not load, so it cannot be accepted: ${formatFailure(new AppFailure(cmp.error))}\n`);
+        else if (error) process.stderr.write(`accept error: ${formatFailure(new AppFailure(error))}\n`);
       }
       return cmp.differs ? 1 : 0;
     }
     try {
-      const result = await acceptTable(paths, { home: paths.home });
+      const result = await acceptTable(paths, { home: paths.home }, { vet });
       if (json) out({ differs: cmp.differs, changes: result.changes.map(changeJson), taken: result.written });
       else if (!result.written) process.stdout.write(`no changes: ${paths.tableFile} is the accepted table\n`);
       else {
@@ -86,7 +101,7 @@ export const accept: CliCommand = {
     } catch (e) {
       if (json) out({ differs: cmp.differs, changes: cmp.changes.map(changeJson), taken: false, error: toAppError(e) });
       else {
-        if (cmp.changes.length > 0) process.stdout.write(checkText(cmp));
+        if (cmp.changes.length > 0) process.stdout.write(checkText({ ...cmp, error: toAppError(e) }));
         process.stderr.write(`accept error: the table was not accepted: ${formatFailure(e)}\n`);
       }
       return 1;

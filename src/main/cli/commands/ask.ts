@@ -2,11 +2,12 @@
  * `angelia ask <chat> <text | - | @file> [--json]`: asks a chat's agent over the local API (`POST /ask`)
  * and prints its answer (Angelia waits up to 10 minutes). From inside an agent, the asked profile's
  * `answer_from` must list the asking one; an agent cannot ask its own chat.
- * Exit: 0 answered · 1 refused, failed or timed out · 2 usage · 3 Angelia is not running.
+ * Exit: 0 answered · 1 refused, failed or timed out · 2 usage, or no such chat · 3 Angelia is not running.
  */
 import { parseArgs } from 'node:util';
-import { EXIT, messageArg, processIo, withApi, type CliIo } from '../../api/cli';
+import { EXIT, messageArg, processIo, type CliIo } from '../../api/cli';
 import type { CliCommand } from '../command';
+import { API_EXITS, withApiNamed } from '../exit';
 
 const USAGE = 'usage: angelia ask <chat> <text | - | @file> [--json]\n';
 /** The client waits a minute longer than Angelia does, so Angelia's own timeout answer arrives. */
@@ -27,7 +28,7 @@ export async function runAsk(argv: string[], io: CliIo): Promise<number> {
     io.stderr(USAGE);
     return EXIT.usage;
   }
-  return withApi('ask', io, async (ep, api) => {
+  return withApiNamed('ask', io, async (ep, api) => {
     const text = await messageArg(words, io);
     return api<{ answer: string }>('POST', '/ask', { key, text, ...(ep.from && ep.from !== key ? { from: ep.from } : {}) }, { timeoutMs: CLIENT_TIMEOUT_MS });
   }, (out) => {
@@ -39,5 +40,6 @@ export async function runAsk(argv: string[], io: CliIo): Promise<number> {
 /** The `ask` command of the command table. */
 export const ask: CliCommand = {
   summary: 'ask a chat\'s agent and print the answer: ask <chat> <text | - | @file> [--json]',
+  exits: { ...API_EXITS, 1: 'Angelia refused, or the answer failed or timed out' },
   run: (argv) => runAsk(argv, processIo()),
 };

@@ -38,6 +38,7 @@ function warningText(w: ProblemJson): string {
  */
 export const checkConfig: CliCommand = {
   summary: 'load and check the table',
+  exits: { 0: 'the table loads and every profile\'s launch can be built', 1: 'config error (named with its field and fix)', 2: 'usage error' },
   async run(argv) {
     let json: boolean;
     try {
@@ -73,7 +74,8 @@ export const checkConfig: CliCommand = {
     process.stdout.write(`table: ${out.table}\n`);
     for (const w of out.warnings) process.stdout.write(warningText(w));
     if (failure !== null) {
-      process.stderr.write(`table: ${out.table}\nconfig error: ${typeof failure === 'string' ? failure : formatFailure(failure)}\n`);
+      // The table was named once, on stdout, above.
+      process.stderr.write(`config error: ${typeof failure === 'string' ? failure : formatFailure(failure)}\n`);
       return 1;
     }
     process.stdout.write(`ok: ${out.profiles} profile${out.profiles === 1 ? '' : 's'}\n`);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { CliCommand } from '../command';
+import { isUnknownName } from '../exit';
 import { compileCodexLaunch, type CodexLaunch } from '../../core/compile/codexProfile';
 import type { CompileFacts } from '../../core/compile/facts';
 import { gatherFacts } from '../../core/compile/gather';
@@ -8,7 +9,8 @@ import { planLinesText, planText } from '../../core/compile/planText';
 import { compileCheck, compileWrite, planProfiles } from '../../core/compile/write';
 import { resolveInstance, type InstancePaths } from '../../core/instance/paths';
 import { formatFailure } from '../../core/table/errors';
-import { requireAccepted } from '../../core/table/accepted';
+import { compareWithAccepted, requireAccepted, type TableComparison } from '../../core/table/accepted';
+import { diffText, type TableChange } from '../../core/table/diff';
 import { loadTable, type LoadedTable, type LoadOptions } from '../../core/table/load';
 import { AppFailure } from '../../../shared/result';
 
@@ -28,11 +30,12 @@ export async function tableForWrite(paths: InstancePaths, options: LoadOptions):
 /**
  * The stable `--json` shape (checked from outside): these keys first, in this order,
  * `{"profile", "sandboxed", "codexArgs", "env", "filesystem", "warnings"}`; fields may be added after
- * them (`mcpServers`, `plan`), never removed or renamed.
+ * them (`mcpServers`, `plan`), never removed or renamed. `plan.tableNotAccepted`: the table on disk (what
+ * the plan is of) has changes touching this profile that were never accepted (`pendingFor`).
  */
-export function compileJson(launch: CodexLaunch, plan?: ProfilePlan): string {
+export function compileJson(launch: CodexLaunch, plan?: ProfilePlan, tableNotAccepted = false): string {
   const { profile, sandboxed, codexArgs, env, filesystem, warnings, mcpServers } = launch;
-  const extra = plan ? { plan: { upToDate: !plan.changed && plan.conflicts.length === 0, lines: plan.lines, conflicts: plan.conflicts } } : {};
+  const extra = plan ? { plan: { upToDate: !plan.changed && plan.conflicts.length === 0, lines: plan.lines, conflicts: plan.conflicts, tableNotAccepted } } : {};
   return JSON.stringify({ profile, sandboxed, codexArgs, env, filesystem, warnings, mcpServers, ...extra });
 }
 
@@ -63,14 +66,47 @@ function launchText(table: LoadedTable, name: string, facts: CompileFacts): stri
   }
 }
 
-async function preview(table: LoadedTable, o: Options, facts: CompileFacts): Promise<number> {
+/**
+ * The table on disk against the accepted copy, or null when there is nothing to tell: no accepted copy
+ * yet (the first `--write` takes the table as it stands), no difference, or an accepted copy that
+ * cannot be read (compile --write names that itself).
+ */
+async function pendingChanges(paths: InstancePaths, options: LoadOptions): Promise<TableComparison | null> {
+  const cmp = await compareWithAccepted(paths, options).catch(() => null);
+  return cmp && !cmp.firstRun && cmp.differs ? cmp : null;
+}
+
+/** Whether changes not accepted yet touch profile `name`: its own section, or anything outside `profiles` (defaults, capabilities). */
+export function pendingFor(changes: readonly TableChange[], name: string): boolean {
+  return changes.some((c) => c.path[0] !== 'profiles' || c.path.length < 2 || c.path[1] === name);
+}
+
+async function preview(paths: InstancePaths, options: LoadOptions, table: LoadedTable, o: Options, facts: CompileFacts): Promise<number> {
   const plans = await planProfiles(table, o.names, facts);
+  const pending = await pendingChanges(paths, options);
+  const conflicted = plans.filter((p) => p.conflicts.length > 0).map((p) => p.profile);
   if (o.json) {
-    process.stdout.write(`${compileJson(compileCodexLaunch(table, o.names[0]!, facts), plans[0])}\n`);
-    return 0;
+    process.stdout.write(`${compileJson(compileCodexLaunch(table, o.names[0]!, facts), plans[0], pending !== null && pendingFor(pending.changes, o.names[0]!))}\n`);
+    return conflicted.length > 0 ? 1 : 0;
   }
   process.stdout.write(`table: ${table.file}\n`);
-  for (const plan of plans) process.stdout.write(`\n${planLinesText(plan)}launch:\n${launchText(table, plan.profile, facts)}`);
+  if (pending) {
+    const n = pending.changes.length;
+    process.stdout.write(`the table on disk differs from the accepted copy (${pending.acceptedFile}): ${n} change${n === 1 ? '' : 's'} never accepted, so this plan is of a table agents do not run on, and compile --write refuses until you run angelia accept\n`);
+    for (const line of diffText(pending.changes)) process.stdout.write(`  ${line}\n`);
+  }
+  for (const plan of plans) {
+    let text = planLinesText(plan);
+    if (pending && pendingFor(pending.changes, plan.profile)) {
+      // "up to date" with files compiled from the accepted table would hide the change waiting on disk.
+      text = `${text.replace(/^ {2}up to date$/m, '  up to date with the table on disk, not with the accepted copy')}  note: the table on disk has changes for this profile that were never accepted: run angelia accept, then angelia compile --write ${plan.profile}\n`;
+    }
+    process.stdout.write(`\n${text}launch:\n${launchText(table, plan.profile, facts)}`);
+  }
+  if (conflicted.length > 0) {
+    process.stderr.write(`compile: ${conflicted.join(', ')} ${conflicted.length === 1 ? 'has' : 'have'} a CONFLICT: compile --write would refuse and write nothing; resolve each CONFLICT line (never fixed automatically)\n`);
+    return 1;
+  }
   return 0;
 }
 
@@ -111,11 +147,15 @@ async function check(table: LoadedTable, o: Options, facts: CompileFacts): Promi
  * writes nothing. `--write <names…>`: applies the named plans, refusing (nothing written) when any has a
  * conflict. `--check`: exit 1 when any compiled profile differs from what compile would write (never
  * compiled ones are skipped). `--json` (one profile, plan only): one object, see `compileJson`.
- * Exit 0; 1 on a table, compile or conflict error (`compile error: …` on stderr) or on drift; 2 on bad
- * usage.
+ * The plan is of the table on disk; when it differs from the accepted copy (`angelia accept`), the plan
+ * says so first, with the changes, and a profile they touch is never just "up to date".
+ * Exit 0; 1 when a plan (text or `--json`) has a CONFLICT (what `--write` refuses; named on stderr), on
+ * a table or compile error (`compile error: …` on stderr), or on drift with `--check`; 2 on bad usage or
+ * an unknown profile.
  */
 export const compile: CliCommand = {
   summary: 'show, write or check what profiles compile to',
+  exits: { 0: 'the plan is shown (no CONFLICT), written, or --check: up to date', 1: 'a plan has a CONFLICT (--write writes nothing), the table or compile failed, or --check: a profile differs', 2: 'usage error, or an unknown profile' },
   async run(argv) {
     const o = parse(argv);
     if (typeof o === 'string') {
@@ -128,10 +168,11 @@ export const compile: CliCommand = {
       if (o.write) return await write(paths, o, options);
       const table = await loadTable(paths.tableFile, options);
       const facts = await gatherFacts(paths);
-      return o.check ? await check(table, o, facts) : await preview(table, o, facts);
+      return o.check ? await check(table, o, facts) : await preview(paths, options, table, o, facts);
     } catch (e) {
       process.stderr.write(`compile error: ${formatFailure(e)}\n`);
-      return 1;
+      // An unknown profile is a usage error, as in every command (cli/exit.ts).
+      return isUnknownName(e) ? 2 : 1;
     }
   },
 };

@@ -25,6 +25,7 @@ import { untilSignal } from './serve';
 
 export const demo: CliCommand = {
   summary: 'offline demo: real codex and sandbox, scripted model, UI on 127.0.0.1: demo [--port N] [--keep]',
+  exits: { 0: 'stopped (Ctrl-C or TERM)', 1: 'the demo could not be set up', 2: 'usage error' },
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, keep: { type: 'boolean' } } });
     const port = values.port ? Number(values.port) : 0;

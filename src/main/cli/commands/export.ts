@@ -3,7 +3,7 @@
  * a chat's sessions as JSON Lines (seed-spec §4.12 rows) or Markdown, read through a short-lived
  * `codex app-server` with `thread/turns/list` (core/chats/export.ts), never from rollout files (B34).
  *
- * - `<chat>`: a chat id of the sessions store (`<state>/sessions.json`); the first chat of a profile is
+ * - `<chat>`: a chat id of the sessions store (`<state>/private/sessions.json`); the first chat of a profile is
  *   named after it. Default: the chat's active session; `--all`: every session, oldest first (by the
  *   time it was made), turns oldest first; `--session`: the one whose id (or thread id) starts or ends
  *   with the given text (≥ 5 characters, unique; the short id `…c7f1a3d8` shown by `/resume` works).
@@ -14,13 +14,14 @@
  *   yet) on stderr. A session with no turns gives its heading and "No turns yet" in Markdown and no
  *   row in JSON Lines (every line stays a §4.12 row), with the note.
  * - Codex is started with the profile's launch plan (same CODEX_HOME, flags, scrubbed environment;
- *   `planLaunch` refuses → nothing starts), recorded in `<state>/children.json`, answers every server
+ *   `planLaunch` refuses → nothing starts), recorded in `<state>/private/children.json`, answers every server
  *   request -32601 (CodexClient's default with no handler), and is always stopped. No turn, no model call.
  * - Exit 0 exported; 1 a thread could not be read (what could be read is still written), Codex did
  *   not start, or the file could not be written; 2 usage (including a refused `--out`), unknown chat or
  *   session, a chat with no sessions yet; 3 refused to start: by the launch guard, or because
  *   `sessions.json` does not load (as `angelia run` and `angelia serve`; the message names the file, the
- *   field and how to restore the `.bak`).
+ *   field and how to restore the `.bak`), or because the private files of an older layout cannot be
+ *   moved into `<state>/private/` (instance/migrate.ts: an old and a new copy both exist).
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -31,9 +32,10 @@ import { readSessionRows, toJsonl, toMarkdown, type ExportResult, type ExportSes
 import { planLaunch } from '../../core/chats/launchPlan';
 import { findSession, SessionStore, shortId, type SessionRow } from '../../core/chats/sessions';
 import { checkVersion } from '../../core/codex/attest';
-import { childTracker, childrenFile } from '../../core/codex/children';
+import { childTracker } from '../../core/codex/children';
 import type { CodexClient } from '../../core/codex/client';
 import { startCodexClient } from '../../core/codex/start';
+import { migratePrivateFiles } from '../../core/instance/migrate';
 import { isWithin, resolveInstance, type InstancePaths } from '../../core/instance/paths';
 import { loadAccepted } from '../../core/table/accepted';
 import type { LoadedTable } from '../../core/table/load';
@@ -118,6 +120,7 @@ async function tableOrNull(paths: InstancePaths): Promise<LoadedTable | null> {
 
 export const exportCommand: CliCommand = {
   summary: 'export a chat\'s sessions: export <chat> [--all | --session <id>] [--format jsonl|md] [--tools] [--out <file>]',
+  exits: { 0: 'exported', 1: 'a thread could not be read (the rest is still written), Codex did not start, or the file could not be written', 2: 'usage error (a refused --out too), an unknown chat or session, or no sessions yet', 3: 'the start was refused (the launch guard, a sessions.json that does not load, or a private file of an older layout found both at the top of the state folder and in private/)' },
   async run(argv) {
     let values: { all?: boolean; session?: string; format?: string; tools?: boolean; out?: string; force?: boolean };
     let positionals: string[];
@@ -151,6 +154,7 @@ export const exportCommand: CliCommand = {
     }
     let store: SessionStore;
     try {
+      migratePrivateFiles(paths);
       store = new SessionStore(paths.sessionsFile);
     } catch (e) {
       process.stderr.write(`angelia: ${reasonOf(e)}\n`);
@@ -195,7 +199,7 @@ export const exportCommand: CliCommand = {
       }
       let conn: CodexClient;
       try {
-        conn = await startCodexClient({ ...plan.spawn, track: childTracker(childrenFile(paths.stateDir), { chatId, bin: plan.spawn.bin }) });
+        conn = await startCodexClient({ ...plan.spawn, track: childTracker(paths.childrenFile, { chatId, bin: plan.spawn.bin }) });
       } catch (e) {
         process.stderr.write(`angelia: Codex did not start: ${reasonOf(e)}\n`);
         return 1;

@@ -10,6 +10,7 @@ import { formatFailure } from '../../core/table/errors';
  */
 export const init: CliCommand = {
   summary: 'create the instance with a starter profile',
+  exits: { 0: 'created', 1: 'a table already exists, or a folder cannot be made', 2: 'usage error (init takes no arguments)' },
   async run(argv) {
     if (argv.length > 0) {
       process.stderr.write(`usage: angelia init (no arguments; ANGELIA_STATE_DIR and ANGELIA_CONFIG choose where)\n`);

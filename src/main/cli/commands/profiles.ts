@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { EXIT, processIo, withApi, type CliIo } from '../../api/cli';
+import { shortId } from '../../core/chats/sessions';
 import type { CliCommand } from '../command';
 
 interface ProfilesAnswer {
@@ -34,7 +35,7 @@ export async function runProfiles(argv: string[], io: CliIo): Promise<number> {
     for (const p of out.profiles) {
       const flags = [p.permissionMode, p.sandboxed ? 'sandboxed' : 'NO SANDBOX', ...(p.isolated ? ['isolated'] : []), ...(p.model ? [`model ${p.model}`] : [])];
       io.stdout(`${p.name}  ${p.folder}  (${flags.join(', ')})\n`);
-      for (const c of p.chats) io.stdout(`  chat ${c.chat}: ${c.sessions.length} session(s)${c.session ? `, active ${c.session.slice(0, 8)}` : ''}\n`);
+      for (const c of p.chats) io.stdout(`  chat ${c.chat}: ${c.sessions.length} session(s)${c.session ? `, active ${shortId(c.session, c.sessions)}` : ''}\n`);
     }
     if (out.profiles.length === 0) io.stdout('no profiles\n');
     return EXIT.ok;
@@ -44,5 +45,6 @@ export async function runProfiles(argv: string[], io: CliIo): Promise<number> {
 /** The `profiles` command of the command table. */
 export const profiles: CliCommand = {
   summary: 'the profiles and their chats, from the running Angelia: profiles [--json]',
+  exits: { 0: 'listed', 1: 'Angelia refused', 2: 'usage error', 3: 'Angelia is not running' },
   run: (argv) => runProfiles(argv, processIo()),
 };

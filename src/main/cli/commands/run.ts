@@ -6,7 +6,8 @@
  * - `--json` prints one JSON object a line: `{"type":"item","item":ChatItem}` as items complete,
  *   `{"type":"approval","id","kind","answer"}` per approval, and last `{"type":"turn-end","ok","text",
  *   "reason"?,"thread"}`;
- * - exit 0 when the turn completed, 1 when it failed, 3 when the start was refused (reason on stderr).
+ * - exit 0 when the turn completed, 1 when it failed, 2 on a usage error or an unknown profile or chat
+ *   (as `angelia export`), 3 when the start was refused (reason on stderr).
  */
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
@@ -16,6 +17,7 @@ import { Orchestrator } from '../../core/chats/orchestrator';
 import { startCodexClient } from '../../core/codex/start';
 import { resolveInstance } from '../../core/instance/paths';
 import type { CliCommand } from '../command';
+import { isUnknownName } from '../exit';
 
 type Policy = 'ask' | 'allow' | 'deny';
 
@@ -32,6 +34,7 @@ function describe(v: ApprovalView): string {
   if (v.reason) lines.push(`  reason: ${v.reason}`);
   for (const c of v.changes) lines.push(`  ${c.kind} ${c.path}\n${c.diff.split('\n').map((l) => `    ${l}`).join('\n')}`);
   if (v.requested) lines.push(...v.requested.write.map((w) => `  + write ${w}, this turn only`), ...v.requested.read.map((r) => `  + read ${r}, this turn only`));
+  for (const r of v.refused ?? []) lines.push(`  ✗ ${r.access} ${r.path}: never granted (${r.why})`);
   return lines.join('\n');
 }
 
@@ -52,6 +55,7 @@ async function askTerminal(v: ApprovalView): Promise<ApprovalAnswer> {
 
 export const run: CliCommand = {
   summary: 'run one turn in a profile\'s chat: run <profile> <prompt> [--json] [--approve ask|allow|deny]',
+  exits: { 0: 'the turn completed', 1: 'the turn failed', 2: 'usage error, or an unknown profile or chat', 3: 'the start was refused (the reason on stderr, and in the last JSON line with --json)' },
   async run(argv) {
     const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, approve: { type: 'string' } } });
     const [profile, ...words] = positionals;
@@ -69,7 +73,8 @@ export const run: CliCommand = {
     const out = (o: unknown): void => void process.stdout.write(JSON.stringify(o) + '\n');
     let orch: Orchestrator;
     try {
-      orch = await Orchestrator.create({ paths: resolveInstance(process.env), env: process.env, startCodex: startCodexClient });
+      // One turn and exit: nothing to review, so the table file is not watched (no watcher to set up and close).
+      orch = await Orchestrator.create({ paths: resolveInstance(process.env), env: process.env, startCodex: startCodexClient, watchTable: false });
     } catch (e) {
       const err = toAppError(e);
       const reason = `${err.message}${err.where ? ` (${err.where})` : ''}${err.fix ? ` Fix: ${err.fix}` : ''}`;
@@ -77,7 +82,17 @@ export const run: CliCommand = {
       if (json) out({ type: 'turn-end', ok: false, text: '', reason, thread: null });
       return 3;
     }
-    const chat = orch.chat(profile);
+    let chat: ReturnType<Orchestrator['chat']>;
+    try {
+      chat = orch.chat(profile);
+    } catch (e) {
+      await orch.shutdown();
+      if (!isUnknownName(e)) throw e;
+      // An unknown profile or chat is a usage error (exit 2), as in `angelia export` (cli/exit.ts).
+      const err = toAppError(e);
+      process.stderr.write(`angelia run: ${err.message}${err.fix ? ` (${err.fix})` : ''}\n`);
+      return 2;
+    }
     const printed = new Set<string>();
     const answering = new Set<string>();
     const unsubscribe = orch.hub.subscribe((e: AppEvent) => {

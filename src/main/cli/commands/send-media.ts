@@ -4,12 +4,13 @@
  * is expanded by Angelia); Angelia checks it (no credential, system or state location, the asking
  * profile's Read rules, a regular file of at most 25 MiB) and shows a private copy. An agent may post
  * only into its own chat. Prints `sent <name> (<size> bytes)`.
- * Exit: 0 sent · 1 refused · 2 usage · 3 Angelia is not running.
+ * Exit: 0 sent · 1 refused · 2 usage, or no such chat · 3 Angelia is not running.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT, processIo, withApi, type CliIo } from '../../api/cli';
+import { EXIT, processIo, type CliIo } from '../../api/cli';
 import type { CliCommand } from '../command';
+import { API_EXITS, withApiNamed } from '../exit';
 
 const USAGE = 'usage: angelia send-media <chat> <path> [caption] [--caption X] [--name FILE]\n';
 
@@ -30,7 +31,7 @@ export async function runSendMedia(argv: string[], io: CliIo): Promise<number> {
   }
   const caption = values.caption ?? (words.length ? words.join(' ') : undefined);
   const absolute = path === '~' || path.startsWith('~/') || isAbsolute(path) ? path : resolve(io.cwd, path);
-  return withApi('send-media', io, async (ep, api) => api<{ name: string; size: number }>('POST', '/send-media', {
+  return withApiNamed('send-media', io, async (ep, api) => api<{ name: string; size: number }>('POST', '/send-media', {
     key, path: absolute,
     ...(caption !== undefined ? { caption } : {}),
     ...(values.name !== undefined ? { file_name: values.name } : {}),
@@ -44,5 +45,6 @@ export async function runSendMedia(argv: string[], io: CliIo): Promise<number> {
 /** The `send-media` command of the command table. */
 export const sendMedia: CliCommand = {
   summary: 'post a file into a chat: send-media <chat> <path> [caption] [--caption X] [--name FILE]',
+  exits: API_EXITS,
   run: (argv) => runSendMedia(argv, processIo()),
 };

@@ -4,11 +4,12 @@
  * the identity file of the chat's mailbox) and, for another chat, sends `from` = its own chat; otherwise
  * as the owner. The socket is used when it connects, else the chat's mailbox (api/client.ts).
  * `MEDIA:<absolute path>` lines attach files (not into another profile's chat). Prints `sent`.
- * Exit: 0 sent · 1 refused · 2 usage · 3 Angelia is not running.
+ * Exit: 0 sent · 1 refused · 2 usage, or no such chat · 3 Angelia is not running.
  */
 import { parseArgs } from 'node:util';
-import { EXIT, messageArg, processIo, withApi, type CliIo } from '../../api/cli';
+import { EXIT, messageArg, processIo, type CliIo } from '../../api/cli';
 import type { CliCommand } from '../command';
+import { API_EXITS, withApiNamed } from '../exit';
 
 const USAGE = 'usage: angelia send <chat> <text | - | @file>\n';
 
@@ -26,7 +27,7 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
     io.stderr(USAGE);
     return EXIT.usage;
   }
-  return withApi('send', io, async (ep, api) => {
+  return withApiNamed('send', io, async (ep, api) => {
     const text = await messageArg(words, io);
     return api('POST', '/send', { key, text, ...(ep.from && ep.from !== key ? { from: ep.from } : {}) });
   }, () => {
@@ -38,5 +39,6 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
 /** The `send` command of the command table. */
 export const send: CliCommand = {
   summary: 'post a line into a chat (no turn): send <chat> <text | - | @file>',
+  exits: API_EXITS,
   run: (argv) => runSend(argv, processIo()),
 };

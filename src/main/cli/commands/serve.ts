@@ -3,7 +3,8 @@
  * browser on 127.0.0.1 with a random token, and the loopback API on `<state>/api.sock` with the chats'
  * mailboxes (api/server.ts); prints the URL (with the token) and runs until SIGINT/SIGTERM. The API is
  * closed before the agents are stopped. Exit 3 when the start is refused (the table, the sessions, or
- * another Angelia answering on the socket).
+ * another Angelia answering on the socket). An `angelia accept` run in another terminal is followed
+ * while it serves (the orchestrator watches the accepted copy: `Orchestrator.acceptedChanged`).
  */
 import { parseArgs } from 'node:util';
 import { toAppError } from '../../../shared/result';
@@ -31,6 +32,7 @@ function printRefusal(e: unknown): void {
 
 export const serve: CliCommand = {
   summary: 'serve the UI to a browser on 127.0.0.1 (headless host): serve [--port N]',
+  exits: { 0: 'stopped (Ctrl-C or TERM)', 2: 'usage error', 3: 'the start was refused (the table, the sessions, or another Angelia answering on the socket)' },
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { port: { type: 'string' } } });
     const port = values.port ? Number(values.port) : 0;

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { EXIT, processIo, type CliIo } from '../../api/cli';
 import { ApiClientError, callApi, locateApi } from '../../api/client';
 import { resolveInstance } from '../../core/instance/paths';
+import { shortId } from '../../core/chats/sessions';
 import type { CliCommand } from '../command';
 
 interface StatusAnswer {
@@ -46,7 +47,7 @@ export async function runStatus(argv: string[], io: CliIo): Promise<number> {
   io.stdout(`angelia ${out.version} · codex ${out.codexVersion ?? '(not started yet)'}\nstate    ${out.stateDir}\nsocket   ${out.socket}\n`);
   io.stdout(`${out.pendingApprovals} approval(s) waiting\n`);
   for (const c of out.chats) {
-    io.stdout(`  ${c.chat} (${c.profile}): ${c.state}${c.queued ? ` · ${c.queued} queued` : ''}${c.pendingApprovals ? ` · ${c.pendingApprovals} waiting for you` : ''}${c.session ? ` · session ${c.session.slice(0, 8)}` : ''}\n`);
+    io.stdout(`  ${c.chat} (${c.profile}): ${c.state}${c.queued ? ` · ${c.queued} queued` : ''}${c.pendingApprovals ? ` · ${c.pendingApprovals} waiting for you` : ''}${c.session ? ` · session ${shortId(c.session)}` : ''}\n`);
   }
   return EXIT.ok;
 }
@@ -54,5 +55,6 @@ export async function runStatus(argv: string[], io: CliIo): Promise<number> {
 /** The `status` command of the command table. */
 export const status: CliCommand = {
   summary: 'instance paths and the running Angelia\'s chats: status [--json]',
+  exits: { 0: 'Angelia is running (its chats listed)', 1: 'Angelia refused', 2: 'usage error', 3: 'Angelia is not running (the paths are still printed)' },
   run: (argv) => runStatus(argv, processIo()),
 };

@@ -3,12 +3,13 @@
  * local API (`POST /turn`). From inside an agent, a turn in another profile's chat needs that profile's
  * `accept_from`, and arrives labelled `[from <profile>]`. `--file` (owner only) attaches files into the
  * profile's `.inbox/`. Prints `queued <turn id>` (`--json`: the API's answer).
- * Exit: 0 queued · 1 refused (e.g. the chat already holds 10 messages) · 2 usage · 3 not running.
+ * Exit: 0 queued · 1 refused (e.g. the chat already holds 10 messages) · 2 usage, or no such chat · 3 not running.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT, messageArg, processIo, withApi, type CliIo } from '../../api/cli';
+import { EXIT, messageArg, processIo, type CliIo } from '../../api/cli';
 import type { CliCommand } from '../command';
+import { API_EXITS, withApiNamed } from '../exit';
 
 const USAGE = 'usage: angelia turn <chat> <text | - | @file> [--file PATH]… [--json]\n';
 
@@ -28,7 +29,7 @@ export async function runTurn(argv: string[], io: CliIo): Promise<number> {
     io.stderr(USAGE);
     return EXIT.usage;
   }
-  return withApi('turn', io, async (ep, api) => {
+  return withApiNamed('turn', io, async (ep, api) => {
     const text = words.length ? await messageArg(words, io) : undefined;
     return api<{ ok: true; queued: number; turn: string }>('POST', '/turn', {
       key, ...(text !== undefined ? { text } : {}), ...(files.length ? { files } : {}),
@@ -43,5 +44,6 @@ export async function runTurn(argv: string[], io: CliIo): Promise<number> {
 /** The `turn` command of the command table. */
 export const turn: CliCommand = {
   summary: 'give a chat\'s agent a turn: turn <chat> <text | - | @file> [--file PATH]… [--json]',
+  exits: API_EXITS,
   run: (argv) => runTurn(argv, processIo()),
 };

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { CliCommand } from '../command';
+import { isUnknownName } from '../exit';
 import { toAppError } from '../../../shared/result';
 import { resolveInstance } from '../../core/instance/paths';
 import { formatFailure } from '../../core/table/errors';
@@ -14,10 +15,11 @@ const USAGE = 'usage: angelia verify <profile> [--json]\n';
  * accepted table. Prints the table of probes (probe, path, op, expected, observed, pass) or, with
  * `--json`, exactly `{"profile","codexVersion","probes":[…],"pass"}`. Exit 0 when every probe that ran
  * held, 1 when any did not (or verify could not run: `verify error: …`, or with `--json`
- * `{"profile","error"}`), 2 on bad usage.
+ * `{"profile","error"}`), 2 on bad usage or an unknown profile (still `verify error: …`).
  */
 export const verify: CliCommand = {
   summary: "prove a profile's sandbox on this machine: verify <profile> [--json]",
+  exits: { 0: 'every probe that ran held', 1: 'a probe did not hold, or verify could not run', 2: 'usage error, or an unknown profile' },
   async run(argv) {
     let json: boolean;
     let names: string[];
@@ -41,7 +43,8 @@ export const verify: CliCommand = {
     } catch (e) {
       if (json) process.stdout.write(`${JSON.stringify({ profile, error: toAppError(e) })}\n`);
       else process.stderr.write(`verify error: ${formatFailure(e)}\n`);
-      return 1;
+      // An unknown profile is a usage error, as in every command (cli/exit.ts).
+      return isUnknownName(e) ? 2 : 1;
     }
   },
 };

@@ -28,6 +28,18 @@ import type { CodexConnection } from './connection';
 import { shortId } from './sessions';
 import { isObj, str, strList, type Obj } from '../codex/wire';
 
+/**
+ * The name of the file the chat's `/export` writes into `<state>/exports/`:
+ * `<chat>-<short id>-<UTC time, ':' and '.' as '-'>.md`. The session is named by its short id
+ * (`shortId`, the END of its id, without the leading `…`), as everywhere else: Codex thread ids are
+ * UUIDv7, whose first characters are a millisecond clock shared by sessions made close together, so a
+ * name built from the start of the id would look the same for two sessions. `among`: the chat's other
+ * session ids (the short id grows while one of them ends alike).
+ */
+export function exportFileName(chatId: string, sessionId: string, among: readonly string[] = [], at: Date = new Date()): string {
+  return `${chatId}-${shortId(sessionId, among).replace(/^…/, '')}-${at.toISOString().replace(/[:.]/g, '-')}.md`;
+}
+
 /** One exported row (seed-spec §4.12 shape). `ts` is an ISO-8601 UTC time, or null when Codex recorded none. */
 export interface ExportRow {
   ts: string | null;

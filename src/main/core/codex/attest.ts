@@ -112,7 +112,7 @@ export function attestThread(answer: unknown, expected: ExpectedThread): ThreadA
   }
   if (!cls) refusals.push('refused: Codex did not report its sandbox for this thread.');
   else if (cls.enforcement !== 'managed' || !cls.restricted) {
-    refusals.push(`refused: Codex reports a ${cls.enforcement} sandbox; Angelia runs sandboxed profiles only under Codex's own managed sandbox.`);
+    refusals.push(`refused: Codex reports ${cls.enforcement === 'external' ? 'an' : 'a'} ${cls.enforcement} sandbox; Angelia runs sandboxed profiles only under Codex's own managed sandbox.`);
   }
   return { refusals, enforcement: cls?.enforcement ?? null };
 }

@@ -7,10 +7,10 @@
  * whose launch cannot be built is an error. Each names the key path and the fix.
  */
 import { join } from 'node:path';
-import { toAppError } from '../../../shared/result';
+import { AppFailure, toAppError } from '../../../shared/result';
 import { resolveCodexBin } from '../codex/resolve';
 import { isWithin } from '../instance/paths';
-import type { TableProblem } from '../table/errors';
+import { keyPath, type TableProblem } from '../table/errors';
 import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { compileCodexLaunch } from './codexProfile';
 import { foldRules } from './entries';
@@ -75,6 +75,53 @@ function executableWarning(p: ResolvedProfile, env: NodeJS.ProcessEnv): TablePro
 }
 
 /**
+ * Why compile refuses profile `p` of `table` whatever its files hold: its Codex launch cannot be built
+ * (`compileCodexLaunch` throws: `unsafe-reach` — a cwd or add_dir that is, or holds, Angelia's state
+ * folder or a Codex home —, `mcp-name`, `mcp-collision`, `compile-unencodable`). Null when it can be
+ * built. The problem's path is the field compile named (`profiles.<name>.add_dirs[0]`, `.cwd`), else
+ * the profile.
+ */
+export function launchProblem(table: LoadedTable, p: ResolvedProfile, facts: CompileFacts): TableProblem | null {
+  try {
+    compileCodexLaunch(table, p.name, facts);
+    return null;
+  } catch (e) {
+    const app = toAppError(e);
+    const field = app.where?.startsWith(`profiles.${p.name}`) ? fieldPath(app.where) : null;
+    const where = app.where && !field ? ` (${app.where})` : '';
+    return { path: field ?? ['profiles', p.name], message: `its Codex launch cannot be built: ${app.message}${where}`, fix: app.fix ?? 'correct the table' };
+  }
+}
+
+/** `profiles.coder.add_dirs[0]` as key path segments (`['profiles', 'coder', 'add_dirs', 0]`). */
+function fieldPath(where: string): PropertyKey[] {
+  return where.split('.').flatMap((part) => {
+    const m = /^([^[]+)((?:\[\d+\])*)$/.exec(part);
+    if (!m) return [part];
+    return [m[1]!, ...[...m[2]!.matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]))];
+  });
+}
+
+/**
+ * The refusal of `angelia accept` (and the window's "accept"): a table compile would refuse is never
+ * accepted. Throws AppFailure `table-compile-refused` naming the table file and the field
+ * (`<table>: profiles.coder.add_dirs[0]`), compile's reason and its fix, with every such profile in the
+ * message; returns when every profile's launch can be built.
+ */
+export function refuseUncompilable(table: LoadedTable, facts: CompileFacts): void {
+  const problems = Object.values(table.profiles).map((p) => launchProblem(table, p, facts)).filter((x): x is TableProblem => x !== null);
+  const [first, ...rest] = problems;
+  if (!first) return;
+  const also = rest.length > 0 ? `; also ${rest.slice(0, 3).map((x) => `${keyPath(x.path)}: ${x.message}`).join('; ')}${rest.length > 3 ? `; and ${rest.length - 3} more` : ''}` : '';
+  throw new AppFailure({
+    code: 'table-compile-refused',
+    message: `compile would refuse it: ${keyPath(first.path)}: ${first.message}${also}`,
+    where: `${table.file}: ${keyPath(first.path)}`,
+    fix: `${first.fix}; then run angelia accept again`,
+  });
+}
+
+/**
  * The findings for every profile of `table`, given a snapshot of each (by profile name) and the
  * environment the executable is looked up in.
  */
@@ -84,11 +131,9 @@ export function configFindings(table: LoadedTable, facts: CompileFacts, snaps: R
   for (const p of Object.values(table.profiles)) {
     const exe = executableWarning(p, env);
     if (exe) warnings.push(exe);
-    try {
-      compileCodexLaunch(table, p.name, facts);
-    } catch (e) {
-      const app = toAppError(e);
-      errors.push({ path: ['profiles', p.name], message: `its Codex launch cannot be built: ${app.message}${app.where ? ` (${app.where})` : ''}`, fix: app.fix ?? 'correct the table' });
+    const refused = launchProblem(table, p, facts);
+    if (refused) {
+      errors.push(refused);
       continue;
     }
     const policy = profilePolicy(table, p, facts);

@@ -17,6 +17,7 @@ import { AppFailure, toAppError } from '../../../shared/result';
 import { launchFacts } from '../chats/launchPlan';
 import { CLAUDE_MD } from '../compile/claudeMd';
 import { compileCodexLaunch } from '../compile/codexProfile';
+import { refuseUncompilable } from '../compile/configCheck';
 import { gatherFacts } from '../compile/gather';
 import { compileWrite } from '../compile/write';
 import { expandPath } from '../instance/paths';
@@ -223,10 +224,11 @@ export class ProfileService {
 
   /**
    * Accepts the table on disk (`table:accept`, as `angelia accept`). Returns the new comparison and the
-   * accepted table. Throws the table's load errors (it is never accepted then).
+   * accepted table. Throws the table's load errors, or `table-compile-refused` when compile would refuse
+   * it (compile/configCheck.ts `refuseUncompilable`); it is never accepted then.
    */
   async accept(): Promise<{ view: TableChangesView; table: LoadedTable }> {
-    const { table } = await acceptTable(this.ctx.paths, this.loadOptions);
+    const { table } = await acceptTable(this.ctx.paths, this.loadOptions, { vet: async (t) => refuseUncompilable(t, await gatherFacts(this.ctx.paths)) });
     return { view: await this.tableChanges(), table };
   }
 

@@ -91,6 +91,21 @@ async function resolveText(text: string, tableFile: string, options: LoadOptions
   return resolveTable(parseTableText(text, tableFile), tableFile, options);
 }
 
+/** The accepted copy's text resolved as the table; AppFailure `accepted-invalid` (file, field, fix) when it no longer loads. */
+async function resolveAccepted(accepted: string, paths: AcceptPaths, options: LoadOptions): Promise<LoadedTable> {
+  try {
+    return await resolveText(accepted, paths.tableFile, options);
+  } catch (e) {
+    const app = toAppError(e);
+    throw new AppFailure({
+      code: 'accepted-invalid',
+      message: `the accepted copy of the table (${paths.acceptedTable}) no longer loads: ${app.message}`,
+      where: app.where ?? paths.acceptedTable,
+      fix: `${app.fix ?? 'correct the table'}; then run angelia accept`,
+    });
+  }
+}
+
 /** The data a diff compares: schema output when valid (defaults applied), raw TOML otherwise, or null. */
 function diffData(text: string | null, file: string): { data: unknown; valid: boolean } {
   if (text === null) return { data: {}, valid: true };
@@ -135,17 +150,19 @@ export async function loadAccepted(paths: AcceptPaths, options: LoadOptions = {}
     await atomicWrite(paths.acceptedTable, text, { mode: 0o600 });
     return { table, acceptedFile: paths.acceptedTable, created: true };
   }
-  try {
-    return { table: await resolveText(accepted, paths.tableFile, options), acceptedFile: paths.acceptedTable, created: false };
-  } catch (e) {
-    const app = toAppError(e);
-    throw new AppFailure({
-      code: 'accepted-invalid',
-      message: `the accepted copy of the table (${paths.acceptedTable}) no longer loads: ${app.message}`,
-      where: app.where ?? paths.acceptedTable,
-      fix: `${app.fix ?? 'correct the table'}; then run angelia accept`,
-    });
-  }
+  return { table: await resolveAccepted(accepted, paths, options), acceptedFile: paths.acceptedTable, created: false };
+}
+
+/**
+ * The accepted copy as it is on disk now, loaded, WITHOUT taking the table on the first run: null when
+ * there is no accepted copy. For a running Angelia that follows `angelia accept` run elsewhere (the
+ * orchestrator's watch of the copy). Throws AppFailure `accepted-unreadable`, or `accepted-invalid`
+ * (as `loadAccepted`) when the copy no longer loads.
+ */
+export async function readAccepted(paths: AcceptPaths, options: LoadOptions = {}): Promise<LoadedTable | null> {
+  const accepted = await readAcceptedText(paths.acceptedTable);
+  if (accepted === null) return null;
+  return resolveAccepted(accepted, paths, options);
 }
 
 /**
@@ -174,14 +191,26 @@ export async function compareWithAccepted(paths: AcceptPaths, options: LoadOptio
   return { ...base, differs: accepted === null || error !== null || changes.length > 0, changes, error };
 }
 
+/** What `acceptTable` checks beyond the load. */
+export interface AcceptChecks {
+  /**
+   * Runs on the loaded table before anything is written; a throw refuses it (nothing is accepted) and
+   * is rethrown as is. `angelia accept` and the window pass compile's refusal here
+   * (compile/configCheck.ts `refuseUncompilable`): a table compile refuses is never accepted.
+   */
+  vet?: (table: LoadedTable) => Promise<void> | void;
+}
+
 /**
  * Takes the table on disk as the accepted one: loads it in full (a table that does not load is never
- * accepted: the AppFailure names the file, the field and the fix), then copies its exact text to the
- * accepted copy atomically (mode 600), keeping the previous copy as `angelia.accepted.toml.bak`.
+ * accepted: the AppFailure names the file, the field and the fix), runs `checks.vet` on it, then copies
+ * its exact text to the accepted copy atomically (mode 600), keeping the previous copy as
+ * `angelia.accepted.toml.bak`.
  */
-export async function acceptTable(paths: AcceptPaths, options: LoadOptions = {}): Promise<AcceptResult> {
+export async function acceptTable(paths: AcceptPaths, options: LoadOptions = {}, checks: AcceptChecks = {}): Promise<AcceptResult> {
   const text = await readTable(paths.tableFile);
   const table = await resolveText(text, paths.tableFile, options);
+  await checks.vet?.(table);
   const accepted = await readAcceptedText(paths.acceptedTable);
   const changes = textChanges(accepted, text, paths.tableFile);
   if (accepted === text) return { table, changes: [], written: false };

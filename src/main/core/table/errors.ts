@@ -48,9 +48,21 @@ function lastField(path: readonly PropertyKey[]): string {
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return 'a list';
+  if (Array.isArray(value)) return 'an array';
   if (value !== null && typeof value === 'object') return 'a table';
   return String(value);
+}
+
+/** How a type zod expected is named in TOML words: `record`/`object` → "table". */
+const TYPE_NAMES: Record<string, string> = { record: 'table', object: 'table', tuple: 'array', int: 'integer' };
+
+/**
+ * A type name with its indefinite article, as a message says what a value must be: `an array`,
+ * `an integer`, `a table` (zod's `object` and `record` are TOML tables), `a string`.
+ */
+export function typeWithArticle(expected: string): string {
+  const name = TYPE_NAMES[expected] ?? expected;
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 /** Maps zod issues (parsed with `reportInput: true`) to problems, one per unknown key. */
@@ -79,7 +91,7 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[]): TablePr
       const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
       out.push({ path, message: `${describe(issue.input)} is not allowed; it must be one of ${allowed}`, fix: fieldFix });
     } else if (issue.code === 'invalid_type') {
-      const message = issue.input === undefined ? 'is required' : `must be ${issue.expected === 'record' ? 'a table' : `a ${issue.expected}`}, not ${describe(issue.input)}`;
+      const message = issue.input === undefined ? 'is required' : `must be ${typeWithArticle(issue.expected)}, not ${describe(issue.input)}`;
       out.push({ path, message, fix: fieldFix });
     } else {
       out.push({ path, message: `${issue.message}${issue.input !== undefined ? ` (got ${describe(issue.input)})` : ''}`, fix: fieldFix });
