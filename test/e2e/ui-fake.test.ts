@@ -61,12 +61,15 @@ async function watchCsp(page: Page): Promise<void> {
   });
 }
 
-/** Starts a host over a fresh fake core and opens its URL; page errors and console errors are collected. */
-async function openApp(width: number, opts: FakeCoreOptions = {}): Promise<{ page: Page; host: RunningHost; fake: FakeCore; problems: string[] }> {
+/**
+ * Starts a host over a fresh fake core and opens its URL in a `width`×`height` window (400×600 is the
+ * menu-bar popover, src/main/electron/windows.ts POPOVER_SIZE); page errors and console errors are collected.
+ */
+async function openApp(width: number, opts: FakeCoreOptions = {}, height = 720): Promise<{ page: Page; host: RunningHost; fake: FakeCore; problems: string[] }> {
   const fake = createFakeCore(opts);
   const host = await startHost({ core: fake.core, rendererDir: RENDERER });
   hosts.push(host);
-  const page = await browser.newPage({ viewport: { width, height: 720 } });
+  const page = await browser.newPage({ viewport: { width, height } });
   await watchCsp(page);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -407,6 +410,42 @@ describe('chats in full (fake core)', () => {
     await page.close();
   });
 
+  it('fits the "New chat with…" menu in the menu-bar window (400×600): it scrolls, and every profile can be reached', async () => {
+    const names = Array.from({ length: 14 }, (_, i) => `profile-${String(i + 1).padStart(2, '0')}`);
+    const { page, fake, problems } = await openApp(400, { extraChats: names.map((id) => ({ id, lastLine: 'ready' })) }, 600);
+    await page.getByTestId('chat-list-item').first().waitFor();
+    await page.getByTestId('new-chat-button').click();
+    const menu = page.getByTestId('new-chat-menu');
+    await menu.waitFor();
+    const box = await menu.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(600);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(400);
+    // 15 profiles do not fit: the menu scrolls inside the window instead of running past its edge.
+    expect(await menu.evaluate((el) => el.scrollHeight > el.clientHeight && getComputedStyle(el).overflowY === 'auto')).toBe(true);
+    await shot(page, '48-new-chat-menu-fits');
+
+    const last = page.locator('[data-testid="new-chat-profile"][data-profile="profile-14"]');
+    await last.scrollIntoViewIfNeeded();
+    const lastBox = await last.boundingBox();
+    expect(lastBox!.y + lastBox!.height).toBeLessThanOrEqual(600);
+    await shot(page, '49-new-chat-menu-scrolled');
+    await last.click();
+    await expect.poll(() => page.getByTestId('chat-pane').getAttribute('data-chat-id')).toBe('profile-14-2');
+    expect(inputsOf(fake, 'chats:create')).toEqual([{ profile: 'profile-14' }]);
+
+    // Escape closes it.
+    await page.setViewportSize({ width: 1100, height: 600 });
+    await page.getByTestId('new-chat-button').click();
+    await menu.waitFor();
+    await page.keyboard.press('Escape');
+    expect(await menu.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('hints at the commands after "/", and shows their answers in the chat', async () => {
     const { page, fake, problems } = await openApp(420);
     await page.getByTestId('chat-list-item').first().click();
@@ -480,9 +519,10 @@ describe('profiles, the policy and the table (fake core)', () => {
     expect(await linkRow.getByTestId('field-warning').textContent()).toContain('is a link to /mnt/data/docs');
     await expect.poll(() => page.getByTestId('plan-line').allTextContents()).toContain('~ profiles.demo.add_dirs = ["/home/user/shared-notes","~/docs-link"]');
 
-    // Model and effort come from models:list; the efforts are the chosen model's, "default" is null.
+    // Model and effort come from models:list; the efforts are the chosen model's, "default" (null) names
+    // what Codex's config in force really uses (here: high, from the fake user's config.toml).
     await page.getByTestId('model-select').selectOption('gpt-5.1-codex-mini');
-    expect(await page.getByTestId('effort-select').locator('option').allTextContents()).toEqual(['default (medium)', 'medium', 'high']);
+    expect(await page.getByTestId('effort-select').locator('option').allTextContents()).toEqual(['default (high)', 'medium', 'high']);
     await page.getByTestId('effort-select').selectOption('high');
     expect(await page.locator('[data-testid="draft-change"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-field')))).toEqual(['add_dirs', 'model', 'effort']);
     await expect.poll(() => page.getByTestId('preview').getAttribute('data-waiting')).toBe('false');
@@ -512,39 +552,150 @@ describe('profiles, the policy and the table (fake core)', () => {
     await page.close();
   });
 
-  it('rejects a relative folder inline with a fix-it, and keeps the draft when a save is refused', async () => {
-    const { page, fake, problems } = await openApp(420);
+  it('resolves a relative folder against the table folder as the loader does, marks only what the loader refuses, and keeps the draft when a save is refused', async () => {
+    // The demo profile's cwd is relative in the table: the loader resolves it against the table's folder.
+    const { page, fake, problems } = await openApp(400, { demoCwd: 'profiles/demo' }, 600);
     await page.getByTestId('chat-list-item').first().click();
     await page.getByTestId('edit-profile').click();
     await expect.poll(() => page.getByTestId('name-input').inputValue()).toBe('demo');
+    expect(await page.getByTestId('cwd-input').inputValue()).toBe('profiles/demo');
+    const cwdField = page.getByTestId('field-cwd');
+    await expect.poll(() => cwdField.getByTestId('folder-note').textContent()).toBe("relative to the table's folder: /home/user/.angelia/workspace/profiles/demo");
+    expect(await cwdField.getByTestId('field-error').count()).toBe(0);
+    expect(await cwdField.getByTestId('fix-it').count()).toBe(0);
 
-    await page.getByTestId('add-dirs-new').fill('src/secret');
+    await page.getByTestId('add-dirs-new').fill('shared/notes');
     await page.getByTestId('add-dirs-add').click();
-    const row = page.locator('[data-testid="add-dirs-row"][data-value="src/secret"]');
-    expect(await row.getByTestId('field-error').textContent()).toContain('a relative path is ambiguous');
-    expect(await row.getByTestId('fix-it').textContent()).toBe(`Use ${CWD}/src/secret`);
+    const rel = page.locator('[data-testid="add-dirs-row"][data-value="shared/notes"]');
+    expect(await rel.getByTestId('folder-note').textContent()).toBe("relative to the table's folder: /home/user/.angelia/workspace/shared/notes");
+    expect(await rel.getByTestId('field-error').count()).toBe(0);
+    await page.locator('[data-testid="policy-entry"][data-path="/home/user/.angelia/workspace/shared/notes"]').waitFor();
+    await expect.poll(() => page.getByTestId('save-button').isDisabled()).toBe(false);
+
+    // A pattern is what the loader refuses: red, in its own words, with its own fix.
+    await page.getByTestId('add-dirs-new').fill('~/data/*.csv');
+    await page.getByTestId('add-dirs-add').click();
+    const glob = page.locator('[data-testid="add-dirs-row"][data-value="~/data/*.csv"]');
+    expect(await glob.getByTestId('field-error').textContent()).toBe("~/data/*.csv contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold — rename the folder without those characters");
+    expect(await glob.getByTestId('fix-it').count()).toBe(0);
     expect(await page.getByTestId('save-button').isDisabled()).toBe(true);
     await expect.poll(() => page.getByTestId('preview-note').textContent()).toBe('The preview waits until the fields marked in red are fixed.');
-    await page.getByTestId('cwd-input').fill('projects/demo');
-    expect(await page.getByTestId('field-cwd').getByTestId('fix-it').textContent()).toBe('Use ~/projects/demo');
-    await tallShot(page, '22-relative-path-rejected');
+    await tallShot(page, '22-relative-path-resolved');
 
-    await page.getByTestId('field-cwd').getByTestId('fix-it').click();
-    expect(await page.getByTestId('cwd-input').inputValue()).toBe('~/projects/demo');
-    await row.getByTestId('fix-it').click();
-    expect(await addDirRows(page)).toEqual(['~/projects/demo/src/secret']);
+    await glob.getByTestId('add-dirs-remove').click();
+    expect(await addDirRows(page)).toEqual(['shared/notes']);
     expect(await page.getByTestId('field-error').count()).toBe(0);
-    expect(inputsOf(fake, 'profiles:preview').every((i) => !JSON.stringify(i).includes('"src/secret"'))).toBe(true);
+    expect(inputsOf(fake, 'profiles:preview').every((i) => !JSON.stringify(i).includes('*.csv'))).toBe(true);
 
-    fake.failNextSave({ code: 'missing-folder', message: '~/projects/demo/src/secret does not exist', where: 'profiles.demo.add_dirs[0]', fix: 'create the folder first' });
+    fake.failNextSave({ code: 'missing-folder', message: '/home/user/.angelia/workspace/shared/notes does not exist', where: 'profiles.demo.add_dirs[0]', fix: 'create the folder first' });
     await expect.poll(() => page.getByTestId('save-button').isDisabled()).toBe(false);
     await page.getByTestId('save-button').click();
-    await expect.poll(() => page.getByTestId('field-add_dirs').getByTestId('field-error').textContent()).toBe('Not saved: ~/projects/demo/src/secret does not exist — create the folder first');
-    expect(await page.getByTestId('save-status').textContent()).toBe('Not saved: ~/projects/demo/src/secret does not exist. Your edits are kept.');
-    expect(await addDirRows(page)).toEqual(['~/projects/demo/src/secret']);
-    expect(await page.getByTestId('cwd-input').inputValue()).toBe('~/projects/demo');
-    expect(fake.tableText()).not.toContain('src/secret');
+    await expect.poll(() => page.getByTestId('field-add_dirs').getByTestId('field-error').textContent()).toBe('Not saved: /home/user/.angelia/workspace/shared/notes does not exist — create the folder first');
+    expect(await page.getByTestId('save-status').textContent()).toBe('Not saved: /home/user/.angelia/workspace/shared/notes does not exist. Your edits are kept.');
+    expect(await addDirRows(page)).toEqual(['shared/notes']);
+    expect(await page.getByTestId('cwd-input').inputValue()).toBe('profiles/demo');
+    expect(fake.tableText()).not.toContain('shared/notes');
     await tallShot(page, '23-save-refused');
+
+    // Saved as written: the table keeps the relative paths.
+    await page.getByTestId('save-button').click();
+    await page.getByTestId('save-result').waitFor();
+    expect(fake.tableText()).toContain('add_dirs = ["shared/notes"]');
+    expect(fake.tableText()).toContain('cwd = "profiles/demo"');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('names the model and effort really in force, offers only the efforts the model and the table accept, and flags one the new model does not offer', async () => {
+    const { page, fake, problems } = await openApp(1100);
+    await page.locator('[data-testid="profile-row"][data-profile="demo"]').getByTestId('profile-edit').click();
+    await expect.poll(() => page.getByTestId('name-input').inputValue()).toBe('demo');
+    const model = page.getByTestId('model-select');
+    const effort = page.getByTestId('effort-select');
+    // "default" is what Codex's config in force uses (config/read), not the catalog's default (gpt-5.1-codex).
+    await expect.poll(() => model.locator('option').first().textContent()).toBe('default (gpt-5.1)');
+    expect(await page.getByTestId('model-in-force').textContent()).toBe('Left at default, it uses gpt-5.1: set in your Codex config (/home/user/.codex/config.toml).');
+    // gpt-5.1 offers minimal, which the table does not accept.
+    expect(await effort.locator('option').allTextContents()).toEqual(['default (high)', 'low', 'medium', 'high']);
+    expect(await page.getByTestId('effort-in-force').textContent()).toBe('Left at default, it uses high: set in your Codex config (/home/user/.codex/config.toml).');
+    await page.getByTestId('section-model').scrollIntoViewIfNeeded();
+    await shot(page, '46-model-effort-default-in-force');
+
+    // gpt-6-sol offers ultra: not offered here, since the table would refuse it on save.
+    await model.selectOption('gpt-6-sol');
+    expect(await effort.locator('option').allTextContents()).toEqual(['default (high)', 'low', 'medium', 'high', 'xhigh', 'max']);
+    await effort.selectOption('max');
+    expect(await page.getByTestId('field-effort').getByTestId('field-error').count()).toBe(0);
+
+    // A model that stops at high: max is flagged, with the nearest effort as the fix.
+    await model.selectOption('gpt-5.1-codex-mini');
+    const effortField = page.getByTestId('field-effort');
+    expect(await effortField.getByTestId('field-error').textContent()).toBe('gpt-5.1-codex-mini does not offer effort max — pick one of medium, high, or defaultUse high');
+    expect(await effortField.getByTestId('fix-it').textContent()).toBe('Use high');
+    expect(await effort.locator('option:checked').textContent()).toBe('max (not offered)');
+    expect(await page.getByTestId('save-button').isDisabled()).toBe(true);
+    await tallShot(page, '45-effort-not-offered');
+
+    await effortField.getByTestId('fix-it').click();
+    expect(await effort.inputValue()).toBe('high');
+    expect(await effortField.getByTestId('field-error').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('save-button').isDisabled()).toBe(false);
+    await page.getByTestId('save-button').click();
+    await page.getByTestId('save-result').waitFor();
+    expect(inputsOf(fake, 'profiles:save')).toMatchObject([{ draft: { model: 'gpt-5.1-codex-mini', effort: 'high' } }]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('asks "Discard unsaved changes?" before Close, Escape, another chat or another profile drops unsaved edits', async () => {
+    const { page, fake, problems } = await openApp(1100, { extraChats: [{ id: 'research', lastLine: 'Read the papers.' }] });
+    await page.locator('[data-testid="profile-row"][data-profile="demo"]').getByTestId('profile-edit').click();
+    await expect.poll(() => page.getByTestId('name-input').inputValue()).toBe('demo');
+    await page.getByTestId('add-dirs-new').fill('/home/user/kept');
+    await page.getByTestId('add-dirs-add').click();
+    const dialog = page.getByTestId('leave-dialog');
+
+    await page.getByTestId('editor-close').click();
+    await dialog.waitFor();
+    expect(await dialog.locator('strong').textContent()).toBe('Discard unsaved changes?');
+    expect(await page.getByTestId('leave-text').textContent()).toBe('Your edits to add_dirs are not saved. Discard drops them; the table stays as it is.');
+    expect(await dialog.locator('button').allTextContents()).toEqual(['Keep editing', 'Discard']);
+    await shot(page, '47-discard-unsaved');
+    await page.getByTestId('leave-keep').click();
+    expect(await dialog.count()).toBe(0);
+    expect(await addDirRows(page)).toEqual(['/home/user/kept']);
+
+    // Escape asks too; Escape again keeps editing.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    expect(await dialog.count()).toBe(0);
+    expect(await page.getByTestId('profile-editor').count()).toBe(1);
+
+    // Another chat: asked; kept.
+    await page.locator('[data-chat-id="research"].chat-row').click();
+    await dialog.waitFor();
+    await page.getByTestId('leave-keep').click();
+    expect(await page.getByTestId('profile-editor').count()).toBe(1);
+    expect(await addDirRows(page)).toEqual(['/home/user/kept']);
+
+    // Another profile: asked; Discard drops the edits and opens it.
+    await page.locator('[data-testid="profile-row"][data-profile="research"]').getByTestId('profile-edit').click();
+    await dialog.waitFor();
+    await page.getByTestId('leave-discard').click();
+    await expect.poll(() => page.getByTestId('editor-title').textContent()).toBe('Edit profile research');
+    await expect.poll(() => page.getByTestId('name-input').inputValue()).toBe('research');
+    expect(await addDirRows(page)).toEqual([]);
+
+    // Nothing unsaved: Escape closes at once. The discarded edits never reached the table.
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('profile-editor').count()).toBe(0);
+    expect(await dialog.count()).toBe(0);
+    await page.locator('[data-testid="profile-row"][data-profile="demo"]').getByTestId('profile-edit').click();
+    await expect.poll(() => page.getByTestId('name-input').inputValue()).toBe('demo');
+    expect(await addDirRows(page)).toEqual([]);
+    expect(inputsOf(fake, 'profiles:save')).toEqual([]);
+    expect(fake.tableText()).not.toContain('/home/user/kept');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -729,12 +880,18 @@ describe('profiles, the policy and the table (fake core)', () => {
     })).toBe(true);
     await shot(page, '32-editor-prefilled');
 
-    // Back in the chat, the failed command offers its refused folder; the unsaved draft is kept.
+    // Closing with the folder unsaved asks first; kept, the editor stays as it was.
     await page.getByTestId('editor-close').click();
+    await page.getByTestId('leave-dialog').waitFor();
+    await page.getByTestId('leave-keep').click();
+    expect(await addDirRows(page)).toEqual(['/home/user/other-repo']);
+    // Discarded, the window goes back to the chat, where the failed command offers its refused folder.
+    await page.getByTestId('editor-close').click();
+    await page.getByTestId('leave-discard').click();
     const command = page.getByTestId('command-item').first();
     expect(await command.getByTestId('add-folder-link').textContent()).toBe('Add /home/user/elsewhere to the demo profile…');
     await command.getByTestId('add-folder-link').click();
-    await expect.poll(() => addDirRows(page)).toEqual(['/home/user/other-repo', '/home/user/elsewhere']);
+    await expect.poll(() => addDirRows(page)).toEqual(['/home/user/elsewhere']);
     expect(inputsOf(fake, 'profiles:save')).toEqual([]);
     expect(await card.count()).toBe(0);
     expect(problems).toEqual([]);

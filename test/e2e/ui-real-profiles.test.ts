@@ -199,7 +199,7 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     const { tableFile } = inst.paths;
     await page.getByTestId('policy-close').click();
     expect(await page.getByTestId('table-banner').count()).toBe(0);
-    const models = await orch.api().handlers['models:list']({ profile: 'demo' });
+    const { models } = await orch.api().handlers['models:list']({ profile: 'demo' });
     const other = models.find((m) => !m.isDefault && m.id !== 'gpt-5.5')?.id;
     expect(other).toBeTruthy();
 

@@ -91,9 +91,12 @@ describe('the profile editor on real codex', { timeout: 300_000 }, () => {
     expect(policy.plan[0]).toEqual({ kind: 'note', text: 'up to date: compile would change nothing' });
 
     // The model picker: the catalog bundled in the pinned Codex, through a short-lived app-server.
-    const models = await api['models:list']({ profile: 'coder' });
+    const { models, codexConfig, tableEfforts } = await api['models:list']({ profile: 'coder' });
     expect(models.map((m) => m.id)).toContain('gpt-5.5');
     expect(models.filter((m) => m.isDefault)).toHaveLength(1);
+    // What "default" really means for this profile: Codex's own config (config/read), and where it is set.
+    expect(codexConfig).toEqual({ model: { value: 'gpt-5.5', source: `your Codex config (${join(paths.codexHome, 'config.toml')})` }, effort: null, error: null });
+    expect(tableEfforts).toEqual(['low', 'medium', 'high', 'xhigh', 'max']);
 
     // A file dropped into the chat lands in the profile's .inbox, mode 600.
     const { path } = await api['chats:attach']({ chatId: 'coder', name: '../notes.txt', dataBase64: Buffer.from('dropped').toString('base64') });

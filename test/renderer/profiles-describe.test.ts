@@ -1,6 +1,6 @@
 /**
  * What the profile editor, the table review and "Add this folder" decide by themselves: folder checks
- * with fix-its (B12), the draft's own problems (held to the contract's schema), where each problem is
+ * as the table loader makes them, the draft's own problems (held to the contract's schema), where each problem is
  * shown, what Save changes, the folder a refused command offers, and the drop limit. Also the fake
  * core's comment-keeping table pretend (B18) the UI tests rely on.
  */
@@ -19,24 +19,19 @@ import { editSection, renderTable } from '../fixtures/fakeCore/tableText';
 
 const draft = (over: Partial<ProfileDraft> = {}): ProfileDraft => ({ ...newDraft('demo', '/p/demo'), ...over });
 
-describe('folder fields (B12)', () => {
-  it('accepts absolute paths and ~/…', () => {
-    for (const ok of ['/home/u/x', '/', '~', '~/notes', '/a b/c']) expect(folderProblem(ok)).toBeNull();
+describe('folder fields (as the table loader checks them)', () => {
+  it('accepts absolute paths, ~/… and relative paths (the loader resolves those against the table folder)', () => {
+    for (const ok of ['/home/u/x', '/', '~', '~/notes', '/a b/c', 'profiles/assistant', './data', '../shared']) expect(folderProblem(ok, '/t')).toBeNull();
   });
 
-  it('rejects a relative path with a fix-it under the profile folder, or under ~', () => {
-    expect(folderProblem('src/secret', '/p/demo')).toEqual({ message: 'a relative path is ambiguous: say where it is (absolute, or ~/…)', fixValue: '/p/demo/src/secret' });
-    expect(folderProblem('./data', '~/work')?.fixValue).toBe('~/work/data');
-    expect(folderProblem('../shared', '/p/demo')?.fixValue).toBe('/p/shared');
-    expect(folderProblem('projects/demo')?.fixValue).toBe('~/projects/demo');
-  });
-
-  it('rejects patterns, special roots, ~name and empty values', () => {
-    expect(folderProblem('/p/demo/**/*.env')).toEqual({ message: 'a pattern is not a folder: globs are not allowed here', fixValue: '/p/demo' });
-    expect(folderProblem(':workspace_roots')?.fixValue).toBeNull();
-    expect(folderProblem('~bob/x')?.fixValue).toBe('~/x');
-    expect(folderProblem('  ')?.message).toBe('a folder is needed here');
-    expect(folderProblem(' /p/x ')?.fixValue).toBe('/p/x');
+  it('refuses patterns and empty values with the loader\'s fix; warns about ~name and spaces', () => {
+    expect(folderProblem('/p/demo/**/*.env')).toEqual({
+      level: 'error', message: "/p/demo/**/*.env contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold", fix: 'rename the folder without those characters', fixValue: null,
+    });
+    expect(folderProblem('data[1]', '/t')?.message).toBe("/t/data[1] contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold");
+    expect(folderProblem('~bob/x', '/t')).toMatchObject({ level: 'warning', fixValue: null });
+    expect(folderProblem('  ')).toMatchObject({ level: 'error', message: 'a folder is needed here' });
+    expect(folderProblem(' /p/x ')).toMatchObject({ level: 'warning', fixValue: '/p/x' });
   });
 
   it('joins and folds paths', () => {
@@ -59,10 +54,10 @@ describe("the draft's own problems", () => {
   });
 
   it('locate each problem by field and row, with a fix-it where one can be guessed', () => {
-    const issues = localIssues(draft({ name: 'my profile', add_dirs: ['/ok', 'rel'] }));
-    expect(issues.map((i) => [i.field, i.index, i.fixValue])).toEqual([['name', null, 'my-profile'], ['add_dirs', 1, '/p/demo/rel']]);
-    expect(issues[1]?.path).toEqual(['profiles', 'my profile', 'add_dirs', '1']);
-    expect(localIssues(draft({ bin: 'codex' }))[0]).toMatchObject({ field: 'bin', fixValue: '~/codex' });
+    const issues = localIssues(draft({ name: 'my profile', add_dirs: ['/ok', 'rel', ' /sp '] }));
+    expect(issues.map((i) => [i.field, i.index, i.level, i.fixValue])).toEqual([['name', null, 'error', 'my-profile'], ['add_dirs', 2, 'warning', '/sp']]);
+    expect(issues[1]?.path).toEqual(['profiles', 'my profile', 'add_dirs', '2']);
+    expect(localIssues(draft({ bin: 'codex' }))[0]).toMatchObject({ field: 'bin', level: 'error', message: '"codex" is not a full path', fixValue: null });
     expect(localIssues(draft())).toEqual([]);
   });
 
@@ -91,11 +86,11 @@ describe('where a problem is shown', () => {
 
   it('places local, preview and save problems next to their fields', () => {
     const placed = placeIssues(
-      localIssues(draft({ add_dirs: ['rel'] })),
+      localIssues(draft({ add_dirs: ['rel '] })),
       { errors: [{ path: ['capabilities', 'x'], message: 'unknown kind', fix: 'kind = "skill"' }], warnings: [{ path: ['profiles', 'demo', 'sandbox'], message: 'no sandbox', fix: 'turn it on' }] },
       { code: 'invalid', message: 'cwd is not a folder', where: 'profiles.demo.cwd' },
     );
-    expect(placed.byField.add_dirs?.[0]).toMatchObject({ level: 'error', index: 0, fixValue: '/p/demo/rel' });
+    expect(placed.byField.add_dirs?.[0]).toMatchObject({ level: 'warning', index: 0, fixValue: 'rel' });
     expect(placed.byField.sandbox?.[0]).toMatchObject({ level: 'warning', message: 'no sandbox' });
     expect(placed.byField.cwd?.[0]).toMatchObject({ level: 'error', message: 'Not saved: cwd is not a folder' });
     expect(placed.general.map((g) => g.message)).toEqual(['unknown kind']);

@@ -120,9 +120,9 @@ describe('the profile editor', () => {
   });
 
   it('keeps the model list, and ignores a failed one', () => {
-    const models = [{ id: 'm', name: 'm', efforts: ['low'], defaultEffort: 'low', isDefault: true }];
+    const models = { models: [{ id: 'm', name: 'm', efforts: ['low'], defaultEffort: 'low', isDefault: true }], codexConfig: { model: null, effort: null, error: null }, tableEfforts: ['low'] };
     const s = modelsLoaded(loaded(), ok(models));
-    expect(s.models).toEqual(models);
+    expect(s.catalog).toEqual(models);
     expect(modelsLoaded(s, ok(models))).toBe(s);
     expect(modelsLoaded(s, err('x', 'no app-server'))).toBe(s);
   });

@@ -1,19 +1,27 @@
 /**
- * The models Codex offers a profile (contract `models:list`, the editor's model picker): `model/list` on
- * a short-lived `codex app-server` started from the profile's own launch plan (chats/launchPlan.ts
- * `planLaunch`: the same executable, flags and scrubbed environment a chat would use), through the
- * orchestrator's ModelCatalog (cached 10 minutes per Codex executable, shared with `/model`). The
- * app-server is started only when the catalog has nothing fresh, and always stopped before returning.
- * Protocol facts: codex/models.ts (codex 0.169.0 answers `model/list` offline from its bundled catalog).
+ * The models Codex offers a profile and the config it runs with (contract `models:list`, the editor's
+ * model and effort pickers): `model/list` and `config/read` on a short-lived `codex app-server` started
+ * from the profile's own launch plan (chats/launchPlan.ts `planLaunch`: the same executable, flags,
+ * folder and scrubbed environment a chat would use). `model/list` goes through the orchestrator's
+ * ModelCatalog (cached 10 minutes per Codex executable, shared with `/model`); `config/read` is asked
+ * every time (the user may edit their config.toml), so the app-server is started once per call and always
+ * stopped before returning.
+ * Protocol facts: codex/models.ts (codex 0.169.0 answers `model/list` offline from its bundled catalog);
+ * `config/read {cwd}` (generated v2 `ConfigReadResponse`) answers `{config, origins, layers}`, where
+ * `config.model` / `config.model_reasoning_effort` are what Codex uses when the thread does not set them
+ * (an untrusted project's `.codex/config.toml` is not applied, measured on 0.169.0) and
+ * `origins["model"].name` is the `ConfigLayerSource` that set it (`{type:"user", file, profile}`,
+ * `{type:"project", dotCodexFolder}`, `{type:"system", file}`, `{type:"sessionFlags"}`, …).
  */
-import type { z } from 'zod';
-import type { ModelView } from '../../../shared/contract';
+import type { CodexSetting, ModelsView } from '../../../shared/contract';
 import { AppFailure, toAppError } from '../../../shared/result';
 import type { CodexConnection, CodexExit, CodexSpawnSpec } from '../chats/connection';
 import { planLaunch, type PlanInput } from '../chats/launchPlan';
 import type { ModelCatalog } from '../codex/models';
+import { isObj, str } from '../codex/wire';
+import { EFFORTS } from '../table/schema';
 
-/** A connection that starts its app-server on the first request (never, when the catalog answers from cache). */
+/** A connection that starts its app-server on the first request (`model/list` when the catalog has nothing fresh, else `config/read`). */
 class LazyConnection implements CodexConnection {
   private started: Promise<CodexConnection> | null = null;
   private conn: CodexConnection | null = null;
@@ -61,13 +69,64 @@ export interface ModelsInput extends PlanInput {
   catalog: ModelCatalog;
 }
 
+/** How long `config/read` may take (ms). */
+const CONFIG_TIMEOUT_MS = 15_000;
+
 /**
- * The visible models for `input.profile`, in Codex's order. Throws AppFailure `refused` (the profile
- * cannot start: not compiled, executable missing … with the fix), or `models-unavailable` when the
- * app-server could not start (its error in the message). An app-server that starts but lists nothing
- * gives [] (not cached).
+ * The layer a `config/read` origin names (`ConfigLayerMetadata`, codex 0.169.0), in words:
+ * "your Codex config (/home/u/.codex/config.toml)", "the project config (/p/.codex/config.toml)", ….
  */
-export async function listModels(input: ModelsInput): Promise<Array<z.infer<typeof ModelView>>> {
+export function layerSource(meta: unknown): string {
+  const name = isObj(meta) && isObj(meta.name) ? meta.name : null;
+  const file = name ? str(name.file) : null;
+  switch (name ? str(name.type) : null) {
+    case 'user': {
+      const profile = name ? str(name.profile) : null;
+      return profile ? `the Codex profile "${profile}" of your Codex config (${file ?? 'config.toml'})` : `your Codex config (${file ?? 'config.toml'})`;
+    }
+    case 'project': {
+      const folder = name ? str(name.dotCodexFolder) : null;
+      return `the project config (${folder ? `${folder}/config.toml` : '.codex/config.toml'})`;
+    }
+    case 'system':
+      return `the system Codex config (${file ?? 'config.toml'})`;
+    case 'sessionFlags':
+      return "Codex's command line (-c)";
+    case 'packagedDefaults':
+      return "Codex's packaged defaults";
+    case 'mdm':
+    case 'enterpriseManaged':
+    case 'legacyManagedConfigTomlFromFile':
+    case 'legacyManagedConfigTomlFromMdm':
+      return 'a managed config set by your administrator';
+    default:
+      return "Codex's config";
+  }
+}
+
+/**
+ * `model` and `model_reasoning_effort` of a `config/read` answer, each with the layer that set it
+ * (null when unset or not a string).
+ */
+export function configInForce(answer: unknown): Pick<ModelsView['codexConfig'], 'model' | 'effort'> {
+  const config = isObj(answer) && isObj(answer.config) ? answer.config : {};
+  const origins = isObj(answer) && isObj(answer.origins) ? answer.origins : {};
+  const setting = (key: string): CodexSetting | null => {
+    const value = str(config[key]);
+    return value ? { value, source: layerSource(origins[key]) } : null;
+  };
+  return { model: setting('model'), effort: setting('model_reasoning_effort') };
+}
+
+/**
+ * The visible models for `input.profile`, in Codex's order; Codex's own `model` and
+ * `model_reasoning_effort` for the profile's folder (`config/read`; a failure is named in
+ * `codexConfig.error`, never thrown); and the efforts the table accepts (table/schema.ts EFFORTS).
+ * Throws AppFailure `refused` (the profile cannot start: not compiled, executable missing … with the
+ * fix), or `models-unavailable` when the app-server could not start (its error in the message). An
+ * app-server that starts but lists nothing gives no models (not cached).
+ */
+export async function listModels(input: ModelsInput): Promise<ModelsView> {
   const plan = await planLaunch(input);
   const lazy = new LazyConnection(() => input.start(plan.spawn));
   try {
@@ -76,7 +135,18 @@ export async function listModels(input: ModelsInput): Promise<Array<z.infer<type
       const app = toAppError(lazy.failure);
       throw new AppFailure({ code: 'models-unavailable', message: `Codex could not be started to list its models: ${app.message}`, where: app.where ?? plan.spawn.bin, fix: app.fix ?? 'run angelia check-config' });
     }
-    return models.map((m) => ({ id: m.id, name: m.name, efforts: [...m.efforts], defaultEffort: m.defaultEffort, isDefault: m.isDefault }));
+    let codexConfig: ModelsView['codexConfig'];
+    try {
+      const answer = await lazy.request('config/read', { cwd: plan.spawn.cwd, includeLayers: false }, { timeoutMs: CONFIG_TIMEOUT_MS });
+      codexConfig = { ...configInForce(answer), error: null };
+    } catch (e) {
+      codexConfig = { model: null, effort: null, error: `Codex's config could not be read: ${toAppError(e).message}` };
+    }
+    return {
+      models: models.map((m) => ({ id: m.id, name: m.name, efforts: [...m.efforts], defaultEffort: m.defaultEffort, isDefault: m.isDefault })),
+      codexConfig,
+      tableEfforts: [...EFFORTS],
+    };
   } finally {
     await lazy.stop();
   }

@@ -1,13 +1,18 @@
 /**
  * The actions of the profile editor, the policy inspector and the table review: each invokes the core
  * and feeds the answer to the store's pure transitions. Nothing is written to the table before
- * `saveDraft`; a failed save keeps the draft.
+ * `saveDraft`; a failed save keeps the draft. Every action that takes the window away from an editor
+ * holding unsaved edits (Close, Escape, another profile, the policy, the table review, and through
+ * `leaveEditor` another chat) first asks "Discard unsaved changes?"; nothing is dropped unless the user
+ * says Discard.
  */
 import type { ProfileDraft } from '../../../shared/contract';
 import { ok } from '../../../shared/result';
-import { newDraft, localIssues } from '../features/profiles/draft';
+import { blockingIssues, editorContext, newDraft } from '../features/profiles/draft';
 import { applyPanel, applySnapshot, withSlice, type AppState } from '../store/app';
-import { editorLoaded, modelsLoaded, openEdit, openNew, previewArrived, previewRequested, previewSkipped, saveDone, saveStarted } from '../store/editor';
+import {
+  askToLeave, discardEdits, editorLoaded, keepEditing, modelsLoaded, openEdit, openNew, previewArrived, previewRequested, previewSkipped, saveDone, saveStarted, wouldLoseEdits,
+} from '../store/editor';
 import { policyLoaded, policyLoading, verifyDone, verifyStarted } from '../store/policy';
 import { tableActed, tableActing, tableLoaded } from '../store/table';
 import { update, useAppStore } from '../store/store';
@@ -35,8 +40,16 @@ export interface ProfileActions {
   settleTable(which: 'accept' | 'discard'): Promise<void>;
   /** Reads the profile list again (after a save, or a `profiles:changed`). */
   reloadProfiles(): Promise<void>;
-  /** Closes the panel over the chat. */
+  /** Closes the panel over the chat (asking first when the editor holds unsaved edits). */
   closePanel(): void;
+  /**
+   * Runs `go` (something that takes the window away from the editor) at once, or, when the editor is
+   * shown with unsaved edits, after the user answers Discard to "Discard unsaved changes?".
+   * `sameEditor`: `go` opens the very editor shown (nothing would be lost).
+   */
+  leaveEditor(go: () => void, sameEditor?: boolean): void;
+  /** The answer to "Discard unsaved changes?": keep editing (the draft stays), or discard and go on. */
+  answerLeave(answer: 'keep' | 'discard'): void;
   /** The native folder picker, when the host offers one (Electron); absent in the browser build. */
   pickFolder?: () => Promise<string | null>;
 }
@@ -56,25 +69,39 @@ export function profileActions(api: LinkedApi): ProfileActions {
     update((s) => withSlice(s, 'policy', policyLoaded(s.policy, profile, r)));
   };
 
+  const leaveEditor = (go: () => void, sameEditor = false): void => {
+    const s = useAppStore.getState();
+    if (wouldLoseEdits(s.editor, s.panel.kind === 'editor', sameEditor)) update((st) => withSlice(st, 'editor', askToLeave(st.editor, go)));
+    else go();
+  };
+
   const actions: ProfileActions = {
     editProfile(profile, opts = {}) {
-      update((s) => applyPanel(withSlice(s, 'editor', openEdit(s.editor, profile, opts.addDir ?? null)), { kind: 'editor' }));
-      const e = editorOf(useAppStore.getState());
-      if (e.draft === null) {
-        void api.invoke('profiles:get', { name: profile }).then((r) => update((s) => withSlice(s, 'editor', editorLoaded(s.editor, profile, r))));
-      }
-      if (e.models === null) void loadModels(profile);
+      const now = editorOf(useAppStore.getState());
+      leaveEditor(() => {
+        update((s) => applyPanel(withSlice(s, 'editor', openEdit(s.editor, profile, opts.addDir ?? null)), { kind: 'editor' }));
+        const e = editorOf(useAppStore.getState());
+        if (e.draft === null) {
+          void api.invoke('profiles:get', { name: profile }).then((r) => update((s) => withSlice(s, 'editor', editorLoaded(s.editor, profile, r))));
+        }
+        if (e.catalog === null) void loadModels(profile);
+        // Relative folders resolve against the table's folder: `table:changes` names the table file.
+        if (useAppStore.getState().table.view === null) void actions.loadTable();
+      }, now.mode === 'edit' && now.original === profile);
     },
     newProfile() {
-      update((s) => applyPanel(withSlice(s, 'editor', openNew(s.editor, newDraft())), { kind: 'editor' }));
-      const s = useAppStore.getState();
-      const some = Object.keys(s.chats.profiles).sort()[0];
-      if (s.editor.models === null && some) void loadModels(some);
+      leaveEditor(() => {
+        update((s) => applyPanel(withSlice(s, 'editor', openNew(s.editor, newDraft())), { kind: 'editor' }));
+        const s = useAppStore.getState();
+        const some = Object.keys(s.chats.profiles).sort()[0];
+        if (s.editor.catalog === null && some) void loadModels(some);
+        if (s.table.view === null) void actions.loadTable();
+      }, editorOf(useAppStore.getState()).mode === 'new');
     },
     async previewDraft() {
       const { draft, original, mode } = editorOf(useAppStore.getState());
       if (!draft || mode === null) return;
-      if (localIssues(draft).length > 0) {
+      if (blockingIssues(draft, editorContext(useAppStore.getState())).length > 0) {
         update((s) => withSlice(s, 'editor', previewSkipped(s.editor)));
         return;
       }
@@ -86,7 +113,7 @@ export function profileActions(api: LinkedApi): ProfileActions {
     async saveDraft() {
       const e = editorOf(useAppStore.getState());
       const draft: ProfileDraft | null = e.draft;
-      if (!draft || e.save.status === 'saving' || localIssues(draft).length > 0) return;
+      if (!draft || e.save.status === 'saving' || blockingIssues(draft, editorContext(useAppStore.getState())).length > 0) return;
       update((s) => withSlice(s, 'editor', saveStarted(s.editor)));
       const r = e.mode === 'new'
         ? await api.invoke('profiles:create', { draft, starterClaudeMd: e.starterClaudeMd })
@@ -101,8 +128,10 @@ export function profileActions(api: LinkedApi): ProfileActions {
       }
     },
     openPolicy(profile) {
-      update((s) => applyPanel(s, { kind: 'policy', profile }));
-      void loadPolicy(profile);
+      leaveEditor(() => {
+        update((s) => applyPanel(s, { kind: 'policy', profile }));
+        void loadPolicy(profile);
+      });
     },
     async runProbes(profile) {
       update((s) => withSlice(s, 'policy', verifyStarted(s.policy, profile)));
@@ -114,8 +143,10 @@ export function profileActions(api: LinkedApi): ProfileActions {
       update((s) => withSlice(s, 'table', tableLoaded(s.table, r)));
     },
     reviewTable() {
-      update((s) => applyPanel(s, { kind: 'table' }));
-      void actions.loadTable();
+      leaveEditor(() => {
+        update((s) => applyPanel(s, { kind: 'table' }));
+        void actions.loadTable();
+      });
     },
     async settleTable(which) {
       update((s) => withSlice(s, 'table', tableActing(s.table, which)));
@@ -130,7 +161,17 @@ export function profileActions(api: LinkedApi): ProfileActions {
       if (panel.kind === 'policy') await loadPolicy(panel.profile);
     },
     closePanel() {
-      update((s) => applyPanel(s, { kind: 'none' }));
+      leaveEditor(() => update((s) => applyPanel(s, { kind: 'none' })));
+    },
+    leaveEditor,
+    answerLeave(answer) {
+      const go = editorOf(useAppStore.getState()).leaving;
+      if (answer === 'keep' || !go) {
+        update((s) => withSlice(s, 'editor', keepEditing(s.editor)));
+        return;
+      }
+      update((s) => applyPanel(withSlice(s, 'editor', discardEdits(s.editor)), { kind: 'none' }));
+      go();
     },
   };
   if (api.pickFolder) actions.pickFolder = api.pickFolder;

@@ -6,9 +6,10 @@
  * `SessionContext`.
  */
 import { createContext, useContext } from 'react';
-import type { AnswerOutcome, AppEvent, ApprovalAnswer, ChatView, OutputOf, RequestedAccess, SessionView } from '../../../shared/contract';
+import type { AnswerOutcome, AppEvent, ApprovalAnswer, ChatView, OutputOf, PayloadOf, RequestedAccess, SessionView } from '../../../shared/contract';
 import type { AppError, Result } from '../../../shared/result';
 import { applyAnswer, applyConnection, applyCreated, applyEvent, applyItems, applySelect, applySessions, applySnapshot } from '../store/app';
+import { mergeDeltas } from '../store/items';
 import { update, useAppStore } from '../store/store';
 import { attachFiles } from './attach';
 import { profileActions, type ProfileActions } from './profileActions';
@@ -51,10 +52,29 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
   let generation = 0;
   const more = profileActions(api);
 
+  // Streamed deltas arrive faster than the screen refreshes (Codex sends one per token): they are held
+  // and applied together once per frame, merged per item, so a burst costs one render instead of one
+  // each (docs/benchmarks.md "renderer"). Any other event first applies the deltas held before it, so
+  // the order of events is kept. A timer backs up requestAnimationFrame, which stops in a hidden window.
+  let held: PayloadOf<'chat:delta'>[] = [];
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  let flushFrame: number | null = null;
+  const flushDeltas = (): void => {
+    if (flushTimer !== null) clearTimeout(flushTimer);
+    if (flushFrame !== null && typeof cancelAnimationFrame === 'function') cancelAnimationFrame(flushFrame);
+    flushTimer = null;
+    flushFrame = null;
+    if (held.length === 0) return;
+    const batch = mergeDeltas(held);
+    held = [];
+    update((s) => batch.reduce((acc, payload) => applyEvent(acc, { event: 'chat:delta', payload }), s));
+  };
+
   const loadItems = async (chatId: string): Promise<void> => {
     const gen = generation;
     const r = await api.invoke('chats:items', { chatId });
     if (gen !== generation) return;
+    flushDeltas();
     if (r.ok) update((s) => applyItems(s, chatId, r.value));
     else onError(`loading the chat "${chatId}"`, r.error);
   };
@@ -67,6 +87,7 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
       api.invoke('approvals:list', {}),
     ]);
     if (gen !== generation) return;
+    flushDeltas();
     for (const [what, r] of [['profiles', profiles], ['chats', chats], ['approvals', approvals]] as const) {
       if (!r.ok) onError(`loading the ${what}`, r.error);
     }
@@ -88,10 +109,20 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
   };
 
   const offEvents = api.onEvent((e) => {
+    if (e.event === 'chat:delta') {
+      held.push(e.payload);
+      if (flushTimer === null) {
+        flushTimer = setTimeout(flushDeltas, 50);
+        if (typeof requestAnimationFrame === 'function') flushFrame = requestAnimationFrame(flushDeltas);
+      }
+      return;
+    }
+    flushDeltas();
     update((s) => applyEvent(s, e));
     react(e);
   });
   const offStatus = api.onStatus((status) => {
+    flushDeltas();
     update((s) => applyConnection(s, status));
     if (status === 'open') void loadAll();
     else generation++;
@@ -100,9 +131,12 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
   return {
     ...more,
     select(chatId) {
-      update((s) => applySelect(s, chatId));
-      const s = useAppStore.getState();
-      if (chatId && s.connection === 'open' && !s.items.loaded[chatId]) void loadItems(chatId);
+      // Opening a chat closes the panel over it: an editor with unsaved edits asks first.
+      more.leaveEditor(() => {
+        update((s) => applySelect(s, chatId));
+        const s = useAppStore.getState();
+        if (chatId && s.connection === 'open' && !s.items.loaded[chatId]) void loadItems(chatId);
+      });
     },
     send: (chatId, text, opts = {}) => api.invoke('chats:send', { chatId, text, ...(opts.steer ? { steer: true } : {}) }),
     interrupt: (chatId) => api.invoke('chats:interrupt', { chatId }),
@@ -116,8 +150,13 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
     async create(profile) {
       const r = await api.invoke('chats:create', { profile });
       if (r.ok) {
-        update((s) => applyCreated(s, r.value));
-        if (!useAppStore.getState().items.loaded[r.value.id]) void loadItems(r.value.id);
+        const chat = r.value;
+        // The new chat opens in place of the panel: an editor with unsaved edits asks first (the chat stays listed).
+        more.leaveEditor(() => {
+          flushDeltas();
+          update((s) => applyCreated(s, chat));
+          if (!useAppStore.getState().items.loaded[chat.id]) void loadItems(chat.id);
+        });
       }
       return r;
     },
@@ -129,6 +168,7 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
     },
     attach: (chatId, files) => attachFiles(api, chatId, files),
     stop() {
+      flushDeltas();
       offEvents();
       offStatus();
       api.close();

@@ -1,16 +1,17 @@
 /**
  * Editor slice: the profile editor's draft (the table's fields as written), the values it was loaded
  * with (to show what Save changes), the live preview (`profiles:preview`, stale answers dropped by
- * sequence number), the save and its result, and the models Codex offers. Nothing is written before
- * Save; a failed save keeps the draft. Pure transitions; each returns the same object when nothing
- * changed.
+ * sequence number), the save and its result, the models Codex offers with its config in force, and
+ * the "Discard unsaved changes?" question asked before the window leaves an editor with unsaved edits.
+ * Nothing is written before Save; a failed save keeps the draft. Pure transitions; each returns the
+ * same object when nothing changed.
  */
-import type { OutputOf, ProfileDraft, ProfilePreview, SaveResult } from '../../../shared/contract';
+import type { ModelsView, ProfileDraft, ProfilePreview, SaveResult } from '../../../shared/contract';
 import type { AppError, Result } from '../../../shared/result';
 import { equal } from './equal';
 
 /** A model Codex offers (`models:list`). */
-export type ModelOption = OutputOf<'models:list'>[number];
+export type ModelOption = ModelsView['models'][number];
 
 /** The live preview: the last answer, and whether a newer one is on the way. */
 export interface PreviewState {
@@ -48,7 +49,14 @@ export interface EditorSlice {
   justAdded: string | null;
   preview: PreviewState;
   save: SaveState;
-  models: ModelOption[] | null;
+  /** What `models:list` answered for this profile: the models, Codex's config in force, the efforts the table accepts; null before (or when it failed). */
+  catalog: ModelsView | null;
+  /**
+   * The window was asked to leave the editor (Close, Escape, another chat, another profile…) while edits
+   * are unsaved: "Discard unsaved changes?" is shown, and this runs once the user discards them. Null
+   * when no question is open.
+   */
+  leaving: (() => void) | null;
 }
 
 const noPreview: PreviewState = { seq: 0, waiting: false, value: null, error: null };
@@ -56,7 +64,7 @@ const noSave: SaveState = { status: 'idle', result: null, error: null, created: 
 
 /** The closed editor. */
 export const initialEditor: EditorSlice = {
-  mode: null, original: null, base: null, draft: null, starterClaudeMd: false, loadError: null, pendingAddDir: null, justAdded: null, preview: noPreview, save: noSave, models: null,
+  mode: null, original: null, base: null, draft: null, starterClaudeMd: false, loadError: null, pendingAddDir: null, justAdded: null, preview: noPreview, save: noSave, catalog: null, leaving: null,
 };
 
 /** `draft` with `dir` at the end of `add_dirs` (the same object when it is already there). */
@@ -79,7 +87,7 @@ export function openEdit(state: EditorSlice, name: string, addDir: string | null
     const draft = addDir ? withAddDir(state.draft, addDir) : state.draft;
     return draft === state.draft && state.justAdded === addDir ? state : { ...state, draft, justAdded: addDir };
   }
-  return { ...initialEditor, mode: 'edit', original: name, pendingAddDir: addDir, justAdded: addDir, models: state.original === name ? state.models : null };
+  return { ...initialEditor, mode: 'edit', original: name, pendingAddDir: addDir, justAdded: addDir, catalog: state.original === name ? state.catalog : null };
 }
 
 /** `profiles:get` answered for `name`: the draft starts as the table's values (plus a pending folder). */
@@ -149,7 +157,30 @@ export function saveDone(state: EditorSlice, r: Result<SaveResult>): EditorSlice
 }
 
 /** `models:list` answered (a failure leaves the pickers with free text). */
-export function modelsLoaded(state: EditorSlice, r: Result<ModelOption[]>): EditorSlice {
+export function modelsLoaded(state: EditorSlice, r: Result<ModelsView>): EditorSlice {
   if (!r.ok) return state;
-  return equal(state.models, r.value) ? state : { ...state, models: r.value };
+  return equal(state.catalog, r.value) ? state : { ...state, catalog: r.value };
+}
+
+/**
+ * True when leaving the editor now would lose edits: it holds unsaved edits and `open` (the editor is
+ * what the window shows). Going to the same editor again (`sameEditor`) loses nothing.
+ */
+export function wouldLoseEdits(state: EditorSlice, open: boolean, sameEditor = false): boolean {
+  return open && !sameEditor && unsaved(state);
+}
+
+/** "Discard unsaved changes?" is asked; `go` runs once they are discarded. */
+export function askToLeave(state: EditorSlice, go: () => void): EditorSlice {
+  return state.leaving === go ? state : { ...state, leaving: go };
+}
+
+/** "Keep editing": the question closes, the draft stays as it was. */
+export function keepEditing(state: EditorSlice): EditorSlice {
+  return state.leaving === null ? state : { ...state, leaving: null };
+}
+
+/** "Discard": the draft and everything about it go (the models Codex offers are kept for the same profile). */
+export function discardEdits(state: EditorSlice): EditorSlice {
+  return { ...initialEditor, original: state.original, catalog: state.catalog };
 }

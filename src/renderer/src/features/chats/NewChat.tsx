@@ -1,8 +1,12 @@
 /**
  * "New chat": a button that opens the list of profiles; picking one invokes `chats:create` and opens the
- * new chat. A profile may have several chats, each with its own sessions.
+ * new chat. A profile may have several chats, each with its own sessions. The menu always fits the
+ * window (the menu-bar popover is 400×600, src/main/electron/windows.ts POPOVER_SIZE): it opens below
+ * the button, or above it when there is more room there, and scrolls when the profiles do not fit.
+ * Escape or a click elsewhere closes it.
  */
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type ReactElement } from 'react';
+import { menuPlacement } from './menuPlacement';
 import { useSession } from '../../api/session';
 import { useAppStore } from '../../store/store';
 
@@ -14,6 +18,7 @@ export function NewChat(): ReactElement {
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const box = useRef<HTMLDivElement>(null);
+  const [place, setPlace] = useState<CSSProperties>({});
   const names = Object.keys(profiles).sort();
 
   useEffect(() => {
@@ -21,9 +26,32 @@ export function NewChat(): ReactElement {
     const away = (e: MouseEvent): void => {
       if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
     };
+    // Captured first and marked handled, so an editor open beside the menu does not also close on it.
+    const escape = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      setOpen(false);
+    };
     document.addEventListener('mousedown', away);
-    return () => document.removeEventListener('mousedown', away);
+    document.addEventListener('keydown', escape, true);
+    return () => {
+      document.removeEventListener('mousedown', away);
+      document.removeEventListener('keydown', escape, true);
+    };
   }, [open]);
+
+  // Fit the menu in the window: below the button or above it (whichever has more room), at most that tall.
+  const fit = useCallback((): void => {
+    const button = box.current?.querySelector('button');
+    if (!button) return;
+    setPlace(menuPlacement(button.getBoundingClientRect(), window.innerHeight));
+  }, []);
+  useLayoutEffect(() => {
+    if (!open) return;
+    fit();
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  }, [open, fit]);
 
   const create = async (profile: string): Promise<void> => {
     setBusy(profile);
@@ -40,7 +68,7 @@ export function NewChat(): ReactElement {
         + New chat
       </button>
       {open && (
-        <div className="new-chat-menu" role="menu" data-testid="new-chat-menu">
+        <div className="new-chat-menu" role="menu" data-testid="new-chat-menu" style={place}>
           <div className="meta new-chat-title">New chat with…</div>
           {names.length === 0 && <div className="meta">No profiles yet.</div>}
           {names.map((name) => (
@@ -64,3 +92,4 @@ export function NewChat(): ReactElement {
     </div>
   );
 }
+

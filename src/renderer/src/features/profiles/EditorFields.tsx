@@ -1,13 +1,14 @@
 /**
  * Every field of a profile draft, in sections: the profile (name, folder), what it may do (mode, with
- * one plain sentence each; sandbox, in red when off), its folders (add_dirs), the model and effort
- * Codex offers, capabilities, other profiles, and the advanced fields. Each field shows its problems.
+ * one plain sentence each; sandbox, in red when off), its folders (add_dirs; a relative one says where
+ * it really is), the model and effort Codex offers ("default" named by what is really used and where
+ * that comes from; only the efforts the model offers and the table accepts), capabilities, other
+ * profiles, and the advanced fields. Each field shows its problems.
  */
 import type { ReactElement, ReactNode } from 'react';
-import type { ProfileDraft } from '../../../../shared/contract';
-import type { ModelOption } from '../../store/editor';
-import { MODE_SENTENCE, MODES, NO_SANDBOX_WARNING, type DraftField } from './draft';
-import { Check, Chips, Field, FolderInput, FolderList, IssueLines, RefsInput, type ShownIssue } from './fields';
+import type { ModelsView, ProfileDraft } from '../../../../shared/contract';
+import { defaultEffortInForce, MODE_SENTENCE, modelInForce, MODES, NO_SANDBOX_WARNING, offeredEfforts, relativeNote, type DraftField } from './draft';
+import { Check, Chips, Field, FolderInput, FolderList, FolderNote, IssueLines, RefsInput, type ShownIssue } from './fields';
 import { fieldLevel, type PlacedIssues } from './issues';
 
 /** Sets one field of the draft. */
@@ -19,7 +20,10 @@ interface Props {
   set: SetField;
   /** Other profiles' names (for accept_from / answer_from). */
   profiles: readonly string[];
-  models: readonly ModelOption[] | null;
+  /** What `models:list` answered (models, Codex's config in force, the efforts the table accepts), or null. */
+  catalog: ModelsView | null;
+  /** The table's folder (relative paths resolve against it), or null while unknown. */
+  tableDir: string | null;
   capabilityNames: readonly string[];
   pick?: () => Promise<string | null>;
   /** New profile: the fields past the first sections fold away. */
@@ -66,22 +70,27 @@ function ModeField({ draft, set, issues }: Pick<Props, 'draft' | 'set'> & { issu
   );
 }
 
-function ModelFields({ draft, set, models, issues }: Pick<Props, 'draft' | 'set' | 'models' | 'issues'>): ReactElement {
-  const fallback = models?.find((m) => m.isDefault) ?? null;
-  const chosen = models?.find((m) => m.id === draft.model) ?? (draft.model === null ? fallback : null);
-  const efforts = chosen?.efforts ?? [];
-  const effortIssues: ShownIssue[] = [...fieldLevel(issues.byField.effort)];
-  if (draft.effort !== null && chosen && !efforts.includes(draft.effort)) {
-    effortIssues.push({ path: ['effort'], level: 'warning', message: `${chosen.name} does not offer effort ${draft.effort}`, fix: `pick one of ${efforts.join(', ') || 'its efforts'}, or default` });
-  }
+function ModelFields({ draft, set, catalog, issues, onFix }: Pick<Props, 'draft' | 'set' | 'catalog' | 'issues'> & { onFix: (value: string, issue: ShownIssue) => void }): ReactElement {
+  const models = catalog?.models ?? null;
+  const byDefault = modelInForce({ model: null }, catalog);
+  const current = modelInForce(draft, catalog);
+  const efforts = catalog ? offeredEfforts(current?.info ?? null, catalog.tableEfforts) : [];
+  const effortByDefault = defaultEffortInForce(draft, catalog);
+  const configError = catalog?.codexConfig.error ?? null;
   return (
     <div className="field-pair">
-      <Field label="Model" testid="field-model" htmlFor="f-model" issues={fieldLevel(issues.byField.model)} help={models === null ? 'The list of models could not be read yet; type a model id, or leave it empty for the default.' : undefined}>
+      <Field
+        label="Model"
+        testid="field-model"
+        htmlFor="f-model"
+        issues={fieldLevel(issues.byField.model)}
+        help={models === null ? 'The list of models could not be read yet; type a model id, or leave it empty for the default.' : draft.model === null && byDefault ? <InForce testid="model-in-force" value={byDefault.id} source={byDefault.source} error={configError} /> : undefined}
+      >
         {models === null ? (
           <input id="f-model" type="text" className="text" data-testid="model-input" value={draft.model ?? ''} placeholder="default" onChange={(e) => set('model', e.target.value.trim() === '' ? null : e.target.value.trim())} />
         ) : (
           <select id="f-model" data-testid="model-select" value={draft.model ?? ''} onChange={(e) => set('model', e.target.value === '' ? null : e.target.value)}>
-            <option value="">default{fallback ? ` (${fallback.name})` : ''}</option>
+            <option value="">default{byDefault ? ` (${byDefault.id})` : ''}</option>
             {models.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.name}
@@ -91,27 +100,44 @@ function ModelFields({ draft, set, models, issues }: Pick<Props, 'draft' | 'set'
           </select>
         )}
       </Field>
-      <Field label="Effort" testid="field-effort" htmlFor="f-effort" issues={effortIssues}>
+      <Field
+        label="Effort"
+        testid="field-effort"
+        htmlFor="f-effort"
+        issues={fieldLevel(issues.byField.effort)}
+        onFix={onFix}
+        help={draft.effort === null && effortByDefault ? <InForce testid="effort-in-force" value={effortByDefault.value} source={effortByDefault.source} error={configError} /> : undefined}
+      >
         <select id="f-effort" data-testid="effort-select" value={draft.effort ?? ''} onChange={(e) => set('effort', e.target.value === '' ? null : e.target.value)}>
-          <option value="">default{chosen?.defaultEffort ? ` (${chosen.defaultEffort})` : ''}</option>
+          <option value="">default{effortByDefault ? ` (${effortByDefault.value})` : ''}</option>
           {efforts.map((x) => (
             <option key={x} value={x}>
               {x}
             </option>
           ))}
-          {draft.effort !== null && !efforts.includes(draft.effort) && <option value={draft.effort}>{draft.effort}</option>}
+          {draft.effort !== null && !efforts.includes(draft.effort) && <option value={draft.effort}>{draft.effort} (not offered)</option>}
         </select>
       </Field>
     </div>
   );
 }
 
+/** "Left at default, it uses X: <where that comes from>." (and why Codex's config is not in it, when it could not be read). */
+function InForce({ value, source, error, testid }: { value: string; source: string; error: string | null; testid: string }): ReactElement {
+  return (
+    <span data-testid={testid}>
+      Left at default, it uses <strong>{value}</strong>: {source}.{error ? ` (${error})` : ''}
+    </span>
+  );
+}
+
 /** The fields of the editor. */
-export function EditorFields({ draft, issues, set, profiles, models, capabilityNames, pick, isNew, profileExtra, justAdded = null }: Props): ReactElement {
+export function EditorFields({ draft, issues, set, profiles, catalog, tableDir, capabilityNames, pick, isNew, profileExtra, justAdded = null }: Props): ReactElement {
   const fix = (field: DraftField) => (value: string, issue: ShownIssue) => {
     if (field === 'add_dirs' && typeof issue.index === 'number') set('add_dirs', draft.add_dirs.map((d, i) => (i === issue.index ? value : d)));
     else if (field === 'cwd') set('cwd', value);
     else if (field === 'bin') set('bin', value);
+    else if (field === 'effort') set('effort', value);
   };
   const others = profiles.filter((p) => p !== draft.name);
   return (
@@ -120,8 +146,9 @@ export function EditorFields({ draft, issues, set, profiles, models, capabilityN
         <Field label="Name" testid="field-name" htmlFor="f-name" issues={fieldLevel(issues.byField.name)} help={isNew ? 'One word: letters, digits, _ and -.' : 'Renaming keeps its chats.'}>
           <input id="f-name" type="text" className="text" data-testid="name-input" value={draft.name} spellCheck={false} onChange={(e) => set('name', e.target.value)} />
         </Field>
-        <Field label="Folder (cwd)" testid="field-cwd" htmlFor="f-cwd" issues={fieldLevel(issues.byField.cwd)} onFix={fix('cwd')} help="Where the agent works; it may write here. Absolute, or ~/… for your home.">
+        <Field label="Folder (cwd)" testid="field-cwd" htmlFor="f-cwd" issues={fieldLevel(issues.byField.cwd)} onFix={fix('cwd')} help="Where the agent works; it may write here. Absolute, ~/… for your home, or relative to the table's folder.">
           <FolderInput id="f-cwd" value={draft.cwd} onChange={(v) => set('cwd', v)} pick={pick} testid="cwd-input" bad={fieldLevel(issues.byField.cwd).some((i) => i.level === 'error')} />
+          <FolderNote note={relativeNote(draft.cwd, tableDir)} />
         </Field>
         {profileExtra}
       </Section>
@@ -139,13 +166,13 @@ export function EditorFields({ draft, issues, set, profiles, models, capabilityN
       </Section>
 
       <Section title="Folders it may write (add_dirs)" testid="section-folders">
-        <Field label="Extra folders" testid="field-add_dirs" issues={fieldLevel(issues.byField.add_dirs)} help="On top of its own folder. Absolute, or ~/…; a relative path is refused (say where it is).">
-          <FolderList values={draft.add_dirs} onChange={(v) => set('add_dirs', v)} pick={pick} issues={issues.byField.add_dirs ?? []} onFix={fix('add_dirs')} testid="add-dirs" highlight={justAdded} />
+        <Field label="Extra folders" testid="field-add_dirs" issues={fieldLevel(issues.byField.add_dirs)} help="On top of its own folder. Absolute, ~/…, or relative to the table's folder.">
+          <FolderList values={draft.add_dirs} onChange={(v) => set('add_dirs', v)} pick={pick} issues={issues.byField.add_dirs ?? []} onFix={fix('add_dirs')} testid="add-dirs" highlight={justAdded} noteOf={(v) => relativeNote(v, tableDir)} />
         </Field>
       </Section>
 
       <Section title="Model" testid="section-model" folded={isNew}>
-        <ModelFields draft={draft} set={set} models={models} issues={issues} />
+        <ModelFields draft={draft} set={set} catalog={catalog} issues={issues} onFix={fix('effort')} />
       </Section>
 
       <Section title="Capabilities" testid="section-capabilities" folded={isNew}>

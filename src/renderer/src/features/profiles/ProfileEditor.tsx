@@ -2,7 +2,8 @@
  * The profile editor, over the chat: every field of the profile, a live preview (asked 300 ms after
  * the last edit) with problems next to their fields, what Save writes to the table, and Save (or
  * Create for a new profile) with its result. Nothing is written before Save; a refused save keeps the
- * draft and says why next to the field it names.
+ * draft and says why next to the field it names. Escape closes it like Close; leaving it with unsaved
+ * edits (Close, Escape, another chat or profile) asks "Discard unsaved changes?" first.
  */
 import { useEffect, useMemo, useRef, type ReactElement } from 'react';
 import type { ProfileDraft } from '../../../../shared/contract';
@@ -10,7 +11,7 @@ import { useSession } from '../../api/session';
 import { withSlice } from '../../store/app';
 import { setField, setStarter, unsaved } from '../../store/editor';
 import { update, useAppStore } from '../../store/store';
-import { draftChanges, knownCapabilities, localIssues, type DraftField } from './draft';
+import { draftChanges, editorContext, knownCapabilities, localIssues, type DraftChange, type DraftField } from './draft';
 import { EditorFields } from './EditorFields';
 import { placeIssues } from './issues';
 import { PreviewPanel } from './PreviewPanel';
@@ -51,6 +52,32 @@ function StarterCheck({ on }: { on: boolean }): ReactElement {
   );
 }
 
+/** "Discard unsaved changes?" over the window: Keep editing (the default, also Escape) or Discard. */
+function LeaveDialog({ changes, onKeep, onDiscard }: { changes: DraftChange[]; onKeep: () => void; onDiscard: () => void }): ReactElement {
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => keep.current?.focus(), []);
+  const fields = changes.map((c) => c.field);
+  return (
+    <div className="leave-backdrop" data-testid="leave-backdrop">
+      <div className="leave-dialog" role="alertdialog" aria-modal="true" aria-labelledby="leave-title" aria-describedby="leave-text" data-testid="leave-dialog">
+        <strong id="leave-title">Discard unsaved changes?</strong>
+        <p id="leave-text" className="meta" data-testid="leave-text">
+          {fields.length > 0 ? `Your edits to ${fields.join(', ')} are not saved. ` : 'Your edits are not saved. '}
+          Discard drops them; the table stays as it is.
+        </p>
+        <div className="leave-buttons">
+          <button type="button" ref={keep} className="btn primary" data-testid="leave-keep" onClick={onKeep}>
+            Keep editing
+          </button>
+          <button type="button" className="btn danger" data-testid="leave-discard" onClick={onDiscard}>
+            Discard
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
 /** The editor panel (open when the store's editor has a mode). */
 export function ProfileEditor(): ReactElement {
   const session = useSession();
@@ -59,6 +86,21 @@ export function ProfileEditor(): ReactElement {
   const profiles = useMemo(() => Object.keys(profileMap).sort(), [profileMap]);
   const resultRef = useRef<HTMLDivElement>(null);
   const { draft, mode, save } = editor;
+  const tableFile = useAppStore((s) => s.table.view?.tableFile ?? null);
+  const ctx = useMemo(() => editorContext({ table: { view: tableFile === null ? null : { tableFile } }, editor }), [tableFile, editor]);
+  const asking = editor.leaving !== null;
+
+  // Escape: closes the editor like Close (asking first when edits are unsaved); with the question open, keeps editing.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      if (asking) session.answerLeave('keep');
+      else session.closePanel();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [asking, session]);
 
   useEffect(() => {
     if (!draft) return;
@@ -76,7 +118,8 @@ export function ProfileEditor(): ReactElement {
     row?.scrollIntoView({ block: 'center' });
   }, [hasDraft, editor.justAdded]);
 
-  const local = useMemo(() => (draft ? localIssues(draft) : []), [draft]);
+  const local = useMemo(() => (draft ? localIssues(draft, ctx) : []), [draft, ctx]);
+  const blocking = local.filter((i) => i.level === 'error');
   const placed = useMemo(() => placeIssues(local, editor.preview.value, save.status === 'failed' ? save.error : null), [local, editor.preview.value, save]);
   const capabilityNames = useMemo(() => (draft ? knownCapabilities(draft, (editor.preview.value?.entries ?? []).map((e) => e.origin)) : []), [draft, editor.preview.value]);
 
@@ -84,7 +127,7 @@ export function ProfileEditor(): ReactElement {
   const title = isNew ? 'New profile' : `Edit profile ${editor.original ?? ''}`;
   const changed = unsaved(editor);
   const invalid = editor.preview.value?.valid === false && !editor.preview.waiting;
-  const blockedWhy = local.length > 0 ? 'Fix the fields marked in red first.' : invalid ? 'The table would not load with this draft: see the errors above.' : !changed && !isNew ? 'Nothing changed yet.' : null;
+  const blockedWhy = blocking.length > 0 ? 'Fix the fields marked in red first.' : invalid ? 'The table would not load with this draft: see the errors above.' : !changed && !isNew ? 'Nothing changed yet.' : null;
 
   return (
     <div className="pane panel" data-testid="profile-editor" data-mode={mode ?? 'closed'}>
@@ -121,14 +164,15 @@ export function ProfileEditor(): ReactElement {
               issues={placed}
               set={set}
               profiles={profiles}
-              models={editor.models}
+              catalog={editor.catalog}
+              tableDir={ctx.tableDir}
               capabilityNames={capabilityNames}
               pick={session.pickFolder}
               isNew={isNew}
               justAdded={editor.justAdded}
               profileExtra={isNew ? <StarterCheck on={editor.starterClaudeMd} /> : null}
             />
-            <PreviewPanel preview={editor.preview} general={placed.general} blocked={local.length > 0} />
+            <PreviewPanel preview={editor.preview} general={placed.general} blocked={blocking.length > 0} />
             <Changes base={editor.base} draft={draft} />
             <div ref={resultRef}>{save.status === 'saved' && save.result && <SaveResultView result={save.result} created={save.created} />}</div>
           </>
@@ -147,6 +191,7 @@ export function ProfileEditor(): ReactElement {
           </button>
         </footer>
       )}
+      {asking && draft && <LeaveDialog changes={draftChanges(editor.base, draft)} onKeep={() => session.answerLeave('keep')} onDiscard={() => session.answerLeave('discard')} />}
     </div>
   );
 }

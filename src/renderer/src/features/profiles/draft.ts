@@ -1,10 +1,11 @@
 /**
  * What the profile editor knows by itself, as pure functions: the plain sentence for each permission
- * mode, the check of a folder field (absolute or `~/…`; a relative path is rejected with a fix-it,
- * field case B12), the problems of a whole draft before any preview is asked, which field a table issue
- * or a save error names, and what Save would change against the values loaded.
+ * mode, the check of a folder field as the table loader makes it (relative paths resolve against the
+ * table's folder; what the loader refuses is an error with the loader's own fix), the model and effort
+ * really in force and the efforts to offer, the problems of a whole draft before any preview is asked,
+ * which field a table issue or a save error names, and what Save would change against the values loaded.
  */
-import type { PermissionMode, ProfileDraft, TableIssue } from '../../../../shared/contract';
+import type { ModelsView, PermissionMode, ProfileDraft, TableIssue } from '../../../../shared/contract';
 import { equal } from '../../store/equal';
 
 /** The fields of a draft, in the order the editor shows them. */
@@ -30,9 +31,15 @@ export const MODES = Object.keys(MODE_SENTENCE) as PermissionMode[];
 /** The sentence the editor shows in red when the sandbox is off. */
 export const NO_SANDBOX_WARNING = 'runs without a sandbox: everything on this machine';
 
-/** A problem with a folder field, and a corrected value when one can be guessed (the fix-it). */
+/**
+ * A problem with a folder field: an error (what the table loader refuses: Save is blocked) or a warning
+ * (the loader takes it, but it is probably not what you meant), its fix in words, and a corrected value
+ * when one can be given (the fix-it).
+ */
 export interface FolderProblem {
+  level: 'error' | 'warning';
   message: string;
+  fix: string;
   /** The value a "Use …" button puts in the field, or null. */
   fixValue: string | null;
 }
@@ -50,42 +57,137 @@ export function joinPath(base: string, rel: string): string {
   return `${home ? '~' : ''}/${out.join('/')}`.replace(/^~\/$/, '~');
 }
 
-const GLOB = /[*?[\]{}]/;
-const isRooted = (v: string): boolean => v.startsWith('/') || v === '~' || v.startsWith('~/');
+/** The folder of a file path (`/a/b/angelia.toml` → `/a/b`). */
+export function folderOf(file: string): string {
+  const i = file.lastIndexOf('/');
+  return i <= 0 ? '/' : file.slice(0, i);
+}
+
+/** Characters Codex reads as a glob in a filesystem path (as src/main/core/table/capabilities.ts GLOB_CHARS). */
+const GLOB = /[*?[\]]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const isHome = (v: string): boolean => v === '~' || v.startsWith('~/');
 
 /**
- * Checks a folder field. Accepted: an absolute path or `~/…` (`~` is your home). Rejected: empty, a
- * relative path (fix-it: the path under `relativeTo`, else under `~`), `~name/…`, a `:special` root and
- * a glob pattern (those belong in a permission table, not in a folder list).
+ * Where the table loader puts a path written in the table (src/main/core/instance/paths.ts
+ * `expandPath`, base = the table's folder): `~` and `~/…` stay as written (your home), an absolute path
+ * is folded, anything else (`profiles/x`, `./x`, `~bob/x`) lies under `tableDir`. Null for a relative
+ * path while the table's folder is unknown.
  */
-export function folderProblem(raw: string, relativeTo: string | null = null): FolderProblem | null {
+export function resolveFolder(value: string, tableDir: string | null): string | null {
+  if (isHome(value)) return joinPath('~', value.slice(1).replace(/^\//, ''));
+  if (value.startsWith('/')) return joinPath('/', value);
+  return tableDir ? joinPath(tableDir, value) : null;
+}
+
+/**
+ * The line under a relative folder saying where the loader puts it ("relative to the table's folder:
+ * /home/u/.angelia/workspace/profiles/x"), or null for an absolute or `~/…` path.
+ */
+export function relativeNote(raw: string, tableDir: string | null): string | null {
   const value = raw.trim();
-  if (value === '') return { message: 'a folder is needed here', fixValue: null };
-  if (value.startsWith(':')) return { message: `${value} is a special root of Codex's permission table, not a folder`, fixValue: null };
-  if (value.startsWith('~') && !isRooted(value)) {
-    const rest = value.slice(1).split('/').slice(1).join('/');
-    return { message: 'only ~/ (your own home) is understood; ~name/ is not expanded', fixValue: rest ? `~/${rest}` : '~' };
+  if (value === '' || value.startsWith('/') || isHome(value)) return null;
+  const abs = resolveFolder(value, tableDir);
+  return abs ? `relative to the table's folder: ${abs}` : "relative to the table's folder";
+}
+
+/**
+ * Checks a folder field the way the table loader does (src/main/core/table/load.ts: `~` expanded,
+ * relative paths resolved against the table's folder, `tableDir`; capabilities.ts `globProblem`). Errors,
+ * with the loader's own words and fix: empty; a path holding `*`, `?`, `[` or `]` (Codex reads it as a
+ * pattern) or a control character. Warnings: `~name/…` (not expanded: a folder named `~name` in the
+ * table's folder) and leading or trailing spaces. A relative path is accepted (see `relativeNote`).
+ * Whether the folder exists is the preview's to say (it asks the disk).
+ */
+export function folderProblem(raw: string, tableDir: string | null = null): FolderProblem | null {
+  const value = raw.trim();
+  if (value === '') return { level: 'error', message: 'a folder is needed here', fix: "write the folder, e.g. ~/assistants/coder", fixValue: null };
+  // As written (spaces included): the loader does not trim.
+  const abs = resolveFolder(raw, tableDir) ?? raw;
+  if (CONTROL.test(abs)) {
+    return { level: 'error', message: `${JSON.stringify(abs)} contains a control character (such as a newline), and Codex's sandbox does not hold a rule on such a path`, fix: 'rename the folder without control characters', fixValue: null };
   }
-  if (!isRooted(value)) {
-    const base = relativeTo && isRooted(relativeTo.trim()) ? relativeTo.trim() : '~';
-    return { message: `a relative path is ambiguous: say where it is (absolute, or ~/…)`, fixValue: joinPath(base, value) };
+  if (GLOB.test(abs)) {
+    return { level: 'error', message: `${abs} contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold`, fix: 'rename the folder without those characters', fixValue: null };
   }
-  if (GLOB.test(value)) {
-    const parts = value.split('/');
-    const first = parts.findIndex((p) => GLOB.test(p));
-    const folder = parts.slice(0, first).join('/') || '/';
-    return { message: 'a pattern is not a folder: globs are not allowed here', fixValue: folder === '~' || isRooted(folder) ? folder : null };
+  if (value.startsWith('~') && !isHome(value)) {
+    const name = value.split('/')[0] ?? value;
+    return { level: 'warning', message: `${name}/ is not expanded (only ~/ is your home): this is a folder named "${name}" in the table's folder`, fix: 'write ~/… for your own home, or the full path', fixValue: null };
   }
-  if (value !== raw) return { message: 'leading or trailing spaces', fixValue: value };
+  if (value !== raw) return { level: 'warning', message: 'leading or trailing spaces are part of the folder name', fix: '', fixValue: value };
   return null;
+}
+
+/**
+ * The efforts the editor offers for a model: those the model supports (`model/list`
+ * `supportedReasoningEfforts`) that the table also accepts, in the model's order. Without a model, the
+ * table's list.
+ */
+export function offeredEfforts(model: { efforts: readonly string[] } | null, tableEfforts: readonly string[]): string[] {
+  return model ? model.efforts.filter((e) => tableEfforts.includes(e)) : [...tableEfforts];
+}
+
+/**
+ * The model the profile really runs with, and where that comes from: the draft's own model; else
+ * Codex's config in force (`config/read`); else the model Codex marks default (`model/list`). `info`
+ * is its catalog entry (null when Codex does not list it). Null when nothing is known yet.
+ */
+export function modelInForce(draft: Pick<ProfileDraft, 'model'>, catalog: ModelsView | null): { id: string; source: string; info: ModelsView['models'][number] | null } | null {
+  const find = (id: string) => catalog?.models.find((m) => m.id === id) ?? null;
+  if (draft.model !== null) return { id: draft.model, source: 'this profile', info: find(draft.model) };
+  const configured = catalog?.codexConfig.model;
+  if (configured) return { id: configured.value, source: `set in ${configured.source}`, info: find(configured.value) };
+  const def = catalog?.models.find((m) => m.isDefault);
+  return def ? { id: def.id, source: 'the model Codex marks default', info: def } : null;
+}
+
+/**
+ * The effort used when the profile sets none, and where that comes from: Codex's config in force
+ * (`model_reasoning_effort`) when the model in force offers it (a chat skips it otherwise, as
+ * src/main/core/chats/chat.ts `inForce` does); else the model's default effort. Null when unknown.
+ */
+export function defaultEffortInForce(draft: Pick<ProfileDraft, 'model'>, catalog: ModelsView | null): { value: string; source: string } | null {
+  const model = modelInForce(draft, catalog);
+  const configured = catalog?.codexConfig.effort;
+  if (configured && (!model?.info?.efforts.length || model.info.efforts.includes(configured.value))) return { value: configured.value, source: `set in ${configured.source}` };
+  if (model?.info?.defaultEffort) return { value: model.info.defaultEffort, source: `the default of ${model.id}` };
+  return null;
+}
+
+/**
+ * The effort to offer instead of `wanted`: the highest offered one not above it, else the lowest
+ * offered. Ranked by `order` (the model's own list, low to high) when it names `wanted`, else by the
+ * table's list.
+ */
+export function nearestEffort(wanted: string, offered: readonly string[], tableEfforts: readonly string[], order: readonly string[] = []): string | null {
+  const scale = order.includes(wanted) ? order : tableEfforts;
+  const rank = (e: string): number => scale.indexOf(e);
+  const below = offered.filter((e) => rank(e) >= 0 && rank(e) <= rank(wanted)).sort((a, b) => rank(b) - rank(a));
+  return below[0] ?? [...offered].sort((a, b) => rank(a) - rank(b))[0] ?? null;
 }
 
 /** A problem the editor found itself, located like a TableIssue, with an optional one-click fix. */
 export interface LocalIssue extends TableIssue {
   field: DraftField;
+  /** Errors block the preview and Save; warnings are shown only. */
+  level: 'error' | 'warning';
   /** The list position for list fields (add_dirs), else null. */
   index: number | null;
   fixValue: string | null;
+}
+
+/** What the editor's own checks know beyond the draft: the table's folder and what `models:list` said. */
+export interface EditorContext {
+  /** The folder of the table file (relative paths resolve against it), or null while unknown. */
+  tableDir: string | null;
+  /** The models Codex offers, its config in force and the efforts the table accepts; null while unknown. */
+  catalog: ModelsView | null;
+}
+
+/** The editor's context from the window's state: the table file `table:changes` named, and the models loaded. */
+export function editorContext(s: { table: { view: { tableFile: string } | null }; editor: { catalog: ModelsView | null } }): EditorContext {
+  return { tableDir: s.table.view ? folderOf(s.table.view.tableFile) : null, catalog: s.editor.catalog };
 }
 
 /** A profile name as the contract's ProfileDraft accepts it. */
@@ -93,35 +195,70 @@ const NAME = /^[A-Za-z0-9_-]+$/;
 
 /**
  * Every problem of `draft` the editor can see without asking the core: the contract's own checks of
- * ProfileDraft (the name; no empty folder), and each folder field (B12). Relative add_dirs are fixed
- * against the cwd. (The checks are repeated here, not parsed with the contract's zod schema, to keep
- * zod out of the renderer's bundle; a unit test holds them to the schema.)
+ * ProfileDraft (the name; no empty folder); each folder field as the table loader checks it (relative
+ * paths resolve against the table's folder, `ctx.tableDir`); `bin` (the loader wants a full path); and
+ * the effort, against what the table accepts and what the model in force offers (`ctx.catalog`). (The
+ * checks are repeated here, not imported from the core, to keep Node out of the renderer's bundle; unit
+ * tests hold them to the schema and to the loader.)
  */
-export function localIssues(draft: ProfileDraft): LocalIssue[] {
+export function localIssues(draft: ProfileDraft, ctx: EditorContext = { tableDir: null, catalog: null }): LocalIssue[] {
   const name = draft.name || '(new)';
   const out: LocalIssue[] = [];
-  const push = (field: DraftField, index: number | null, p: FolderProblem, fix?: string): void => {
+  const push = (field: DraftField, index: number | null, p: FolderProblem): void => {
     out.push({
-      field, index, fixValue: p.fixValue, message: p.message, fix: fix ?? (p.fixValue ? '' : 'correct the value'),
+      field, index, level: p.level, fixValue: p.fixValue, message: p.message, fix: p.fix,
       path: ['profiles', name, field, ...(index === null ? [] : [String(index)])],
     });
   };
   if (!NAME.test(draft.name)) {
-    push('name', null, { message: draft.name === '' ? 'a name is needed' : `"${draft.name}" is not one word of letters, digits, _ and -`, fixValue: draft.name.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || null }, 'one word of letters, digits, _ and -');
+    const fixValue = draft.name.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || null;
+    push('name', null, { level: 'error', message: draft.name === '' ? 'a name is needed' : `"${draft.name}" is not one word of letters, digits, _ and -`, fix: 'one word of letters, digits, _ and -', fixValue });
   } else if (draft.name.length > 64) {
-    push('name', null, { message: 'the name is longer than 64 characters', fixValue: null }, 'shorten it');
+    push('name', null, { level: 'error', message: 'the name is longer than 64 characters', fix: 'shorten it', fixValue: null });
   }
-  const cwd = folderProblem(draft.cwd);
+  const cwd = folderProblem(draft.cwd, ctx.tableDir);
   if (cwd) push('cwd', null, cwd);
   draft.add_dirs.forEach((dir, i) => {
-    const p = folderProblem(dir, cwd ? null : draft.cwd);
-    if (p) push('add_dirs', i, p);
+    const p = folderProblem(dir, ctx.tableDir);
+    if (p) push('add_dirs', i, p.message === 'a folder is needed here' ? { ...p, fix: 'write a folder, or remove this row' } : p);
   });
-  if (draft.bin !== null) {
-    const bin = folderProblem(draft.bin);
-    if (bin) push('bin', null, { ...bin, message: bin.message.replace('a folder is needed here', 'a path to the codex executable is needed (or leave it out)') });
+  if (draft.bin !== null && !(draft.bin === '~' || draft.bin.startsWith('~/') || draft.bin.startsWith('/'))) {
+    // table/load.ts: the loader's own words.
+    push('bin', null, { level: 'error', message: `${JSON.stringify(draft.bin)} is not a full path`, fix: 'give the full path of the codex executable (or ~/…), or leave bin out', fixValue: null });
   }
+  const effort = effortProblem(draft, ctx.catalog);
+  if (effort) push('effort', null, effort);
   return out;
+}
+
+/**
+ * The draft's effort against the table (its schema's list) and the model in force (`model/list`): an
+ * effort the table refuses, or one the model does not offer (a chat would not use it), is an error with
+ * the nearest effort offered as its fix-it. Null when fine or when the catalog is unknown.
+ */
+export function effortProblem(draft: Pick<ProfileDraft, 'model' | 'effort'>, catalog: ModelsView | null): FolderProblem | null {
+  if (draft.effort === null || !catalog) return null;
+  const table = catalog.tableEfforts;
+  const model = modelInForce(draft, catalog);
+  const offered = offeredEfforts(model?.info ?? null, table);
+  if (!table.includes(draft.effort)) {
+    // table/schema.ts FIELD_FIXES.effort: the loader's own words.
+    return { level: 'error', message: `effort "${draft.effort}" is not one the table accepts`, fix: `use one of ${table.join(', ')}, or leave it out`, fixValue: nearestEffort(draft.effort, offered, table, model?.info?.efforts) };
+  }
+  if (model?.info && !offered.includes(draft.effort)) {
+    return {
+      level: 'error',
+      message: `${model.id} does not offer effort ${draft.effort}`,
+      fix: `pick one of ${offered.join(', ') || 'its efforts'}, or default`,
+      fixValue: nearestEffort(draft.effort, offered, table, model.info.efforts),
+    };
+  }
+  return null;
+}
+
+/** The problems that block the preview and Save (errors; warnings only show). */
+export function blockingIssues(draft: ProfileDraft, ctx?: EditorContext): LocalIssue[] {
+  return localIssues(draft, ctx).filter((i) => i.level === 'error');
 }
 
 const isField = (s: string | undefined): s is DraftField => s !== undefined && (DRAFT_FIELDS as readonly string[]).includes(s);

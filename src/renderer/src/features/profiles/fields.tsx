@@ -53,7 +53,17 @@ export function Field({ label, help, issues = [], onFix, children, testid, htmlF
   );
 }
 
-/** A folder typed as text (absolute or `~/…`), with "Choose…" when the host offers a folder picker. */
+/** Where a relative folder really is (the table loader resolves it against the table's folder). */
+export function FolderNote({ note }: { note: string | null }): ReactElement | null {
+  if (!note) return null;
+  return (
+    <div className="meta folder-note" data-testid="folder-note">
+      {note}
+    </div>
+  );
+}
+
+/** A folder typed as text (absolute, `~/…`, or relative to the table's folder), with "Choose…" when the host offers a folder picker. */
 export function FolderInput({ value, onChange, pick, id, testid, placeholder, bad }: {
   value: string; onChange: (v: string) => void; pick?: () => Promise<string | null>; id?: string; testid: string; placeholder?: string; bad?: boolean;
 }): ReactElement {
@@ -80,10 +90,13 @@ export function FolderInput({ value, onChange, pick, id, testid, placeholder, ba
   );
 }
 
-/** A list of folders: each row editable and removable, and a row to add one more. `highlight` marks a row just added. */
-export function FolderList({ values, onChange, pick, issues, onFix, testid, highlight = null }: {
+/**
+ * A list of folders: each row editable and removable (with `noteOf` its note, e.g. where a relative
+ * path really is), and a row to add one more. `highlight` marks a row just added.
+ */
+export function FolderList({ values, onChange, pick, issues, onFix, testid, highlight = null, noteOf }: {
   values: readonly string[]; onChange: (v: string[]) => void; pick?: () => Promise<string | null>; issues: readonly ShownIssue[];
-  onFix: (value: string, issue: ShownIssue) => void; testid: string; highlight?: string | null;
+  onFix: (value: string, issue: ShownIssue) => void; testid: string; highlight?: string | null; noteOf?: (value: string) => string | null;
 }): ReactElement {
   const [adding, setAdding] = useState('');
   const add = (v: string): void => {
@@ -109,6 +122,7 @@ export function FolderList({ values, onChange, pick, issues, onFix, testid, high
                 ×
               </button>
             </div>
+            <FolderNote note={noteOf ? noteOf(v) : null} />
             <IssueLines issues={rowIssues} onFix={onFix} />
           </div>
         );

@@ -21,7 +21,7 @@ export function placeIssues(local: readonly LocalIssue[], preview: Pick<ProfileP
     if (field) (out.byField[field] ??= []).push(issue);
     else out.general.push(issue);
   };
-  for (const l of local) put(l.field, { path: l.path, message: l.message, fix: l.fix, level: 'error', fixValue: l.fixValue, index: l.index });
+  for (const l of local) put(l.field, { path: l.path, message: l.message, fix: l.fix, level: l.level, fixValue: l.fixValue, index: l.index });
   if (preview) {
     for (const e of preview.errors) put(fieldOfIssue(e), { ...e, level: 'error', index: indexOfIssue(e) });
     for (const w of preview.warnings) put(fieldOfIssue(w), { ...w, level: 'warning', index: indexOfIssue(w) });
