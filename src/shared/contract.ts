@@ -99,6 +99,13 @@ export const ChatItem = z.discriminatedUnion('type', [
     text: z.string(),
     /** How it reached the agent: a turn of its own, a steer into the running turn, or the reason typed with a Deny. */
     via: z.enum(['turn', 'steer', 'denyReason']).optional(),
+    /** The loopback API's turn id (`POST /turn` answered it) this message was queued with; absent for the window's own. */
+    apiTurn: z.string().optional(),
+    /**
+     * An app turn (`POST /turn` with `reply: "caller"`): it runs in this chat's thread, but its answer is
+     * for the caller (the API event stream); the window folds it and marks it, and it is not the chat's last line.
+     */
+    app: z.boolean().optional(),
   }),
   z.object({ type: z.literal('agent'), id: z.string(), text: z.string(), done: z.boolean() }),
   z.object({ type: z.literal('reasoning'), id: z.string(), text: z.string() }),
@@ -136,6 +143,8 @@ export const ChatItem = z.discriminatedUnion('type', [
     id: z.string(),
     status: z.enum(['completed', 'failed', 'interrupted']),
     reason: z.string().nullable(),
+    /** The loopback API's turn id of the turn that ended, when it was queued by `POST /turn`. */
+    apiTurn: z.string().optional(),
   }),
 ]);
 export type ChatItem = z.infer<typeof ChatItem>;
@@ -160,6 +169,19 @@ export const RequestedAccess = z.object({
 });
 export type RequestedAccess = z.infer<typeof RequestedAccess>;
 
+/**
+ * A path a request named that Angelia never grants, whoever answers (core/approvals/privateReach.ts):
+ * it is, holds or lies inside Angelia's private state, a Codex home, the credential floor, another
+ * profile's folder or another place the profile denies (or, for `write`, keeps read-only). `path` is
+ * the name as asked; `why` says what it reaches ("Angelia's private state", "it holds /x (…)").
+ */
+export const RefusedAccess = z.object({
+  access: z.enum(['read', 'write']),
+  path: z.string(),
+  why: z.string(),
+});
+export type RefusedAccess = z.infer<typeof RefusedAccess>;
+
 /** One approval request exactly as it is shown: what is asked, and which answers are offered. */
 export const ApprovalView = z.object({
   id: z.string(),
@@ -173,8 +195,13 @@ export const ApprovalView = z.object({
   reason: z.string().nullable(),
   /** File changes of a fileChange request (path, kind, unified diff). */
   changes: z.array(z.object({ path: z.string(), kind: z.string(), diff: z.string() })),
-  /** Folders a permissions request (or a command with additional permissions) asks for. */
+  /**
+   * Folders a permissions request (or a command with additional permissions) asks for that can be
+   * granted: what `refused` names is left out (null when nothing grantable is left).
+   */
   requested: RequestedAccess.nullable(),
+  /** What the request also asked for and Angelia never grants (shown as refused; absent when nothing was). */
+  refused: z.array(RefusedAccess).optional(),
   /** The answers offered, from Codex's `availableDecisions` when given. */
   answers: z.array(ApprovalAnswer),
   createdAt: z.string(),
@@ -326,6 +353,23 @@ export type TableChangesView = z.infer<typeof TableChangesView>;
 /** A model Codex offers (`model/list`, codex 0.169.0), for the editor's pickers. */
 export const ModelView = z.object({ id: z.string(), name: z.string(), efforts: z.array(z.string()), defaultEffort: z.string().nullable(), isDefault: z.boolean() });
 
+/** One key of Codex's own config in force (`config/read`, codex 0.169.0): its value and the layer that set it, in words. */
+export const CodexSetting = z.object({ value: z.string(), source: z.string() });
+export type CodexSetting = z.infer<typeof CodexSetting>;
+
+/**
+ * What the editor's model and effort pickers need (`models:list`): the models Codex offers the profile;
+ * what Codex's own config sets when the profile sets nothing (`model`, `model_reasoning_effort` of
+ * `config/read` with the profile's folder; null = not set there; `error` when it could not be read); and
+ * the efforts the table accepts (the table schema's list).
+ */
+export const ModelsView = z.object({
+  models: z.array(ModelView),
+  codexConfig: z.object({ model: CodexSetting.nullable(), effort: CodexSetting.nullable(), error: z.string().nullable() }),
+  tableEfforts: z.array(z.string()),
+});
+export type ModelsView = z.infer<typeof ModelsView>;
+
 const empty = z.object({}).strict();
 
 /** The invoke table: channel → input and output schemas. */
@@ -382,8 +426,8 @@ export const invokeTable = {
   'profiles:policy': { input: z.object({ name: z.string() }).strict(), output: PolicyView },
   /** Runs `angelia verify` for a profile (the sandbox probes). */
   'profiles:verify': { input: z.object({ name: z.string() }).strict(), output: VerifyView },
-  /** The models Codex offers for a profile (cached; starts a short-lived app-server when needed). */
-  'models:list': { input: z.object({ profile: z.string() }).strict(), output: z.array(ModelView) },
+  /** The models Codex offers for a profile (cached), and its config in force (a short-lived app-server). */
+  'models:list': { input: z.object({ profile: z.string() }).strict(), output: ModelsView },
   /** The table on disk compared with the accepted one. */
   'table:changes': { input: empty, output: TableChangesView },
   /** Accepts the table on disk (as `angelia accept`); new starts use it. */

@@ -3,7 +3,8 @@
  * agent token of the targeted chat, the agent token of another chat, and the owner token. Each route
  * is called with its first successful documented example (its `from` left out: the token speaks for
  * the caller) against a fresh fake core; a call that is allowed must answer 200 with a body its
- * schema accepts, one that is not must answer 401 / 403 without touching the core.
+ * schema accepts, one that is not must answer 401 / 403 without touching the core. The owner-only
+ * fields of `/turn` (`reply`, `plain`, `files`, `{path, from}` files) get the same five callers.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -96,7 +97,43 @@ describe('authorisation matrix (from the route table)', () => {
         if (!allowed) {
           expect(fake.posts).toEqual([]);
           expect(fake.turns).toEqual([]);
+          expect(fake.asks).toEqual([]);
           expect(fake.answers).toEqual([]);
+        }
+      });
+    }
+  }
+});
+
+/** `/turn` bodies with an owner-only field (paths filled in per test). */
+const OWNER_FIELDS: Record<string, (chart: string) => Record<string, unknown>> = {
+  'reply: caller': () => ({ key: 'coder', text: 'List the failing tests.', reply: 'caller' }),
+  'plain': () => ({ key: 'coder', text: '/compact as typed', plain: true }),
+  'files (a path)': (chart) => ({ key: 'coder', text: 'Look at this.', files: [chart] }),
+  'files ({path, from})': (chart) => ({ key: 'coder', text: 'Look at this.', files: [{ path: chart, from: 'research' }] }),
+};
+
+describe('authorisation matrix of the owner-only fields of /turn', () => {
+  for (const [field, body] of Object.entries(OWNER_FIELDS)) {
+    for (const who of CALLERS) {
+      it(`POST /turn with ${field} — ${who}`, async () => {
+        const res = await call(dirs.socket, 'POST', '/turn', { token: tokenOf(who, 'coder'), body: body(join(dirs.outside, 'chart.png')) });
+        const cls = classOf(who, 'coder');
+        if (cls === null) {
+          expect(res.status).toBe(401);
+        } else if (cls !== 'owner') {
+          expect(res.status, res.text).toBe(403);
+          expect(res.body).toEqual({ error: 'only the owner gives a turn with reply, plain or files', code: 'forbidden' });
+        } else {
+          expect(res.status, res.text).toBe(200);
+          expect(fake.turns).toHaveLength(1);
+          expect(fake.turns[0]?.app).toBe(field === 'reply: caller');
+          if (field === 'plain') expect(fake.turns[0]?.text).toBe('/compact as typed');
+          if (field.startsWith('files')) expect(fake.attached).toEqual([{ chatId: 'coder', name: 'chart.png', size: 48213 }]);
+        }
+        if (cls !== 'owner') {
+          expect(fake.turns).toEqual([]);
+          expect(fake.attached).toEqual([]);
         }
       });
     }

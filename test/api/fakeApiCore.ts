@@ -4,7 +4,9 @@
  * answer_from *), `research` (* and *) and `vault` (isolated), one chat each; chat `coder` has one
  * session, six history items and one pending command approval (the examples' ids). `turn` answers the
  * examples' turn id first and plays `turn` → `out` → `turn-end` on the next tick (the reply is
- * `opts.reply`'s). Everything the API did is recorded (`posts`, `turns`, `attached`, `answers`).
+ * `opts.reply`'s); `ask` answers with the same reply (a failed one throws `ask-failed`, none at all waits
+ * until the timeout or the caller's abort). Everything the API did is recorded (`posts`, `turns`, `asks`,
+ * `attached`, `answers`).
  */
 import { randomUUID } from 'node:crypto';
 import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ChatItem, ChatView, SessionView } from '../../src/shared/contract';
@@ -44,7 +46,8 @@ export interface FakeApiCoreOptions {
 export interface FakeApiCore {
   core: ApiCore;
   posts: { chatId: string; post: ApiPost }[];
-  turns: { chatId: string; text: string; turn: string }[];
+  turns: { chatId: string; text: string; turn: string; app: boolean }[];
+  asks: { chatId: string; text: string }[];
   attached: { chatId: string; name: string; size: number }[];
   answers: { id: string; answer: ApprovalAnswer; opts: unknown }[];
   /** Emits an API event to every subscriber. */
@@ -103,7 +106,7 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
   const emit = (e: ApiEvent): void => {
     for (const l of listeners) l(e);
   };
-  const fake: FakeApiCore = { core: undefined as unknown as ApiCore, posts: [], turns: [], attached: [], answers: [], emit };
+  const fake: FakeApiCore = { core: undefined as unknown as ApiCore, posts: [], turns: [], asks: [], attached: [], answers: [], emit };
   const reply = o.reply === undefined ? (): FakeReply => ({ status: 'completed', text: 'Node 20.19 (see .nvmrc).' }) : o.reply;
   const known = (chatId: string): void => {
     if (!chats.some((c) => c.id === chatId)) throw new AppFailure({ code: 'unknown-chat', message: `no chat or profile named "${chatId}"` });
@@ -120,11 +123,11 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
       known(chatId);
       return items[chatId] ?? [];
     },
-    turn: async (chatId, text) => {
+    turn: async (chatId, text, opts = {}) => {
       known(chatId);
       if (o.queueFull?.includes(chatId)) throw new AppFailure({ code: 'queue-full', message: 'this chat already holds 10 messages; wait for the agent to work through them', where: chatId });
       const turn = fake.turns.length === 0 ? EX_TURN : randomUUID();
-      fake.turns.push({ chatId, text, turn });
+      fake.turns.push({ chatId, text, turn, app: opts.app === true });
       if (reply) {
         setImmediate(() => {
           const at = new Date().toISOString();
@@ -135,6 +138,24 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
         });
       }
       return { queued: 1, turn };
+    },
+    ask: async (chatId, text, opts) => {
+      known(chatId);
+      fake.asks.push({ chatId, text });
+      if (!reply) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, opts.timeoutMs);
+          opts.signal?.addEventListener('abort', () => {
+            clearTimeout(t);
+            resolve();
+          }, { once: true });
+        });
+        if (opts.signal?.aborted) throw new AppFailure({ code: 'ask-aborted', message: 'the caller went away' });
+        throw new AppFailure({ code: 'ask-timeout', message: 'no answer in time' });
+      }
+      const r = reply(text);
+      if (r.status !== 'completed') throw new AppFailure({ code: 'ask-failed', message: r.reason ?? `the turn ${r.status}` });
+      return { answer: r.text ?? '' };
     },
     post: async (chatId, post) => {
       known(chatId);

@@ -98,16 +98,17 @@ describe('the CLI over the API, on a real socket, with the real core', () => {
     expect(orch.chat('coder').transcript.all().some((i) => i.type === 'user')).toBe(false);
   });
 
-  it('ask runs a real turn and prints its answer; turn queues one labelled from the sending profile', async () => {
+  it('ask prints the answer of a read-only copy (nothing in the chat); turn queues one labelled from the sending profile', async () => {
     const a = io(ownerEnv);
     expect(await runAsk(['coder', 'what is six times seven?'], a), a.err).toBe(0);
     expect(a.out).toBe('answer: what is six times seven?\n');
+    expect(orch.chat('coder').transcript.all().filter((i) => i.type === 'user')).toEqual([]);
     const t = io(agentEnv('research'));
     expect(await runTurn(['coder', 'please check the build'], t), t.err).toBe(0);
     expect(t.out).toMatch(/^queued [0-9a-f-]{36}\n$/);
     await orch.chat('coder').idle();
     const users = orch.chat('coder').transcript.all().filter((i) => i.type === 'user').map((i) => (i as { text: string }).text);
-    expect(users).toEqual(['what is six times seven?', '[from research]\n\nplease check the build']);
+    expect(users).toEqual(['[from research]\n\nplease check the build']);
     const q = io(agentEnv('research'));
     expect(await runAsk(['coder', 'and now?'], q), q.err).toBe(0);
     expect(q.out).toBe('answer: and now?\n');

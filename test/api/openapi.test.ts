@@ -111,7 +111,8 @@ describe('replaying every documented example', () => {
     if (typeof body !== 'object' || body === null) return body;
     const b = { ...(body as Record<string, unknown>) };
     if (b.path === '/home/me/Pictures/chart.png') b.path = join(dirs.outside, 'chart.png');
-    if (Array.isArray(b.files)) b.files = b.files.map((f) => (f === '/home/me/Documents/report.pdf' ? join(dirs.outside, 'report.pdf') : f));
+    const local = (f: unknown): unknown => (f === '/home/me/Documents/report.pdf' ? join(dirs.outside, 'report.pdf') : f === '/home/me/research/chart.png' ? join(dirs.outside, 'chart.png') : f);
+    if (Array.isArray(b.files)) b.files = b.files.map((f) => (typeof f === 'object' && f !== null ? { ...f, path: local((f as { path: unknown }).path) } : local(f)));
     return b;
   }
 

@@ -96,12 +96,15 @@ describe('messages between profiles', () => {
     expect(fake.posts[0]?.post).toEqual({ label: 'from research', text: '> [app · owner] approve it', files: [] });
     await post(t, '/send', t.owner, { key: 'coder', text: '[note] from me' });
     expect(fake.posts[1]?.post).toEqual({ label: 'owner', text: '[note] from me', files: [] });
-    for (const path of ['/turn', '/ask']) {
-      const res = await post(t, path, t.owner, { key: 'coder', text: '/new' });
-      expect(res.status, path).toBe(400);
-    }
+    const res = await post(t, '/turn', t.owner, { key: 'coder', text: '/new' });
+    expect(res.status).toBe(400);
     expect((await post(t, '/turn', t.owner, { key: 'coder', text: ' /tmp is full' })).status).toBe(200);
     expect(fake.turns).toHaveLength(3);
+    // `plain`: the owner's text as written, a leading `/` included; /ask never runs a command, so it takes one.
+    expect((await post(t, '/turn', t.owner, { key: 'coder', text: '/new\r\nas typed', plain: true })).status).toBe(200);
+    expect(fake.turns[3]?.text).toBe('/new\nas typed');
+    expect((await post(t, '/ask', t.owner, { key: 'coder', text: '/new' })).status).toBe(200);
+    expect(fake.asks.at(-1)?.text).toBe('/new');
   });
 
   it('`from` must be the token\'s own chat, and only agent tokens give one', async () => {
@@ -261,19 +264,37 @@ describe('history, ask', () => {
     expect((await call(dirs.socket, 'GET', '/history?key=coder&session=other', { token: t.owner })).status).toBe(404);
   });
 
-  it('ask answers the turn\'s last agent message; a failed or dropped turn is 502; no answer in time is 504', async () => {
+  it('ask answers from the read-only copy and queues nothing; a failed copy is 502; no answer in time is 504', async () => {
     let reply: FakeApiCoreOptions['reply'] = () => ({ status: 'completed', text: 'forty-two' });
     const { t, fake } = await serve({ reply: (text) => reply!(text) }, { askTimeoutMs: 300 });
     expect((await post(t, '/ask', t.tokenFor('research'), { key: 'coder', text: 'the answer?' })).body).toEqual({ answer: 'forty-two' });
-    expect(fake.turns[0]?.text).toBe('[from research]\n\nthe answer?');
-    reply = () => ({ status: 'dropped', reason: 'the message was dropped before its turn began' });
-    expect((await post(t, '/ask', t.owner, { key: 'coder', text: 'again?' })).body).toEqual({ error: 'the turn in chat coder was dropped: the message was dropped before its turn began', code: 'ask-failed' });
+    expect(fake.asks).toEqual([{ chatId: 'coder', text: '[from research]\n\nthe answer?' }]);
+    expect(fake.turns).toEqual([]);
+    reply = () => ({ status: 'failed', reason: 'refused: Codex reports a "workspaceWrite" sandbox, not readOnly.' });
+    expect((await post(t, '/ask', t.owner, { key: 'coder', text: 'again?' })).body).toEqual({ error: 'the read-only copy of chat coder did not answer: refused: Codex reports a "workspaceWrite" sandbox, not readOnly.', code: 'ask-failed' });
     await t.api.close();
     running.splice(0);
     const { t: t2 } = await serve({ reply: null }, { askTimeoutMs: 300 });
     const res = await post(t2, '/ask', t2.owner, { key: 'coder', text: 'hello?' });
     expect(res.status).toBe(504);
     expect(res.body).toMatchObject({ code: 'ask-timeout' });
+  });
+
+  it('a turn\'s `{path, from}` file is checked against chat `from`\'s profile; a plain path only against the floor', async () => {
+    const chart = join(dirs.outside, 'from-chart.png');
+    await writeFile(chart, 'png');
+    const { t, fake } = await serve({ deny: { research: [`Read(${dirs.outside}/**)`] } });
+    let res = await post(t, '/turn', t.owner, { key: 'coder', text: 'x', files: [{ path: chart, from: 'research' }] });
+    expect(res.status, res.text).toBe(403);
+    expect(res.body).toMatchObject({ error: 'this profile may not read that file', code: 'media-denied' });
+    res = await post(t, '/turn', t.owner, { key: 'coder', text: 'x', files: [{ path: chart, from: 'nobody' }] });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: 'files[0].from: no such chat', code: 'unknown-chat' });
+    expect(fake.attached).toEqual([]);
+    res = await post(t, '/turn', t.owner, { key: 'coder', text: 'x', files: [{ path: chart, from: 'vault' }, chart, { path: chart, name: 'renamed.png' }] });
+    expect(res.status, res.text).toBe(200);
+    expect(fake.attached.map((a) => a.name)).toEqual(['from-chart.png', 'from-chart.png', 'renamed.png']);
+    expect(fake.turns[0]?.text).toBe('x\n[file: /home/me/code/.inbox/from-chart.png]\n[file: /home/me/code/.inbox/from-chart.png]\n[file: /home/me/code/.inbox/renamed.png]');
   });
 
   it('a full chat answers 429', async () => {

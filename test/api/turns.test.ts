@@ -1,7 +1,8 @@
 /**
  * The API's events derived from the contract's (src/main/api/turns.ts): each turn tagged with the id
- * `/turn` answered, told once however often an item is upserted, and every API turn ended — completed,
- * failed when the agent did not start, dropped when the chat dropped its queue.
+ * `/turn` answered (carried by the chat on its `user` and `turnEnd` items, never matched by text), told
+ * once however often an item is upserted, and every API turn ended — completed, failed when the agent did
+ * not start, dropped when the chat dropped its queue.
  */
 import { describe, expect, it } from 'vitest';
 import type { AppEvent, ApprovalView, ChatItem, ChatView } from '../../src/shared/contract';
@@ -36,16 +37,16 @@ function approval(state: ApprovalView['state'], answer: ApprovalView['answer'] =
 describe('TurnTracker', () => {
   it('tags a turn\'s events with the API turn id and tells each item once', () => {
     const { t, out } = tracker();
-    const id = t.expect('c', 'hello');
+    const id = t.expect('c');
     t.onAppEvent(updated('c', 1));
-    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'hello', via: 'turn' }));
+    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'hello', via: 'turn', apiTurn: id }));
     t.onAppEvent(item('c', { type: 'agent', id: 'a1', text: 'Hi', done: false }));
     t.onAppEvent(item('c', { type: 'command', id: 'x1', command: 'ls', cwd: '/w', output: '', exitCode: null, status: 'running' }));
     t.onAppEvent(item('c', { type: 'command', id: 'x1', command: 'ls', cwd: '/w', output: 'a', exitCode: 0, status: 'completed' }));
     t.onAppEvent(item('c', { type: 'command', id: 'x1', command: 'ls', cwd: '/w', output: 'a', exitCode: 0, status: 'completed' }));
     t.onAppEvent(item('c', { type: 'agent', id: 'a1', text: 'Hi there', done: true }));
     t.onAppEvent(item('c', { type: 'agent', id: 'a1', text: 'Hi there', done: true }));
-    t.onAppEvent(item('c', { type: 'turnEnd', id: 'e1', status: 'completed', reason: null }));
+    t.onAppEvent(item('c', { type: 'turnEnd', id: 'e1', status: 'completed', reason: null, apiTurn: id }));
     expect(out).toEqual([
       { event: 'turn', key: 'c', at: AT, turn: id, text: 'hello' },
       { event: 'progress', key: 'c', at: AT, turn: id, kind: 'command', text: 'running: ls' },
@@ -55,21 +56,37 @@ describe('TurnTracker', () => {
     ]);
   });
 
-  it('gives a turn the window started an id of its own, and matches API turns by their text in any order', () => {
+  it('gives a turn the window started an id of its own, and takes an API turn\'s id from its item', () => {
     const { t, out } = tracker();
-    const b = t.expect('c', 'second');
-    t.onAppEvent(item('c', { type: 'user', id: 'u0', text: 'from the window', via: 'turn' }));
+    const b = t.expect('c');
+    t.onAppEvent(item('c', { type: 'user', id: 'u0', text: 'second', via: 'turn' }));
     t.onAppEvent(item('c', { type: 'turnEnd', id: 'e0', status: 'completed', reason: null }));
-    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'second', via: 'turn' }));
+    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'second', via: 'turn', apiTurn: b }));
     t.onAppEvent(item('c', { type: 'user', id: 's1', text: 'steered in', via: 'steer' }));
     expect(out.filter((e) => e.event === 'turn').map((e) => e.turn)).toEqual(['gen-2', b]);
   });
 
+  it('tells two queued turns with the same text apart by the id each carries', () => {
+    const { t, out } = tracker();
+    const first = t.expect('c');
+    const second = t.expect('c');
+    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'same', via: 'turn', apiTurn: first }));
+    t.onAppEvent(item('c', { type: 'agent', id: 'a1', text: 'one', done: true }));
+    t.onAppEvent(item('c', { type: 'turnEnd', id: 'e1', status: 'completed', reason: null, apiTurn: first }));
+    t.onAppEvent(item('c', { type: 'user', id: 'u2', text: 'same', via: 'turn', apiTurn: second }));
+    t.onAppEvent(item('c', { type: 'agent', id: 'a2', text: 'two', done: true }));
+    t.onAppEvent(item('c', { type: 'turnEnd', id: 'e2', status: 'failed', reason: 'x', apiTurn: second }));
+    expect(out.map((e) => [e.event, 'turn' in e ? e.turn : null, 'text' in e ? e.text : e.event === 'turn-end' ? e.status : null])).toEqual([
+      ['turn', first, 'same'], ['out', first, 'one'], ['turn-end', first, 'completed'],
+      ['turn', second, 'same'], ['out', second, 'two'], ['turn-end', second, 'failed'],
+    ]);
+  });
+
   it('ends the turn failed when the agent does not start, and the queued API turns dropped', () => {
     const { t, out } = tracker();
-    const first = t.expect('c', 'one');
-    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'one', via: 'turn' }));
-    const second = t.expect('c', 'two');
+    const first = t.expect('c');
+    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'one', via: 'turn', apiTurn: first }));
+    const second = t.expect('c');
     t.onAppEvent(updated('c', 1));
     t.onAppEvent(item('c', { type: 'error', id: 'r1', message: 'This chat\'s agent was not started: refused.', detail: null, kind: 'refused' }));
     t.onAppEvent(updated('c', 0));
@@ -81,19 +98,20 @@ describe('TurnTracker', () => {
 
   it('closes a turn left open when the next one begins, and forgets a cancelled one', () => {
     const { t, out } = tracker();
-    const first = t.expect('c', 'one');
-    const gone = t.expect('c', 'never queued');
+    const first = t.expect('c');
+    const gone = t.expect('c');
     t.cancel('c', gone);
-    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'one', via: 'turn' }));
-    t.onAppEvent(item('c', { type: 'user', id: 'u2', text: 'never queued', via: 'turn' }));
+    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'one', via: 'turn', apiTurn: first }));
+    t.onAppEvent(item('c', { type: 'user', id: 'u2', text: 'from the window', via: 'turn' }));
+    t.onAppEvent(updated('c', 0));
     expect(out.filter((e) => e.event === 'turn-end')).toEqual([{ event: 'turn-end', key: 'c', at: AT, turn: first, status: 'failed', reason: 'the turn ended without a turn end' }]);
     expect(out.at(-1)).toMatchObject({ event: 'turn', turn: 'gen-3' });
   });
 
   it('tells approvals once: permission (with the running turn), then permission-answered', () => {
     const { t, out } = tracker();
-    const id = t.expect('c', 'go');
-    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'go', via: 'turn' }));
+    const id = t.expect('c');
+    t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'go', via: 'turn', apiTurn: id }));
     t.onAppEvent(approval('pending'));
     t.onAppEvent(approval('pending'));
     t.onAppEvent(approval('answered', 'allow', 'api'));

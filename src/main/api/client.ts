@@ -6,7 +6,7 @@
  *   are in the environment, else from the identity file of the chat's mailbox (`ANGELIA_MAILBOX`:
  *   Codex keeps variables named like `*TOKEN*` and `*KEY*` from the agent's commands); the socket at
  *   `ANGELIA_API_SOCK` when set;
- * - otherwise the owner token in `<state>/api.token` and the socket `<state>/api.sock`
+ * - otherwise the owner token in `<state>/private/api.token` and the socket `<state>/api.sock`
  *   (`ANGELIA_STATE_DIR` places the instance).
  *
  * The channel: the socket when it connects; when the connect fails with EPERM, EACCES, ENOENT or
@@ -15,7 +15,7 @@
  * request is never delivered twice.
  */
 import { request } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IDENTITY_FILE } from '../core/compile/mailbox';
 import { resolveInstance, type InstanceEnv } from '../core/instance/paths';
@@ -33,7 +33,21 @@ export interface ApiEndpoint {
 /** Connect errors after which a call goes through the mailbox. */
 export const MAILBOX_FALLBACK_CODES: readonly string[] = ['EPERM', 'EACCES', 'ENOENT', 'ECONNREFUSED'];
 
-/** Why a call failed: `status` 0 when nothing answered (then `code` is `not-running`) or no token was found. */
+/**
+ * What a command run outside the sandbox after an approval (an escalated command) is told: it cannot reach
+ * Angelia from there, and what to do instead. Measured on codex 0.169.0, Linux (docs/sandbox-sockets.md):
+ * such a command keeps the profile's deny entries (Angelia's mailboxes are denied) and Codex's seccomp
+ * filter still refuses every Unix socket, and `*TOKEN*` variables are kept from it.
+ */
+export const ESCALATED = (mailbox: string, code: string): string =>
+  `this command cannot reach Angelia: your chat's mailbox ${mailbox} is closed to it (${code}), which happens when a command runs outside `
+  + 'the sandbox after an approval; there Codex still denies Angelia\'s private folders and every Unix socket. Run angelia as an ordinary '
+  + 'command, inside the sandbox (do not ask to run it outside).';
+
+/**
+ * Why a call failed: `status` 0 when nothing answered (then `code` is `not-running`), no token was found
+ * (`no-token`), or the command runs where it cannot reach Angelia at all (`escalated`, see ESCALATED).
+ */
 export class ApiClientError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
     super(message);
@@ -58,7 +72,12 @@ export function locateApi(env: InstanceEnv): ApiEndpoint {
     try {
       identity = JSON.parse(readFileSync(file, 'utf8'));
     } catch (e) {
-      throw new ApiClientError(0, 'no-token', `your identity file ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'not JSON'}): Angelia writes it when your agent starts`);
+      const code = (e as NodeJS.ErrnoException).code;
+      // Denied, not missing: the command runs where the mailbox is hidden, i.e. outside the sandbox after an
+      // approval (codex 0.169.0 keeps the deny entries and drops the mailbox's write entry there, and on
+      // Linux still blocks every Unix socket: docs/sandbox-sockets.md "Approved escalation").
+      if (code === 'EACCES' || code === 'EPERM') throw new ApiClientError(0, 'escalated', ESCALATED(mailbox, code));
+      throw new ApiClientError(0, 'no-token', `your identity file ${file} cannot be read (${code ?? 'not JSON'}): Angelia writes it when your agent starts`);
     }
     const { chat, token } = (typeof identity === 'object' && identity !== null ? identity : {}) as { chat?: unknown; token?: unknown };
     if (typeof chat !== 'string' || typeof token !== 'string' || !token) throw new ApiClientError(0, 'no-token', `your identity file ${file} does not hold a chat and a token: restart your chat`);
@@ -68,7 +87,10 @@ export function locateApi(env: InstanceEnv): ApiEndpoint {
   try {
     token = readFileSync(paths.apiToken, 'utf8').trim();
   } catch {
-    throw new ApiClientError(0, 'no-token', `no owner token at ${paths.apiToken}: start Angelia first (the app, or angelia serve)`);
+    // An Angelia from before `<state>/private/` keeps it at `<state>/api.token` until it restarts (instance/migrate.ts).
+    const legacy = join(paths.stateDir, 'api.token');
+    const why = existsSync(legacy) ? ` (an older Angelia keeps it at ${legacy}): restart Angelia (the app, or angelia serve); it moves the token into ${paths.privateDir}` : ': start Angelia first (the app, or angelia serve)';
+    throw new ApiClientError(0, 'no-token', `no owner token at ${paths.apiToken}${why}`);
   }
   if (!token) throw new ApiClientError(0, 'no-token', `the owner token file ${paths.apiToken} is empty: restart Angelia`);
   return { socketPath, token, from: null, mailbox: null };

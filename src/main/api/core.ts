@@ -91,9 +91,18 @@ export interface ApiCore {
   items(chatId: string): Promise<ChatItem[]>;
   /**
    * Queues `text` as a turn of its own in the chat (never a chat command, never a steer) and returns the
-   * API turn id its events carry, and how many messages wait. Throws AppFailure `queue-full` (10 held).
+   * API turn id its events carry, and how many messages wait. `app`: an app turn (`reply: "caller"`): it
+   * runs in the chat's thread, its answer is for the caller (the event stream) and the window folds it.
+   * Throws AppFailure `queue-full` (the chat already holds 10: running and waiting).
    */
-  turn(chatId: string, text: string): Promise<{ queued: number; turn: string }>;
+  turn(chatId: string, text: string, opts?: { app?: boolean }): Promise<{ queued: number; turn: string }>;
+  /**
+   * Answers `text` from a READ-ONLY copy of the chat's current session (a fork of its Codex thread on a
+   * process of its own, under the profile's permission profile with every write entry made read;
+   * docs/api-ask.md), without touching the chat. Throws AppFailure `ask-failed`, `ask-timeout` (after
+   * `timeoutMs`), `ask-aborted` (the signal fired), `refused` (a start check failed), `unknown-chat`.
+   */
+  ask(chatId: string, text: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ answer: string }>;
   /** Shows a line (and files) in the chat without running a turn. */
   post(chatId: string, post: ApiPost): Promise<void>;
   /** Writes `data` into the chat's profile folder under `.inbox/` (name sanitised, mode 600); answers the path. */

@@ -5,10 +5,11 @@
  * The messaging policy (`isolated`, `accept_from`, `answer_from`) is read from the ACCEPTED table
  * (table/accepted.ts), never from the table on disk an agent may have edited.
  *
- * What the orchestrator does not offer yet, and how it is bridged here (see the lead's report):
- * - a posted line (`/send`, `/send-media`) is a `notice` item `[label] text` with `[file: <copy>]`
- *   lines, as the contract has no item for a message from another profile or a file;
- * - `/ask` runs as an ordinary turn of the asked chat (the seed answered from a read-only fork).
+ * A `/turn` is queued with the chat's `queueTurn` (never a command, never a steer) carrying the API
+ * turn id the tracker minted, so its events are tied to it by id, never by text (turns.ts). `/ask` is
+ * the orchestrator's `ask`: a read-only fork of the chat's thread on a process of its own (chats/ask.ts).
+ * A posted line (`/send`, `/send-media`) is a `notice` item `[label] text` with `[file: <copy>]` lines,
+ * as the contract has no item for a message from another profile or a file.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { AppEvent, ChatItem, ChatView, CoreApi } from '../../shared/contract';
@@ -30,7 +31,12 @@ export interface OrchestratorPort {
   api(): CoreApi;
   readonly broker: Pick<ApprovalBroker, 'answer'>;
   readonly hub: { emit(e: AppEvent): void };
-  chat(chatId: string): { readonly transcript: { push(item: ChatItem): void; localId(kind: string): string }; view(): ChatView };
+  chat(chatId: string): {
+    readonly transcript: { push(item: ChatItem): void; localId(kind: string): string };
+    view(): ChatView;
+    queueTurn(text: string, opts: { apiTurn: string; app?: boolean }): { queued: number };
+  };
+  ask(chatId: string, text: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ answer: string }>;
 }
 
 /** The adapter, with `close` to stop listening to the core. */
@@ -91,17 +97,18 @@ export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: In
     })),
     sessions: (chatId) => h['chats:sessions']({ chatId }),
     items: (chatId) => h['chats:items']({ chatId }),
-    turn: async (chatId, text) => {
-      const id = tracker.expect(chatId, text);
+    turn: async (chatId, text, opts = {}) => {
+      const chat = orch.chat(chatId);
+      const id = tracker.expect(chatId);
       try {
-        const out = await h['chats:send']({ chatId, text });
-        if (out.command) throw new AppFailure({ code: 'bad-turn', message: `the text was taken as the command ${out.command}, not as a turn` });
+        const out = chat.queueTurn(text, { apiTurn: id, ...(opts.app ? { app: true } : {}) });
         return { queued: out.queued, turn: id };
       } catch (e) {
         tracker.cancel(chatId, id);
         throw e;
       }
     },
+    ask: async (chatId, text, opts) => ({ answer: (await orch.ask(chatId, text, opts)).answer }),
     post: async (chatId, post) => {
       const chat = orch.chat(chatId);
       const lines = [`[${post.label}]${post.text ? ` ${post.text}` : ''}`, ...post.files.map((f) => `[file: ${f}]`)];

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { AnswerOutcome, ApprovalAnswer, RequestedAccess, type ChatItem } from '../../shared/contract';
 import type { Caller, CallerClass } from './auth';
 import { ApiEventSchema, type ApiCore, type ApiEvent, type ApiProfile } from './core';
+import { AppFailure } from '../../shared/result';
 import { ApiError } from './errors';
 import { checkMedia, readChecked, snapshotMedia, type MediaPlaces } from './media';
 import { checkReach, cleanText, labelled, quoted, type RateLimiter } from './policy';
@@ -133,19 +134,29 @@ const SendMediaBody = z.object({
   from: fromKey.optional(),
 }).strict();
 
+const filePath = z.string().min(1).max(4096).describe('absolute path (or ~/…) of a regular file of at most 25 MiB');
+
 const TurnFile = z.union([
-  z.string().min(1).max(4096),
-  z.object({ path: z.string().min(1).max(4096), name: z.string().min(1).max(255).optional() }).strict(),
+  filePath,
+  z.object({
+    path: filePath,
+    from: chatKey.optional().describe('the chat the file comes from (seed-spec §6.2 `{path, from}`): the path is checked as if that chat\'s agent sent it, with its profile\'s Read rules on top of the send-media checks'),
+    name: z.string().min(1).max(255).optional().describe('the name to give the copy (sanitised); default the file\'s own'),
+  }).strict(),
 ]);
 
 const TurnBody = z.object({
   key: chatKey,
   text: text.optional().describe('the message; required unless files are given'),
   from: fromKey.optional(),
-  files: z.array(TurnFile).min(1).max(10).optional().describe('owner only: files copied into the profile\'s .inbox/ after the send-media checks'),
+  reply: z.literal('caller').optional().describe('owner only: an app turn; it runs in the chat\'s thread, its answer goes to the caller (the event stream, by the turn id) and the window shows it folded, as an app turn'),
+  plain: z.boolean().optional().describe('owner only: the text goes to the agent exactly as written, with no envelope and no command check (a leading `/` is sent as it is); without it, an owner text starting with `/` is refused'),
+  files: z.array(TurnFile).min(1).max(10).optional().describe('owner only: 1–10 files, each a path or `{path, from}`, checked like send-media and copied into the profile\'s .inbox/'),
 }).strict();
 
 const AskBody = z.object({ key: chatKey, text, from: fromKey.optional() }).strict();
+
+const JobsQuery = z.object({ profile: z.string().min(1).max(200).optional().describe('one profile (it must exist); default every profile') }).strict();
 
 const EventsQuery = z.object({ key: chatKey.optional() }).strict();
 
@@ -169,7 +180,14 @@ const Health = z.object({ ok, api: z.literal(API_VERSION), features: z.array(z.s
 const Posted = z.object({ ok }).strict();
 const MediaSent = z.object({ ok, name: z.string(), size: z.number().int().positive() }).strict();
 const Queued = z.object({ ok, queued: z.number().int().nonnegative(), turn: z.string().describe('the turn id its events carry') }).strict();
-const Answered = z.object({ answer: z.string() }).strict();
+const Answered = z.object({ answer: z.string().describe('the last agent message of the read-only copy\'s turn ("" when it wrote none)') }).strict();
+const Jobs = z.object({
+  version: z.literal(1),
+  supported: z.literal(false).describe('scheduled jobs are not in this version of Angelia (product.md §8)'),
+  profile: z.string().nullable().describe('the profile asked about, or null for every profile'),
+  jobs: z.array(z.never()).max(0).describe('always empty: no job is scheduled, and none can be'),
+  reason: z.string(),
+}).strict();
 
 const SessionRow = z.object({ id: z.string(), threadId: z.string().nullable(), label: z.string(), turns: z.number().int(), lastUsedAt: z.string(), active: z.boolean() }).strict();
 const Sessions = z.object({ active: z.string().nullable(), sessions: z.array(SessionRow) }).strict();
@@ -235,8 +253,31 @@ async function callerDeny(ctx: RouteContext): Promise<string[] | null> {
 }
 
 /**
- * Throws ApiError 400 when the owner's text would be taken as a chat command (a leading `/` and a
- * letter): `/turn` and `/ask` run turns, never commands. An agent's text is labelled, so never one.
+ * Copies the files of an owner's turn into the chat's `.inbox/`, each after the send-media checks (seed-spec
+ * §6.3); a `{path, from}` file is checked with the Read rules of chat `from`'s profile too, as if that
+ * chat's agent had sent it. Answers the copies' paths, in order. Throws ApiError (403 refused, 404 unknown
+ * `from` chat, 413 too large).
+ */
+async function copyTurnFiles(ctx: RouteContext, key: string, files: readonly z.infer<typeof TurnFile>[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const [i, f] of files.entries()) {
+    const spec = typeof f === 'string' ? { path: f } : f;
+    let deny: string[] | null = null;
+    if ('from' in spec && spec.from !== undefined) {
+      const origin = (await ctx.deps.core.chats()).find((c) => c.id === spec.from);
+      if (!origin) throw new ApiError(404, 'unknown-chat', `files[${i}].from: no such chat`);
+      deny = await ctx.deps.core.readDenyRules((await profileOfChat(ctx.deps.core, origin.id)).name);
+    }
+    const media = await checkMedia(spec.path, ctx.deps.places, deny);
+    out.push((await ctx.deps.core.attach(key, ('name' in spec ? spec.name : undefined) ?? media.name, await readChecked(media))).path);
+  }
+  return out;
+}
+
+/**
+ * Throws ApiError 400 when the owner's `/turn` text starts with `/` and a letter: it reads like a chat
+ * command, which `/turn` never runs (the queue takes it as a message), so the caller is told rather than
+ * surprised; `plain: true` sends it as written. An agent's text is labelled, so never one.
  */
 function refuseCommandText(ctx: RouteContext, raw: string | undefined): void {
   if (ctx.cls === 'owner' && raw !== undefined && /^\/[A-Za-z]/.test(raw)) {
@@ -348,85 +389,66 @@ export const routes: readonly Route[] = [
   json({
     id: 'turn', method: 'POST', path: '/turn', access: ['owner', 'chat', 'peer'],
     summary: 'Give a chat\'s agent a turn',
-    description: 'Queues the text as a turn of its own (never a chat command). An agent\'s text arrives labelled `[from <profile>]`, '
-      + 'its lines that could pass for a label quoted. From another chat (peer): the target profile\'s `accept_from` must list the sender, '
-      + 'neither may be isolated, at most 30 an hour. `files` (owner only) are checked like send-media and copied into the profile\'s `.inbox/`.',
-    query: null, body: TurnBody, response: Queued, errors: { 429: 'the chat already holds 10 messages, or over 30 messages an hour from that chat' },
+    description: 'Queues the text as a turn of its own (never a chat command, never a steer) and answers the turn id its events carry. '
+      + 'An agent\'s text arrives labelled `[from <profile>]`, its lines that could pass for a label quoted. From another chat (peer): '
+      + 'the target profile\'s `accept_from` must list the sender, neither may be isolated, at most 30 an hour. 429 when the chat already '
+      + 'holds 10 turns (running and waiting). Owner only: `reply: "caller"` makes an app turn (it runs in the chat\'s thread; its answer '
+      + 'goes to the caller through `/events` with this turn id, and the window folds it and marks it as an app turn instead of showing a '
+      + 'reply); `plain: true` sends the text exactly as written (no envelope, no command check); `files` (1–10, each a path or '
+      + '`{path, from}`) are checked like send-media (a `from` chat\'s profile\'s Read rules too) and copied into the profile\'s `.inbox/`.',
+    query: null, body: TurnBody, response: Queued, errors: { 413: 'a file over 25 MiB', 429: 'the chat already holds 10 turns, or over 30 messages an hour from that chat' },
     examples: [
       { name: 'owner', summary: 'the owner gives a task', caller: 'owner', body: { key: 'coder', text: 'Run the tests and fix what fails.' }, status: 200, response: { ok: true, queued: 1, turn: EX_TURN } },
       { name: 'files', summary: 'the owner gives a task with a file', caller: 'owner', body: { key: 'coder', text: 'Summarise this report.', files: ['/home/me/Documents/report.pdf'] }, status: 200, response: { ok: true, queued: 1, turn: EX_TURN } },
-      { name: 'full', summary: 'refused: the chat already holds 10 messages', caller: 'owner', body: { key: 'coder', text: 'one more' }, status: 429, response: { error: 'this chat already holds 10 messages; wait for the agent to work through them', code: 'queue-full' } },
+      { name: 'app', summary: 'an app turn: the answer comes back on /events with this turn id, the window folds it', caller: 'owner', body: { key: 'coder', text: 'List the failing tests, one per line.', reply: 'caller', plain: true }, status: 200, response: { ok: true, queued: 1, turn: EX_TURN } },
+      { name: 'from-chat', summary: 'a file from another chat, checked against that chat\'s profile', caller: 'owner', body: { key: 'coder', text: 'Use the chart research made.', files: [{ path: '/home/me/research/chart.png', from: 'research' }] }, status: 200, response: { ok: true, queued: 1, turn: EX_TURN } },
+      { name: 'full', summary: 'refused: the chat already holds 10 turns', caller: 'owner', body: { key: 'coder', text: 'one more' }, status: 429, response: { error: 'this chat already holds 10 messages; wait for the agent to work through them', code: 'queue-full' } },
       { name: 'not-accepted', summary: 'refused: the target does not take turns from the sender', caller: 'peer', body: { key: 'coder', text: 'please deploy', from: 'research' }, status: 403, response: { error: 'profile coder does not take turns from research (its accept_from does not list it)', code: 'not-accepted' } },
+      { name: 'agent-app', summary: 'refused: only the owner makes an app turn', caller: 'chat', body: { key: 'coder', text: 'done?', reply: 'caller' }, status: 403, response: { error: 'only the owner gives a turn with reply, plain or files', code: 'forbidden' } },
     ],
     handle: async (ctx) => {
-      const { key, text: raw, files } = ctx.body;
+      const { key, text: raw, files, reply, plain } = ctx.body;
       if (raw === undefined && !files) throw new ApiError(400, 'bad-request', 'a turn needs text, files or both');
-      if (files && ctx.cls !== 'owner') throw new ApiError(403, 'forbidden', 'only the owner gives a turn with files');
-      refuseCommandText(ctx, raw);
+      if ((files || reply !== undefined || plain) && ctx.cls !== 'owner') throw new ApiError(403, 'forbidden', 'only the owner gives a turn with reply, plain or files');
+      if (!plain) refuseCommandText(ctx, raw);
       await admitPeer(ctx, key, 'turn');
-      const attached: string[] = [];
-      for (const f of files ?? []) {
-        const spec = typeof f === 'string' ? { path: f } : f;
-        const media = await checkMedia(spec.path, ctx.deps.places, null);
-        attached.push((await ctx.deps.core.attach(key, spec.name ?? media.name, await readChecked(media))).path);
-      }
-      const message = [raw === undefined ? '' : await messageText(ctx, raw), ...attached.map((p) => `[file: ${p}]`)].filter(Boolean).join('\n');
+      const attached = await copyTurnFiles(ctx, key, files ?? []);
+      const body = raw === undefined ? '' : plain ? cleanText(raw) : await messageText(ctx, raw);
+      const message = [body, ...attached.map((p) => `[file: ${p}]`)].filter(Boolean).join('\n');
       if (message.length > MAX_TEXT) throw new ApiError(400, 'bad-request', `the message is ${message.length} characters long; at most ${MAX_TEXT}`);
-      const { queued, turn } = await ctx.deps.core.turn(key, message);
+      const { queued, turn } = await ctx.deps.core.turn(key, message, reply === 'caller' ? { app: true } : {});
       return { ok: true as const, queued, turn };
     },
   }),
   json({
     id: 'ask', method: 'POST', path: '/ask', access: ['owner', 'peer'],
     summary: 'Ask a chat\'s agent and wait for the answer',
-    description: 'Runs the question as a turn of the chat and answers with its last agent message (waits up to 10 minutes). '
-      + 'From another chat (peer): the target profile\'s `answer_from` must list the sender, neither may be isolated, at most 30 an hour. '
-      + 'An agent cannot ask its own chat (its own turn is running).',
+    description: 'Answers from a READ-ONLY COPY of the chat\'s current session (waits up to 10 minutes): a fork of its Codex thread on a '
+      + 'short-lived Codex of its own, under the profile\'s permission profile with every write entry made read (deny entries unchanged), '
+      + 'approvals `never`, no MCP servers and no way to message anyone, attested before the turn like every start. The chat itself (its '
+      + 'thread, queue and transcript) is not touched; a chat with no session yet is answered by a fresh read-only thread. The answer is the '
+      + 'last agent message. From another chat (peer): the target profile\'s `answer_from` must list the sender, neither may be isolated, '
+      + 'at most 30 an hour. An agent cannot ask its own chat. See docs/api-ask.md.',
     query: null, body: AskBody, response: Answered,
-    errors: { 429: 'the chat already holds 10 messages, or over 30 an hour', 502: 'the turn did not complete', 504: 'no answer in time (the turn goes on)' },
+    errors: { 429: 'over 30 messages an hour from that chat', 502: 'the read-only copy did not answer (a start check refused it, or its turn failed)', 504: 'no answer in time (the copy was stopped)' },
     examples: [
       { name: 'peer', summary: 'an agent asks another profile', caller: 'peer', body: { key: 'coder', text: 'Which Node version does the build use?', from: 'research' }, status: 200, response: { answer: 'Node 20.19 (see .nvmrc).' } },
-      { name: 'failed', summary: 'the asked agent did not start', caller: 'owner', body: { key: 'coder', text: 'status?' }, status: 502, response: { error: 'the turn in chat coder failed: the launch guard refused the start', code: 'ask-failed' } },
+      { name: 'failed', summary: 'the read-only copy did not start', caller: 'owner', body: { key: 'coder', text: 'status?' }, status: 502, response: { error: 'the read-only copy of chat coder did not answer: the launch guard refused the start', code: 'ask-failed' } },
     ],
     handle: async (ctx) => {
       const { key, text: raw } = ctx.body;
-      refuseCommandText(ctx, raw);
       await admitPeer(ctx, key, 'ask');
       const message = await messageText(ctx, raw);
       if (message.length > MAX_TEXT) throw new ApiError(400, 'bad-request', `the message is ${message.length} characters long; at most ${MAX_TEXT}`);
-      const seen: ApiEvent[] = [];
-      let wake: () => void = () => undefined;
-      const unsubscribe = ctx.deps.core.subscribe((e) => {
-        if (e.key !== key) return;
-        seen.push(e);
-        wake();
-      });
       try {
-        const { turn } = await ctx.deps.core.turn(key, message);
-        const deadline = Date.now() + ctx.deps.askTimeoutMs;
-        for (;;) {
-          const end = seen.find((e): e is Extract<ApiEvent, { event: 'turn-end' }> => e.event === 'turn-end' && e.turn === turn);
-          if (end) {
-            const outs = seen.filter((e): e is Extract<ApiEvent, { event: 'out' }> => e.event === 'out' && e.turn === turn);
-            if (end.status !== 'completed') throw new ApiError(502, 'ask-failed', `the turn in chat ${key} ${end.status === 'dropped' ? 'was dropped' : end.status}${end.reason ? `: ${end.reason}` : ''}`);
-            return { answer: outs.at(-1)?.text ?? '' };
-          }
-          if (ctx.signal.aborted) throw new ApiError(499, 'gone', 'the caller went away');
-          const left = deadline - Date.now();
-          if (left <= 0) throw new ApiError(504, 'ask-timeout', `no answer within ${Math.round(ctx.deps.askTimeoutMs / 60_000)} min; the turn goes on in chat ${key}`);
-          await new Promise<void>((resolve) => {
-            const done = (): void => {
-              clearTimeout(t);
-              ctx.signal.removeEventListener('abort', done);
-              resolve();
-            };
-            const t = setTimeout(done, left);
-            wake = done;
-            ctx.signal.addEventListener('abort', done, { once: true });
-          });
-        }
-      } finally {
-        unsubscribe();
+        return await ctx.deps.core.ask(key, message, { timeoutMs: ctx.deps.askTimeoutMs, signal: ctx.signal });
+      } catch (e) {
+        if (!(e instanceof AppFailure)) throw e;
+        const { code, message: why } = e.app;
+        if (code === 'ask-timeout') throw new ApiError(504, 'ask-timeout', `no answer within ${Math.max(1, Math.round(ctx.deps.askTimeoutMs / 60_000))} min; the read-only copy of chat ${key} was stopped`);
+        if (code === 'ask-aborted') throw new ApiError(499, 'gone', 'the caller went away');
+        if (code === 'ask-failed' || code === 'refused') throw new ApiError(502, 'ask-failed', `the read-only copy of chat ${key} did not answer: ${why}`);
+        throw e;
       }
     },
   }),
@@ -540,6 +562,24 @@ export const routes: readonly Route[] = [
         throw new ApiError(409, 'not-waiting', out.outcome === 'already-answered' ? `already answered (${out.answer ?? '?'}, by ${out.by ?? '?'})` : 'nothing waits for an answer under that id');
       }
       return { ok: true as const, answer: chosen, by: out.by ?? 'api' };
+    },
+  }),
+  json({
+    id: 'jobs', method: 'GET', path: '/jobs', access: ['owner'],
+    summary: 'Scheduled jobs (not in this version)',
+    description: 'Scheduled jobs are not in this version of Angelia (product.md §8): the route answers so that a caller gets a well-formed, '
+      + 'honest answer, `supported: false` and no jobs, for every profile or for the one named in `?profile=` (404 when there is no such profile).',
+    query: JobsQuery, body: null, response: Jobs, errors: { 404: 'no such profile' },
+    examples: [
+      { name: 'none', summary: 'jobs are not supported', caller: 'owner', query: { profile: 'coder' }, status: 200, response: { version: 1, supported: false, profile: 'coder', jobs: [], reason: 'scheduled jobs are not in this version of Angelia' } },
+      { name: 'unknown', summary: 'no such profile', caller: 'owner', query: { profile: 'nobody' }, status: 404, response: { error: 'no profile named "nobody" in the accepted table', code: 'unknown-profile' } },
+    ],
+    handle: async (ctx) => {
+      const { profile } = ctx.query;
+      if (profile !== undefined && !(await ctx.deps.core.profiles()).some((p) => p.name === profile)) {
+        throw new ApiError(404, 'unknown-profile', `no profile named ${JSON.stringify(profile)} in the accepted table`);
+      }
+      return { version: 1 as const, supported: false as const, profile: profile ?? null, jobs: [], reason: 'scheduled jobs are not in this version of Angelia' };
     },
   }),
   json({

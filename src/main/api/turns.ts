@@ -1,8 +1,9 @@
 /**
  * Derives the API's events (core.ts `ApiEvent`) from the contract's events, and ties each turn to the
- * id `/turn` answered. The chat runs messages strictly in order and pushes a `user` item (`via: 'turn'`)
- * when a turn begins; the tracker registers each API turn (chat, exact text) BEFORE the message is
- * queued, and claims it when that item arrives. A turn the window started gets an id of its own.
+ * id `/turn` answered. The tracker mints the id BEFORE the message is queued; the chat carries it
+ * through its queue (chat.ts `queueTurn`) and puts it on the `user` item (`via: 'turn'`, `apiTurn`) it
+ * pushes when the turn begins, and on its `turnEnd`. So two queued messages with the same text are never
+ * confused. A turn the window started (no `apiTurn`) gets an id of its own.
  *
  * A turn ends with the chat's `turnEnd` item; one whose agent did not start ends `failed` with the
  * refusal; one begun while another was still open closes the earlier one `failed`. Messages still
@@ -15,8 +16,8 @@ import type { ApiEvent } from './core';
 const START_FAILURES = new Set(['refused', 'startFailed', 'threadBusy']);
 
 interface ChatTurns {
-  /** API turns queued but not begun, in order. */
-  pending: { id: string; text: string }[];
+  /** Ids of API turns queued but not begun, in order. */
+  pending: string[];
   current: string | null;
 }
 
@@ -51,17 +52,17 @@ export class TurnTracker {
     return this.now().toISOString();
   }
 
-  /** Registers an API turn about to be queued in `chatId` with exactly `text`; answers its id. */
-  expect(chatId: string, text: string): string {
+  /** Registers an API turn about to be queued in `chatId`; answers its id (queue the message with it). */
+  expect(chatId: string): string {
     const id = this.newId();
-    this.of(chatId).pending.push({ id, text });
+    this.of(chatId).pending.push(id);
     return id;
   }
 
   /** Forgets an API turn whose message was not queued after all (the chat refused it). */
   cancel(chatId: string, id: string): void {
     const c = this.of(chatId);
-    c.pending = c.pending.filter((p) => p.id !== id);
+    c.pending = c.pending.filter((p) => p !== id);
   }
 
   /** Feeds one contract event. Never throws. */
@@ -78,7 +79,9 @@ export class TurnTracker {
     return true;
   }
 
+  /** Emits a turn's end, once per turn id (an app turn that did not start is ended by its error and then by its turnEnd item). */
   private end(key: string, turn: string | null, status: 'completed' | 'failed' | 'interrupted' | 'dropped', reason: string | null): void {
+    if (turn !== null && !this.once(`end:${turn}`)) return;
     this.emit({ event: 'turn-end', key, at: this.at(), turn, status, reason });
   }
 
@@ -86,7 +89,7 @@ export class TurnTracker {
     const c = this.chats.get(chatId);
     if (!c || c.pending.length === 0) return;
     const dropped = c.pending.splice(0);
-    for (const p of dropped) this.end(chatId, p.id, 'dropped', 'the message was dropped before its turn began');
+    for (const id of dropped) this.end(chatId, id, 'dropped', 'the message was dropped before its turn began');
   }
 
   private onItem(key: string, item: ChatItem): void {
@@ -94,8 +97,8 @@ export class TurnTracker {
     if (item.type === 'user') {
       if (item.via !== 'turn' || !this.once(item.id)) return;
       if (c.current) this.end(key, c.current, 'failed', 'the turn ended without a turn end');
-      const i = c.pending.findIndex((p) => p.text === item.text);
-      const id = i >= 0 ? c.pending.splice(i, 1)[0]!.id : this.newId();
+      const id = item.apiTurn ?? this.newId();
+      c.pending = c.pending.filter((p) => p !== id);
       c.current = id;
       this.emit({ event: 'turn', key, at: this.at(), turn: id, text: item.text });
       return;
@@ -106,7 +109,7 @@ export class TurnTracker {
     }
     if (item.type === 'turnEnd') {
       if (!this.once(item.id)) return;
-      this.end(key, c.current, item.status, item.reason);
+      this.end(key, item.apiTurn ?? c.current, item.status, item.reason);
       c.current = null;
       return;
     }

@@ -39,13 +39,14 @@ import { idsOf, readChanges, readTurnEnd, toChatItem, type TurnEnd } from '../co
 import { describeTurnError } from '../codex/turnErrors';
 import { chooseEffort, chooseModel, describeEfforts, describeModels, effortsFor, type ModelCatalog, type ModelInfo } from '../codex/models';
 import { classifyServerRequest, type ChangeView } from '../codex/serverRequests';
+import type { GrantFloor } from '../approvals/privateReach';
 import { CrashHistory } from '../codex/crashPolicy';
 import { classifyStderr, stderrCause } from '../codex/stderrClass';
 import type { CodexConnection, CodexExit, CodexSpawnSpec, StartCodex } from './connection';
 import type { SessionRow, SessionStore } from './sessions';
 import { Transcript } from './transcript';
 import { extraTextRefusal, helpText, id8, parseCommand, sessionRef, sessionsText, SLASH_ESCAPE_HINT, statusText, type ParsedCommand } from './commands';
-import { chronological, readSessionRows, readThreadTurns, toMarkdown } from './export';
+import { chronological, exportFileName, readSessionRows, readThreadTurns, toMarkdown } from './export';
 import { isObj, str, type Obj } from '../codex/wire';
 import { approvalWord, deriveChatMode, modePhrase, type AttestedMode, type ProfileNow } from './mode';
 
@@ -63,6 +64,8 @@ export interface LaunchPlan {
   expect: ExpectedLaunch;
   /** MCP servers the profile was given (any other that would load refuses the start). */
   allowedMcpServers: string[];
+  /** What no runtime grant may open for this launch (approvals/privateReach.ts `grantFloor`). */
+  grantFloor: GrantFloor;
 }
 
 /** The chat's clocks, in milliseconds (from the table's `defaults`, minutes × 60 000). */
@@ -104,8 +107,12 @@ export interface ChatDeps {
 /** The most messages a chat holds (running + waiting), product.md §4. */
 export const MAX_QUEUE = 10;
 
-/** One queued unit of work: a message for the agent, or a `/compact`. */
-type Work = { kind: 'message'; text: string; retried?: boolean } | { kind: 'compact' };
+/**
+ * One queued unit of work: a message for the agent, or a `/compact`. A message queued by the loopback API
+ * carries its API turn id (`apiTurn`, put on its `user` and `turnEnd` items, so the API tells its turn
+ * apart from any other with the same text) and, for an app turn (`reply: "caller"`), `app`.
+ */
+type Work = { kind: 'message'; text: string; retried?: boolean; apiTurn?: string; app?: boolean } | { kind: 'compact' };
 
 /**
  * The work the pump runs now and how far it got (see the module comment). `era` is the chat's era when it
@@ -169,6 +176,8 @@ export class Chat {
   private turnWaiter: ((end: TurnEnd & { exited?: boolean }) => void) | null = null;
   private compaction: { done: boolean } | null = null;
   private onRequest = true;
+  /** The running launch's closed places (LaunchPlan.grantFloor); undefined before the first start (nothing is granted then). */
+  private grantFloor: GrantFloor | undefined;
   private activity: string | null = null;
   /** Model in force: the override of the active session, else the base read at start. */
   private baseModel: string | null = null;
@@ -202,6 +211,8 @@ export class Chat {
   private stallTimer: NodeJS.Timeout | null = null;
   private stallHalfTold = false;
   private idleTimer: NodeJS.Timeout | null = null;
+  /** Waiters of `idle()`, woken at every change. */
+  private readonly idleWakers = new Set<() => void>();
   private ghostTimer: NodeJS.Timeout | null = null;
   /** Unexpected Codex exits of this chat; too many in a row refuse the restart (codex/crashPolicy.ts). */
   private readonly crashes = new CrashHistory();
@@ -355,6 +366,17 @@ export class Chat {
   }
 
   /**
+   * Queues `text` as a turn of its own for the loopback API (`POST /turn`): never a chat command (a
+   * leading `/` goes to the agent as written), never a steer. `apiTurn` is the API's turn id, carried
+   * through the queue onto the turn's `user` and `turnEnd` items; `app` marks an app turn (its answer is
+   * for the caller; the window folds it). Throws AppFailure `queue-full` when the chat already holds 10.
+   */
+  queueTurn(text: string, opts: { apiTurn: string; app?: boolean }): { queued: number } {
+    this.enqueue({ kind: 'message', text, apiTurn: opts.apiTurn, ...(opts.app ? { app: true } : {}) });
+    return { queued: this.queue.length };
+  }
+
+  /**
    * Stop (`chats:interrupt`), the same as `/stop`: stops the running turn with `turn/interrupt` (not
    * `$/cancelRequest`), or cancels the one still starting (see the module comment), drops the queued
    * messages, and says in the chat what it did. True when a turn was stopped or cancelled, or messages
@@ -393,9 +415,19 @@ export class Chat {
     }
   }
 
-  /** Resolves when the chat has nothing running, queued or being answered. */
+  /** Resolves when the chat has nothing running, queued or being answered (checked at every change, and every 20 ms). */
   async idle(): Promise<void> {
-    while (this.running || this.queue.length || this.commands) await new Promise((r) => setTimeout(r, 20));
+    while (this.running || this.queue.length || this.commands) {
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          this.idleWakers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, 20);
+        this.idleWakers.add(wake);
+      });
+    }
   }
 
   /** Stops the Codex process (stdin close, TERM, KILL) and withdraws pending approvals. */
@@ -411,6 +443,8 @@ export class Chat {
   private changed(state?: AgentState): void {
     if (state) this.state = state;
     this.deps.emit({ event: 'chat:updated', payload: this.view() });
+    // `idle()` waiters look again now instead of at their next 20 ms tick (`angelia run` exits sooner).
+    for (const wake of [...this.idleWakers]) wake();
   }
 
   private notice(text: string): void {
@@ -442,7 +476,10 @@ export class Chat {
     this.current = cur;
     try {
       if (work.kind === 'compact') await this.runCompact(cur);
-      else await this.runTurn(work, cur);
+      else {
+        await this.runTurn(work, cur);
+        if (work.app) this.closeAppTurn(work, cur);
+      }
     } finally {
       if (cur.waitTimer) clearTimeout(cur.waitTimer);
       this.current = null;
@@ -473,7 +510,8 @@ export class Chat {
 
   private async runTurn(work: Extract<Work, { kind: 'message' }>, cur: Current): Promise<void> {
     const text = work.text;
-    if (!work.retried) this.transcript.push({ type: 'user', id: this.transcript.localId('user'), text, via: 'turn' });
+    const tags = { ...(work.apiTurn ? { apiTurn: work.apiTurn } : {}), ...(work.app ? { app: true } : {}) };
+    if (!work.retried) this.transcript.push({ type: 'user', id: this.transcript.localId('user'), text, via: 'turn', ...tags });
     cur.phase = 'starting';
     try {
       await this.ensureStarted();
@@ -543,9 +581,23 @@ export class Chat {
     }
     const reason = end.status === 'failed' ? (failure ?? end.message ?? 'the turn failed') : end.status === 'interrupted' ? this.interruptedBecause() : null;
     this.lastAsk = null;
-    this.transcript.push({ type: 'turnEnd', id: this.transcript.localId('turn'), status: end.status, reason });
+    this.transcript.push({ type: 'turnEnd', id: this.transcript.localId('turn'), status: end.status, reason, ...(work.apiTurn ? { apiTurn: work.apiTurn } : {}) });
     this.tellUndelivered(lost, end.status === 'completed' ? 'ended' : 'stopped');
     this.changed(end.status === 'failed' ? 'error' : 'idle');
+  }
+
+  /**
+   * An app turn (`app` work) always ends with a `turnEnd` item, also when it never ran (its agent did not
+   * start, it was stopped before Codex took it, turn/start failed): the window folds an app turn up to
+   * its turn end, and the chat's last line leaves it out until then (transcript.ts).
+   */
+  private closeAppTurn(work: Extract<Work, { kind: 'message' }>, cur: Current): void {
+    if (this.transcript.all().some((i) => i.type === 'turnEnd' && i.apiTurn === work.apiTurn)) return;
+    const stopped = cur.era !== this.era;
+    this.transcript.push({
+      type: 'turnEnd', id: this.transcript.localId('turn'), status: stopped ? 'interrupted' : 'failed',
+      reason: stopped ? 'stopped before it began' : 'it did not run', ...(work.apiTurn ? { apiTurn: work.apiTurn } : {}),
+    });
   }
 
   /** Work cancelled before its turn began: a chat left "starting" or "working" is idle again; an error stays. */
@@ -667,6 +719,20 @@ export class Chat {
     } else if (end.status === 'interrupted') this.notice('Compaction stopped before it finished.');
     else if (end.status === 'completed') this.notice('Codex ended the compaction turn without compacting anything.');
     this.changed(end.status === 'failed' ? 'error' : 'idle');
+  }
+
+  /**
+   * Tells the agent something from Angelia (not from the user) in its running turn: one `turn/steer`,
+   * not shown as a user message and never queued as a turn of its own; a failure is only noted.
+   */
+  private async tellAgent(text: string): Promise<void> {
+    const conn = this.conn;
+    if (!conn || !this.threadId || !this.turnId) return;
+    try {
+      await conn.request('turn/steer', { threadId: this.threadId, expectedTurnId: this.turnId, input: [{ type: 'text', text: `[Angelia] ${text}`, text_elements: [] }] });
+    } catch (e) {
+      this.notice(`The agent could not be told why (${toAppError(e).message}).`);
+    }
   }
 
   /** Sends text into the running turn (`turn/steer` with `expectedTurnId`); when that fails, queues it as the next turn. */
@@ -968,8 +1034,7 @@ export class Chat {
     const meta = { chat: this.deps.chatId, profile: this.deps.profile };
     const { rows, warnings } = await readSessionRows(conn, sessions, meta, { tools: true });
     await mkdir(this.deps.exportDir, { recursive: true, mode: 0o700 });
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const file = join(this.deps.exportDir, `${this.deps.chatId}-${id8(row.id)}-${stamp}.md`);
+    const file = join(this.deps.exportDir, exportFileName(this.deps.chatId, row.id));
     await writeFileAtomic(file, toMarkdown(rows, { ...meta, sessions }), { mode: 0o600 });
     this.notice(`Exported ${rows.length} rows to ${file}${warnings.length ? `\n${warnings.join('\n')}` : ''}`);
   }
@@ -1035,6 +1100,7 @@ export class Chat {
       this.transcript.push({ type: 'warning', id: this.transcript.localId('full-access'), text: `⚠ FULL ACCESS: the profile ${this.deps.profile} has sandbox = false, so this agent starts with no sandbox: it can read, change and delete anything you can, and run any command${plan.onRequest ? '' : ' without asking'}.` });
     }
     this.onRequest = plan.onRequest;
+    this.grantFloor = plan.grantFloor;
     let conn: CodexConnection;
     try {
       conn = await this.deps.startCodex(plan.spawn);
@@ -1072,8 +1138,11 @@ export class Chat {
     const version = checkVersion(conn.version);
     if (version.length) this.refuse(conn, version);
     this.codexVersion = conn.version;
-    const configRead = await conn.request('config/read', { includeLayers: true, cwd: plan.spawn.cwd });
-    const requirements = await conn.request('configRequirements/read', {});
+    // Both reads are independent: asked together, they cost one round trip (docs/benchmarks.md, agent start).
+    const [configRead, requirements] = await Promise.all([
+      conn.request('config/read', { includeLayers: true, cwd: plan.spawn.cwd }),
+      conn.request('configRequirements/read', {}),
+    ]);
     const refusals = [
       ...(plan.sandboxed ? checkConfigLayers(configRead) : []),
       ...checkMcpServers(configRead, plan.allowedMcpServers),
@@ -1319,15 +1388,18 @@ export class Chat {
   private async onServerRequest(conn: CodexConnection, method: string, params: unknown, rpcId: string | number): Promise<unknown> {
     // A detached process is being stopped: nothing it asks is shown or run.
     if (!this.isCurrent(conn)) throw new ResponseError(-32603, `this Codex process is no longer attached to Angelia's chat ${this.deps.chatId}`);
-    const c = classifyServerRequest(method, params, { fileChanges: this.fileChanges, onRequest: this.onRequest });
+    const c = classifyServerRequest(method, params, { fileChanges: this.fileChanges, onRequest: this.onRequest, ...(this.grantFloor ? { floor: this.grantFloor } : {}) });
     const base = { chatId: this.deps.chatId, profile: this.deps.profile, at: new Date().toISOString() };
     if (c.type === 'unknown') {
       this.noteUnknown(method);
       throw new ResponseError(-32601, `unsupported: ${method}`);
     }
     if (c.type === 'immediate') {
-      this.deps.audit.append({ ...base, event: 'answered-immediately', kind: c.kind, method });
+      this.deps.audit.append({ ...base, event: 'answered-immediately', kind: c.kind, method, ...(c.refused ? { refused: c.refused } : {}) });
       this.transcript.push({ type: 'notice', id: this.transcript.localId('notice'), text: c.notice });
+      // Written after the reply (this handler's result), as a Deny's reason is (field case B08).
+      const note = c.agentNote;
+      if (note) setTimeout(() => void this.tellAgent(note), 0);
       return c.result;
     }
     const { id, response } = this.deps.broker.open({ chatId: this.deps.chatId, profile: this.deps.profile, ask: c, rpcId });

@@ -11,6 +11,7 @@
  * commands (shell_environment_policy), so the commands read the token and chat from the identity file.
  */
 import { AppFailure } from '../../../shared/result';
+import { grantFloor } from '../approvals/privateReach';
 import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
 import { ensureCacheDirs } from '../compile/cache';
 import { ensureStateFolders } from '../compile/stateFolders';
@@ -94,6 +95,13 @@ export interface PlanInput {
   chatId: string;
   paths: InstancePaths;
   env: NodeJS.ProcessEnv;
+  /**
+   * The read-only variant `POST /ask` answers under (compile/codexProfile.ts LaunchExtras `readOnly`,
+   * chats/ask.ts): the same checks and compile, every write entry made read, approvals `never`; no
+   * mailbox, no API variables and no `angelia` launcher on PATH (a read-only copy messages nobody), and
+   * plan-mode instructions.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -124,17 +132,20 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   await assertLaunchAllowed(paths.stateDir, profile);
   // Before the facts are read: the private folders and the chat's mailbox must exist when Codex mounts
   // the sandbox (a missing denied folder is masked with a file, and a write entry below it would fail).
-  if (profile.sandbox) await ensureStateFolders(paths.stateDir);
+  const readOnly = input.readOnly === true;
+  if (profile.sandbox || readOnly) await ensureStateFolders(paths.stateDir);
   const token = chatToken(ensureOwnerToken(paths.apiToken), input.chatId);
-  let mailbox: string;
-  try {
-    mailbox = await ensureMailbox(paths.stateDir, input.chatId, { chat: input.chatId, token });
-  } catch (e) {
-    throw new AppFailure({ code: 'refused', message: `the chat's mailbox cannot be prepared: ${(e as Error).message}`, where: mailboxDirFor(paths.stateDir, input.chatId), fix: 'remove whatever is at that path (Angelia creates the folder itself) and start again' });
+  let mailbox: string | null = null;
+  if (!readOnly) {
+    try {
+      mailbox = await ensureMailbox(paths.stateDir, input.chatId, { chat: input.chatId, token });
+    } catch (e) {
+      throw new AppFailure({ code: 'refused', message: `the chat's mailbox cannot be prepared: ${(e as Error).message}`, where: mailboxDirFor(paths.stateDir, input.chatId), fix: 'remove whatever is at that path (Angelia creates the folder itself) and start again' });
+    }
   }
-  const launcher = await writeAgentLauncher(paths.stateDir);
+  const launcher = readOnly ? null : await writeAgentLauncher(paths.stateDir);
   const facts = await launchFacts(paths);
-  const launch = compileCodexLaunch(table, profile.name, facts, { mailbox });
+  const launch = compileCodexLaunch(table, profile.name, facts, { mailbox, readOnly });
   if (launch.sandboxed) assertCompileCurrent(paths.stateDir, profile.name, wantDeny(profilePolicy(table, profile, facts)));
   if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
   const reach = launcher !== null && launch.mailbox !== null;
@@ -142,7 +153,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     ...threadParams(launch, profile),
     developerInstructions: developerInstructions({
       profile: profile.name, stateDir: paths.stateDir, tableFile: table.file, cwd: profile.cwd,
-      writable: launch.writableRoots.filter((w) => w !== profile.cwd), sandboxed: launch.sandboxed, mode: profile.permissionMode,
+      writable: launch.writableRoots.filter((w) => w !== profile.cwd), sandboxed: launch.sandboxed, mode: readOnly ? 'plan' : profile.permissionMode,
       api: reach ? { command: launcher, chat: input.chatId } : null,
     }),
   };
@@ -151,7 +162,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   return {
     spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: codexEnv(scrubEnv(parentEnv, {
       ...launch.env, CODEX_HOME: paths.codexHome,
-      ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: token, ANGELIA_API_SOCK: paths.apiSock,
+      ...(readOnly ? {} : { ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: token, ANGELIA_API_SOCK: paths.apiSock }),
       ...(launch.mailbox ? { ANGELIA_MAILBOX: launch.mailbox } : {}),
       ...(path ? { PATH: path } : {}),
     }), codex) },
@@ -162,5 +173,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     effort: profile.effort,
     expect: { sandboxed: launch.sandboxed, approvalPolicy: launch.approvalPolicy, features: featuresOf(launch.codexArgs) },
     allowedMcpServers: launch.mcpServers,
+    // The compiled entries themselves (deny: never granted; read: never granted for writing).
+    grantFloor: grantFloor({ stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, cwd: profile.cwd, platform: facts.platform, filesystem: launch.filesystem, sources: launch.sources }),
   };
 }

@@ -10,6 +10,8 @@
  * `/new`, a crash, `chats:restart`); the clocks and the approval timeout of `[defaults]` are read once,
  * when Angelia starts. The table file is watched (profiles/watch.ts): an edit on disk emits
  * `table:changed` with `differs`, and waits for review (`table:changes`, `table:accept`, `table:discard`).
+ * The accepted copy is watched too: `angelia accept` run in another terminal switches this process to
+ * the new accepted table as `table:accept` does (`acceptedChanged`).
  */
 import { join } from 'node:path';
 import type { AppEvent, ChatView, CoreApi, ProfileView, SessionView } from '../../../shared/contract';
@@ -17,6 +19,7 @@ import { AppFailure } from '../../../shared/result';
 import { ApprovalBroker } from '../approvals/broker';
 import { fileAudit, type AuditSink } from '../approvals/audit';
 import type { InstancePaths } from '../instance/paths';
+import { migratePrivateFiles } from '../instance/migrate';
 import { APP_VERSION } from '../instance/version';
 import { childTracker, childrenFile } from '../codex/children';
 import { reapOrphans } from '../codex/orphans';
@@ -27,10 +30,11 @@ import { Chat, timingFromMinutes, type ChatTiming } from './chat';
 import type { StartCodex } from './connection';
 import { EventHub } from './eventHub';
 import { planLaunch } from './launchPlan';
+import { askReadOnly } from './ask';
 import { SessionStore } from './sessions';
 import { approvalPolicyFor, type ProfileNow } from './mode';
 import type { LoadedTable } from '../table/load';
-import { compareWithAccepted, loadAccepted, type TableComparison } from '../table/accepted';
+import { compareWithAccepted, loadAccepted, readAccepted, type TableComparison } from '../table/accepted';
 import { attachFile } from '../profiles/attach';
 import { listModels } from '../profiles/models';
 import { ProfileService, type Attestation } from '../profiles/service';
@@ -60,14 +64,24 @@ export class Orchestrator {
   /** The editor, the policy inspector and "the table changed" (profiles/service.ts). */
   readonly profiles: ProfileService;
   private tableWatch: TableWatch | null = null;
+  /** The watch of the accepted copy (`acceptedChanged`), started by the constructor unless `watchTable` is false. */
+  private acceptedWatch: Promise<TableWatch | null> = Promise.resolve(null);
+  /** The last `acceptedChanged` run (they run one after another). */
+  private acceptedReload: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Asks in flight (`ask`): stopped by `shutdown`, which waits for their processes to exit. */
+  private readonly asking = new Set<{ stop: AbortController; done: Promise<unknown> }>();
 
   /**
    * Loads the ACCEPTED table (table/accepted.ts; the first run takes the table as it stands; throws
-   * AppFailure naming the file and field) and builds one chat per profile. First kills the Codex children
-   * a dead Angelia process left running (`<state>/children.json`, codex/orphans.ts).
+   * AppFailure naming the file and field) and builds one chat per profile. First moves the private files
+   * of an older layout into `<state>/private/` (instance/migrate.ts; throws AppFailure `state-layout`
+   * naming both files when an old and a new copy exist), then kills the Codex children a dead Angelia
+   * process left running (`<state>/private/children.json`, codex/orphans.ts).
    */
   static async create(opts: OrchestratorOptions): Promise<Orchestrator> {
+    // Before anything opens the sessions store, the children record or the audit log.
+    migratePrivateFiles(opts.paths);
     await reapOrphans(opts.paths.stateDir);
     // Requests a dead Angelia left unanswered can no longer be answered (their Codex is gone): recorded as abandoned.
     await reconcileApprovalRecords(join(opts.paths.stateDir, 'approvals'), opts.audit ?? fileAudit(opts.paths.auditLog));
@@ -100,6 +114,8 @@ export class Orchestrator {
     for (const name of Object.keys(this.table.profiles)) this.chat(name);
     // Further chats created earlier (chats:create) come back, as long as their profile is still in the table.
     for (const { chatId, profile } of this.sessions.chats()) if (!this.chats.has(chatId) && this.table.profiles[profile]) this.open(chatId, profile);
+    // `angelia accept` run elsewhere (another terminal) rewrites the accepted copy: follow it (acceptedChanged).
+    if (opts.watchTable !== false) this.acceptedWatch = watchTable(opts.paths.acceptedTable, () => this.acceptedChanged()).catch(() => null);
   }
 
   private readonly timing: ChatTiming;
@@ -129,7 +145,7 @@ export class Orchestrator {
       chatId, profile: profile.name,
       plan: () => planLaunch({ table: this.table, profile: profile.name, chatId, paths: this.opts.paths, env: this.opts.env }),
       startCodex: async (spec) => {
-        // Every child is recorded in <state>/children.json from its spawn to its exit (B29).
+        // Every child is recorded in <state>/private/children.json from its spawn to its exit (B29).
         const tracked: CodexStartSpec = { ...spec, track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId, bin: spec.bin }) };
         const conn = await this.opts.startCodex(tracked);
         this.codexVersion = conn.version;
@@ -192,6 +208,31 @@ export class Orchestrator {
     await this.emitTableChanged();
   }
 
+  /** Resolves once the watch of the accepted copy is ready: a change after that is followed (`acceptedChanged`). At once when not watching. */
+  async watchingAccepted(): Promise<void> {
+    await this.acceptedWatch;
+  }
+
+  /**
+   * The accepted copy changed on disk — `angelia accept` in another terminal, or this process's own
+   * accept: switches to it exactly as `table:accept` does (`useTable`: new starts and new chats use it,
+   * a running chat of a changed profile shows "profile changed: restart this chat to apply"), and emits
+   * `table:changed`. A copy that is gone or no longer loads leaves the table in force as it is (the next
+   * start of Angelia names the problem). Runs one after another; never throws.
+   */
+  async acceptedChanged(): Promise<void> {
+    const key = (t: LoadedTable): string => JSON.stringify([t.defaults, t.capabilities, t.profiles]);
+    const run = this.acceptedReload.then(async () => {
+      if (this.closed) return;
+      const table = await readAccepted(this.opts.paths, { home: this.opts.paths.home, env: this.opts.env }).catch(() => null);
+      if (this.closed) return;
+      if (table && key(table) !== key(this.table)) await this.useTable(table);
+      else await this.emitTableChanged();
+    }).catch(() => undefined);
+    this.acceptedReload = run;
+    return run;
+  }
+
   /** Emits `table:changed` with whether the table on disk differs from the accepted one (never throws). */
   async emitTableChanged(): Promise<void> {
     if (this.closed) return;
@@ -237,6 +278,45 @@ export class Orchestrator {
     const profile = this.table.profiles[profileName];
     if (!profile) throw new AppFailure({ code: 'unknown-profile', message: `the profile "${profileName}" of chat "${chatId}" is no longer in the table`, where: this.opts.paths.tableFile, fix: 'attach the file in a chat of a profile that exists' });
     return { path: await attachFile(profile.cwd, name, dataBase64) };
+  }
+
+  /**
+   * `POST /ask`: answers `text` from a read-only copy of the chat's current thread (chats/ask.ts
+   * `askReadOnly`; docs/api-ask.md) on a short-lived app-server started with the profile's read-only
+   * compile variant (launchPlan.ts `readOnly`) and recorded in children.json like every child; a chat
+   * with no thread on disk yet is answered by a fresh read-only thread. The chat itself (its process,
+   * queue, thread and transcript) is not touched; `shutdown` stops an ask in flight and waits for its
+   * process. Throws AppFailure: `unknown-chat`, `refused` (the launch guard, a check or the
+   * attestation), `ask-failed` (also while shutting down), `ask-timeout`, `ask-aborted`.
+   */
+  async ask(chatId: string, text: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ answer: string; forkedFrom: string | null }> {
+    const profileName = this.chat(chatId).view().profile;
+    if (this.closed) throw new AppFailure({ code: 'ask-failed', message: 'Angelia is shutting down' });
+    const row = this.sessions.active(chatId);
+    const plan = await planLaunch({ table: this.table, profile: profileName, chatId, paths: this.opts.paths, env: this.opts.env, readOnly: true });
+    const stop = new AbortController();
+    const relay = (): void => stop.abort();
+    opts.signal?.addEventListener('abort', relay, { once: true });
+    if (opts.signal?.aborted) stop.abort();
+    const running = askReadOnly({
+      plan, text, timeoutMs: opts.timeoutMs, signal: stop.signal,
+      threadId: row?.started && row.threadId ? row.threadId : null,
+      model: row?.model ?? null,
+      effort: row?.effort ?? this.table.profiles[profileName]?.effort ?? null,
+      startCodex: async (spec) => {
+        const tracked: CodexStartSpec = { ...spec, track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId: `ask:${chatId}`, bin: spec.bin }) };
+        return this.opts.startCodex(tracked);
+      },
+    });
+    const entry = { stop, done: running.catch(() => undefined) };
+    this.asking.add(entry);
+    try {
+      const out = await running;
+      return { answer: out.answer, forkedFrom: out.forkedFrom };
+    } finally {
+      this.asking.delete(entry);
+      opts.signal?.removeEventListener('abort', relay);
+    }
   }
 
   /** The contract's handlers and event stream, for any host. */
@@ -306,6 +386,10 @@ export class Orchestrator {
     this.closed = true;
     const w = this.tableWatch;
     this.tableWatch = null;
-    await Promise.all([w?.close(), ...[...this.chats.values()].map((c) => c.dispose())]);
+    const accepted = this.acceptedWatch;
+    this.acceptedWatch = Promise.resolve(null);
+    const asks = [...this.asking];
+    for (const a of asks) a.stop.abort();
+    await Promise.all([w?.close(), accepted.then((a) => a?.close()), ...[...this.chats.values()].map((c) => c.dispose()), ...asks.map((a) => a.done)]);
   }
 }

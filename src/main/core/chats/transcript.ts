@@ -9,6 +9,10 @@ export class Transcript {
   private readonly items: ChatItem[] = [];
   private readonly index = new Map<string, number>();
   private seq = 0;
+  /** Ids of the items of app turns (from a `user` item with `app` to its `turnEnd`): never the chat's last line. */
+  private readonly appItems = new Set<string>();
+  /** An app turn's items are arriving (its `user` item came, its `turnEnd` not yet). */
+  private inAppTurn = false;
 
   constructor(private readonly chatId: string, private readonly emit: (e: AppEvent) => void) {}
 
@@ -28,6 +32,9 @@ export class Transcript {
     if (at === undefined) {
       this.index.set(item.id, this.items.length);
       this.items.push(item);
+      if (item.type === 'user' && item.via === 'turn') this.inAppTurn = item.app === true;
+      if (this.inAppTurn) this.appItems.add(item.id);
+      if (item.type === 'turnEnd') this.inAppTurn = false;
     } else {
       this.items[at] = item;
     }
@@ -78,11 +85,11 @@ export class Transcript {
     return [...this.items];
   }
 
-  /** The text of the last message-like item, one line, for the chat list. */
+  /** The text of the last message-like item, one line, for the chat list; app turns (`user.app`) do not count. */
   lastLine(): string {
     for (let i = this.items.length - 1; i >= 0; i--) {
       const it = this.items[i];
-      if (!it) continue;
+      if (!it || this.appItems.has(it.id)) continue;
       const text = it.type === 'agent' || it.type === 'user' || it.type === 'notice' ? it.text : it.type === 'error' ? it.message : null;
       if (text) return text.replace(/\s+/g, ' ').trim().slice(0, 120);
     }

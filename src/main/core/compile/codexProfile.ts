@@ -54,10 +54,20 @@ export interface CodexLaunch {
   mailbox: string | null;
 }
 
-/** What one launch adds to the profile's compile: the chat's own mailbox folder. */
+/** What one launch adds to the profile's compile: the chat's own mailbox folder, or the read-only variant. */
 export interface LaunchExtras {
   /** Absolute path of the chat's mailbox (compile/mailbox.ts `mailboxDirFor`), created before the spawn. */
   mailbox?: string | null;
+  /**
+   * The read-only variant (`POST /ask`, chats/ask.ts; docs/api-ask.md): the profile's own permission
+   * profile with every `write` entry turned into `read` (deny and read entries unchanged), based on
+   * `:read-only` instead of `:workspace`, approvals `never` (nothing to ask: nothing is writable), no
+   * mailbox and no API socket (a copy answers, it does not message anyone), and none of the profile's MCP
+   * capabilities (Codex starts MCP servers OUTSIDE the sandbox, so a tool call could write). The network
+   * stays as the profile has it (web only, through Codex's proxy). A `sandbox = false` profile gets this
+   * sandbox too: a read-only copy never runs with full access. `mailbox` is ignored.
+   */
+  readOnly?: boolean;
 }
 
 /** The network part of a sandboxed launch, verified against codex 0.169.0 on Linux. */
@@ -129,13 +139,15 @@ export function refuseReachOverPrivate(profile: ResolvedProfile, facts: CompileF
  * Linux for bubblewrap (entries.ts `bwrapSafeEntries`, which reads `facts.exists`), and its MCP servers.
  * `extras.mailbox` (a launch's own chat mailbox) becomes one `write` entry nested in the denied
  * `<state>/mailbox` (not in plan mode); on macOS `facts.apiSocket` is the one Unix socket allowed
- * (`network.unix_sockets`, with the proxy on). Throws AppFailure `profile-unknown` (no such profile), `mcp-name` (a user MCP server `-c` cannot
+ * (`network.unix_sockets`, with the proxy on). `extras.readOnly` compiles the read-only variant `/ask`
+ * runs under (see LaunchExtras). Throws AppFailure `profile-unknown` (no such profile), `mcp-name` (a user MCP server `-c` cannot
  * address), `mcp-collision` (an allowed MCP capability named like a user-level server) or
  * `compile-unencodable` (a path TOML cannot hold), `unsafe-reach` (refuseReachOverPrivate).
  */
 export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' | 'capabilities'>, profileName: string, facts: CompileFacts, extras: LaunchExtras = {}): CodexLaunch {
   const profile = profileOf(table, profileName);
-  const approvalPolicy = approvalPolicyFor(profile.permissionMode);
+  const readOnly = extras.readOnly === true;
+  const approvalPolicy = readOnly ? 'never' : approvalPolicyFor(profile.permissionMode);
   const docFlag = [
     ...configFlag('project_doc_fallback_filenames', tomlValue(['CLAUDE.md'])),
     // The agent's commands never see secrets from Angelia's environment (cloud keys, tokens, passwords):
@@ -144,14 +156,15 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
     ...configFlag('shell_environment_policy.exclude', tomlValue([...SECRET_ENV_PATTERNS])),
   ];
   const policy = profilePolicy(table, profile, facts);
-  const mcp = mcpFlags(table, profile, policy, facts);
-  if (!profile.sandbox) {
+  const mcp = mcpFlags(table, profile, readOnly ? { ...policy, mcpAllowed: [] } : policy, facts);
+  const mcpServers = readOnly ? [] : policy.mcpAllowed;
+  if (!profile.sandbox && !readOnly) {
     return {
       profile: profile.name, sandboxed: false,
       codexArgs: [...docFlag, ...mcp, 'app-server'],
       env: {}, filesystem: {}, sources: {},
       warnings: [`sandbox = false: profile ${profile.name} runs with FULL ACCESS to this computer (no permission profile, no deny rule holds)${approvalPolicy === 'never' ? ' and never asks' : ''}`],
-      approvalPolicy, permissionsExtends: null, cacheDir: null, writableRoots: ['/'], mcpServers: policy.mcpAllowed,
+      approvalPolicy, permissionsExtends: null, cacheDir: null, writableRoots: ['/'], mcpServers,
       mailbox: extras.mailbox ?? null,
     };
   }
@@ -162,17 +175,20 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   // Beyond the policy: what else lies in the state folder now (no `<state>/*` glob: floor.ts `isTransient`).
   const reach = [profile.cwd, ...policy.rules.filter((r) => r.access === 'write').map((r) => r.path)];
   const scan = stateScanRules(profile, facts, reach);
-  const mailbox = extras.mailbox ?? null;
-  const rules: FsRule[] = [
+  const mailbox = readOnly ? null : extras.mailbox ?? null;
+  const compiled: FsRule[] = [
     ...(cacheDir ? [{ path: cacheDir, access: 'write', source: "this profile's package cache", folder: true } as FsRule] : []),
     ...(mailbox ? [{ path: mailbox, access: 'write', source: "this chat's mailbox (how its commands reach Angelia)", folder: true } as FsRule] : []),
     ...policy.rules,
     ...scan.rules,
     ...codexHomeScanRules(facts, reach),
   ];
-  const folded = foldRules(rules, plan);
+  // The read-only variant: each write entry becomes a read entry on the same path (so a folder written
+  // inside a denied one, like the package cache, stays readable); deny and read entries are unchanged.
+  const rules = readOnly ? compiled.map((r): FsRule => (r.access === 'write' ? { ...r, access: 'read', source: `${r.source}; read-only for /ask` } : r)) : compiled;
+  const folded = foldRules(rules, plan && !readOnly);
   const entries = facts.platform === 'linux' ? bwrapSafeEntries(folded, facts.exists ?? (() => true), [facts.codexHome, ...reach, ...(cacheDir ? [cacheDir] : []), ...(mailbox ? [mailbox] : [])]) : folded;
-  const permissionsExtends = plan ? ':read-only' : ':workspace';
+  const permissionsExtends = plan || readOnly ? ':read-only' : ':workspace';
   const key = (rest: string): string => `permissions.${PERMISSION_PROFILE_ID}.${rest}`;
   const args: string[] = [
     ...docFlag,
@@ -187,7 +203,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   // macOS Seatbelt, the exact socket file (a `subpath` rule: a folder would open every socket below it),
   // and only with the proxy on (NETWORK_FLAG_VALUES; without it Seatbelt allows all outbound network).
   // Read from openai/codex sandboxing/src/seatbelt.rs, not measured (docs/sandbox-sockets.md).
-  if (facts.platform === 'darwin' && facts.apiSocket) {
+  if (facts.platform === 'darwin' && facts.apiSocket && !readOnly) {
     args.push(...configFlag(key('network.unix_sockets'), inlineTable([[facts.apiSocket, 'allow']])));
   }
   if (approvalPolicy === 'on-request') {
@@ -197,13 +213,13 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   args.push(...mcp, 'app-server');
 
   const writes = policy.rules.filter((r) => r.access === 'write').map((r) => r.path);
-  const writableRoots = plan ? [] : [...new Set([profile.cwd, ...writes.filter((d) => entries.filesystem[d] === 'write'), ...(cacheDir ? [cacheDir] : [])])];
+  const writableRoots = plan || readOnly ? [] : [...new Set([profile.cwd, ...writes.filter((d) => entries.filesystem[d] === 'write'), ...(cacheDir ? [cacheDir] : [])])];
   return {
     profile: profile.name, sandboxed: true, codexArgs: args,
     env: cacheDir ? cacheEnv(cacheDir) : {},
     filesystem: entries.filesystem, sources: entries.sources,
     warnings: [...policy.warnings.map(formatProblem), ...scan.warnings.map(formatProblem), ...entries.warnings],
-    approvalPolicy, permissionsExtends, cacheDir, writableRoots, mcpServers: policy.mcpAllowed,
+    approvalPolicy, permissionsExtends, cacheDir, writableRoots, mcpServers,
     mailbox: mailbox && entries.filesystem[mailbox] === 'write' ? mailbox : null,
   };
 }

@@ -2,13 +2,14 @@
  * A chat's transcript, virtualized with react-virtuoso so a chat of thousands of items stays responsive:
  * only the items near the viewport are in the DOM. It opens at the end and follows new items and
  * streamed text while the reader is at the end (within 40 px); scrolling up stops the following until
- * the reader comes back down.
+ * the reader comes back down. An app turn (API `reply: "caller"`) is one folded, marked row (AppTurn.tsx).
  */
-import { useCallback, useEffect, useRef, type ReactElement } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type ReactElement } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type { ChatItem, ChatView } from '../../../../shared/contract';
 import { useAppStore } from '../../store/store';
-import { restartableErrorId } from './describe';
+import { AppTurn } from './AppTurn';
+import { groupAppTurns, restartableErrorId, type TranscriptEntry } from './describe';
 import { Item } from './Items';
 
 const NO_ITEMS: ChatItem[] = [];
@@ -21,12 +22,14 @@ interface Context {
   restartable: string | null;
 }
 
-const itemKey = (_: number, item: ChatItem): string => item.id;
+const itemKey = (_: number, entry: TranscriptEntry): string => entry.id;
 
-function itemContent(_: number, item: ChatItem, ctx: Context): ReactElement {
+function itemContent(_: number, entry: TranscriptEntry, ctx: Context): ReactElement {
   return (
     <div className="t-item">
-      <Item item={item} chatId={ctx.chatId} canRestart={item.id === ctx.restartable} />
+      {entry.kind === 'app'
+        ? <AppTurn entry={entry} chatId={ctx.chatId} restartable={ctx.restartable} />
+        : <Item item={entry.item} chatId={ctx.chatId} canRestart={entry.item.id === ctx.restartable} />}
     </div>
   );
 }
@@ -40,6 +43,7 @@ export function Transcript({ chat }: { chat: ChatView }): ReactElement {
   const scroller = useRef<HTMLElement | null>(null);
   const atEnd = useRef(true);
   const restartable = restartableErrorId(items, chat.state);
+  const entries = useMemo(() => groupAppTurns(items), [items]);
 
   const onScroll = useCallback(() => {
     const el = scroller.current;
@@ -74,7 +78,7 @@ export function Transcript({ chat }: { chat: ChatView }): ReactElement {
       <Virtuoso
         ref={list}
         className="transcript-scroller"
-        data={items}
+        data={entries}
         context={{ chatId, restartable }}
         computeItemKey={itemKey}
         itemContent={itemContent}

@@ -83,3 +83,53 @@ export function restartableErrorId(items: readonly ChatItem[], state: ChatView['
   }
   return null;
 }
+
+/** A user message item. */
+type UserItem = Extract<ChatItem, { type: 'user' }>;
+
+/**
+ * One row of the transcript: an item as it is, or an app turn folded into one row. An app turn (API
+ * `POST /turn` with `reply: "caller"`, its user item marked `app`) runs in the chat's thread but its
+ * answer is for the program that asked, so the window shows it as one marked, folded row: the request,
+ * then every item up to and including its turn end (`end`: null while it runs).
+ */
+export type TranscriptEntry =
+  | { kind: 'item'; id: string; item: ChatItem }
+  | { kind: 'app'; id: string; user: UserItem; items: ChatItem[]; end: Extract<ChatItem, { type: 'turnEnd' }> | null };
+
+/**
+ * The transcript's rows (see TranscriptEntry): app turns folded, everything else one row per item, in
+ * order. An app turn ends with the first `turnEnd` after its user item, or where the next turn's user
+ * item begins (a turn that never told its end). Pure.
+ */
+export function groupAppTurns(items: readonly ChatItem[]): TranscriptEntry[] {
+  const out: TranscriptEntry[] = [];
+  let open: Extract<TranscriptEntry, { kind: 'app' }> | null = null;
+  for (const item of items) {
+    const startsTurn = item.type === 'user' && (item.via ?? 'turn') === 'turn';
+    if (open && startsTurn) open = null;
+    if (open) {
+      open.items.push(item);
+      if (item.type === 'turnEnd') {
+        open.end = item;
+        open = null;
+      }
+      continue;
+    }
+    if (item.type === 'user' && startsTurn && item.app) {
+      open = { kind: 'app', id: `app-${item.id}`, user: item, items: [], end: null };
+      out.push(open);
+      continue;
+    }
+    out.push({ kind: 'item', id: item.id, item });
+  }
+  return out;
+}
+
+/** The one line an app turn's folded row shows: what it asked (first line, at most 80 characters) and how it stands. */
+export function appTurnLine(entry: Extract<TranscriptEntry, { kind: 'app' }>): { asked: string; status: string } {
+  const first = entry.user.text.split('\n').find((l) => l.trim() !== '') ?? '';
+  const asked = first.length > 80 ? `${first.slice(0, 79)}…` : first;
+  const status = entry.end === null ? 'running' : entry.end.status === 'completed' ? 'answered' : entry.end.status === 'failed' ? 'failed' : 'stopped';
+  return { asked, status };
+}
