@@ -30,7 +30,8 @@ export function appendDelta(state: ItemsSlice, { chatId, itemId, field, delta }:
   if (delta.length === 0) return state;
   const list = state.byChat[chatId];
   if (!list) return state;
-  const at = list.findIndex((i) => i.id === itemId);
+  // The streamed item is nearly always the last one: search from the end (a chat may hold thousands).
+  const at = list.findLastIndex((i) => i.id === itemId);
   const item = list[at];
   if (!item) return state;
   let next: ChatItem;
@@ -50,4 +51,18 @@ export function setItems(state: ItemsSlice, chatId: string, items: ChatItem[]): 
 export function markItemsStale(state: ItemsSlice): ItemsSlice {
   if (Object.keys(state.loaded).length === 0) return state;
   return { ...state, loaded: {} };
+}
+
+/**
+ * Joins consecutive deltas to the same item and field into one (their texts concatenated, in order), so a
+ * burst of deltas costs one store update instead of one each; other deltas keep their order. Pure.
+ */
+export function mergeDeltas(deltas: PayloadOf<'chat:delta'>[]): PayloadOf<'chat:delta'>[] {
+  const out: PayloadOf<'chat:delta'>[] = [];
+  for (const d of deltas) {
+    const last = out[out.length - 1];
+    if (last && last.chatId === d.chatId && last.itemId === d.itemId && last.field === d.field) out[out.length - 1] = { ...last, delta: last.delta + d.delta };
+    else out.push(d);
+  }
+  return out;
 }
