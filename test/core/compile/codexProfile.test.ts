@@ -38,10 +38,10 @@ describe('compileCodexLaunch: shape of the argv', () => {
     }
   });
 
-  it('passes the filesystem as ONE inline table that parses back to exactly launch.filesystem', () => {
+  it('passes the filesystem as ONE inline table that parses back to exactly launch.specials + launch.filesystem', () => {
     const launch = compileCodexLaunch(fixtureTable('default'), 'coder', FACTS);
     expect(launch.codexArgs.filter((a) => a.startsWith('permissions.angelia.filesystem'))).toHaveLength(1);
-    expect(value(launch, 'permissions.angelia.filesystem')).toEqual(launch.filesystem);
+    expect(value(launch, 'permissions.angelia.filesystem')).toEqual({ ...launch.specials, ...launch.filesystem });
     expect(Object.keys(launch.sources).sort()).toEqual(Object.keys(launch.filesystem).sort());
   });
 
@@ -137,8 +137,17 @@ describe('compileCodexLaunch: filesystem floor', () => {
     expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.agents']).toBe('read');
     expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.claude']).toBe('read');
     expect(coder.cacheDir).toBe(cache);
-    expect(coder.env).toEqual({ npm_config_cache: `${cache}/npm`, UV_CACHE_DIR: `${cache}/uv`, PIP_CACHE_DIR: `${cache}/pip`, XDG_CACHE_HOME: `${cache}/xdg` });
+    expect(coder.env).toEqual({
+      npm_config_cache: `${cache}/npm`, UV_CACHE_DIR: `${cache}/uv`, PIP_CACHE_DIR: `${cache}/pip`, XDG_CACHE_HOME: `${cache}/xdg`,
+      TMPDIR: `${cache}/tmp`, TMP: `${cache}/tmp`, TEMP: `${cache}/tmp`,
+    });
     expect(coder.writableRoots).toEqual(['/h/.angelia/workspace/profiles/coder', '/h/src/site', '/h/.angelia/workspace/_common', cache]);
+  });
+
+  it('makes /tmp read-only (:slash_tmp = read) wherever the profile writes, and nowhere else', () => {
+    expect(compileCodexLaunch(fixtureTable('default'), 'coder', FACTS).specials).toEqual({ ':slash_tmp': 'read' });
+    expect(compileCodexLaunch(fixtureTable('plan'), 'coder', FACTS).specials).toEqual({});
+    expect(compileCodexLaunch(fixtureTable('default', false), 'coder', FACTS).specials).toEqual({});
   });
 
   it('an add_dir that is a credential location lifts it; a wider add_dir does not', () => {

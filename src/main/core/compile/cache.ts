@@ -1,7 +1,10 @@
 /**
  * Per-profile package caches (seed-spec.md §4.3): `<state>/cache/codex/<first 16 hex of sha256(name)>`
- * with `npm`, `uv`, `pip`, `xdg` inside, writable to that profile alone. Not `~/.npm` (its `_npx` holds
- * code run later outside the sandbox) and not temp (every sandboxed profile can write it).
+ * with `npm`, `uv`, `pip`, `xdg` and `tmp` inside, writable to that profile alone. Not `~/.npm` (its
+ * `_npx` holds code run later outside the sandbox) and not the shared temp folder: `/tmp` is read-only
+ * to every sandboxed profile (codexProfile.ts `":slash_tmp" = "read"`), and each profile's `TMPDIR` is
+ * its own `tmp/` here, so one profile's agent cannot leave files for another's (a tester measured
+ * `/tmp` shared between an isolated profile and the others before this).
  */
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -13,16 +16,23 @@ export function cacheDirFor(stateDir: string, profileName: string): string {
   return join(stateDir, 'cache', 'codex', hash);
 }
 
-/** The four sub-folders of a cache folder. */
-export const CACHE_SUBDIRS = ['npm', 'uv', 'pip', 'xdg'] as const;
+/** The sub-folders of a cache folder. */
+export const CACHE_SUBDIRS = ['npm', 'uv', 'pip', 'xdg', 'tmp'] as const;
 
-/** Environment variables that point npm, uv, pip and XDG programs at `cacheDir`. Pure. */
+/**
+ * Environment variables that point npm, uv, pip and XDG programs at `cacheDir`, and the temp folder
+ * (`TMPDIR`, with `TMP`/`TEMP` for tools that read those) at its `tmp/`. Set on the Codex process, so
+ * Codex's own `:tmpdir` is that folder too and every command inherits it. Pure.
+ */
 export function cacheEnv(cacheDir: string): Record<string, string> {
   return {
     npm_config_cache: join(cacheDir, 'npm'),
     UV_CACHE_DIR: join(cacheDir, 'uv'),
     PIP_CACHE_DIR: join(cacheDir, 'pip'),
     XDG_CACHE_HOME: join(cacheDir, 'xdg'),
+    TMPDIR: join(cacheDir, 'tmp'),
+    TMP: join(cacheDir, 'tmp'),
+    TEMP: join(cacheDir, 'tmp'),
   };
 }
 

@@ -35,6 +35,11 @@ export interface CodexLaunch {
   env: Record<string, string>;
   /** The permission profile's filesystem entries, sorted by path ({} when not sandboxed). */
   filesystem: Record<string, Access>;
+  /**
+   * Special-path entries of the permission profile (`:slash_tmp` → `read` unless plan mode or the /ask
+   * variant), kept apart from `filesystem`, whose keys are all absolute paths.
+   */
+  specials: Record<string, Access>;
   /** Where each filesystem entry came from (same keys as `filesystem`). */
   sources: Record<string, string>;
   warnings: string[];
@@ -162,7 +167,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
     return {
       profile: profile.name, sandboxed: false,
       codexArgs: [...docFlag, ...mcp, 'app-server'],
-      env: {}, filesystem: {}, sources: {},
+      env: {}, filesystem: {}, sources: {}, specials: {},
       warnings: [`sandbox = false: profile ${profile.name} runs with FULL ACCESS to this computer (no permission profile, no deny rule holds)${approvalPolicy === 'never' ? ' and never asks' : ''}`],
       approvalPolicy, permissionsExtends: null, cacheDir: null, writableRoots: ['/'], mcpServers,
       mailbox: extras.mailbox ?? null,
@@ -195,7 +200,12 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
     ...configFlag('default_permissions', tomlValue(PERMISSION_PROFILE_ID)),
     ...configFlag(key('extends'), tomlValue(permissionsExtends)),
   ];
-  const fsPairs = Object.entries(entries.filesystem);
+  // `/tmp` read-only for every profile that writes at all: each profile's TMPDIR is its own `tmp/` in
+  // its cache (cache.ts `cacheEnv`), so no agent can leave files there for another's. Measured on codex
+  // 0.169.0 (Linux): `":slash_tmp" = "read"` over `:workspace` makes `/tmp` "Read-only file system" while
+  // the cwd and TMPDIR stay writable; a `"/tmp" = "read"` path entry does not (the special path wins).
+  const specials: Record<string, Access> = plan || readOnly ? {} : { ':slash_tmp': 'read' };
+  const fsPairs = [...Object.entries(specials), ...Object.entries(entries.filesystem)];
   if (fsPairs.length > 0) args.push(...configFlag(key('filesystem'), inlineTable(fsPairs)));
   for (const [k, v] of NETWORK_FLAG_VALUES) args.push(...configFlag(k, v));
   // Linux (0.169.0) has no per-socket allowlist: with the proxy on every socket is blocked, and the one
@@ -217,7 +227,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   return {
     profile: profile.name, sandboxed: true, codexArgs: args,
     env: cacheDir ? cacheEnv(cacheDir) : {},
-    filesystem: entries.filesystem, sources: entries.sources,
+    filesystem: entries.filesystem, sources: entries.sources, specials,
     warnings: [...policy.warnings.map(formatProblem), ...scan.warnings.map(formatProblem), ...entries.warnings],
     approvalPolicy, permissionsExtends, cacheDir, writableRoots, mcpServers,
     mailbox: mailbox && entries.filesystem[mailbox] === 'write' ? mailbox : null,

@@ -10,13 +10,20 @@ import type { ResolvedProfile } from '../table/load';
 import type { CompileFacts, FsRule } from './facts';
 
 /** Credential folders under home (seed-spec.md §1.2 HOME_PRIVATE). */
-export const HOME_PRIVATE_DIRS = ['.ssh', '.aws', '.gnupg', '.config/gh', '.config/gcloud', '.docker', '.kube', '.password-store'];
+export const HOME_PRIVATE_DIRS = [
+  '.ssh', '.aws', '.gnupg', '.config/gh', '.config/gcloud', '.docker', '.kube', '.password-store',
+  // Beyond seed-spec's list (a tester's review, 2026-12-01): Azure CLI tokens, Terraform Cloud tokens.
+  '.azure', '.terraform.d',
+];
 /** macOS-only credential folders under home (left out elsewhere, where they do not exist). */
 export const HOME_PRIVATE_DIRS_MACOS = ['Library/Keychains', 'Library/Cookies', 'Library/Messages', 'Library/Mail'];
 /** Credential files under home (seed-spec.md §1.2 HOME_PRIVATE). */
 export const HOME_PRIVATE_FILES = [
   '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.pgpass', '.vault-token', '.zsh_history', '.bash_history',
   '.pi/agent/auth.json', '.grok/auth.json', '.codex/auth.json',
+  // Beyond seed-spec's list (a tester's review, 2026-12-01): crates.io, RubyGems and Maven credentials,
+  // and the REPL histories that keep pasted secrets like the shells' do.
+  '.cargo/credentials.toml', '.cargo/credentials', '.gem/credentials', '.m2/settings.xml', '.python_history', '.node_repl_history',
 ];
 /** Codex's login, transcripts and user config, inside `~/.codex` and `CODEX_HOME` (seed-spec.md §2.2 item 2). */
 export const CODEX_STORES = ['auth.json', 'sessions', 'archived_sessions', 'memories', 'history.jsonl', 'session_index.jsonl', 'config.toml'];

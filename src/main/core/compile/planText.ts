@@ -26,6 +26,7 @@ export function planText(launch: CodexLaunch, mode: string): string {
       lines.push(`  ${access.padEnd(5)}  ${path.padEnd(width)}  ${launch.sources[path] ?? ''}`);
     }
     lines.push(`  (the profile's folder is writable through ${launch.permissionsExtends === ':workspace' ? ':workspace' : 'nothing: plan mode is read-only'})`);
+    if (launch.specials[':slash_tmp'] === 'read') lines.push("  (/tmp is read-only (:slash_tmp = read): the agent's temp folder is TMPDIR, its own tmp/ in its package cache)");
     lines.push("network: on through Codex's proxy, every web domain; no Unix socket, no loopback port");
     if (launch.writableRoots.length > 0) lines.push(`writable: ${launch.writableRoots.join(', ')}`);
   }

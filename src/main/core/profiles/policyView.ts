@@ -70,7 +70,10 @@ export async function policyEntries(launch: CodexLaunch, cwd: string): Promise<P
   const plan = launch.permissionsExtends === ':read-only';
   await add(launch.permissionsExtends ?? ':workspace', plan ? 'read' : 'write', 'mode', plan
     ? "plan mode: Codex's built-in :read-only profile (reads what is not denied, writes nowhere)"
-    : "Codex's built-in :workspace profile: reads what is not denied; writes the profile's folder and temporary folders");
+    : "Codex's built-in :workspace profile: reads what is not denied; writes the profile's folder and its temp folder");
+  if (launch.specials[':slash_tmp'] === 'read') {
+    await add('/tmp', 'read', 'mode', "the shared temp folder, read-only (:slash_tmp = read): the agent's TMPDIR is its own tmp/ in its package cache, so no profile leaves files for another");
+  }
   if (!Object.hasOwn(launch.filesystem, cwd)) {
     await add(cwd, plan ? 'read' : 'write', plan ? 'mode' : 'cwd', plan ? "the profile's folder, read-only in plan mode" : "the profile's folder (through :workspace)");
   }

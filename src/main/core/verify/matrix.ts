@@ -9,7 +9,7 @@
  * (private state, credentials, Codex's login and transcripts, other profiles' folders, the cache root,
  * denied capabilities) is denied, every read rule (launch files, `.codex`, `.agents`, `_shared`) is
  * read-only, every write rule (add_dirs, directory capabilities, `_common`) and the profile's folder and
- * own cache are writable (except in plan mode); other profiles' caches are denied; every `Read(…)` rule
+ * own cache and temp folder are writable (except in plan mode), the shared `/tmp` is not; other profiles' caches are denied; every `Read(…)` rule
  * the LAST compile wrote into the launch guard is denied and every `Edit(…)`-only one read-only (so a
  * table changed since the last compile shows); no Unix socket and no loopback port answers.
  */
@@ -90,6 +90,8 @@ export function probeMatrix(input: MatrixInput): Probe[] {
   add({ name: 'own folder', path: profile.cwd, op: 'write', expected: writable });
   for (const rule of policy) if (rule.access === 'write') add({ name: rule.source, path: rule.path, op: 'write', expected: writable });
   if (!plan) add({ name: 'own package cache', path: cacheDirFor(facts.stateDir, profile.name), op: 'write', expected: 'allowed' });
+  if (!plan) add({ name: 'own temp folder (TMPDIR)', path: join(cacheDirFor(facts.stateDir, profile.name), 'tmp'), op: 'write', expected: 'allowed' });
+  add({ name: 'shared temp folder /tmp (read-only: each profile writes its own TMPDIR)', path: '/tmp', op: 'write', expected: 'denied' });
 
   const state = "Angelia's private state";
   add({ name: `${state}: probe file`, path: fixtures.probeFile, op: 'read', expected: 'denied' });
