@@ -23,6 +23,11 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // The runtime dependencies are bundled into out/main instead of being loaded from node_modules at
+      // run time: resolving and loading some 300 separate modules (and lexing the CommonJS ones) was most
+      // of `angelia <command>`'s start-up (docs/benchmarks.md, turn overhead and host ready).
+      // @openai/codex stays external: it is never imported, only resolved to find the codex binary.
+      externalizeDeps: { exclude: ['@decimalturn/toml-patch', 'chokidar', 'mdast-util-from-markdown', 'mdast-util-to-string', 'smol-toml', 'vscode-jsonrpc', 'write-file-atomic', 'ws', 'zod'] },
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),

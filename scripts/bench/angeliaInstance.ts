@@ -34,8 +34,19 @@ export interface CompiledLaunch {
 /** One probe timestamp: what happened and when, ms since the `angelia` process's `performance.timeOrigin`. */
 export interface ProbeMark { name: string; at: number }
 
-/** A timed `angelia run`, plus the probe's marks when it ran with `{probe: true}` (empty otherwise or if none were written). */
-export interface InstanceRun extends TimedRun { marks: ProbeMark[] }
+/** A request the probe saw Angelia send (thread/start and thread/resume only), with its params. */
+export interface ProbeRequest { method: string; params: Record<string, unknown> }
+
+/**
+ * A timed `angelia run`, plus the probe's marks and the thread requests it saw when it ran with
+ * `{probe: true}` (empty otherwise or if none were written).
+ */
+export interface InstanceRun extends TimedRun {
+  marks: ProbeMark[];
+  requests: ProbeRequest[];
+  /** The app-server child exactly as Angelia spawned it (probed runs only). */
+  spawned?: { cmd: string; args: string[]; cwd: string; env: Record<string, string> };
+}
 
 /** A ready instance: runs `angelia run <profile> <prompt> --json`. */
 export interface AngeliaInstance {
@@ -47,7 +58,8 @@ export interface AngeliaInstance {
   codexHome: string;
   /** Setup notes (optional steps skipped or failed). */
   notes: string[];
-  run(prompt: string, opts?: { probe?: boolean }): Promise<InstanceRun>;
+  /** `angelia run <profile> <prompt> --json` (default: the main profile; `profile`: one of `extraProfiles`). */
+  run(prompt: string, opts?: { probe?: boolean; profile?: string }): Promise<InstanceRun>;
   /** `angelia compile <profile> --json`, parsed; throws with the reason when it fails. */
   compile(): Promise<CompiledLaunch>;
 }
@@ -56,15 +68,20 @@ export interface AngeliaInstance {
 export interface Unavailable { ok: false; reason: string; notes: string[] }
 
 /** Options: the repo root, the `angelia` entry script, a scratch folder, the offline CODEX_HOME, the profile name and a trial prompt/answer. */
-export interface InstanceOptions { root: string; bin: string; dir: string; codexHome: string; profile: string; prompt: string; expect: string }
+export interface InstanceOptions {
+  root: string; bin: string; dir: string; codexHome: string; profile: string; prompt: string; expect: string;
+  /** More profiles in the same table, each with its own folder (and so its own chat and thread). */
+  extraProfiles?: string[];
+}
 
 /**
  * The preload `--import`ed into a probed `angelia run`. It replaces `child_process.spawn` (and re-syncs the
  * ESM named export, which the bundled CLI imports) with a wrapper that, for a child whose argv ends with
  * "app-server", records: `spawn`; `> method` when a request is written to its stdin; `< method` when the
  * matching response arrives on its stdout; `turn/completed`; `codex exit`. `probe` marks when the preload ran
- * (≈ Node start-up done) and `node exit` the process's `exit` event. Marks are appended as one JSON line
- * (`{marks:[[name, ms since timeOrigin], …]}`) to the file named by ANGELIA_BENCH_PROBE.
+ * (≈ Node start-up done) and `node exit` the process's `exit` event. The params of `thread/start` and
+ * `thread/resume` are kept too, and the child's spawn (command, argv, cwd, environment). All are appended as one JSON line (`{marks:[[name, ms since timeOrigin],
+ * …], requests:[[method, params], …]}`) to the file named by ANGELIA_BENCH_PROBE.
  */
 export const PROBE_SOURCE = `import cp from 'node:child_process';
 import { appendFileSync } from 'node:fs';
@@ -72,6 +89,8 @@ import { syncBuiltinESMExports } from 'node:module';
 import { performance } from 'node:perf_hooks';
 const file = process.env.ANGELIA_BENCH_PROBE;
 const marks = [];
+const requests = [];
+let spawned = null;
 const mark = (name) => { marks.push([name, performance.now()]); };
 mark('probe');
 const original = cp.spawn;
@@ -79,11 +98,16 @@ cp.spawn = function (cmd, args, ...rest) {
   const child = original.call(this, cmd, args, ...rest);
   if (!Array.isArray(args) || args[args.length - 1] !== 'app-server') return child;
   mark('spawn');
+  const o = rest[0] ?? {};
+  spawned = { cmd, args, cwd: String(o.cwd ?? process.cwd()), env: o.env ?? process.env };
   const pending = new Map();
   const lines = (text, each) => { for (const l of text.split('\\n')) { if (!l.trim()) continue; try { each(JSON.parse(l)); } catch { /* partial line */ } } };
   const write = child.stdin.write;
   child.stdin.write = function (chunk, ...more) {
-    lines(String(chunk), (m) => { if (m.method !== undefined && m.id !== undefined) { pending.set(m.id, m.method); mark('> ' + m.method); } });
+    lines(String(chunk), (m) => {
+      if (m.method !== undefined && m.id !== undefined) { pending.set(m.id, m.method); mark('> ' + m.method); }
+      if (m.method === 'thread/start' || m.method === 'thread/resume') requests.push([m.method, m.params]);
+    });
     return write.call(this, chunk, ...more);
   };
   let buf = '';
@@ -102,7 +126,7 @@ cp.spawn = function (cmd, args, ...rest) {
   return child;
 };
 syncBuiltinESMExports();
-process.once('exit', () => { mark('node exit'); if (file) appendFileSync(file, JSON.stringify({ marks }) + '\\n'); });
+process.once('exit', () => { mark('node exit'); if (file) appendFileSync(file, JSON.stringify({ marks, requests, spawned }) + '\\n'); });
 `;
 
 /** Prepares the instance and proves one `angelia run` works (that run is the warm-up). */
@@ -128,24 +152,35 @@ export async function prepareAngelia(o: InstanceOptions): Promise<AngeliaInstanc
   const init = await cli(['init']);
   if (init.code !== 0) return { ok: false, reason: missing(init, 'init') ?? `\`angelia init\` failed: ${failureReason(init)}`, notes };
   await mkdir(join(state, 'workspace'), { recursive: true });
-  await writeFile(join(state, 'workspace', 'angelia.toml'), stringify({ profiles: { [o.profile]: { cwd } } }));
+  const table: Record<string, { cwd: string }> = { [o.profile]: { cwd } };
+  for (const extra of o.extraProfiles ?? []) {
+    const extraCwd = join(o.dir, `profile-cwd-${extra}`);
+    await mkdir(extraCwd, { recursive: true });
+    table[extra] = { cwd: extraCwd };
+  }
+  await writeFile(join(state, 'workspace', 'angelia.toml'), stringify({ profiles: table }));
 
-  const run = async (prompt: string, opts: { probe?: boolean } = {}): Promise<InstanceRun> => {
-    const args = ['run', o.profile, prompt, '--json'];
-    if (!opts.probe) return { ...(await cli(args)), marks: [] };
+  const run = async (prompt: string, opts: { probe?: boolean; profile?: string } = {}): Promise<InstanceRun> => {
+    const args = ['run', opts.profile ?? o.profile, prompt, '--json'];
+    if (!opts.probe) return { ...(await cli(args)), marks: [], requests: [] };
     await rm(probeOut, { force: true });
     const r = await timeRun(process.execPath, ['--import', pathToFileURL(probeScript).href, bin, ...args], {
       cwd: o.root,
       env: { ...env, ANGELIA_BENCH_PROBE: probeOut },
     });
     let marks: ProbeMark[] = [];
+    let requests: ProbeRequest[] = [];
+    let spawned: InstanceRun['spawned'];
     try {
       const line = (await readFile(probeOut, 'utf8')).trim().split('\n').pop() ?? '';
-      marks = (JSON.parse(line) as { marks: [string, number][] }).marks.map(([name, at]) => ({ name, at }));
+      const out = JSON.parse(line) as { marks: [string, number][]; requests?: [string, Record<string, unknown>][]; spawned?: InstanceRun['spawned'] | null };
+      marks = out.marks.map(([name, at]) => ({ name, at }));
+      requests = (out.requests ?? []).map(([method, params]) => ({ method, params }));
+      spawned = out.spawned ?? undefined;
     } catch {
       // No probe output (the run died early): no phases for this run.
     }
-    return { ...r, marks };
+    return { ...r, marks, requests, ...(spawned ? { spawned } : {}) };
   };
   const compile = async (): Promise<CompiledLaunch> => {
     const r = await cli(['compile', o.profile, '--json']);
@@ -160,7 +195,7 @@ export async function prepareAngelia(o: InstanceOptions): Promise<AngeliaInstanc
   if (trial.code !== 0 && !missing(trial, 'run')) {
     // A fresh table may first need accepting / compiling: try those steps (unknown ones are skipped), then retry.
     notes.push(`first \`angelia run\` refused (${failureReason(trial)})`);
-    for (const args of [['accept'], ['compile', o.profile, '--write']]) {
+    for (const args of [['accept'], ['compile', o.profile, ...(o.extraProfiles ?? []), '--write']]) {
       const r = await cli(args);
       notes.push(`\`angelia ${args.join(' ')}\`: ${r.code === 0 ? 'ok' : failureReason(r)}`);
     }

@@ -66,7 +66,10 @@ export const ChatView = z.object({
   threadId: z.string().nullable(),
   /** The enforcement Codex reported on the last thread start/resume; null before the first start. */
   enforcement: Enforcement.nullable(),
-  /** The last line of the chat, for the list. */
+  /**
+   * The last line of the chat, for the list (one line, at most 120 characters). Kept with the active
+   * session row (sessions.json `last_line`), so it shows after a restart before the transcript is read.
+   */
   lastLine: z.string(),
   /** Why the last start was refused, with the fix; null when not refused. */
   refusal: z.string().nullable(),
@@ -173,12 +176,16 @@ export type RequestedAccess = z.infer<typeof RequestedAccess>;
  * A path a request named that Angelia never grants, whoever answers (core/approvals/privateReach.ts):
  * it is, holds or lies inside Angelia's private state, a Codex home, the credential floor, another
  * profile's folder or another place the profile denies (or, for `write`, keeps read-only). `path` is
- * the name as asked; `why` says what it reaches ("Angelia's private state", "it holds /x (…)").
+ * the name as asked; `why` says what it reaches ("Angelia's private state", "it holds /x (…)"). Also
+ * refused: a path the agent could swap for a symbolic link after the answer (in a place it can write,
+ * or through a link); `already` is true when the agent can already write there (its folder, add_dirs,
+ * a write granted earlier in the chat): the card shows it as "already writable", not as new access.
  */
 export const RefusedAccess = z.object({
   access: z.enum(['read', 'write']),
   path: z.string(),
   why: z.string(),
+  already: z.literal(true).optional(),
 });
 export type RefusedAccess = z.infer<typeof RefusedAccess>;
 
@@ -212,6 +219,23 @@ export const ApprovalView = z.object({
   granted: RequestedAccess.nullable(),
   /** The reason typed with a Deny (sent to the agent as a steer after the decline, field case B08). */
   denyReason: z.string().nullable(),
+  /**
+   * The Codex item the request is about (`itemId` of codex 0.169.0 `item/commandExecution/requestApproval`
+   * and `item/fileChange/requestApproval`): Codex sends that item's `item/started` BEFORE the request, so
+   * the window shows the item "waiting for approval" while this request is pending. Null or absent: none named.
+   */
+  itemId: z.string().nullable().optional(),
+  /** When the request stopped being pending (ISO time: answered, timed out or withdrawn); absent while pending. */
+  settledAt: z.string().nullable().optional(),
+  /** Why a `withdrawn` request was withdrawn ("the turn ended", "Codex exited"); absent otherwise, or unknown. */
+  withdrawnWhy: z.string().nullable().optional(),
+  /**
+   * A command Codex asks to run OUTSIDE the sandbox (an escalation: a command approval without
+   * additional permissions, under a sandboxed launch). Measured on codex 0.169.0 (Linux): such a command
+   * runs with the whole filesystem writable except the launch's deny entries, which it still cannot
+   * read. `denied`: how many deny entries the launch has (null: unknown). Absent or null: not an escalation.
+   */
+  outsideSandbox: z.object({ denied: z.number().int().nonnegative().nullable() }).nullable().optional(),
 });
 export type ApprovalView = z.infer<typeof ApprovalView>;
 

@@ -139,6 +139,10 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
       }
       return { queued: 1, turn };
     },
+    canQueue: async (chatId) => {
+      known(chatId);
+      if (o.queueFull?.includes(chatId)) throw new AppFailure({ code: 'queue-full', message: 'this chat already holds 10 messages; wait for the agent to work through them', where: chatId });
+    },
     ask: async (chatId, text, opts) => {
       known(chatId);
       fake.asks.push({ chatId, text });

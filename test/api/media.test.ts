@@ -213,3 +213,37 @@ describe('MEDIA lines of /send and files of /turn take the same checks', () => {
     expect(fake.attached).toHaveLength(2);
   });
 });
+
+describe('send-media takes the path exactly as given when it exists, and trims only a path that does not', () => {
+  it('a file named "ok.txt." is sent as itself, not as "ok.txt"; "only.txt." (missing) is sent as "only.txt"', async () => {
+    const dir = join(dirs.outside, 'trim');
+    await put(join(dir, 'ok.txt'), 'the wrong file');
+    await put(join(dir, 'ok.txt.'), 'the file named with a dot');
+    await put(join(dir, 'only.txt'), 'only');
+    const sent = async (path: string): Promise<string> => {
+      const res = await sendMedia(path, 'chat');
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+      return readFile(fake.posts.at(-1)!.post.files[0]!, 'utf8');
+    };
+    expect(await sent(join(dir, 'ok.txt.'))).toBe('the file named with a dot');
+    expect(await sent(join(dir, 'ok.txt'))).toBe('the wrong file');
+    expect(await sent(join(dir, 'only.txt.'))).toBe('only');
+    expect(await sent(`"${join(dir, 'only.txt')}",`)).toBe('only');
+    expect(await sent(`'${join(dir, 'ok.txt.')}'`)).toBe('the file named with a dot');
+    // Through ~/ and a MEDIA line of /send alike.
+    await put(join(dirs.home, 'notes', 'v1.'), 'home dot');
+    expect(await sent('~/notes/v1.')).toBe('home dot');
+    const res = await call(dirs.socket, 'POST', '/send', { token: t.tokenFor('coder'), body: { key: 'coder', text: `MEDIA: ${join(dir, 'ok.txt.')}` } });
+    expect(res.status, res.text).toBe(200);
+    expect(await readFile(fake.posts.at(-1)!.post.files[0]!, 'utf8')).toBe('the file named with a dot');
+  });
+
+  it('the location checks apply to the path taken either way', async () => {
+    await put(join(dirs.home, '.ssh', 'config.'), 'x');
+    for (const p of ['~/.ssh/config.', '~/.ssh/missing.']) {
+      const res = await sendMedia(p, 'chat');
+      expect(res.status, p).toBe(403);
+      expect(res.body, p).toEqual({ error: LOCATION_REFUSED, code: 'media-refused' });
+    }
+  });
+});

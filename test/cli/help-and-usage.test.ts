@@ -1,6 +1,7 @@
 /**
  * The `angelia` entry (src/main/cli/index.ts) on the built CLI: `<command> --help` prints the command's
- * usage line and its exit codes (the shared table of cli/exit.ts) and exits 0; `--version` / `-v` are
+ * usage line, its options (export: `--force` among them) and its exit codes (the shared table of
+ * cli/exit.ts) and exits 0; `--version` / `-v` are
  * `angelia version`; an unknown option is a usage error (exit 2) that names the option and shows
  * the usage line, for every command (a clone tester saw `run --help` exit 1 with "Unknown option").
  */
@@ -8,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/main/cli/commands';
-import { exitCodesText } from '../../src/main/cli/exit';
+import { commandHelpText } from '../../src/main/cli/exit';
 
 const BIN = join(resolve(__dirname, '../..'), 'bin/angelia.js');
 
@@ -25,7 +26,8 @@ describe('angelia <command> --help and bad options', () => {
     for (const [name, command] of Object.entries(commands)) {
       const run = await angelia([name, '--help']);
       expect(run.code, name).toBe(0);
-      expect(run.stdout).toBe(`angelia ${name}: ${command.summary}\n${exitCodesText(command.exits)}`);
+      expect(run.stdout).toBe(commandHelpText(name, command));
+      expect(run.stdout, name).toContain(`angelia ${name}: ${command.summary}\n`);
       expect(run.stdout, name).toMatch(/^exit codes:\n {2}0 {2}\S/m);
     }
     // The shared table: 2 is usage or an unknown name wherever a name is taken; 3 a refused start.
@@ -35,6 +37,14 @@ describe('angelia <command> --help and bad options', () => {
     ].join('\n'));
     for (const name of ['export', 'compile', 'verify', 'send', 'turn', 'ask', 'send-media']) expect(commands[name]!.exits[2], name).toMatch(/unknown|no such/);
     for (const name of ['run', 'serve', 'export']) expect(commands[name]!.exits[3], name).toMatch(/^the start was refused/);
+  });
+
+  it('export --help names every option, --force with what it does', async () => {
+    const run = await angelia(['export', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[--out <file> [--force]]');
+    expect(run.stdout).toMatch(/\n {2}--force +with --out: replace an existing file\n/);
+    for (const option of ['--all', '--session', '--format', '--tools', '--out']) expect(run.stdout).toMatch(new RegExp(`\\n {2}${option}\\b`));
   });
 
   it('angelia --version and -v print what angelia version prints', async () => {

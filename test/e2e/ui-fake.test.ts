@@ -123,20 +123,31 @@ describe('the window against the headless host (fake core)', () => {
     expect(await card.getByTestId('approval-command').textContent()).toContain('touch notes.txt');
     expect(await card.locator('button').allTextContents()).toEqual(['Allow once', 'Deny', 'Deny and stop', 'Deny with a reason…']);
     await expect.poll(() => page.getByTestId('state-badge').first().textContent()).toBe('needs you');
+    // The command the approval is about arrived before it (as Codex sends it): waiting, not running, no caret.
+    const asked = page.getByTestId('command-item').nth(1);
+    await expect.poll(() => asked.getAttribute('data-status')).toBe('waiting');
+    expect(await asked.getByTestId('command-status').textContent()).toBe('waiting for approval');
+    expect(await asked.locator('.caret').count()).toBe(0);
     await shot(page, '02-approval-pending-narrow');
 
     await card.getByTestId('approval-allow').click();
     await expect.poll(() => card.getAttribute('data-state')).toBe('answered');
-    expect(await card.getByTestId('approval-status').textContent()).toBe('Allowed once — from this window');
+    expect(await card.getByTestId('approval-status').textContent()).toBe('Allowed once — answered in the window');
+    await expect.poll(() => asked.getAttribute('data-status')).toBe('completed');
     await page.getByTestId('turn-end').waitFor();
     await expect.poll(textOf(page, 'agent-message')).toContain('Created notes.txt.');
     await expect.poll(() => page.getByTestId('state-badge').first().textContent()).toBe('idle');
     await shot(page, '03-turn-done-narrow');
 
-    await card.getByTestId('approval-deny').click();
-    expect(await card.getByTestId('approval-note').textContent()).toBe('Already answered (Allowed once, from this window)');
+    // A settled card has no active button.
+    expect(await card.locator('button').evaluateAll((bs) => bs.map((b) => (b as HTMLButtonElement).disabled))).toEqual([true, true, true]);
     expect(await card.getAttribute('data-state')).toBe('answered');
     await card.screenshot({ path: join(SHOTS, '04-card-already-answered.png') });
+    // After a reload the page never clicked it: still "answered in the window".
+    await page.reload();
+    const reloaded = page.getByTestId('approval-card').first();
+    await page.getByTestId('chat-list-item').first().click();
+    await expect.poll(() => reloaded.getByTestId('approval-status').textContent()).toBe('Allowed once — answered in the window');
 
     await page.setViewportSize({ width: 1100, height: 720 });
     await page.getByTestId('chat-list').waitFor();
@@ -199,7 +210,7 @@ describe('the window against the headless host (fake core)', () => {
     await shot(page, '09-file-change-and-permissions');
 
     await fileCard.getByTestId('approval-cancel').click();
-    await expect.poll(() => fileCard.getByTestId('approval-status').textContent()).toBe('Denied and stopped — from this window');
+    await expect.poll(() => fileCard.getByTestId('approval-status').textContent()).toBe('Denied and stopped — answered in the window');
     await permCard.getByTestId('approval-deny').click();
     await expect.poll(() => page.getByTestId('state-badge').first().textContent()).toBe('idle');
     expect(problems).toEqual([]);
@@ -217,6 +228,36 @@ function seeded(over: Partial<ApprovalView> & { id: string }): ApprovalView {
     answers: ['allow', 'deny'], createdAt: '2025-01-01T00:00:00Z', state: 'pending', answer: null, by: null, granted: null, denyReason: null, ...over,
   };
 }
+
+describe('settled cards and commands outside the sandbox (fake core)', () => {
+  it('a timed-out or withdrawn card has no active button and says how it ended; an escalation says what Allow lets it do', async () => {
+    const approvals: ApprovalView[] = [
+      seeded({ id: 'late', state: 'timedOut', answer: 'deny', by: 'timeout', settledAt: '2025-01-01T00:10:00Z' }),
+      seeded({ id: 'gone', state: 'withdrawn', by: 'codex', settledAt: '2025-01-01T00:01:00Z', withdrawnWhy: 'the turn ended' }),
+      seeded({ id: 'out', title: 'Run OUTSIDE the sandbox: make deploy', command: 'make deploy', answers: ['allow', 'deny', 'cancel'], outsideSandbox: { denied: 5 } }),
+    ];
+    const { page, problems } = await openApp(420, {
+      seed: { items: approvals.map((a) => ({ type: 'approval' as const, id: `i-${a.id}`, approvalId: a.id })), approvals },
+    });
+    await page.getByTestId('chat-list-item').first().click();
+    const [late, gone, out] = ['late', 'gone', 'out'].map((id) => page.locator(`[data-approval-id="${id}"]`));
+    await out!.waitFor();
+    const disabled = (card: typeof late) => card!.locator('button').evaluateAll((bs) => bs.map((b) => (b as HTMLButtonElement).disabled));
+    expect(await late!.getByTestId('approval-status').textContent()).toBe('Timed out after 10 min: denied');
+    expect(await disabled(late)).toEqual([true, true]);
+    expect(await gone!.getByTestId('approval-status').textContent()).toBe('Withdrawn: the turn ended');
+    expect(await disabled(gone)).toEqual([true, true]);
+    expect(await out!.locator('[data-testid="approval-escalation"] p').allTextContents()).toEqual([
+      '⚠ Runs outside the sandbox: it can change any file you can, except the 5 denied places (it cannot read those either).',
+      "That includes the workspace's _shared/ folder, this profile's launch files (.codex, .claude, .agents), the angelia command every agent runs, and your home's dotfiles.",
+      'Allow only if you would run it yourself.',
+    ]);
+    expect(await disabled(out)).toEqual([false, false, false, false]);
+    await shot(page, '10-settled-and-escalation');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
 
 describe('chats in full (fake core)', () => {
   it('steers a message into the running turn and queues another with Enter', async () => {
@@ -273,7 +314,7 @@ describe('chats in full (fake core)', () => {
     await shot(page, '11-deny-reason-open');
     await card.getByTestId('deny-reason-send').click();
 
-    await expect.poll(() => card.getByTestId('approval-status').textContent()).toBe('Denied — from this window');
+    await expect.poll(() => card.getByTestId('approval-status').textContent()).toBe('Denied — answered in the window');
     expect(await card.getByTestId('approval-deny-reason').textContent()).toBe('Reason given: “Write the notes into docs/ instead”');
     expect(inputsOf(fake, 'approvals:answer')).toEqual([{ id: 'approval-1', answer: 'deny', reason: 'Write the notes into docs/ instead' }]);
     const told = page.locator('[data-testid="user-message"][data-via="denyReason"]');
@@ -314,7 +355,7 @@ describe('chats in full (fake core)', () => {
     await perm!.locator('[data-key="write:/home/user/data"] input').uncheck();
     await shot(page, '13-grant-subset-and-deny-and-stop');
     await perm!.getByTestId('approval-allow').click();
-    await expect.poll(() => perm!.getByTestId('approval-status').textContent()).toBe('Allowed for this turn — from this window');
+    await expect.poll(() => perm!.getByTestId('approval-status').textContent()).toBe('Allowed for this turn — answered in the window');
     expect(await perm!.getByTestId('approval-granted').textContent()).toBe('Granted: write /home/user/other-repo, network');
     expect(await perm!.getByTestId('approval-not-granted').textContent()).toBe('Not granted: write /home/user/data');
     expect(inputsOf(fake, 'approvals:answer')).toEqual([{ id: 'perm', answer: 'allow', grant: { read: [], write: ['/home/user/other-repo'], network: true } }]);
@@ -328,7 +369,7 @@ describe('chats in full (fake core)', () => {
     fake.answerElsewhere('race', 'allow', 'notification', { quiet: true });
     await race!.getByTestId('approval-deny').click();
     await expect.poll(() => race!.getByTestId('approval-note').textContent()).toBe('Already answered (Allowed once, from a notification)');
-    expect(await race!.getByTestId('approval-status').textContent()).toBe('Allowed once — from a notification');
+    expect(await race!.getByTestId('approval-status').textContent()).toBe('Allowed once — answered from a notification');
     await race!.screenshot({ path: join(SHOTS, '14-lost-the-race.png') });
     await expect.poll(() => page.getByTestId('state-badge').first().textContent()).toBe('idle');
     expect(problems).toEqual([]);
@@ -1050,7 +1091,7 @@ describe('renderer loose ends (fake core)', () => {
     await page.close();
   });
 
-  it('names who answered truthfully: another window, the tray; and labels each Allow with its scope', async () => {
+  it('names who answered truthfully: the window, the tray; and labels each Allow with its scope', async () => {
     const { page, fake, problems } = await openApp(1100, {
       seed: {
         items: [{ type: 'approval', id: 'i-w', approvalId: 'w' }, { type: 'approval', id: 'i-race', approvalId: 'race' }, { type: 'approval', id: 'i-t', approvalId: 't' }],
@@ -1069,18 +1110,17 @@ describe('renderer loose ends (fake core)', () => {
     expect(await t!.getByTestId('approval-access').textContent()).toBe('+ write /home/user/data (not in the profile)\n');
     await shot(page, '39-allow-scopes');
 
-    // Another window answered: never "from this window".
+    // Answered in a window (this page did not click): said from the recorded source, and nothing more can be clicked.
     fake.answerElsewhere('w', 'deny', 'window');
-    await expect.poll(() => w!.getByTestId('approval-status').textContent()).toBe('Denied — from another window');
-    await w!.getByTestId('approval-deny').click();
-    expect(await w!.getByTestId('approval-note').textContent()).toBe('Already answered (Denied, from another window)');
+    await expect.poll(() => w!.getByTestId('approval-status').textContent()).toBe('Denied — answered in the window');
+    expect(await w!.locator('.approval-buttons button').evaluateAll((bs) => bs.map((b) => (b as HTMLButtonElement).disabled))).toEqual([true, true]);
     // Another window won the race against this window's click.
     fake.answerElsewhere('race', 'allowForSession', 'window', { quiet: true });
     await race!.getByTestId('approval-deny').click();
     await expect.poll(() => race!.getByTestId('approval-note').textContent()).toBe('Already answered (Allowed for this session, from another window)');
-    expect(await race!.getByTestId('approval-status').textContent()).toBe('Allowed for this session — from another window');
+    expect(await race!.getByTestId('approval-status').textContent()).toBe('Allowed for this session — answered in the window');
     fake.answerElsewhere('t', 'allowForSession', 'tray');
-    await expect.poll(() => t!.getByTestId('approval-status').textContent()).toBe('Allowed for this session — from the tray');
+    await expect.poll(() => t!.getByTestId('approval-status').textContent()).toBe('Allowed for this session — answered from the tray');
     expect(await t!.getByTestId('approval-granted').textContent()).toBe('Granted: write /home/user/data');
     await shot(page, '40-answered-elsewhere');
     expect(problems).toEqual([]);

@@ -3,7 +3,8 @@
  * over the real core (orchestrator), the real pinned Codex (0.169.0) in the real sandbox, and the
  * scripted model, driven in Chromium. A chat streams; a command outside the sandbox is allowed from its
  * card; a folder request is shown as a diff against the profile and granted for the turn only (the
- * reply on the wire has `scope: "turn"`, and the profile does not keep it); the sessions panel lists
+ * reply on the wire has `scope: "turn"`, and the profile does not keep it; a folder the agent can
+ * already write is listed, never granted again); the sessions panel lists
  * the chat's sessions. Screenshots go to
  * test-results/screenshots/real-0*.png. The profile editor, the
  * policy inspector and the table review are in ui-real-profiles.test.ts.
@@ -106,24 +107,27 @@ describe('the window over real codex: chats and approvals', { timeout: 120_000 }
     const cwd = w.inst.cwd.demo!;
     const notes = join(cwd, 'notes');
     mkdirSync(notes, { recursive: true });
+    const archive = join(w.inst.root, 'archive');
+    mkdirSync(archive, { recursive: true });
     const target = join(outside, 'granted.txt');
     w.inst.model.enqueue(
-      { requestPermissions: { reason: 'save the report next door', permissions: { file_system: { write: [outside, notes] } } } },
+      { requestPermissions: { reason: 'save the report next door', permissions: { file_system: { write: [outside, archive, notes] } } } },
       { exec: { cmd: `echo report > ${target}`, login: false } },
       { message: 'Saved the report.' },
     );
     await send(page, 'save a report outside');
     const card = pendingCard(page);
     await card.waitFor({ timeout: 60_000 });
-    // The diff against the profile: what it adds (+) and what the profile already gives (=).
+    // The diff against the profile: what it adds (+), each one can be unchecked. A folder the agent can
+    // already write is not granted again (it could swap it for a symbolic link after the answer): "=".
     const lines = await card.getByTestId('grant-option').allTextContents();
-    expect(lines).toHaveLength(2);
-    expect(lines).toEqual([`+ write ${outside} (not in the profile)`, `= write ${notes} (the profile already allows it)`]);
+    expect(lines).toEqual([`+ write ${outside} (not in the profile)`, `+ write ${archive} (not in the profile)`]);
+    expect(await card.getByTestId('approval-refused').textContent()).toBe(`= write ${notes} — already writable, not granted again: it lies in ${cwd} (the profile's folder)\n`);
     // Offered: for this turn, for this session, Deny. The test grants for the turn.
     expect(await offered(card)).toEqual(['approval-allow', 'approval-allowForSession', 'approval-deny', 'deny-with-reason']);
     expect(await card.getByTestId('approval-allow').textContent()).toBe('Allow for this turn');
     expect(await card.getByTestId('approval-allowForSession').textContent()).toBe('Allow for this session');
-    expect(await card.getByTestId('add-folder-link').allTextContents()).toEqual([`Add ${outside} to the demo profile…`]);
+    expect(await card.getByTestId('add-folder-link').allTextContents()).toEqual([`Add ${outside} to the demo profile…`, `Add ${archive} to the demo profile…`]);
     expect(await card.locator('.approval-reason').textContent()).toBe('“save the report next door”');
     await shot(page, 'real-04-permissions-diff');
 
@@ -131,14 +135,15 @@ describe('the window over real codex: chats and approvals', { timeout: 120_000 }
     await card.getByTestId('approval-allow').click();
     const settled = page.locator(`[data-approval-id="${id}"]`);
     await expect.poll(() => settled.getByTestId('approval-status').textContent(), { timeout: 30_000 }).toBe('Allowed for this turn — from this window');
-    expect(await settled.getByTestId('approval-granted').textContent()).toBe(`Granted: write ${outside}, write ${notes}`);
+    expect(await settled.getByTestId('approval-granted').textContent()).toBe(`Granted: write ${outside}, write ${archive}`);
     await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('Saved the report.');
     expect(readFileSync(target, 'utf8')).toBe('report\n');
 
-    // On the wire: everything asked, granted for the TURN (not the session).
+    // On the wire: everything grantable, granted for the TURN (not the session); never the agent's own folder.
     const reply = w.replies.find((r) => r.method === 'item/permissions/requestApproval');
-    expect(reply?.result).toMatchObject({ scope: 'turn', permissions: { fileSystem: { write: expect.arrayContaining([outside, notes]) as unknown } } });
-    expect(w.orch.broker.all().find((a) => a.id === id)).toMatchObject({ kind: 'permissions', state: 'answered', answer: 'allow', by: 'window', granted: { write: [outside, notes] } });
+    expect(reply?.result).toMatchObject({ scope: 'turn', permissions: { fileSystem: { write: [outside, archive] } } });
+    expect(JSON.stringify(reply?.result)).not.toContain(notes);
+    expect(w.orch.broker.all().find((a) => a.id === id)).toMatchObject({ kind: 'permissions', state: 'answered', answer: 'allow', by: 'window', granted: { write: [outside, archive] } });
 
     // After the turn the profile still does not have it: not in the table, not in force, and the next
     // turn's command cannot write there.

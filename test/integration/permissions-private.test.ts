@@ -6,7 +6,7 @@
  * read the owner token (`<state>/private/api.token`) nor plant a file in `<state>`. Measured before the fix: an Allow echoed
  * `write <state>` and the next command created `<state>/new.txt`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalView, ChatItem } from '../../src/shared/contract';
@@ -24,8 +24,8 @@ afterEach(async () => {
   inst = null;
 });
 
-/** The orchestrator over `i`, every reply to Codex recorded; each pending approval is answered Allow from the window. */
-async function start(i: TestInstance) {
+/** The orchestrator over `i`, every reply to Codex recorded; each pending approval is answered `answer` (Allow) from the window. */
+async function start(i: TestInstance, answer: 'allow' | 'allowForSession' = 'allow') {
   const replies: WireReply[] = [];
   const audit = memoryAudit();
   const o = await Orchestrator.create({ paths: i.paths, env: i.env, startCodex: tappedStartCodex(replies), audit });
@@ -34,7 +34,7 @@ async function start(i: TestInstance) {
   o.hub.subscribe((e) => {
     if (e.event !== 'approval:updated' || e.payload.state !== 'pending') return;
     shown.push(e.payload);
-    o.broker.answer(e.payload.id, 'allow', 'window');
+    o.broker.answer(e.payload.id, answer, 'window');
   });
   return { o, replies, audit, shown };
 }
@@ -150,3 +150,88 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     expect(items.find((i) => i.type === 'agent')).toMatchObject({ text: 'declined, going on' });
   });
 });
+
+// Found by a tester on codex 0.169.0 (Linux): a grant is resolved again each time Codex builds a later
+// command's sandbox, following symbolic links. A write grant of a missing name in the agent's own folder,
+// then `ln -s <state>/private <that name>`, opened the owner token (and, the same way, another profile's
+// folder, ~/.ssh, CODEX_HOME or $HOME). Now no grant is given in a place the agent can write: the request
+// is answered at once with an empty grant (approvals/privateReach.ts).
+describe('a grant the agent could redirect with a symbolic link, on real codex', () => {
+  it('write <cwd>/cache-dir (Allow for the session), then ln -s <state>/private there: the token stays unreadable, in that turn and the next', async () => {
+    inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true });
+    const cwd = inst.cwd.coder!;
+    const cache = join(cwd, 'cache-dir');
+    const read = `cat '${join(cache, 'api.token')}' && echo TOKEN-READ; echo planted > '${join(cache, 'planted.txt')}' && echo PLANTED; exit 0`;
+    inst.model.enqueue(
+      { requestPermissions: { reason: 'a cache folder for the build', permissions: { file_system: { write: [cache] } } } },
+      { exec: { cmd: `ln -s '${inst.paths.privateDir}' '${cache}' && echo LINKED`, login: false } },
+      { exec: { cmd: read, login: false } },
+      { message: 'done' },
+    );
+    const { o, replies, audit, shown } = await start(inst, 'allowForSession');
+    const items = await turnOn(o, 'coder', 'make a cache');
+    expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
+    // Made by the launch (chats/launchPlan.ts), before the agent's first command.
+    const token = readFileSync(inst.paths.apiToken, 'utf8').trim();
+    expect(token.length).toBeGreaterThan(8);
+
+    // The link was made (the folder is the agent's), and leads nowhere the sandbox opens. (Before the
+    // fix: the card was shown, Allow for the session granted `write <cwd>/cache-dir`, and this printed
+    // the token and planted a file in <state>/private.)
+    const [link, probe] = commands(items).slice(-2);
+    expect(link?.output).toContain('LINKED');
+    expect(probe?.output).not.toMatch(/TOKEN-READ|PLANTED/);
+    expect(probe?.output).not.toContain(token);
+    expect(existsSync(join(inst.paths.privateDir, 'planted.txt'))).toBe(false);
+
+    // Nothing to ask: the agent can already write there. Answered at once with an empty grant.
+    expect(shown).toEqual([]);
+    const reply = replies.find((r) => r.method === 'item/permissions/requestApproval');
+    expect(JSON.stringify(reply?.params)).toContain(cache);
+    expect(reply?.result).toEqual({ permissions: {}, scope: 'turn' });
+    expect(JSON.stringify(reply?.result)).not.toContain(cache);
+    expect(audit.records.find((r) => r.event === 'answered-immediately')).toMatchObject({
+      kind: 'permissions', refused: [{ access: 'write', path: cache, already: true, why: `already writable, not granted again: it lies in ${cwd} (the profile's folder)` }],
+    });
+    expect(items.some((i) => i.type === 'notice' && i.text.includes('It can already write there, so Angelia answered with an empty grant without asking you'))).toBe(true);
+
+    // The next turn: nothing was granted for the session either.
+    inst.model.enqueue({ exec: { cmd: read, login: false } }, { message: 'still closed' });
+    const next = await turnOn(o, 'coder', 'try again');
+    expect(commands(next).at(-1)?.output).not.toMatch(/TOKEN-READ|PLANTED/);
+    expect(existsSync(join(inst.paths.privateDir, 'planted.txt'))).toBe(false);
+    for (const r of inst.model.modelRequests()) expect(JSON.stringify(r.body)).not.toContain(token);
+  });
+
+  it("read of an EXISTING folder in the agent's folder, swapped for a link to another profile's folder after the answer: refused at once, the secret stays unread", async () => {
+    inst = await makeInstance({ coder: { permission_mode: 'default' }, writer: {} }, { privateHome: true });
+    const cwd = inst.cwd.coder!;
+    const data = join(cwd, 'a', 'data');
+    mkdirSync(data, { recursive: true });
+    const secret = join(inst.cwd.writer!, 'draft.md');
+    writeFileSync(secret, 'WRITER-SECRET-42\n');
+    // A granted path is mounted in each later command's sandbox (it cannot be removed there), but the
+    // folder above it can be renamed. Measured without the rule: codex 0.169.0 then refuses to build
+    // every later command's sandbox ("cannot enforce sandbox read-only path … because it crosses
+    // writable symlink"), so a read grant there leaks nothing but breaks the session's commands.
+    inst.model.enqueue(
+      { requestPermissions: { reason: 'read my data', permissions: { file_system: { read: [data] } } } },
+      { exec: { cmd: `cd '${cwd}' && mv a a-old && mkdir a && ln -s '${inst.cwd.writer!}' a/data && echo SWAPPED`, login: false } },
+      { exec: { cmd: `cat '${join(data, 'draft.md')}'; exit 0`, login: false } },
+      { message: 'done' },
+    );
+    const { o, replies, shown } = await start(inst, 'allowForSession');
+    const items = await turnOn(o, 'coder', 'read data');
+    expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
+    // Both commands ran (without the rule the second one never starts: its sandbox cannot be built).
+    expect(commands(items).map((c) => c.command.includes('draft.md'))).toEqual([false, true]);
+    const [swap, cmd] = commands(items);
+    expect(swap?.output).toContain('SWAPPED');
+    expect(cmd?.command).toContain('draft.md');
+    expect(cmd?.output).not.toContain('WRITER-SECRET-42');
+    expect(cmd?.output).not.toContain('error building bubblewrap command');
+    expect(shown).toEqual([]);
+    expect(replies.find((r) => r.method === 'item/permissions/requestApproval')?.result).toEqual({ permissions: {}, scope: 'turn' });
+  });
+});
+

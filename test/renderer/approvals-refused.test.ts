@@ -29,6 +29,12 @@ describe('refused paths on the approval surfaces', () => {
     expect(refusedLines(view({ refused: [] }))).toEqual([]);
   });
 
+  it('a path the agent can already write is shown with "=", not as never granted', () => {
+    const refused = [{ access: 'write' as const, path: '/w/cache-dir', why: "already writable, not granted again: it lies in /w (the profile's folder)", already: true as const }];
+    expect(refusedLines(view({ refused }))).toEqual(["= write /w/cache-dir — already writable, not granted again: it lies in /w (the profile's folder)"]);
+    expect(askDetail(view({ refused }))).toBe("+ write /out\n= write /w/cache-dir (already writable, not granted again: it lies in /w (the profile's folder))");
+  });
+
   it('the notification detail shows what can be granted, then what never is', () => {
     expect(askDetail(view({ refused: [{ access: 'read', path: '/h/.angelia', why: "Angelia's private state" }] })))
       .toBe("+ write /out\n✗ read /h/.angelia (never granted: Angelia's private state)");

@@ -172,23 +172,32 @@ describe('approval grants and answers', () => {
 
   it('a lost race names the answer in force and where it truly came from', () => {
     expect(alreadyAnsweredLine('allow', 'notification')).toBe('Already answered (Allowed, from a notification)');
-    expect(alreadyAnsweredLine('allow', 'window', { kind: 'command', mine: false })).toBe('Already answered (Allowed once, from another window)');
-    expect(alreadyAnsweredLine('allowForSession', 'tray', { kind: 'permissions', mine: false })).toBe('Already answered (Allowed for this session, from the tray)');
+    expect(alreadyAnsweredLine('allow', 'window', 'command')).toBe('Already answered (Allowed once, from another window)');
+    expect(alreadyAnsweredLine('allowForSession', 'tray', 'permissions')).toBe('Already answered (Allowed for this session, from the tray)');
     expect(alreadyAnsweredLine('deny', 'timeout')).toBe('Already settled (timed out, denied)');
     expect(alreadyAnsweredLine(null, 'codex')).toBe('Already settled (withdrawn by Codex)');
     expect(alreadyAnsweredLine(null, null)).toBe('Already answered (Answered)');
-    expect(settledLine(view({ answer: 'deny', by: 'tray', denyReason: 'no' }))).toBe('Denied — from the tray');
-    expect(settledLine(view({ answer: 'allow', by: 'window' }), true)).toBe('Allowed for this turn — from this window');
-    expect(settledLine(view({ answer: 'allow', by: 'window' }))).toBe('Allowed for this turn — from another window');
-    expect(settledLine(view({ state: 'timedOut', answer: 'deny', by: 'timeout' }))).toBe('Timed out — no answer in time, denied');
+    expect(settledLine(view({ answer: 'deny', by: 'tray', denyReason: 'no' }))).toBe('Denied — answered from the tray');
+  });
+
+  it('a settled card says how it ended from the recorded source, not from which page clicked (bug 3)', () => {
+    // After a reload the page never clicked: a window answer still reads "answered in the window".
+    expect(settledLine(view({ answer: 'allow', by: 'window' }))).toBe('Allowed for this turn — answered in the window');
+    expect(settledLine(view({ kind: 'command', answer: 'cancel', by: 'window' }))).toBe('Denied and stopped — answered in the window');
+    expect(settledLine(view({ answer: 'deny', by: 'notification' }))).toBe('Denied — answered from a notification');
+    expect(settledLine(view({ answer: 'deny', by: 'api' }))).toBe('Denied — answered through the local API');
+    expect(settledLine(view({ state: 'timedOut', answer: 'deny', by: 'timeout', createdAt: '2025-01-01T00:00:00Z', settledAt: '2025-01-01T00:10:00Z' }))).toBe('Timed out after 10 min: denied');
+    expect(settledLine(view({ state: 'timedOut', answer: 'deny', by: 'timeout', createdAt: '2025-01-01T00:00:00Z', settledAt: '2025-01-01T00:00:30Z' }))).toBe('Timed out after 30 s: denied');
+    expect(settledLine(view({ state: 'timedOut', answer: 'deny', by: 'timeout' }))).toBe('Timed out: denied');
+    expect(settledLine(view({ state: 'withdrawn', by: 'codex', withdrawnWhy: 'the turn ended' }))).toBe('Withdrawn: the turn ended');
+    expect(settledLine(view({ state: 'withdrawn', by: 'codex' }))).toBe('Withdrawn: Codex settled it, or the turn ended');
+    expect(settledLine(view({ state: 'pending' }))).toBe('');
   });
 
   it('every source reads truthfully', () => {
-    expect((['window', 'notification', 'tray', 'cli', 'api', 'timeout', 'codex'] as const).map((by) => sourceLabel(by, false))).toEqual([
-      'from another window', 'from a notification', 'from the tray', 'from the command line', 'through the local API', 'timed out', 'by Codex',
+    expect((['window', 'notification', 'tray', 'cli', 'api', 'timeout', 'codex'] as const).map((by) => sourceLabel(by))).toEqual([
+      'in the window', 'from a notification', 'from the tray', 'from the command line', 'through the local API', 'timed out', 'by Codex',
     ]);
-    expect(sourceLabel('window', true)).toBe('from this window');
-    expect(sourceLabel('notification', true)).toBe('from a notification');
   });
 
   it('each Allow names its scope as Codex grants it: once or for this session, for this turn or this session', () => {

@@ -112,7 +112,7 @@ describe('approvals', () => {
     const s1 = run([{ event: 'approval:updated', payload: approval() }]);
     const s2 = applyAnswer(s1, 'a1', { outcome: 'answered', answer: 'allow', by: 'window' });
     expect(s2.approvals.byId.a1).toMatchObject({ state: 'answered', answer: 'allow', by: 'window' });
-    expect(answeredLine('allow', 'window', { kind: 'command', mine: true })).toBe('Allowed once — from this window');
+    expect(answeredLine('allow', 'window', 'command')).toBe('Allowed once — answered in the window');
     expect(answeredHere(s2.approvals.byId.a1!, s2.approvals.outcomes.a1)).toBe(true);
     expect(applyAnswer(s2, 'a1', { outcome: 'answered', answer: 'allow', by: 'window' })).toBe(s2);
   });

@@ -25,11 +25,15 @@ export function sameToken(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-/** The bearer token of a request, or null when none (or a malformed header) is given. */
-export function bearerOf(req: IncomingMessage): string | null {
+/**
+ * The bearer token of a request, or null when none (or a malformed header) is given. The scheme is
+ * matched in any case (`Bearer`, `bearer`, `BEARER`: auth schemes are case-insensitive, RFC 9110 §11.1),
+ * followed by one or more spaces and the token (token68 characters, 16–512 of them).
+ */
+export function bearerOf(req: Pick<IncomingMessage, 'headers'>): string | null {
   const h = req.headers.authorization;
   if (typeof h !== 'string') return null;
-  const m = /^Bearer ([A-Za-z0-9_~+/.=-]{16,512})$/.exec(h.trim());
+  const m = /^bearer +([A-Za-z0-9_~+/.=-]{16,512})$/i.exec(h.trim());
   return m?.[1] ?? null;
 }
 

@@ -39,8 +39,21 @@ export function processIo(): CliIo {
   };
 }
 
-/** A message argument: `-` reads stdin, `@file` reads the file, anything else is the text itself (words joined by spaces). */
-export async function messageArg(words: string[], io: CliIo): Promise<string> {
+/**
+ * How many positionals came before `--` in parseArgs `tokens` (all of them when there is no `--`).
+ * After `--` every word is text: never an option (`--help` too), never `-` (stdin) or `@file`.
+ */
+export function positionalsBeforeTerminator(tokens: readonly { kind: string; index: number }[]): number {
+  const end = tokens.find((t) => t.kind === 'option-terminator')?.index ?? Infinity;
+  return tokens.filter((t) => t.kind === 'positional' && t.index < end).length;
+}
+
+/**
+ * A message argument: `-` reads stdin, `@file` reads the file, anything else is the text itself (words
+ * joined by spaces). `literal` (the words came after `--`): always the text itself.
+ */
+export async function messageArg(words: string[], io: CliIo, literal = false): Promise<string> {
+  if (literal) return words.join(' ');
   if (words.length === 1 && words[0] === '-') return (await io.stdin()).replace(/\n$/, '');
   if (words.length === 1 && words[0]!.startsWith('@') && words[0]!.length > 1) {
     return (await readFile(resolve(io.cwd, words[0]!.slice(1)), 'utf8')).replace(/\n$/, '');

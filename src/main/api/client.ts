@@ -6,6 +6,8 @@
  *   are in the environment, else from the identity file of the chat's mailbox (`ANGELIA_MAILBOX`:
  *   Codex keeps variables named like `*TOKEN*` and `*KEY*` from the agent's commands); the socket at
  *   `ANGELIA_API_SOCK` when set;
+ * - inside a read-only copy answering `/ask` (`ANGELIA_ASK=1`): none at all, by design; every call
+ *   fails `read-only-copy` (READ_ONLY_COPY), rather than looking for an owner token it cannot read;
  * - otherwise the owner token in `<state>/private/api.token` and the socket `<state>/api.sock`
  *   (`ANGELIA_STATE_DIR` places the instance).
  *
@@ -45,8 +47,17 @@ export const ESCALATED = (mailbox: string, code: string): string =>
   + 'command, inside the sandbox (do not ask to run it outside).';
 
 /**
+ * What a command run inside a read-only copy answering `POST /ask` is told (its environment has
+ * `ANGELIA_ASK=1`, chats/launchPlan.ts ASK_ENV): such a copy has no channel to Angelia by design (no
+ * mailbox, no token, no socket; docs/api-ask.md), whether or not Angelia runs.
+ */
+export const READ_ONLY_COPY = 'this is a read-only copy answering a question: it cannot reach Angelia (no channel is given to it, by design). '
+  + 'Put what you would send into your answer instead.';
+
+/**
  * Why a call failed: `status` 0 when nothing answered (then `code` is `not-running`), no token was found
- * (`no-token`), or the command runs where it cannot reach Angelia at all (`escalated`, see ESCALATED).
+ * (`no-token`), the command runs where it cannot reach Angelia at all (`escalated`, see ESCALATED), or
+ * it runs in a read-only copy answering a question (`read-only-copy`, see READ_ONLY_COPY).
  */
 export class ApiClientError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
@@ -57,10 +68,12 @@ export class ApiClientError extends Error {
 
 /**
  * The endpoint for `env`: an agent's (token and chat from the environment, else from the identity file
- * of `ANGELIA_MAILBOX`), or the owner's. Throws ApiClientError `no-token` when the identity file cannot
- * be read or lacks a chat and token, or when there is no agent token and no readable owner token file.
+ * of `ANGELIA_MAILBOX`), or the owner's. Throws ApiClientError `read-only-copy` inside a read-only copy
+ * answering `/ask` (`ANGELIA_ASK=1`); `no-token` when the identity file cannot be read or lacks a chat
+ * and token, or when there is no agent token and no readable owner token file.
  */
 export function locateApi(env: InstanceEnv): ApiEndpoint {
+  if (env.ANGELIA_ASK === '1') throw new ApiClientError(0, 'read-only-copy', READ_ONLY_COPY);
   const paths = resolveInstance(env);
   const socketPath = env.ANGELIA_API_SOCK || paths.apiSock;
   const mailbox = env.ANGELIA_MAILBOX?.trim() || null;

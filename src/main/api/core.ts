@@ -97,6 +97,12 @@ export interface ApiCore {
    */
   turn(chatId: string, text: string, opts?: { app?: boolean }): Promise<{ queued: number; turn: string }>;
   /**
+   * Resolves when a turn queued now would be taken; throws AppFailure `queue-full` (the same refusal
+   * `turn` gives) when the chat already holds 10. Asked before a turn's files are copied, so a full chat
+   * refuses the turn before anything lands in the profile's `.inbox/`.
+   */
+  canQueue(chatId: string): Promise<void>;
+  /**
    * Answers `text` from a READ-ONLY copy of the chat's current session (a fork of its Codex thread on a
    * process of its own, under the profile's permission profile with every write entry made read;
    * docs/api-ask.md), without touching the chat. Throws AppFailure `ask-failed`, `ask-timeout` (after

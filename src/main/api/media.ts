@@ -1,7 +1,8 @@
 /**
  * send-media path checks (seed-spec §6.3), applied once for every caller, and the private copy.
  *
- * A path is trimmed of quotes and trailing punctuation, `~/` expanded, required absolute, and checked
+ * A path is taken as given when something exists there, else trimmed of quotes and trailing punctuation
+ * (mediaPathAsMeant); `~/` is expanded, the path required absolute, and checked
  * twice — as given (normalised) and as its real path (symlinks followed) — against: the system folders
  * `/etc /proc /sys /dev /var/db /private/etc /private/var/db`; every credential location under home
  * (compile/floor.ts HOME_PRIVATE, plus `~/.claude ~/.grok ~/.pi ~/.codex ~/.config/git`,
@@ -120,12 +121,39 @@ export async function locationReason(p: string, places: MediaPlaces): Promise<st
   return null;
 }
 
-/** The path as written, cleaned: quotes and trailing punctuation trimmed, `~/` expanded. Not yet checked. */
-export function cleanMediaPath(raw: string, home: string): string {
-  let p = raw.trim().replace(/^["'`]+/, '').replace(/["'`]+$/, '').replace(/[.,;:!?]+$/, '').trim();
-  if (p === '~') p = home;
-  else if (p.startsWith('~/')) p = join(home, p.slice(2));
+/** `p` with a leading `~` or `~/` expanded to `home`; anything else as it is. */
+function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/')) return join(home, p.slice(2));
   return p;
+}
+
+/**
+ * The path as written, cleaned: leading quotes, and trailing quotes and punctuation in any order
+ * (`"~/a.pdf".`, `"~/a.pdf",`), trimmed; `~/` expanded. Not yet checked.
+ */
+export function cleanMediaPath(raw: string, home: string): string {
+  return expandHome(raw.trim().replace(/^["'`]+/, '').replace(/["'`.,;:!?]+$/, '').trim(), home);
+}
+
+/**
+ * The path send-media checks (seed-spec §6.3 "Trim quotes/trailing punctuation"), trimmed only as much
+ * as needed: the path exactly as given (only `~/` expanded) when something exists there — a file named
+ * `ok.txt.` is sent as itself, not as `ok.txt` —, else without its surrounding quotes (and punctuation
+ * after the closing quote) when that exists (`'/a/ok.txt.'`), else fully trimmed (cleanMediaPath), for
+ * a path copied out of a sentence (`"~/report.pdf".`). Not yet checked.
+ */
+export async function mediaPathAsMeant(raw: string, home: string): Promise<string> {
+  const cleaned = cleanMediaPath(raw, home);
+  const candidates = [
+    expandHome(raw, home),
+    expandHome(raw.trim().replace(/^["'`]+/, '').replace(/["'`]+[.,;:!?]*$/, ''), home),
+  ];
+  for (const p of new Set(candidates)) {
+    if (p === cleaned) break;
+    if (isAbsolute(p) && (await lstat(p).then(() => true, () => false))) return p;
+  }
+  return cleaned;
 }
 
 function isAccessError(e: unknown): boolean {
@@ -141,7 +169,7 @@ function isAccessError(e: unknown): boolean {
  * 400 (`media-empty`).
  */
 export async function checkMedia(raw: string, places: MediaPlaces, readDeny: readonly string[] | null): Promise<CheckedMedia> {
-  const cleaned = cleanMediaPath(raw, places.home);
+  const cleaned = await mediaPathAsMeant(raw, places.home);
   if (!isAbsolute(cleaned)) throw new ApiError(400, 'media-path', 'the path must be absolute (or start with ~/)');
   const given = normalize(cleaned).replace(/(.)\/+$/, '$1');
   const refuse = (): ApiError => new ApiError(403, 'media-refused', LOCATION_REFUSED);

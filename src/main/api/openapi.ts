@@ -38,6 +38,7 @@ const COMMON_ERRORS: Record<number, string> = {
   401: 'no token, or a token that names nobody',
   403: 'this caller may not do this',
   404: 'no such chat',
+  408: 'the body did not arrive whole within 30 s of the request\'s head (`request-timeout`; the connection is closed)',
 };
 
 function responses(route: Route): Json {
@@ -50,6 +51,7 @@ function responses(route: Route): Json {
   };
   const statuses = new Set<number>([
     ...(route.access === 'public' ? [] : [400, 401, 403, 404].filter((s) => route.body || route.query || s !== 400)),
+    ...(route.body ? [408] : []),
     ...Object.keys(route.errors).map(Number),
     ...route.examples.filter((e) => e.status >= 300).map((e) => e.status),
   ]);
@@ -92,7 +94,8 @@ export function openApiDocument(routes: readonly Route[] = defaultRoutes): Json 
       version: String(API_VERSION),
       description: 'HTTP/1.1 over the Unix socket `<state>/api.sock` (mode 600; never a TCP port). Bearer tokens: the owner token '
         + 'in `<state>/private/api.token`, or a chat\'s agent token (`ANGELIA_API_TOKEN` in its agent\'s environment, and in the identity file of '
-        + 'the chat\'s mailbox). JSON bodies are objects of at most 256 KB. Errors are `{error, code}`. Agents whose sandbox refuses Unix '
+        + 'the chat\'s mailbox); the scheme is matched in any case (`bearer` too). JSON bodies are objects of at most 256 KB, sent '
+        + 'within 30 s of the request\'s head (408 `request-timeout` otherwise; its head within 10 s). Errors are `{error, code}`. Agents whose sandbox refuses Unix '
         + 'sockets (Linux) send the same requests as files through their chat\'s mailbox `<state>/mailbox/<hash>/` (`<uuid>.req.json` '
         + '`{api, token, from?, method, path, query?, body?}` → `<uuid>.res.json` `{api, id, status, body}`); `/events` is socket only.',
     },

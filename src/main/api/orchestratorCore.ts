@@ -19,6 +19,7 @@ import { settingsFilePath } from '../core/compile/guard';
 import { guardPath } from '../core/compile/guardFile';
 import { profilePolicy } from '../core/compile/policy';
 import { wantDeny } from '../core/compile/rules';
+import { MAX_QUEUE } from '../core/chats/chat';
 import { launchFacts } from '../core/chats/launchPlan';
 import type { InstancePaths } from '../core/instance/paths';
 import { loadAccepted } from '../core/table/accepted';
@@ -106,6 +107,14 @@ export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: In
       } catch (e) {
         tracker.cancel(chatId, id);
         throw e;
+      }
+    },
+    canQueue: async (chatId) => {
+      // A chat holds MAX_QUEUE messages, running and waiting (chat.ts enqueue). Its pump takes the first
+      // waiting message at once whenever none runs, so a chat with any message waiting has one running.
+      const { queued } = orch.chat(chatId).view();
+      if (queued + (queued > 0 ? 1 : 0) >= MAX_QUEUE) {
+        throw new AppFailure({ code: 'queue-full', message: `this chat already holds ${MAX_QUEUE} messages; wait for the agent to work through them`, where: chatId });
       }
     },
     ask: async (chatId, text, opts) => ({ answer: (await orch.ask(chatId, text, opts)).answer }),

@@ -56,25 +56,78 @@ export class RateLimiter {
   }
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Line breaks besides `\n`: CRLF, a lone CR, NEL (U+0085), LINE SEPARATOR (U+2028), PARAGRAPH SEPARATOR (U+2029). */
+const BREAKS = /\r\n?|[\u0085\u2028\u2029]/g;
 
-/** Text reduced to plain text: control and bidi-override characters removed, line ends made `\n`. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Invisible characters: every format character (Unicode Cf: zero-width space and joiners, word joiner,
+ * soft hyphen, BOM, bidi marks, embeddings, overrides and isolates, tag characters, …) and every other
+ * default-ignorable code point (Hangul fillers, variation selectors, combining grapheme joiner, …).
+ */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+/** What an emoji's joiner or presentation selector may follow (kept there, so emoji sequences survive). */
+const PICTOGRAPH = /^[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]$/u;
+
+/**
+ * Whether the invisible `c` at `offset` of `s` is kept: only an emoji's glue — U+FE0E/U+FE0F after a
+ * pictograph (or a keycap base followed by U+20E3), and ZERO WIDTH JOINER between two pictographs.
+ */
+function keepsGlue(c: string, offset: number, s: string): boolean {
+  if (c !== '\u200d' && c !== '\ufe0e' && c !== '\ufe0f') return false;
+  const prev = Array.from(s.slice(Math.max(0, offset - 2), offset)).pop() ?? '';
+  const next = String.fromCodePoint(s.codePointAt(offset + 1) ?? 32);
+  if (c === '\u200d') return PICTOGRAPH.test(prev) && /^\p{Extended_Pictographic}$/u.test(next);
+  return PICTOGRAPH.test(prev) || (/^[#*0-9]$/.test(prev) && next === '\u20e3');
+}
+
+/** `text` with every line break made `\n` (CRLF, lone CR, U+0085, U+2028, U+2029). */
+export function normalizeBreaks(text: string): string {
+  return text.replace(BREAKS, '\n');
+}
+
+/**
+ * Text reduced to plain text: line breaks made `\n` (normalizeBreaks), control characters removed
+ * (tab and line feed kept), and every invisible character removed (format characters Cf, bidi controls
+ * included, and the other default-ignorable code points) except an emoji's own joiner and presentation
+ * selector. The visible characters are kept as written (no NFKC here: the text is shown as sent).
+ */
 export function cleanText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(CONTROL, '');
+  return normalizeBreaks(text).replace(CONTROL, '').replace(INVISIBLE, (c: string, offset: number, s: string) => (keepsGlue(c, offset, s) ? c : ''));
+}
+
+/**
+ * What starts a line that could pass for a label (`[from owner]`, `[app · owner]`), an attachment line
+ * (`[file: …]`) or a quote (`>`): `[`, `>`, and their lookalikes that NFKC does not fold — every opening
+ * bracket (Unicode Ps) but `(` and `{`, and the angle quotes and chevrons `‹ › « » ❮ ❯`.
+ */
+const LABEL_START = /^(?![({])[\p{Ps}>\u2039\u203a\u00ab\u00bb\u276e\u276f]/u;
+/** Blank or invisible before a line's first visible character: white space, combining marks, the braille blank. */
+const LEADING_BLANK = /^[\s\p{M}\u2800]+/u;
+
+/**
+ * True when `line` (one line, already cleaned) could pass for a label, an attachment line or a quote
+ * once rendered: judged on its NFKC form (fullwidth `［` is `[`) with every invisible character and the
+ * leading white space, combining marks and braille blanks removed.
+ */
+export function mayPassForLabel(line: string): boolean {
+  const seen = line.normalize('NFKC').replace(INVISIBLE, '').replace(LEADING_BLANK, '');
+  return LABEL_START.test(seen);
 }
 
 /**
  * `text` as a message from `profile`: a first line `[from <profile>]`, a blank line, then the text
- * cleaned, with every line that could pass for a label or an attachment line (it starts with `[` or
- * `>`) quoted with `> `, so nobody can pose as the owner or as another profile. The result never
- * starts with `/`, so it is never run as a chat command.
+ * cleaned (cleanText), with every line that could pass for a label, an attachment line or a quote
+ * (mayPassForLabel) quoted with `> `, so nobody can pose as the owner or as another profile. The result
+ * never starts with `/`, so it is never run as a chat command.
  */
 export function labelled(profile: string, text: string): string {
   return `[from ${profile}]\n\n${quoted(text)}`;
 }
 
-/** `text` cleaned, with every line that starts with `[` or `>` quoted with `> ` (see `labelled`). */
+/** `text` cleaned, with every line that could pass for a label quoted with `> ` (see `labelled`). */
 export function quoted(text: string): string {
-  return cleanText(text).split('\n').map((l) => (/^\s*[[>]/.test(l) ? `> ${l}` : l)).join('\n');
+  return cleanText(text).split('\n').map((l) => (mayPassForLabel(l) ? `> ${l}` : l)).join('\n');
 }

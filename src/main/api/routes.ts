@@ -9,14 +9,15 @@
  * with its `answer_from`, all subject to isolation and 30 an hour, policy.ts). Every GET but
  * `/healthz` and `/openapi.json` takes the owner token only.
  */
+import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { AnswerOutcome, ApprovalAnswer, RequestedAccess, type ChatItem } from '../../shared/contract';
 import type { Caller, CallerClass } from './auth';
 import { ApiEventSchema, type ApiCore, type ApiEvent, type ApiProfile } from './core';
 import { AppFailure } from '../../shared/result';
 import { ApiError } from './errors';
-import { checkMedia, readChecked, snapshotMedia, type MediaPlaces } from './media';
-import { checkReach, cleanText, labelled, quoted, type RateLimiter } from './policy';
+import { checkMedia, readChecked, snapshotMedia, type CheckedMedia, type MediaPlaces } from './media';
+import { checkReach, cleanText, labelled, normalizeBreaks, quoted, type RateLimiter } from './policy';
 
 /** The API version `/healthz` reports. */
 export const API_VERSION = 1 as const;
@@ -163,7 +164,7 @@ const EventsQuery = z.object({ key: chatKey.optional() }).strict();
 const HistoryQuery = z.object({
   key: chatKey,
   session: z.string().min(1).max(200).optional().describe('must be the active session (the only one kept here)'),
-  limit: z.string().regex(/^[1-9][0-9]{0,3}$/).optional().describe('items per page, 1–500 (default 50)'),
+  limit: z.string().regex(/^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$/, { error: 'must be a whole number from 1 to 500' }).optional().describe('items per page, 1–500 (default 50); anything else is refused (400)'),
   before: z.string().regex(/^[0-9]{1,9}$/).optional().describe('the cursor of the previous page'),
 }).strict();
 
@@ -252,14 +253,20 @@ async function callerDeny(ctx: RouteContext): Promise<string[] | null> {
   return ctx.deps.core.readDenyRules((await profileOfChat(ctx.deps.core, from)).name);
 }
 
+/** A file of an owner's turn that passed the checks, and the name its copy gets. */
+interface CheckedTurnFile {
+  media: CheckedMedia;
+  name: string;
+}
+
 /**
- * Copies the files of an owner's turn into the chat's `.inbox/`, each after the send-media checks (seed-spec
- * §6.3); a `{path, from}` file is checked with the Read rules of chat `from`'s profile too, as if that
- * chat's agent had sent it. Answers the copies' paths, in order. Throws ApiError (403 refused, 404 unknown
- * `from` chat, 413 too large).
+ * Checks every file of an owner's turn with the send-media checks (seed-spec §6.3), copying nothing; a
+ * `{path, from}` file is checked with the Read rules of chat `from`'s profile too, as if that chat's
+ * agent had sent it. Throws ApiError (400 bad path, 403 refused, 404 unknown `from` chat or no such
+ * file, 413 too large) at the first file refused.
  */
-async function copyTurnFiles(ctx: RouteContext, key: string, files: readonly z.infer<typeof TurnFile>[]): Promise<string[]> {
-  const out: string[] = [];
+async function checkTurnFiles(ctx: RouteContext, files: readonly z.infer<typeof TurnFile>[]): Promise<CheckedTurnFile[]> {
+  const out: CheckedTurnFile[] = [];
   for (const [i, f] of files.entries()) {
     const spec = typeof f === 'string' ? { path: f } : f;
     let deny: string[] | null = null;
@@ -269,9 +276,17 @@ async function copyTurnFiles(ctx: RouteContext, key: string, files: readonly z.i
       deny = await ctx.deps.core.readDenyRules((await profileOfChat(ctx.deps.core, origin.id)).name);
     }
     const media = await checkMedia(spec.path, ctx.deps.places, deny);
-    out.push((await ctx.deps.core.attach(key, ('name' in spec ? spec.name : undefined) ?? media.name, await readChecked(media))).path);
+    out.push({ media, name: ('name' in spec ? spec.name : undefined) ?? media.name });
   }
   return out;
+}
+
+/**
+ * Removes copies made for a turn that was then refused (best effort: a copy already gone is fine). The
+ * paths are those `ApiCore.attach` answered: files this process wrote into the profile's `.inbox/`.
+ */
+async function removeCopies(paths: readonly string[]): Promise<void> {
+  await Promise.all(paths.map((p) => rm(p, { force: true }).catch(() => undefined)));
 }
 
 /**
@@ -352,7 +367,7 @@ export const routes: readonly Route[] = [
       const files: string[] = [];
       const kept: string[] = [];
       const deny = ctx.cls === 'peer' ? null : await callerDeny(ctx);
-      for (const line of raw.split(/\r?\n/)) {
+      for (const line of normalizeBreaks(raw).split('\n')) {
         const m = ctx.cls === 'peer' ? null : MEDIA_LINE.exec(line);
         if (!m?.[1]) {
           kept.push(line);
@@ -395,7 +410,8 @@ export const routes: readonly Route[] = [
       + 'holds 10 turns (running and waiting). Owner only: `reply: "caller"` makes an app turn (it runs in the chat\'s thread; its answer '
       + 'goes to the caller through `/events` with this turn id, and the window folds it and marks it as an app turn instead of showing a '
       + 'reply); `plain: true` sends the text exactly as written (no envelope, no command check); `files` (1–10, each a path or '
-      + '`{path, from}`) are checked like send-media (a `from` chat\'s profile\'s Read rules too) and copied into the profile\'s `.inbox/`.',
+      + '`{path, from}`) are checked like send-media (a `from` chat\'s profile\'s Read rules too) and copied into the profile\'s `.inbox/` only '
+      + 'after every check that can refuse the turn (the files, the text, the queue); a turn refused after all leaves no copy.',
     query: null, body: TurnBody, response: Queued, errors: { 413: 'a file over 25 MiB', 429: 'the chat already holds 10 turns, or over 30 messages an hour from that chat' },
     examples: [
       { name: 'owner', summary: 'the owner gives a task', caller: 'owner', body: { key: 'coder', text: 'Run the tests and fix what fails.' }, status: 200, response: { ok: true, queued: 1, turn: EX_TURN } },
@@ -411,13 +427,26 @@ export const routes: readonly Route[] = [
       if (raw === undefined && !files) throw new ApiError(400, 'bad-request', 'a turn needs text, files or both');
       if ((files || reply !== undefined || plain) && ctx.cls !== 'owner') throw new ApiError(403, 'forbidden', 'only the owner gives a turn with reply, plain or files');
       if (!plain) refuseCommandText(ctx, raw);
+      // Everything that can refuse the turn comes before any file is copied into the profile's .inbox/:
+      // the peer policy, every file's checks, the text's length and the chat's queue.
       await admitPeer(ctx, key, 'turn');
-      const attached = await copyTurnFiles(ctx, key, files ?? []);
+      const checked = await checkTurnFiles(ctx, files ?? []);
       const body = raw === undefined ? '' : plain ? cleanText(raw) : await messageText(ctx, raw);
-      const message = [body, ...attached.map((p) => `[file: ${p}]`)].filter(Boolean).join('\n');
-      if (message.length > MAX_TEXT) throw new ApiError(400, 'bad-request', `the message is ${message.length} characters long; at most ${MAX_TEXT}`);
-      const { queued, turn } = await ctx.deps.core.turn(key, message, reply === 'caller' ? { app: true } : {});
-      return { ok: true as const, queued, turn };
+      const tooLong = (n: number): ApiError => new ApiError(400, 'bad-request', `the message is ${n} characters long; at most ${MAX_TEXT}`);
+      if (body.length > MAX_TEXT) throw tooLong(body.length);
+      if (checked.length) await ctx.deps.core.canQueue(key);
+      const attached: string[] = [];
+      try {
+        for (const f of checked) attached.push((await ctx.deps.core.attach(key, f.name, await readChecked(f.media))).path);
+        const message = [body, ...attached.map((p) => `[file: ${p}]`)].filter(Boolean).join('\n');
+        if (message.length > MAX_TEXT) throw tooLong(message.length);
+        const { queued, turn } = await ctx.deps.core.turn(key, message, reply === 'caller' ? { app: true } : {});
+        return { ok: true as const, queued, turn };
+      } catch (e) {
+        // Refused after all (a file changed while it was read, the queue filled meanwhile): no copy stays.
+        await removeCopies(attached);
+        throw e;
+      }
     },
   }),
   json({
@@ -515,7 +544,7 @@ export const routes: readonly Route[] = [
       const active = (await ctx.deps.core.sessions(key)).find((s) => s.active)?.id ?? null;
       if (session !== undefined && session !== active) throw new ApiError(404, 'unknown-session', 'only the active session\'s messages are kept here; `angelia export --session` reads older ones');
       const all = (await ctx.deps.core.items(key)).map(historyOf).filter((i): i is z.infer<typeof HistoryItem> => i !== null);
-      const n = Math.min(Number(limit ?? 50), 500);
+      const n = Number(limit ?? 50);
       const end = before === undefined ? all.length : Math.min(Number(before), all.length);
       const start = Math.max(0, end - n);
       return { session: active, supported: true, items: all.slice(start, end), more: start > 0, ...(start > 0 ? { cursor: String(start) } : {}) };

@@ -9,6 +9,10 @@
  * chat, then the route), which the chats' mailboxes use too: with `mailboxes` set, `startApi` also serves
  * `<state>/mailbox/<chat>/` (mailbox.ts), the channel of agents whose commands cannot reach the socket
  * (Linux: docs/sandbox-sockets.md).
+ *
+ * Timeouts: a request's head must arrive within 10 s, its body within 30 s after the head
+ * (REQUEST_TIMEOUT_MS: 408 `request-timeout`, then the connection is closed); answers and the event
+ * stream are not timed.
  */
 import { mkdir, chmod, lstat, unlink } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -33,6 +37,22 @@ export { MAX_BODY_BYTES } from './handler';
 export const MAX_SOCKET_PATH_BYTES = 100;
 /** How long `/ask` waits by default: 10 minutes. */
 export const ASK_TIMEOUT_MS = 10 * 60_000;
+/**
+ * How long a request's body may take to arrive whole, counted from when its head arrived (the head itself
+ * must arrive within HEADERS_TIMEOUT_MS): 30 s. A body still incomplete then is answered 408
+ * `request-timeout` (JSON) and the connection is closed. Only the
+ * request is timed: an answer may take longer (`/ask` waits up to 10 minutes) and the event stream
+ * (`GET /events`, whose request has no body) stays open for as long as the client reads it.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** How long the head (request line and headers) may take: 10 s (at most the request timeout). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * Node's own request timeout, a backstop for a request whose body the handler never reads (Node answers
+ * it a bare 408, or closes the connection when an answer was already sent): this much after the request
+ * timeout (at most the request timeout itself again).
+ */
+const BACKSTOP_MS = 5_000;
 
 /** Options of `startApi`. Paths absolute. */
 export interface ApiOptions {
@@ -62,6 +82,8 @@ export interface ApiOptions {
   report?: (message: string) => void;
   /** How often the mailboxes are listed again (tests); default mailbox.ts RESCAN_MS. */
   mailboxRescanMs?: number;
+  /** How long a request may take to arrive whole (REQUEST_TIMEOUT_MS; tests pass less). */
+  requestTimeoutMs?: number;
 }
 
 /** A running API. */
@@ -100,15 +122,24 @@ export async function claimSocket(path: string): Promise<void> {
   await unlink(path);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, close = false): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+    ...(close ? { connection: 'close' } : {}),
+  });
   res.end(text);
 }
 
-/** Reads the body, at most MAX_BODY_BYTES. Throws ApiError 413. */
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The status of the answer to a request that did not arrive whole in time. */
+export const REQUEST_TIMEOUT_STATUS = 408;
+
+/**
+ * Reads the body, at most MAX_BODY_BYTES, by `deadline` (epoch ms). Throws ApiError 413 (too large) or
+ * 408 `request-timeout` (not whole by the deadline; the caller closes the connection).
+ */
+function readBody(req: IncomingMessage, deadline: number, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
@@ -118,9 +149,14 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    const timer = setTimeout(() => {
+      req.removeAllListeners('data');
+      reject(new ApiError(REQUEST_TIMEOUT_STATUS, 'request-timeout', `the request did not arrive whole within ${timeoutMs / 1000} s; send the body at once`));
+    }, Math.max(0, deadline - Date.now()));
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY_BYTES) {
+        clearTimeout(timer);
         reject(new ApiError(413, 'too-large', `the body is over ${MAX_BODY_BYTES / 1024} KB`));
         req.removeAllListeners('data');
         req.resume();
@@ -128,8 +164,14 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
   });
 }
 
@@ -155,16 +197,24 @@ export async function startApi(opts: ApiOptions): Promise<RunningApi> {
   const handler = createHandler({ core: opts.core, ownerToken, routeDeps: deps, onError: opts.onError });
   const streams = new Set<SseStream>();
 
-  const server: Server = createServer((req, res) => {
+  const requestTimeoutMs = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const server: Server = createServer({
+    // Node's own timeouts, checked every connectionsCheckingInterval: a backstop behind readBody's.
+    requestTimeout: requestTimeoutMs + Math.min(BACKSTOP_MS, requestTimeoutMs),
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.round(requestTimeoutMs / 4))),
+  }, (req, res) => {
+    const deadline = Date.now() + requestTimeoutMs;
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const request: ApiRequest = {
       method: req.method ?? 'GET', target: req.url ?? '/', token: bearerOf(req),
-      readBody: () => readBody(req), discardBody: () => void req.resume(),
+      readBody: () => readBody(req, deadline, requestTimeoutMs), discardBody: () => void req.resume(),
     };
     void handler.handle(request, { kind: 'socket' }, abort.signal).then(async (out) => {
       if (out.kind === 'json') {
-        sendJson(res, out.status, out.body);
+        // The rest of a body that did not arrive in time is not read: the connection is closed after the answer.
+        sendJson(res, out.status, out.body, out.status === REQUEST_TIMEOUT_STATUS);
         return;
       }
       const stream = openSse(res, opts.pingMs ?? PING_MS);
@@ -179,8 +229,6 @@ export async function startApi(opts: ApiOptions): Promise<RunningApi> {
       sendJson(res, 500, { error: 'internal error', code: 'internal' });
     });
   });
-  server.requestTimeout = 0;
-  server.headersTimeout = 10_000;
 
   await mkdir(dirname(opts.socketPath), { recursive: true, mode: 0o700 });
   await claimSocket(opts.socketPath);

@@ -7,6 +7,11 @@ export interface CliCommand {
    * an unknown name, 3 the start was refused (or Angelia is not running).
    */
   exits: Partial<Record<0 | 1 | 2 | 3, string>>;
+  /**
+   * Lines printed under `options:` by `angelia <command> --help`, one per option or rule, e.g.
+   * `--force  replace an existing --out file`. Absent: the summary says it all.
+   */
+  options?: readonly string[];
   /** Runs with the arguments after the command name; resolves to the exit code. */
   run(argv: string[]): Promise<number>;
 }

@@ -9,6 +9,7 @@ import { AppFailure } from '../../shared/result';
 import { ApiClientError } from '../api/client';
 import { EXIT, withApi, type CliIo } from '../api/cli';
 import type { ApiEndpoint, CallOptions } from '../api/client';
+import type { CliCommand } from './command';
 
 /** The exit codes by meaning. */
 export const EXIT_CODE = { ok: 0, failed: 1, usage: 2, refused: 3 } as const;
@@ -33,6 +34,15 @@ export function exitCodesText(meanings: Partial<Record<0 | 1 | 2 | 3, string>>):
   return `exit codes:\n${lines.join('\n')}\n`;
 }
 
+/**
+ * The text `angelia <name> --help` prints: `angelia <name>: <summary>`, the command's `options:` lines
+ * when it has any, then its exit codes (exitCodesText).
+ */
+export function commandHelpText(name: string, command: Pick<CliCommand, 'summary' | 'exits' | 'options'>): string {
+  const options = command.options?.length ? `options:\n${command.options.map((l) => `  ${l}`).join('\n')}\n` : '';
+  return `angelia ${name}: ${command.summary}\n${options}${exitCodesText(command.exits)}`;
+}
+
 /** The exit codes of the commands that talk to a running Angelia (send, send-media, turn, ask). */
 export const API_EXITS = {
   0: 'done',
@@ -41,26 +51,46 @@ export const API_EXITS = {
   3: 'Angelia is not running',
 } as const;
 
+/** The `options:` lines of the commands that take a message (send, turn, ask). */
+export const MESSAGE_OPTIONS: readonly string[] = [
+  '<text>   the words, joined by spaces; - reads stdin, @file reads the file',
+  '--       after it every word is text, "--help", "-" and "@file" included (options go before it)',
+];
+
 type ApiCall = <R>(method: 'GET' | 'POST', path: string, body?: unknown, opts?: CallOptions) => Promise<R>;
 
 /**
+ * Where to look for chat names, for the caller of `ep`: the owner can list them (`angelia profiles`);
+ * an agent cannot (that route takes the owner token), so it is told its own chat, how chats are named,
+ * that the table (readable to it, named in its developer instructions) lists the profiles, and where
+ * the manual is.
+ */
+export function chatsHint(ep: ApiEndpoint): string {
+  if (ep.from === null && ep.mailbox === null) return 'the chats: angelia profiles';
+  const own = ep.from !== null ? `your own chat is "${ep.from}"; ` : '';
+  return `${own}a profile's first chat is named after the profile, and the profiles are in Angelia's table (your instructions name its file); see angelia guide profiles`;
+}
+
+/**
  * `withApi` (api/cli.ts) with an unknown chat answered as a usage error: exit 2 and
- * `angelia <command>: <reason> (see angelia profiles)` on stderr, like `run` and `export` do for an
- * unknown profile or chat. Every other outcome is withApi's.
+ * `angelia <command>: <reason> (<where to find the names>)` on stderr, like `run` and `export` do for an
+ * unknown profile or chat (chatsHint: the owner is pointed at `angelia profiles`, an agent at what it
+ * can do). Every other outcome is withApi's.
  */
 export async function withApiNamed<T>(command: string, io: CliIo, call: (ep: ApiEndpoint, api: ApiCall) => Promise<T>, done: (value: T) => number): Promise<number> {
-  let unknown: string | null = null;
+  let unknown: { message: string; hint: string } | null = null;
   return withApi<{ value: T } | null>(command, io, async (ep, api) => {
     try {
       return { value: await call(ep, api) };
     } catch (e) {
       if (!isUnknownName(e)) throw e;
-      unknown = (e as Error).message;
+      unknown = { message: (e as Error).message, hint: chatsHint(ep) };
       return null;
     }
   }, (out) => {
     if (out === null) {
-      io.stderr(`angelia ${command}: ${unknown ?? 'no such chat'} (the chats: angelia profiles)\n`);
+      const u = unknown as { message: string; hint: string } | null;
+      io.stderr(`angelia ${command}: ${u?.message ?? 'no such chat'} (${u?.hint ?? 'the chats: angelia profiles'})\n`);
       return EXIT.usage;
     }
     return done(out.value);

@@ -1,8 +1,8 @@
 /**
  * The `angelia` command line: one table of commands over the same core the app uses. Each command
  * lives in `commands/<name>.ts` and exports `run(argv): Promise<number>` (the exit code). Unknown
- * command → usage on stderr, exit 2. `angelia <command> --help` (or `-h`) prints the command's usage
- * line and its exit codes, exit 0. `angelia --version` (or `-v`) is `angelia version`. A bad option
+ * command → usage on stderr, exit 2. `angelia <command> --help` (or `-h`, before any `--`: after it
+ * every word is an argument) prints the command's usage line, its options and its exit codes, exit 0. `angelia --version` (or `-v`) is `angelia version`. A bad option
  * (Node's parseArgs errors, `ERR_PARSE_ARGS_*`) is a usage error: exit 2; so is an unknown profile,
  * chat or session a command did not catch itself (cli/exit.ts `isUnknownName`).
  */
@@ -18,10 +18,9 @@ async function usage(commands: Record<string, CliCommand>): Promise<string> {
     + exitCodesText({ 0: 'done', 1: 'a failure during the work', 2: 'usage error, or an unknown profile, chat or session', 3: 'the start was refused (or, for the commands that talk to Angelia, it is not running)' });
 }
 
-/** The text `angelia <name> --help` prints. */
+/** The text `angelia <name> --help` prints (cli/exit.ts commandHelpText). */
 async function helpText(name: string, command: CliCommand): Promise<string> {
-  const { exitCodesText } = await import('./exit');
-  return `angelia ${name}: ${command.summary}\n${exitCodesText(command.exits)}`;
+  return (await import('./exit')).commandHelpText(name, command);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -36,7 +35,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`angelia: unknown command "${name}"\n${await usage(await loadAllCommands())}`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // After `--` every word is an argument (`angelia send alpha -- --help` sends the text "--help").
+  const terminator = rest.indexOf('--');
+  const options = terminator === -1 ? rest : rest.slice(0, terminator);
+  if (options.includes('--help') || options.includes('-h')) {
     process.stdout.write(await helpText(name, command));
     return 0;
   }

@@ -4,6 +4,7 @@
  * pair). Pure; no Electron.
  */
 import { AGENT_STATE_LABEL } from '../../shared/modeLabel';
+import { outsideSandboxLines } from '../../shared/approvalText';
 import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, Enforcement } from '../../shared/contract';
 
 /** The ellipsis appended to truncated text. */
@@ -49,11 +50,14 @@ export function enforcementLabel(enforcement: Enforcement | null, sandboxed: boo
   return { text: 'not started', danger: false, warning: false };
 }
 
-/** What a request asks, as a short phrase after the profile name ("wants to run a command"). */
-export function askPhrase(view: Pick<ApprovalView, 'kind' | 'requested' | 'command'>): string {
+/**
+ * What a request asks, as a short phrase after the profile name ("wants to run a command"; "wants to run
+ * a command OUTSIDE the sandbox" for an escalation, `outsideSandbox`).
+ */
+export function askPhrase(view: Pick<ApprovalView, 'kind' | 'requested' | 'command' | 'outsideSandbox'>): string {
   switch (view.kind) {
     case 'command':
-      return view.requested ? 'wants more access for a command' : 'wants to run a command';
+      return view.requested ? 'wants more access for a command' : view.outsideSandbox ? 'wants to run a command OUTSIDE the sandbox' : 'wants to run a command';
     case 'fileChange':
       return 'wants to change files';
     case 'permissions':
@@ -76,16 +80,21 @@ function accessLines(requested: NonNullable<ApprovalView['requested']>): string[
 }
 
 /**
- * Everything needed to judge a request, as plain lines: the command (with its folder and reason), the
- * folders asked for (and those never granted, marked ✗), or the files a change touches (path and
- * kind). Not truncated.
+ * Everything needed to judge a request, as plain lines: for a command run outside the sandbox first
+ * what that means (shared/approvalText.ts, the first line marked ⚠, so a truncated body keeps it), then
+ * the command (with its folder and reason), the folders asked for (and those never granted, marked ✗),
+ * or the files a change touches (path and kind). Not truncated.
  */
 export function askDetail(view: ApprovalView): string {
   const lines: string[] = [];
+  if (view.outsideSandbox) {
+    const [headline, ...rest] = outsideSandboxLines(view.outsideSandbox);
+    lines.push(`⚠ ${headline}`, ...rest);
+  }
   if (view.command) lines.push(`$ ${view.command}`);
   if (view.cwd) lines.push(`in ${view.cwd}`);
   if (view.requested) lines.push(...accessLines(view.requested));
-  for (const r of view.refused ?? []) lines.push(`✗ ${r.access} ${r.path} (never granted: ${r.why})`);
+  for (const r of view.refused ?? []) lines.push(r.already ? `= ${r.access} ${r.path} (${r.why})` : `✗ ${r.access} ${r.path} (never granted: ${r.why})`);
   for (const c of view.changes) lines.push(`${c.kind} ${c.path}`);
   if (view.reason) lines.push(`Why: ${view.reason}`);
   if (lines.length === 0) lines.push(view.title);

@@ -1,19 +1,23 @@
 /**
  * Where the built renderer is: `ANGELIA_RENDERER_DIR`, else `<package root>/out/renderer` (built by
- * `npm ci` through `prepare`). Throws an AppFailure with the fix when it is missing.
+ * `npm ci` through `prepare`). Either must hold `index.html`; otherwise an AppFailure `no-renderer`
+ * with the fix ("npm run build"), so `angelia serve` and `angelia demo` refuse before starting anything.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AppFailure } from '../../shared/result';
 import { repoRoot } from '../demo/codexHome';
 
-/** The absolute folder holding the renderer's index.html. */
+/** The absolute folder holding the renderer's index.html. Throws AppFailure `no-renderer` when it is not built. */
 export function rendererDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.ANGELIA_RENDERER_DIR) return env.ANGELIA_RENDERER_DIR;
   const dir = repoRoot();
-  const out = join(dir, 'out', 'renderer');
+  const given = env.ANGELIA_RENDERER_DIR ? resolve(env.ANGELIA_RENDERER_DIR) : null;
+  const out = given ?? join(dir, 'out', 'renderer');
   if (!existsSync(join(out, 'index.html'))) {
-    throw new AppFailure({ code: 'no-renderer', message: 'the UI is not built', where: out, fix: `run "npm run build" in ${dir}` });
+    throw new AppFailure({
+      code: 'no-renderer', message: 'the UI is not built (its index.html is missing)', where: given ? `ANGELIA_RENDERER_DIR=${given}` : out,
+      fix: given ? `run "npm run build" in ${dir}, or point ANGELIA_RENDERER_DIR at a built renderer folder (or unset it)` : `run "npm run build" in ${dir}`,
+    });
   }
   return out;
 }

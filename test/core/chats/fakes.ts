@@ -88,10 +88,31 @@ afterEach(async () => {
 });
 
 /**
- * A chat (id `c`, profile `p`) whose n-th Codex start returns `conns[n]`. `opts.gate`, when given, holds
- * each start until it resolves (Codex "still starting"). Disposed after each test.
+ * A sandboxed launch plan (`sandboxDeny` names three deny entries): a fake passes its attestation with
+ * `sandboxedAnswers`.
  */
-export async function makeChat(conns: FakeConn[], t: Partial<ChatTiming> = {}, opts: { gate?: () => Promise<void>; profileNow?: () => ProfileNow | null } = {}) {
+export const sandboxedPlan: LaunchPlan = {
+  ...plan, sandboxed: true, permissionsExtends: null, expect: { sandboxed: true, approvalPolicy: 'on-request', features: {} },
+  sandboxDeny: ['/w/home/.ssh', '/w/other-profile', '/w/secrets'],
+};
+
+/** The answers of a healthy sandboxed start: config layers, and a thread under the "angelia" profile in a managed sandbox. */
+export const sandboxedAnswers = (): Record<string, Answer> => {
+  const sandboxed = { approvalsReviewer: 'user', sandbox: { type: 'workspaceWrite' }, activePermissionProfile: { id: 'angelia', extends: null }, model: 'gpt-5.5' };
+  return {
+    ...baseAnswers(),
+    'config/read': () => ({ config: { model: 'gpt-5.5' }, layers: [] }),
+    'thread/start': () => ({ thread: { id: `thread-${++threadSeq}` }, ...sandboxed }),
+    'thread/resume': (p) => ({ thread: { id: p.threadId }, ...sandboxed }),
+  };
+};
+
+/**
+ * A chat (id `c`, profile `p`) whose n-th Codex start returns `conns[n]`. `opts.gate`, when given, holds
+ * each start until it resolves (Codex "still starting"); `opts.plan` replaces the full-access `plan`;
+ * `opts.sessions` is a sessions file to use (default: a fresh one in the test's folder). Disposed after each test.
+ */
+export async function makeChat(conns: FakeConn[], t: Partial<ChatTiming> = {}, opts: { gate?: () => Promise<void>; profileNow?: () => ProfileNow | null; plan?: LaunchPlan; sessions?: string } = {}) {
   const dir = await makeTestDir('chat-unit');
   dirs.push(dir);
   const events: AppEvent[] = [];
@@ -99,19 +120,19 @@ export async function makeChat(conns: FakeConn[], t: Partial<ChatTiming> = {}, o
   const broker = new ApprovalBroker({ timeoutMs: 60_000, audit, onUpdate: () => {} });
   let started = 0;
   const chat = new Chat({
-    chatId: 'c', profile: 'p', plan: async () => plan,
+    chatId: 'c', profile: 'p', plan: async () => opts.plan ?? plan,
     startCodex: async () => {
       const conn = conns[started++];
       if (!conn) throw new Error('no more fake connections');
       if (opts.gate) await opts.gate();
       return conn;
     },
-    broker, audit, sessions: new SessionStore(`${dir}/sessions.json`), emit: (e) => events.push(e),
+    broker, audit, sessions: new SessionStore(opts.sessions ?? `${dir}/sessions.json`), emit: (e) => events.push(e),
     timing: { ...timing, ...t }, models: new ModelCatalog(), exportDir: `${dir}/exports`, threadHeldElsewhere: () => null,
     ...(opts.profileNow ? { profileNow: opts.profileNow } : {}),
   });
   chats.push(chat);
-  return { chat, events, broker, audit, starts: () => started };
+  return { chat, events, broker, audit, starts: () => started, dir };
 }
 
 /** The texts of the notices among `items`, oldest first. */

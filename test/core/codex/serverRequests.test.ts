@@ -1,5 +1,8 @@
+import { mkdir, rename, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { grantFloor } from '../../../src/main/core/approvals/privateReach';
+import { makeTestDir, removeTestDir } from '../instance/testDir';
+import { EARLIER_GRANT_WHY, SLASH_TMP_WHY, grantFloor, grantedPlaces, type WritablePlace } from '../../../src/main/core/approvals/privateReach';
 import { checkGrant, classifyServerRequest, fileSystemPathName, readRequestedAccess, type AskRequest } from '../../../src/main/core/codex/serverRequests';
 import { AppFailure } from '../../../src/shared/result';
 
@@ -278,3 +281,94 @@ describe('paths no grant may open (approvals/privateReach.ts)', () => {
     expect(c).toMatchObject({ kind: 'command', title: 'Run OUTSIDE the sandbox: cat /h/.angelia/api.token', refused: [], answers: ['allow', 'deny', 'cancel'] });
   });
 });
+
+// A granted path is resolved again by Codex at each later command, so a path the agent can replace
+// with a symbolic link after the answer is never granted (approvals/privateReach.ts).
+describe('paths the agent could swap for a symbolic link', () => {
+  const CWD = '/h/.angelia/workspace/profiles/coder';
+  const entry = (path: string, access: string) => ({ path: { type: 'path', path }, access });
+  const request = (read: string[], write: string[]) => ({
+    threadId: 't', turnId: 'u', itemId: 'c', cwd: CWD, reason: 'need it',
+    permissions: { network: null, fileSystem: { read: read.length ? read : null, write: write.length ? write : null, entries: [...read.map((p) => entry(p, 'read')), ...write.map((p) => entry(p, 'write'))] } },
+  });
+  const already = (place: string, why: string): string => `already writable, not granted again: it lies in ${place} (${why})`;
+
+  it("a write in the agent's own folder (the cache-dir exploit) is answered at once with an empty grant, shown as already writable", () => {
+    const c = classifyServerRequest('item/permissions/requestApproval', request([], [`${CWD}/cache-dir`]), ctx);
+    expect(c).toMatchObject({
+      type: 'immediate', kind: 'permissions', result: { permissions: {}, scope: 'turn' },
+      refused: [{ access: 'write', path: `${CWD}/cache-dir`, why: already(CWD, "the profile's folder"), already: true }],
+    });
+    if (c.type !== 'immediate') throw new Error('expected immediate');
+    expect(c.notice).toBe(`The agent asked for write ${CWD}/cache-dir (${already(CWD, "the profile's folder")}). It can already write there, so Angelia answered with an empty grant without asking you (a grant on a place the agent can change could be redirected with a symbolic link).`);
+    expect(c.agentNote).toMatch(/^Angelia answered your request for more access with an empty grant without asking the user: .*You can already write there: use those paths directly, without asking for them\.$/);
+    // A relative name and :project_roots land in the same folder.
+    expect(classifyServerRequest('item/permissions/requestApproval', request(['notes', ':project_roots/src'], []), ctx)).toMatchObject({ type: 'immediate', refused: [{ already: true }, { already: true }] });
+  });
+
+  it('asked with an outside folder: the card offers the outside folder only, the own path is listed as already writable and never echoed', () => {
+    const c = ask('item/permissions/requestApproval', request([], ['/repo/out', `${CWD}/notes`]));
+    expect(c.requested).toEqual({ read: [], write: ['/repo/out'], network: false });
+    expect(c.refused).toEqual([{ access: 'write', path: `${CWD}/notes`, why: already(CWD, "the profile's folder"), already: true }]);
+    expect(c.title).toBe(`More access: write /repo/out — already writable: write ${CWD}/notes`);
+    expect(c.toWire('allowForSession')).toEqual({ permissions: { fileSystem: { read: null, write: ['/repo/out'], entries: [entry('/repo/out', 'write')] } }, scope: 'session' });
+    expect(JSON.stringify(c.toWire('allow'))).not.toContain(CWD);
+    expect(failureOf(() => c.toWire('allow', { read: [], write: [`${CWD}/notes`], network: false })).app.message).toMatch(/^write .*\/notes \(already writable, not granted again: /);
+  });
+
+  it('a path in /tmp is refused as never granted (other programs write there)', () => {
+    const c = classifyServerRequest('item/permissions/requestApproval', request(['/tmp/build/log'], []), ctx);
+    expect(c).toMatchObject({ type: 'immediate', refused: [{ access: 'read', path: '/tmp/build/log', why: `it lies in /tmp (${SLASH_TMP_WHY}), where a symbolic link could redirect the grant` }] });
+    if (c.type !== 'immediate') throw new Error('expected immediate');
+    expect(c.notice).toMatch(/Angelia never grants that, whoever answers/);
+  });
+
+  it("a path under the chat's earlier write grant is refused while the grant lasts, and checked again when the answer comes", () => {
+    const granted: WritablePlace[] = [];
+    const live = { ...ctx, granted: () => granted };
+    // Asked before anything was granted: grantable.
+    const pending = classifyServerRequest('item/permissions/requestApproval', request(['/repo/out/sub'], []), live);
+    if (pending.type !== 'ask') throw new Error('expected ask');
+    // Meanwhile another request was allowed for the session: write /repo/out.
+    granted.push(...grantedPlaces({ read: [], write: ['/repo/out'], network: false }, floor));
+    expect(granted).toEqual([{ path: '/repo/out', why: EARLIER_GRANT_WHY, own: true }]);
+    const f = failureOf(() => pending.toWire('allow'));
+    expect(f.app.code).toBe('bad-answer');
+    expect(f.app.message).toBe(`read /repo/out/sub (${already('/repo/out', EARLIER_GRANT_WHY)}): Angelia never grants it, whoever answers: grant only the other paths, or Deny`);
+    expect(pending.toWire('deny')).toEqual({ permissions: {} });
+    // A new request under it is refused at once; a folder beside it is still asked.
+    expect(classifyServerRequest('item/permissions/requestApproval', request(['/repo/out/sub'], []), live)).toMatchObject({ type: 'immediate', refused: [{ already: true }] });
+    expect(classifyServerRequest('item/permissions/requestApproval', request(['/repo/other'], []), live)).toMatchObject({ type: 'ask', requested: { read: ['/repo/other'] } });
+  });
+
+  it('a path that became a symbolic link between the request and the answer is refused at the answer', async () => {
+    const root = await makeTestDir('grant-link');
+    try {
+      const data = join(root, 'data');
+      await mkdir(join(root, 'elsewhere'), { recursive: true });
+      await mkdir(data);
+      const c = ask('item/permissions/requestApproval', request([data], []));
+      expect(c.requested).toEqual({ read: [data], write: [], network: false });
+      await rename(data, join(root, 'data-old'));
+      await symlink(join(root, 'elsewhere'), data);
+      const f = failureOf(() => c.toWire('allowForSession'));
+      expect(f.app.code).toBe('bad-answer');
+      expect(f.app.message).toBe(`read ${data} (never granted: ${data} is a symbolic link: where it leads can change after the answer): Angelia never grants it, whoever answers: grant only the other paths, or Deny`);
+      expect(c.toWire('deny')).toEqual({ permissions: {} });
+    } finally {
+      await removeTestDir(root);
+    }
+  });
+
+  it("a command whose additional permissions name the agent's own folder is declined at once, the agent told to run it without them", () => {
+    const c = classifyServerRequest('item/commandExecution/requestApproval', {
+      threadId: 't', turnId: 'u', itemId: 'i', command: 'make', cwd: CWD, availableDecisions: ['accept', 'cancel'],
+      additionalPermissions: { network: null, fileSystem: { read: null, write: [`${CWD}/build`], entries: [entry(`${CWD}/build`, 'write')] } },
+    }, ctx);
+    expect(c).toMatchObject({ type: 'immediate', kind: 'command', result: { decision: 'decline' }, refused: [{ access: 'write', path: `${CWD}/build`, already: true }] });
+    if (c.type !== 'immediate') throw new Error('expected immediate');
+    expect(c.notice).toMatch(/It can already write there, so Angelia declined the command without asking you/);
+    expect(c.agentNote).toMatch(/You can already write there: run the command without additional permissions\.$/);
+  });
+});
+

@@ -119,7 +119,16 @@ async function tableOrNull(paths: InstancePaths): Promise<LoadedTable | null> {
 }
 
 export const exportCommand: CliCommand = {
-  summary: 'export a chat\'s sessions: export <chat> [--all | --session <id>] [--format jsonl|md] [--tools] [--out <file>]',
+  summary: 'export a chat\'s sessions: export <chat> [--all | --session <id>] [--format jsonl|md] [--tools] [--out <file> [--force]]',
+  options: [
+    '--all            every session of the chat, oldest first (default: the active session)',
+    '--session <id>   one session, by the start or the end of its id (at least 5 characters)',
+    '--format jsonl|md  JSON Lines (default) or Markdown',
+    '--tools          add a row per tool call (a command with its output, a file change with its diff)',
+    '--out <file>     write the file (atomically, mode 600) instead of printing; refuses an existing file,',
+    '                 and always a path inside the state folder, the table or CODEX_HOME',
+    '--force          with --out: replace an existing file',
+  ],
   exits: { 0: 'exported', 1: 'a thread could not be read (the rest is still written), Codex did not start, or the file could not be written', 2: 'usage error (a refused --out too), an unknown chat or session, or no sessions yet', 3: 'the start was refused (the launch guard, a sessions.json that does not load, or a private file of an older layout found both at the top of the state folder and in private/)' },
   async run(argv) {
     let values: { all?: boolean; session?: string; format?: string; tools?: boolean; out?: string; force?: boolean };

@@ -16,6 +16,7 @@ import { turn } from './turn';
 import { ask } from './ask';
 import { profiles } from './profiles';
 import { status } from './status';
+import { guide } from './guide';
 
 export const commands: Record<string, CliCommand> = {
   version,
@@ -34,4 +35,5 @@ export const commands: Record<string, CliCommand> = {
   ask,
   profiles,
   status,
+  guide,
 };

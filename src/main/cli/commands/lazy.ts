@@ -26,6 +26,7 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   ask: async () => (await import('./ask')).ask,
   profiles: async () => (await import('./profiles')).profiles,
   status: async () => (await import('./status')).status,
+  guide: async () => (await import('./guide')).guide,
 };
 
 /** The command named `name` (its module loaded now), or undefined for an unknown name. */

@@ -1,5 +1,5 @@
 /**
- * `angelia send <chat> <text | - | @file>`: posts a line into a chat over the local API (`POST /send`),
+ * `angelia send <chat> [--] <text | - | @file>`: posts a line into a chat over the local API (`POST /send`),
  * shown without running a turn. Inside an agent it speaks with the chat token (`ANGELIA_API_TOKEN`, or
  * the identity file of the chat's mailbox) and, for another chat, sends `from` = its own chat; otherwise
  * as the owner. The socket is used when it connects, else the chat's mailbox (api/client.ts).
@@ -7,17 +7,18 @@
  * Exit: 0 sent · 1 refused · 2 usage, or no such chat · 3 Angelia is not running.
  */
 import { parseArgs } from 'node:util';
-import { EXIT, messageArg, processIo, type CliIo } from '../../api/cli';
+import { EXIT, messageArg, positionalsBeforeTerminator, processIo, type CliIo } from '../../api/cli';
 import type { CliCommand } from '../command';
-import { API_EXITS, withApiNamed } from '../exit';
+import { API_EXITS, MESSAGE_OPTIONS, withApiNamed } from '../exit';
 
-const USAGE = 'usage: angelia send <chat> <text | - | @file>\n';
+const USAGE = 'usage: angelia send <chat> [--] <text | - | @file>\n';
 
 /** Runs `send` with `argv` (after the command name) on `io`; answers the exit code. */
 export async function runSend(argv: string[], io: CliIo): Promise<number> {
   let positionals: string[];
+  let tokens: { kind: string; index: number }[];
   try {
-    ({ positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} }));
+    ({ positionals, tokens } = parseArgs({ args: argv, allowPositionals: true, tokens: true, options: {} }));
   } catch (e) {
     io.stderr(`angelia send: ${(e as Error).message}\n${USAGE}`);
     return EXIT.usage;
@@ -28,7 +29,7 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   return withApiNamed('send', io, async (ep, api) => {
-    const text = await messageArg(words, io);
+    const text = await messageArg(words, io, positionalsBeforeTerminator(tokens) <= 1);
     return api('POST', '/send', { key, text, ...(ep.from && ep.from !== key ? { from: ep.from } : {}) });
   }, () => {
     io.stdout('sent\n');
@@ -38,7 +39,8 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
 
 /** The `send` command of the command table. */
 export const send: CliCommand = {
-  summary: 'post a line into a chat (no turn): send <chat> <text | - | @file>',
+  summary: 'post a line into a chat (no turn): send <chat> [--] <text | - | @file>',
   exits: API_EXITS,
+  options: MESSAGE_OPTIONS,
   run: (argv) => runSend(argv, processIo()),
 };

@@ -1,5 +1,5 @@
 /**
- * `angelia turn <chat> <text | - | @file> [--file PATH]… [--json]`: gives a chat's agent a turn over the
+ * `angelia turn [--file PATH]… [--json] <chat> [--] <text | - | @file>`: gives a chat's agent a turn over the
  * local API (`POST /turn`). From inside an agent, a turn in another profile's chat needs that profile's
  * `accept_from`, and arrives labelled `[from <profile>]`. `--file` (owner only) attaches files into the
  * profile's `.inbox/`. Prints `queued <turn id>` (`--json`: the API's answer).
@@ -7,18 +7,19 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT, messageArg, processIo, type CliIo } from '../../api/cli';
+import { EXIT, messageArg, positionalsBeforeTerminator, processIo, type CliIo } from '../../api/cli';
 import type { CliCommand } from '../command';
-import { API_EXITS, withApiNamed } from '../exit';
+import { API_EXITS, MESSAGE_OPTIONS, withApiNamed } from '../exit';
 
-const USAGE = 'usage: angelia turn <chat> <text | - | @file> [--file PATH]… [--json]\n';
+const USAGE = 'usage: angelia turn [--file PATH]… [--json] <chat> [--] <text | - | @file>\n';
 
 /** Runs `turn` with `argv` on `io`; answers the exit code. */
 export async function runTurn(argv: string[], io: CliIo): Promise<number> {
   let values: { file?: string[]; json?: boolean };
   let positionals: string[];
+  let tokens: { kind: string; index: number }[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { file: { type: 'string', multiple: true }, json: { type: 'boolean' } } }));
+    ({ values, positionals, tokens } = parseArgs({ args: argv, allowPositionals: true, tokens: true, options: { file: { type: 'string', multiple: true }, json: { type: 'boolean' } } }));
   } catch (e) {
     io.stderr(`angelia turn: ${(e as Error).message}\n${USAGE}`);
     return EXIT.usage;
@@ -30,7 +31,7 @@ export async function runTurn(argv: string[], io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   return withApiNamed('turn', io, async (ep, api) => {
-    const text = words.length ? await messageArg(words, io) : undefined;
+    const text = words.length ? await messageArg(words, io, positionalsBeforeTerminator(tokens) <= 1) : undefined;
     return api<{ ok: true; queued: number; turn: string }>('POST', '/turn', {
       key, ...(text !== undefined ? { text } : {}), ...(files.length ? { files } : {}),
       ...(ep.from && ep.from !== key ? { from: ep.from } : {}),
@@ -43,7 +44,12 @@ export async function runTurn(argv: string[], io: CliIo): Promise<number> {
 
 /** The `turn` command of the command table. */
 export const turn: CliCommand = {
-  summary: 'give a chat\'s agent a turn: turn <chat> <text | - | @file> [--file PATH]… [--json]',
+  summary: 'give a chat\'s agent a turn: turn [--file PATH]… [--json] <chat> [--] <text | - | @file>',
   exits: API_EXITS,
+  options: [
+    ...MESSAGE_OPTIONS,
+    '--file PATH  attach a file into the profile\'s .inbox/ (owner only; repeatable)',
+    '--json   print the API\'s answer as JSON',
+  ],
   run: (argv) => runTurn(argv, processIo()),
 };

@@ -124,6 +124,7 @@ export class ApprovalBroker {
       command: ask.command, cwd: ask.cwd, reason: ask.reason, changes: ask.changes,
       requested: ask.requested, ...(ask.refused.length ? { refused: ask.refused } : {}), answers: [...ask.answers], createdAt,
       state: 'pending', answer: null, by: null, granted: null, denyReason: null,
+      ...(ask.itemId ? { itemId: ask.itemId } : {}), ...(ask.outsideSandbox ? { outsideSandbox: ask.outsideSandbox } : {}),
     };
     this.opts.audit.append({
       at: createdAt, event: 'requested', approvalId: id, chatId: req.chatId, profile: req.profile, kind: view.kind,
@@ -136,8 +137,11 @@ export class ApprovalBroker {
     entry.timer = setTimeout(() => this.timeOut(entry), this.opts.timeoutMs);
     entry.timer.unref?.();
     this.entries.set(id, entry);
-    this.record(entry, createdAt);
+    // Subscribers first, then the record: the record's write (~1 ms, more on a slow disk) is not on the
+    // path of a request to the people who answer it (docs/benchmarks.md, approval relay). Both happen
+    // before open() returns.
     this.opts.onUpdate(view);
+    this.record(entry, createdAt);
     return { id, response };
   }
 
@@ -171,17 +175,18 @@ export class ApprovalBroker {
 
   /**
    * Withdraws the pending requests that match (Codex resolved them, the turn ended, the process exited):
-   * state `withdrawn`, `by: 'codex'`, never answered. Returns how many were withdrawn. Never throws for
-   * audit or record failures (they go to `onError`).
+   * state `withdrawn`, `by: 'codex'`, never answered; `why` ("the turn ended") is kept as the view's
+   * `withdrawnWhy` for the card. Returns how many were withdrawn. Never throws for audit or record
+   * failures (they go to `onError`).
    */
-  withdraw(match: (view: ApprovalView, rpcId: string | number) => boolean): number {
+  withdraw(match: (view: ApprovalView, rpcId: string | number) => boolean, why?: string): number {
     let n = 0;
     for (const entry of this.entries.values()) {
       if (!entry.settle || !match(entry.view, entry.rpcId)) continue;
       entry.settle = null;
       if (entry.timer) clearTimeout(entry.timer);
-      entry.view = { ...entry.view, state: 'withdrawn', by: 'codex' };
       const at = this.now().toISOString();
+      entry.view = { ...entry.view, state: 'withdrawn', by: 'codex', settledAt: at, ...(why ? { withdrawnWhy: why } : {}) };
       this.guard(() => this.opts.audit.append({ at, event: 'withdrawn', approvalId: entry.view.id, chatId: entry.view.chatId, profile: entry.view.profile, kind: entry.view.kind, rpcId: entry.rpcId, by: 'codex' }));
       this.record(entry, at);
       this.opts.onUpdate(entry.view);
@@ -226,19 +231,40 @@ export class ApprovalBroker {
     if (entry.timer) clearTimeout(entry.timer);
     entry.view = {
       ...entry.view, state: s.by === 'timeout' ? 'timedOut' : 'answered', answer: s.answer, by: s.by,
-      granted: s.granted, denyReason: s.reason,
+      granted: s.granted, denyReason: s.reason, settledAt: at,
     };
-    this.record(entry, at);
+    // The answer goes to Codex first: its record is written one macrotask later (`flushRecords`), so the
+    // file write (~1 ms, more on a slow disk) is not between an answer and Codex (docs/benchmarks.md,
+    // approval relay). Records of one request still land in order.
     settle(s);
     this.opts.onUpdate(entry.view);
+    this.record(entry, at, { deferred: true });
   }
 
-  private record(entry: Entry, updatedAt: string): void {
+  /**
+   * Writes now the records of answers and timeouts still waiting for their deferred write (they are
+   * written one macrotask after the answer anyway). For shutdown and tests; never throws (failures go to
+   * `onError`).
+   */
+  flushRecords(): void {
+    for (const write of this.deferredRecords.splice(0)) write();
+  }
+
+  private readonly deferredRecords: (() => void)[] = [];
+
+  private record(entry: Entry, updatedAt: string, opts: { deferred?: boolean } = {}): void {
     const dir = this.opts.recordDir;
     if (!dir) return;
-    this.guard(() => writeApprovalRecord(dir, {
-      version: 1, ...entry.view, rpcId: entry.rpcId, threadId: entry.ask.threadId, turnId: entry.ask.turnId, updatedAt,
-    }));
+    const record = { version: 1 as const, ...entry.view, rpcId: entry.rpcId, threadId: entry.ask.threadId, turnId: entry.ask.turnId, updatedAt };
+    const write = (): void => this.guard(() => writeApprovalRecord(dir, record));
+    if (!opts.deferred) {
+      // Earlier deferred writes first, so one request's records land in the order of its changes.
+      this.flushRecords();
+      write();
+      return;
+    }
+    this.deferredRecords.push(write);
+    if (this.deferredRecords.length === 1) setImmediate(() => this.flushRecords());
   }
 
   private guard(f: () => void): void {

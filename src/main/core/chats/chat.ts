@@ -16,7 +16,8 @@
  *   active, in `running` at once. Measured on 0.169.0: turn/start answers with the turn id BEFORE the turn
  *   is active, and a `turn/interrupt` sent right after that answer fails "no active turn to interrupt";
  *   so the interrupt waits for `turn/started` (or, should it never come, `interruptGraceMs`).
- *   `/stop` and Stop both drop the queue and say what they did.
+ *   `/stop` and Stop both drop the queue and say what they did; so does "Deny and stop" (an approval
+ *   answered `cancel`: Codex interrupts the turn), so nothing queued starts after the user asked to stop.
  * - The turn id is reset at every turn start and only taken from this turn's answer or `turn/started`.
  *   Notifications and server requests of a connection that is not the chat's current one (or the one it
  *   is opening) are ignored: a process detached by `/new`, `/resume`, a stop or a restart cannot touch
@@ -39,11 +40,11 @@ import { idsOf, readChanges, readTurnEnd, toChatItem, type TurnEnd } from '../co
 import { describeTurnError } from '../codex/turnErrors';
 import { chooseEffort, chooseModel, describeEfforts, describeModels, effortsFor, type ModelCatalog, type ModelInfo } from '../codex/models';
 import { classifyServerRequest, type ChangeView } from '../codex/serverRequests';
-import type { GrantFloor } from '../approvals/privateReach';
+import { grantedPlaces, type GrantFloor, type WritablePlace } from '../approvals/privateReach';
 import { CrashHistory } from '../codex/crashPolicy';
 import { classifyStderr, stderrCause } from '../codex/stderrClass';
 import type { CodexConnection, CodexExit, CodexSpawnSpec, StartCodex } from './connection';
-import type { SessionRow, SessionStore } from './sessions';
+import { LAST_LINE_MAX, type SessionRow, type SessionStore } from './sessions';
 import { Transcript } from './transcript';
 import { extraTextRefusal, helpText, id8, parseCommand, sessionRef, sessionsText, SLASH_ESCAPE_HINT, statusText, type ParsedCommand } from './commands';
 import { chronological, exportFileName, readSessionRows, readThreadTurns, toMarkdown } from './export';
@@ -66,6 +67,12 @@ export interface LaunchPlan {
   allowedMcpServers: string[];
   /** What no runtime grant may open for this launch (approvals/privateReach.ts `grantFloor`). */
   grantFloor: GrantFloor;
+  /**
+   * The compiled launch's deny entries (absolute paths; codexProfile.ts `filesystem` entries `deny`): the
+   * only places a command Codex runs outside the sandbox still cannot touch (approval cards say how many).
+   * Absent: unknown.
+   */
+  sandboxDeny?: readonly string[];
 }
 
 /** The chat's clocks, in milliseconds (from the table's `defaults`, minutes × 60 000). */
@@ -178,6 +185,14 @@ export class Chat {
   private onRequest = true;
   /** The running launch's closed places (LaunchPlan.grantFloor); undefined before the first start (nothing is granted then). */
   private grantFloor: GrantFloor | undefined;
+  /**
+   * What this chat granted for writing and Codex still honours (privateReach.ts `grantedPlaces`): a turn
+   * grant until its turn completes, a session grant until the process ends (a new start clears all). No
+   * later grant is given in one (the agent could swap the path for a symbolic link).
+   */
+  private grants: { place: WritablePlace; scope: 'turn' | 'session'; turnId: string | null }[] = [];
+  /** The running launch's sandbox, as approval cards of escalations describe it (RequestContext.sandbox); undefined when not sandboxed. */
+  private sandboxCtx: { denied: number | null } | undefined;
   private activity: string | null = null;
   /** Model in force: the override of the active session, else the base read at start. */
   private baseModel: string | null = null;
@@ -206,6 +221,8 @@ export class Chat {
   private steered: Array<{ shown: string; input: string; acked: boolean; ended: boolean }> = [];
   /** The loading of the active session's past turns (`items`), once per chat object; null before the first view. */
   private history: Promise<void> | null = null;
+  /** While `/resume` shows the resumed session's past turns: work waits for it, so they come before its items. */
+  private historyGate: Promise<void> | null = null;
   /** Turn ids this chat object ran (their items are in the transcript already; history leaves them out). */
   private readonly ownTurns = new Set<string>();
   private stallTimer: NodeJS.Timeout | null = null;
@@ -264,7 +281,7 @@ export class Chat {
     const force = this.inForce(row);
     return {
       id: this.deps.chatId, profile: this.deps.profile, state: this.state, threadId: this.threadId,
-      enforcement: this.enforcement, lastLine: this.transcript.lastLine(), refusal: this.refusal,
+      enforcement: this.enforcement, lastLine: this.transcript.lastLine() || (row?.last_line ?? '').slice(0, LAST_LINE_MAX), refusal: this.refusal,
       pendingApprovals: this.deps.broker.pending().filter((a) => a.chatId === this.deps.chatId).length,
       queued: this.queue.length,
       label: row?.label ?? '', sessionId: row?.id ?? null,
@@ -295,6 +312,37 @@ export class Chat {
     const row = this.deps.sessions.active(this.deps.chatId);
     if (!row?.threadId || !row.started || row.turns === 0) return;
     const threadId = row.threadId;
+    const { count, items: past } = await this.readPast(threadId, { skipOwn: true, idPrefix: 'history-' });
+    if (!count) return;
+    past.unshift({ type: 'notice', id: this.transcript.localId('history'), text: `Earlier in this session (${count} turn${count === 1 ? '' : 's'}, read from Codex's record of thread ${id8(threadId)}):` });
+    this.transcript.prepend(past);
+    this.changed();
+  }
+
+  /**
+   * After `/resume` switched to a session that has turns: reads them from Codex as the first view does
+   * (`readPast`, on a short-lived app-server since the old process was detached) and appends them after
+   * the "Resumed …" notice, under a notice "This session so far (N turns, …)". Ids start "history-"
+   * plus a prefix of this read (a session resumed twice is shown twice, never merged into its first
+   * showing). Throws what `readPast` throws.
+   */
+  private async showResumed(threadId: string): Promise<void> {
+    const { count, items } = await this.readPast(threadId, { skipOwn: false, idPrefix: `history-${this.transcript.localId('r')}-` });
+    if (!count) return;
+    this.transcript.push({ type: 'notice', id: this.transcript.localId('history'), text: `This session so far (${count} turn${count === 1 ? '' : 's'}, read from Codex's record of thread ${id8(threadId)}):` });
+    for (const item of items) this.transcript.push(item);
+    this.changed();
+  }
+
+  /**
+   * The finished turns of `threadId` as transcript items, oldest first (`thread/turns/list`, itemsView
+   * "full", export.ts `readThreadTurns`), each turn's items then its turn end; reasoning is left out, and
+   * with `skipOwn` the turns this chat object ran. Reads on the chat's own process when it runs, else on
+   * a short-lived app-server started with the profile's launch plan and stopped after the read (no thread
+   * resumed, no turn started, the model never asked). Item ids get `idPrefix`. Throws when Codex cannot
+   * be started, its version is refused, or the read fails.
+   */
+  private async readPast(threadId: string, opts: { skipOwn: boolean; idPrefix: string }): Promise<{ count: number; items: ChatItem[] }> {
     let conn = this.conn;
     let own = false;
     if (!conn) {
@@ -313,21 +361,18 @@ export class Chat {
     const past: ChatItem[] = [];
     let count = 0;
     for (const turn of turns) {
-      if (!isObj(turn) || turn.status === 'inProgress' || (typeof turn.id === 'string' && this.ownTurns.has(turn.id))) continue;
+      if (!isObj(turn) || turn.status === 'inProgress' || (opts.skipOwn && typeof turn.id === 'string' && this.ownTurns.has(turn.id))) continue;
       count++;
       for (const raw of Array.isArray(turn.items) ? turn.items : []) {
         const item = toChatItem(raw, true);
         if (!item || item.type === 'reasoning') continue;
-        past.push({ ...item, id: `history-${item.id}`, ...(item.type === 'user' ? { via: 'turn' as const } : {}) });
+        past.push({ ...item, id: `${opts.idPrefix}${item.id}`, ...(item.type === 'user' ? { via: 'turn' as const } : {}) });
       }
       const status = turn.status === 'failed' || turn.status === 'interrupted' ? turn.status : 'completed';
       const message = status === 'failed' && isObj(turn.error) ? str(turn.error.message) : null;
-      past.push({ type: 'turnEnd', id: `history-turn-${typeof turn.id === 'string' ? turn.id : this.transcript.localId('turn')}`, status, reason: message });
+      past.push({ type: 'turnEnd', id: `${opts.idPrefix}turn-${typeof turn.id === 'string' ? turn.id : this.transcript.localId('turn')}`, status, reason: message });
     }
-    if (!count) return;
-    past.unshift({ type: 'notice', id: this.transcript.localId('history'), text: `Earlier in this session (${count} turn${count === 1 ? '' : 's'}, read from Codex's record of thread ${id8(threadId)}):` });
-    this.transcript.prepend(past);
-    this.changed();
+    return { count, items: past };
   }
 
   /**
@@ -442,10 +487,34 @@ export class Chat {
 
   private changed(state?: AgentState): void {
     if (state) this.state = state;
+    this.keepLastLine();
     this.deps.emit({ event: 'chat:updated', payload: this.view() });
     // `idle()` waiters look again now instead of at their next 20 ms tick (`angelia run` exits sooner).
     for (const wake of [...this.idleWakers]) wake();
   }
+
+  /**
+   * Keeps the transcript's last line with the active session row (sessions.ts `last_line`), so the chat
+   * list shows it after a restart. Written only when it changed and no turn is starting or running (at
+   * most once or twice per turn: the turn's items stream without a write); nothing when the chat has no
+   * session row yet. A write that fails is tried again at the next change (the line is only for the list).
+   */
+  private keepLastLine(): void {
+    if (this.state === 'working' || this.state === 'starting') return;
+    const line = this.transcript.lastLine();
+    if (!line) return;
+    const row = this.deps.sessions.active(this.deps.chatId);
+    if (!row || `${row.id}\n${line}` === this.keptLine) return;
+    try {
+      this.deps.sessions.setLastLine(this.deps.chatId, row.id, line);
+      this.keptLine = `${row.id}\n${line}`;
+    } catch {
+      // Retried at the next change; the list keeps showing the line from memory meanwhile.
+    }
+  }
+
+  /** The session row id and the last line `keepLastLine` wrote there (`<row id>\n<line>`). */
+  private keptLine: string | null = null;
 
   private notice(text: string): void {
     this.transcript.push({ type: 'notice', id: this.transcript.localId('notice'), text });
@@ -475,6 +544,7 @@ export class Chat {
     const cur: Current = { work, era: this.era, phase: 'starting', interruptSent: false };
     this.current = cur;
     try {
+      if (this.historyGate) await this.historyGate;
       if (work.kind === 'compact') await this.runCompact(cur);
       else {
         await this.runTurn(work, cur);
@@ -653,7 +723,7 @@ export class Chat {
     this.clearStall();
     this.clearGhost();
     this.setActivity(null);
-    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
+    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending', 'the turn ended');
     this.turnId = null;
     return left.filter((e) => e.acked);
   }
@@ -815,18 +885,15 @@ export class Chat {
    * was stopped, cancelled or dropped.
    */
   private async stopAll(via: '/stop' | 'Stop'): Promise<boolean> {
-    const dropped = this.queue.splice(0);
-    const texts = dropped.map((w) => (w.kind === 'message' ? quote(w.text) : '/compact'));
-    const droppedText = texts.length ? ` Dropped ${texts.length} queued: ${texts.join(', ')}.` : '';
-    if (dropped.length) this.changed();
+    const droppedText = this.dropQueue();
     const cur = this.current;
     if (!cur) {
-      this.notice(texts.length ? `Nothing was running.${droppedText}` : 'Nothing running.');
-      return texts.length > 0;
+      this.notice(droppedText ? `Nothing was running.${droppedText}` : 'Nothing running.');
+      return droppedText !== '';
     }
     if (cur.era !== this.era) {
       this.notice(`Already stopping the current ${cur.work.kind === 'compact' ? 'compaction' : 'turn'}.${droppedText}`);
-      return texts.length > 0;
+      return droppedText !== '';
     }
     this.era++;
     this.stopWhy = `stopped with ${via}`;
@@ -845,6 +912,17 @@ export class Chat {
     const stopped = await this.interruptTurn();
     this.notice(stopped ? `Stopped.${droppedText}` : `Nothing was running any more.${droppedText}`);
     return true;
+  }
+
+  /**
+   * Empties the queue (as `/stop`, Stop and "Deny and stop" do) and returns what to add to the notice
+   * that says so: ` Dropped 2 queued: "two", "three".`, or "" when nothing waited.
+   */
+  private dropQueue(): string {
+    const dropped = this.queue.splice(0);
+    if (!dropped.length) return '';
+    this.changed();
+    return ` Dropped ${dropped.length} queued: ${dropped.map((w) => (w.kind === 'message' ? quote(w.text) : '/compact')).join(', ')}.`;
   }
 
   /**
@@ -896,7 +974,7 @@ export class Chat {
     this.clearIdle();
     const conn = this.conn;
     this.conn = null;
-    if (conn) this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
+    if (conn) this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending', "the chat's Codex process was stopped");
     return conn;
   }
 
@@ -933,6 +1011,18 @@ export class Chat {
     this.killedTurn = null;
     this.notice(`Resumed ${sessionRef(switched, ids)} · ${switched.label || '(no message yet)'}. The next message continues it.`);
     await old?.stop();
+    if (!switched.threadId || !switched.started) return;
+    // Its past turns follow the notice; a message sent meanwhile waits for them (pump), and the first
+    // view does not read the session's turns again (`history`).
+    const threadId = switched.threadId;
+    const load = this.showResumed(threadId).catch((e: unknown) => this.notice(`The earlier turns of this session could not be read from Codex: ${toAppError(e).message}`));
+    this.history = load;
+    this.historyGate = load;
+    try {
+      await load;
+    } finally {
+      if (this.historyGate === load) this.historyGate = null;
+    }
   }
 
   private async liveModels(): Promise<ModelInfo[]> {
@@ -1101,6 +1191,8 @@ export class Chat {
     }
     this.onRequest = plan.onRequest;
     this.grantFloor = plan.grantFloor;
+    this.grants = [];
+    this.sandboxCtx = plan.sandboxed ? { denied: plan.sandboxDeny ? plan.sandboxDeny.length : null } : undefined;
     let conn: CodexConnection;
     try {
       conn = await this.deps.startCodex(plan.spawn);
@@ -1204,8 +1296,8 @@ export class Chat {
     if (this.conn !== conn) return;
     this.conn = null;
     this.clearIdle();
-    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending');
     const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
+    this.deps.broker.withdraw((v) => v.chatId === this.deps.chatId && v.state === 'pending', `Codex exited (${how})`);
     const cause = crashDetail(exit);
     const verdict = this.crashes.note({ at: Date.now(), how, cause });
     this.down = 'crashed';
@@ -1355,7 +1447,7 @@ export class Chat {
         }
         return;
       case 'serverRequest/resolved':
-        this.deps.broker.withdraw((v, rpcId) => v.chatId === this.deps.chatId && String(rpcId) === String(p.requestId));
+        this.deps.broker.withdraw((v, rpcId) => v.chatId === this.deps.chatId && String(rpcId) === String(p.requestId), 'the turn was stopped or ended (Codex closed the request)');
         if (this.state === 'needs-you' && !this.deps.broker.pending().some((v) => v.chatId === this.deps.chatId)) {
           this.changed('working');
           this.armStall();
@@ -1363,12 +1455,27 @@ export class Chat {
         return;
       case 'turn/completed': {
         const end = readTurnEnd(params);
+        this.grants = this.grants.filter((g) => g.scope === 'session' || (g.turnId !== null && end.turnId !== null && g.turnId !== end.turnId));
         if (this.turnWaiter && (!this.turnId || !end.turnId || end.turnId === this.turnId)) this.turnWaiter(end);
         return;
       }
       default:
         return;
     }
+  }
+
+  /**
+   * Remembers what an Allow made writable (a permissions grant, or a command's additional permissions):
+   * `allow` for its turn, `allowForSession` until the process ends. Relative paths against the request's
+   * folder, as they were checked.
+   */
+  private keepGrant(c: { kind: string; requested: Settlement['granted']; turnId: string | null; cwd: string | null }, settled: Settlement): void {
+    if (!this.grantFloor || (settled.answer !== 'allow' && settled.answer !== 'allowForSession')) return;
+    const granted = c.kind === 'permissions' ? settled.granted : c.kind === 'command' ? c.requested : null;
+    if (!granted?.write.length) return;
+    const base = c.cwd && c.cwd.startsWith('/') ? c.cwd : this.grantFloor.cwd;
+    const scope = settled.answer === 'allow' ? 'turn' : 'session';
+    for (const place of grantedPlaces(granted, this.grantFloor, base)) this.grants.push({ place, scope, turnId: c.turnId ?? this.turnId });
   }
 
   /** Codex took a steered text into the conversation (a `userMessage` item with exactly its text): it is delivered. */
@@ -1388,7 +1495,10 @@ export class Chat {
   private async onServerRequest(conn: CodexConnection, method: string, params: unknown, rpcId: string | number): Promise<unknown> {
     // A detached process is being stopped: nothing it asks is shown or run.
     if (!this.isCurrent(conn)) throw new ResponseError(-32603, `this Codex process is no longer attached to Angelia's chat ${this.deps.chatId}`);
-    const c = classifyServerRequest(method, params, { fileChanges: this.fileChanges, onRequest: this.onRequest, ...(this.grantFloor ? { floor: this.grantFloor } : {}) });
+    const c = classifyServerRequest(method, params, {
+      fileChanges: this.fileChanges, onRequest: this.onRequest, ...(this.grantFloor ? { floor: this.grantFloor } : {}), ...(this.sandboxCtx ? { sandbox: this.sandboxCtx } : {}),
+      granted: () => this.grants.map((g) => g.place),
+    });
     const base = { chatId: this.deps.chatId, profile: this.deps.profile, at: new Date().toISOString() };
     if (c.type === 'unknown') {
       this.noteUnknown(method);
@@ -1409,7 +1519,13 @@ export class Chat {
     this.clearStall();
     this.changed('needs-you');
     const settled: Settlement = await response;
+    this.keepGrant(c, settled);
     ask.outcome = settled.answer === 'cancel' ? 'cancel' : settled.answer === 'deny' ? 'deny' : 'allow';
+    // "Deny and stop" ends the turn (Codex interrupts it): like /stop, what waited after it is dropped, and named.
+    if (settled.answer === 'cancel') {
+      const dropped = this.dropQueue();
+      if (dropped) this.notice(`"Deny and stop" ends the turn; like /stop, it drops the queue.${dropped}`);
+    }
     if (this.state === 'needs-you' && !this.deps.broker.pending().some((v) => v.chatId === this.deps.chatId)) {
       this.changed('working');
       this.armStall();

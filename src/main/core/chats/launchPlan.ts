@@ -37,8 +37,14 @@ import type { LaunchPlan } from './chat';
 export const STRIPPED_ENV = [
   'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_API_KEY',
   'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'XAI_API_KEY',
-  'ANGELIA_API_TOKEN', 'ANGELIA_SESSION_KEY', 'ANGELIA_API_SOCK', 'ANGELIA_MAILBOX',
+  'ANGELIA_API_TOKEN', 'ANGELIA_SESSION_KEY', 'ANGELIA_API_SOCK', 'ANGELIA_MAILBOX', 'ANGELIA_ASK',
 ] as const;
+
+/**
+ * Set (to `1`) in the environment of a read-only copy answering `POST /ask`, and only there: its
+ * commands have no channel to Angelia by design, and the `angelia` command says so (api/client.ts).
+ */
+export const ASK_ENV = 'ANGELIA_ASK';
 
 /** The child's environment: the parent's minus stripped variables, plus the launch's own. */
 export function scrubEnv(parent: NodeJS.ProcessEnv, add: Record<string, string>): NodeJS.ProcessEnv {
@@ -98,8 +104,9 @@ export interface PlanInput {
   /**
    * The read-only variant `POST /ask` answers under (compile/codexProfile.ts LaunchExtras `readOnly`,
    * chats/ask.ts): the same checks and compile, every write entry made read, approvals `never`; no
-   * mailbox, no API variables and no `angelia` launcher on PATH (a read-only copy messages nobody), and
-   * plan-mode instructions.
+   * mailbox, no API variables and no `angelia` launcher on PATH (a read-only copy messages nobody; its
+   * environment carries `ANGELIA_ASK=1` instead, so an `angelia` run there says why), and plan-mode
+   * instructions.
    */
   readOnly?: boolean;
 }
@@ -162,7 +169,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   return {
     spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: codexEnv(scrubEnv(parentEnv, {
       ...launch.env, CODEX_HOME: paths.codexHome,
-      ...(readOnly ? {} : { ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: token, ANGELIA_API_SOCK: paths.apiSock }),
+      ...(readOnly ? { [ASK_ENV]: '1' } : { ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: token, ANGELIA_API_SOCK: paths.apiSock }),
       ...(launch.mailbox ? { ANGELIA_MAILBOX: launch.mailbox } : {}),
       ...(path ? { PATH: path } : {}),
     }), codex) },
@@ -174,6 +181,11 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     expect: { sandboxed: launch.sandboxed, approvalPolicy: launch.approvalPolicy, features: featuresOf(launch.codexArgs) },
     allowedMcpServers: launch.mcpServers,
     // The compiled entries themselves (deny: never granted; read: never granted for writing).
-    grantFloor: grantFloor({ stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, cwd: profile.cwd, platform: facts.platform, filesystem: launch.filesystem, sources: launch.sources }),
+    // Also what the agent can already write (its folders, cache, Codex's `:tmpdir`, and /tmp): a grant
+    // there could be swapped for a symbolic link after the answer, so none is given (privateReach.ts).
+    grantFloor: grantFloor({ stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, cwd: profile.cwd, platform: facts.platform, filesystem: launch.filesystem, sources: launch.sources,
+      writableRoots: launch.writableRoots, tmpdir: launch.env.TMPDIR ?? parentEnv.TMPDIR ?? null }),
+    // What an escalated command (run outside the sandbox) still cannot touch: the approval card counts them.
+    sandboxDeny: Object.entries(launch.filesystem).filter(([, access]) => access === 'deny').map(([path]) => path),
   };
 }

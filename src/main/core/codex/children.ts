@@ -94,7 +94,10 @@ export class ChildLedger {
     const after = change([...before]);
     if (after.length === before.length && after.every((r, i) => r === before[i])) return;
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    writeFileAtomic.sync(this.file, JSON.stringify({ version: 1, children: after }, null, 2) + '\n', { mode: 0o600 });
+    // Atomic but not fsynced: the record only has to outlive an Angelia process, not the OS (after a
+    // reboot every child is gone and the boot id differs). An fsync here cost ~10 ms at every spawn and
+    // exit of a Codex process (docs/benchmarks.md).
+    writeFileAtomic.sync(this.file, JSON.stringify({ version: 1, children: after }, null, 2) + '\n', { mode: 0o600, fsync: false });
   }
 
   /** Adds `record`, replacing an entry with the same pid. */

@@ -10,7 +10,7 @@
 import { isAbsolute } from 'node:path';
 import type { ApprovalAnswer, ApprovalKind, RefusedAccess, RequestedAccess } from '../../../shared/contract';
 import { AppFailure } from '../../../shared/result';
-import { describeRefused, privateReach, splitRequested, type GrantFloor } from '../approvals/privateReach';
+import { describeRefused, splitRequested, type GrantFloor, type WritablePlace } from '../approvals/privateReach';
 import type { ApplyPatchApprovalResponse, ExecCommandApprovalResponse } from './generated';
 import type * as v2 from './generated/v2';
 import { isObj, str, strList, type Obj } from './wire';
@@ -53,6 +53,13 @@ export interface AskRequest {
   /** Codex ids, to withdraw the card when Codex settles the request or the turn ends. */
   threadId: string | null;
   turnId: string | null;
+  /** The Codex item the request is about (`itemId` of the v2 command and file-change requests); null when none is named. */
+  itemId: string | null;
+  /**
+   * Set for a command Codex asks to run outside the sandbox (an escalation: no additional permissions)
+   * under a sandboxed launch (`RequestContext.sandbox`); null otherwise. Contract `ApprovalView.outsideSandbox`.
+   */
+  outsideSandbox: { denied: number | null } | null;
 }
 
 /** A request answered at once, without asking (known but unsupported kinds). */
@@ -92,6 +99,19 @@ export interface RequestContext {
    * is refused (fail closed); network alone stays grantable.
    */
   floor?: GrantFloor;
+  /**
+   * The places this chat granted for writing earlier and that are still in force (privateReach.ts
+   * `grantedPlaces`; turn grants until their turn ends, session grants until the process ends), read
+   * when the request comes and again when it is answered: a path in one is never granted (the agent
+   * could swap it for a symbolic link). Absent: none.
+   */
+  granted?: () => readonly WritablePlace[];
+  /**
+   * Present when the launch is sandboxed: an escalated command then runs outside the sandbox, with the
+   * whole filesystem writable except the launch's deny entries (measured on codex 0.169.0, Linux).
+   * `denied`: how many deny entries the launch has (null: unknown). Absent: no sandbox to leave.
+   */
+  sandbox?: { denied: number | null };
 }
 
 /**
@@ -150,6 +170,8 @@ export interface GrantGuard {
   floor?: GrantFloor;
   /** The request's folder, for relative paths (default `floor.cwd`). */
   base?: string;
+  /** The chat's write grants in force now (RequestContext.granted), checked with `floor`. */
+  granted?: () => readonly WritablePlace[];
 }
 
 const NEVER = 'Angelia never grants it, whoever answers: grant only the other paths, or Deny';
@@ -157,7 +179,8 @@ const NEVER = 'Angelia never grants it, whoever answers: grant only the other pa
 /**
  * Checks a grant against what a permissions request asked for and returns it deduplicated. A grant is
  * valid when it is non-empty (at least one path, or network), grants no path Angelia never grants
- * (`guard.refused`, and `privateReach` against `guard.floor` when given) and is a subset of
+ * (`guard.refused`, and privateReach.ts against `guard.floor` and `guard.granted` when given: checked
+ * again now, since a link or an earlier grant may have changed since the request) and is a subset of
  * `requested`: every `read` path was asked for reading, every `write` path for writing, and `network`
  * only when network was asked. Throws AppFailure `bad-answer` naming what is wrong (a path never
  * granted and why, the paths not asked for, network not asked for, an empty grant, or a request that
@@ -173,8 +196,8 @@ export function checkGrant(requested: RequestedAccess | null, grant: RequestedAc
   for (const [access, paths] of [['write', write], ['read', read]] as const) {
     for (const path of paths) {
       const known = guard.refused?.find((r) => r.access === access && r.path === path);
-      const why = known?.why ?? (guard.floor ? privateReach(path, access, guard.floor, guard.base) : null);
-      if (why !== null) never.push({ access, path, why });
+      const now = known ?? (guard.floor ? splitRequested({ read: access === 'read' ? [path] : [], write: access === 'write' ? [path] : [], network: false }, guard.floor, guard.base, guard.granted?.() ?? []).refused[0] : undefined);
+      if (now) never.push(now);
     }
   }
   if (never.length) throw badAnswer(`${describeRefused(never)}: ${NEVER}`);
@@ -308,7 +331,7 @@ const NO_FLOOR = "Angelia cannot check it against the profile's floor (no launch
  * without a floor every path is refused and only network stays grantable.
  */
 function screen(asked: RequestedAccess | null, ctx: RequestContext, cwd: string | null): { grantable: RequestedAccess | null; refused: RefusedAccess[] } {
-  if (ctx.floor) return splitRequested(asked, ctx.floor, cwd && isAbsolute(cwd) ? cwd : ctx.floor.cwd);
+  if (ctx.floor) return splitRequested(asked, ctx.floor, cwd && isAbsolute(cwd) ? cwd : ctx.floor.cwd, ctx.granted?.() ?? []);
   if (!asked) return { grantable: null, refused: [] };
   const refused: RefusedAccess[] = [
     ...asked.write.map((path) => ({ access: 'write' as const, path, why: NO_FLOOR })),
@@ -322,6 +345,17 @@ function refusedNames(refused: readonly RefusedAccess[]): string {
   return refused.map((r) => `${r.access} ${r.path}`).join(', ');
 }
 
+/** The title's tail for refused paths: ` — never granted: write /a; already writable: write /w/b` ('' when none). */
+function refusedTitle(refused: readonly RefusedAccess[]): string {
+  const never = refused.filter((r) => !r.already);
+  const already = refused.filter((r) => r.already);
+  const parts = [...(never.length ? [`never granted: ${refusedNames(never)}`] : []), ...(already.length ? [`already writable: ${refusedNames(already)}`] : [])];
+  return parts.length ? ` — ${parts.join('; ')}` : '';
+}
+
+/** Why a grant on a place the agent can already write is not given, for the chat's notices. */
+const ALREADY_WHY = 'a grant on a place the agent can change could be redirected with a symbolic link';
+
 /**
  * Classifies one server request (codex 0.169.0 `ServerRequest` methods). Never throws. Unknown methods
  * come back as `unknown` (the caller answers -32601 at once, field case B02); `requestUserInput` and MCP
@@ -332,6 +366,9 @@ function refusedNames(refused: readonly RefusedAccess[]): string {
  * shows them as `refused` and grants only the rest; when nothing else is asked it is answered at once
  * with an empty grant, and a command whose additional permissions name one is declined at once (a
  * decision cannot grant part of them); both come back `immediate` with `refused` and an `agentNote`.
+ * The same holds for paths the agent could swap for a symbolic link after the answer (in a place it
+ * can write, its earlier write grants `ctx.granted`, /tmp, or through a link): those it can already
+ * write carry `already: true` and are told as "already writable", not as never granted.
  */
 export function classifyServerRequest(method: string, params: unknown, ctx: RequestContext): ClassifiedRequest {
   const p: Obj = isObj(params) ? params : {};
@@ -344,14 +381,16 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const command = str(p.command);
       const { refused } = screen(requested, ctx, str(p.cwd));
       if (refused.length) {
+        const already = refused.every((r) => r.already);
         return { type: 'immediate', kind: 'command', result: { decision: 'decline' } satisfies v2.CommandExecutionRequestApprovalResponse, refused,
-          notice: `The agent asked to run a command with more access${command ? ` (${command})` : ''}: ${describeRefused(refused)}. Angelia never grants that, whoever answers, so it declined the command without asking you.`,
-          agentNote: `Angelia declined your command without asking the user: its additional permissions name ${describeRefused(refused)}. These locations are never granted in this chat; run the command without them.` };
+          notice: `The agent asked to run a command with more access${command ? ` (${command})` : ''}: ${describeRefused(refused)}. ${already ? `It can already write there, so Angelia declined the command without asking you (${ALREADY_WHY}).` : 'Angelia never grants that, whoever answers, so it declined the command without asking you.'}`,
+          agentNote: `Angelia declined your command without asking the user: its additional permissions name ${describeRefused(refused)}. ${already ? 'You can already write there: run the command without additional permissions.' : 'These locations are never granted in this chat; run the command without them.'}` };
       }
       return {
-        type: 'ask', kind: 'command', threadId, turnId,
+        type: 'ask', kind: 'command', threadId, turnId, itemId: str(p.itemId),
         // Without additional permissions, codex 0.169.0 asks only to run a command outside the sandbox (an escalation).
         title: requested ? `Run with more access (${describeAccess(requested)})` : `Run OUTSIDE the sandbox${command ? `: ${command}` : ''}`,
+        outsideSandbox: !requested && ctx.sandbox ? { denied: ctx.sandbox.denied } : null,
         command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested, refused: [], answers,
         toWire: decisionOnly(answers, (a) => ({ decision: ANSWER_TO_DECISION[a] }) satisfies v2.CommandExecutionRequestApprovalResponse),
         timeoutAnswer: 'deny',
@@ -361,7 +400,7 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const changes = ctx.fileChanges.get(str(p.itemId) ?? '') ?? [];
       const answers = [...ALL_ANSWERS];
       return {
-        type: 'ask', kind: 'fileChange', threadId, turnId,
+        type: 'ask', kind: 'fileChange', threadId, turnId, itemId: str(p.itemId), outsideSandbox: null,
         title: changes.length ? `Change ${changes.map((c) => c.path).join(', ')}` : 'Apply a file change',
         command: null, cwd: null, reason: str(p.reason), changes, requested: null, refused: [], answers,
         toWire: decisionOnly(answers, (a) => ({ decision: ANSWER_TO_DECISION[a] }) satisfies v2.FileChangeRequestApprovalResponse),
@@ -377,16 +416,21 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const cwd = str(p.cwd);
       const { grantable: requested, refused } = screen(asked, ctx, cwd);
       if (refused.length && !requested) {
+        const already = refused.every((r) => r.already);
         return { type: 'immediate', kind: 'permissions', result: { permissions: {}, scope: 'turn' } satisfies v2.PermissionsRequestApprovalResponse, refused,
-          notice: `The agent asked for ${describeRefused(refused)}. Angelia never grants that, whoever answers, so it refused the request without asking you.`,
-          agentNote: `Angelia refused your request for more access without asking the user: ${describeRefused(refused)}. These locations are never granted in this chat; do not ask for them again, and go on without them.` };
+          notice: already
+            ? `The agent asked for ${describeRefused(refused)}. It can already write there, so Angelia answered with an empty grant without asking you (${ALREADY_WHY}).`
+            : `The agent asked for ${describeRefused(refused)}. Angelia never grants that, whoever answers, so it refused the request without asking you.`,
+          agentNote: already
+            ? `Angelia answered your request for more access with an empty grant without asking the user: ${describeRefused(refused)}. You can already write there: use those paths directly, without asking for them.`
+            : `Angelia refused your request for more access without asking the user: ${describeRefused(refused)}. These locations are never granted in this chat; do not ask for them again, and go on without them.` };
       }
       const answers: ApprovalAnswer[] = ['allow', 'allowForSession', 'deny'];
       return {
-        type: 'ask', kind: 'permissions', threadId, turnId,
-        title: `More access: ${describeAccess(requested)}${refused.length ? ` — never granted: ${refusedNames(refused)}` : ''}`,
+        type: 'ask', kind: 'permissions', threadId, turnId, itemId: null, outsideSandbox: null,
+        title: `More access: ${describeAccess(requested)}${refusedTitle(refused)}`,
         command: null, cwd, reason: str(p.reason), changes: [], requested, refused, answers,
-        toWire: permissionsWire(answers, p.permissions, requested, { refused, ...(ctx.floor ? { floor: ctx.floor, base: cwd && isAbsolute(cwd) ? cwd : ctx.floor.cwd } : {}) }),
+        toWire: permissionsWire(answers, p.permissions, requested, { refused, ...(ctx.floor ? { floor: ctx.floor, base: cwd && isAbsolute(cwd) ? cwd : ctx.floor.cwd, ...(ctx.granted ? { granted: ctx.granted } : {}) } : {}) }),
         timeoutAnswer: 'deny',
       };
     }
@@ -394,8 +438,9 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const command = strList(p.command).join(' ') || null;
       const answers = [...ALL_ANSWERS];
       return {
-        type: 'ask', kind: 'command', threadId, turnId: null,
+        type: 'ask', kind: 'command', threadId, turnId: null, itemId: null,
         title: `Run OUTSIDE the sandbox${command ? `: ${command}` : ''}`,
+        outsideSandbox: ctx.sandbox ? { denied: ctx.sandbox.denied } : null,
         command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested: null, refused: [], answers,
         toWire: decisionOnly(answers, (a) => legacyDecision(a) satisfies ExecCommandApprovalResponse), timeoutAnswer: 'deny',
       };
@@ -404,7 +449,7 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const files = isObj(p.fileChanges) ? Object.keys(p.fileChanges) : [];
       const answers = [...ALL_ANSWERS];
       return {
-        type: 'ask', kind: 'fileChange', threadId, turnId: null,
+        type: 'ask', kind: 'fileChange', threadId, turnId: null, itemId: null, outsideSandbox: null,
         title: files.length ? `Change ${files.join(', ')}` : 'Apply a file change',
         command: null, cwd: null, reason: str(p.reason),
         changes: files.map((f) => ({ path: f, kind: 'update', diff: JSON.stringify((p.fileChanges as Obj)[f]) })),

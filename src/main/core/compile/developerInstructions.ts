@@ -22,8 +22,8 @@ export interface InstructionFacts {
   api?: { command: string; chat: string } | null;
 }
 
-/** The paragraph about the `angelia` command (see InstructionFacts `api`). */
-function apiParagraph(api: { command: string; chat: string }): string {
+/** The paragraph about the `angelia` command (see InstructionFacts `api`); `angelia guide api` prints it too. */
+export function apiParagraph(api: { command: string; chat: string }): string {
   return `To reach Angelia from your commands, run ${api.command} (the angelia command: write its full path, since a login shell may reset PATH; below it is written \`angelia\`). Your chat is "${api.chat}". \`angelia send-media ${api.chat} <file> [caption]\` shows a file of your folder to the owner in this chat; \`angelia send <chat> <text>\` posts a line into a chat; \`angelia turn <chat> <text>\` gives another chat's agent a turn and \`angelia ask <chat> <question>\` asks it and prints the answer, when that profile accepts you (it answers from a read-only copy of its conversation). Messages you send are labelled with your profile. Run angelia as an ordinary command: run outside the sandbox after an approval, it cannot reach Angelia.`;
 }
 

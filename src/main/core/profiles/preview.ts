@@ -22,7 +22,7 @@ import type { RawTable } from '../table/schema';
 import { tableWarnings } from '../table/warnings';
 import { parseToml, type TomlObject } from './draft';
 import { describeProfile, toIssue, type LaunchPolicy } from './policyView';
-import { draftPathProblems, editTableText, profileBefore, type DraftEdit } from './tableEdit';
+import type { DraftEdit } from './tableEdit';
 
 /** Where a preview runs: the instance and the environment agents inherit. */
 export interface PreviewContext {
@@ -81,6 +81,9 @@ export async function previewDraft(text: string, edit: DraftEdit, ctx: PreviewCo
   const base = { profile: name, warnings: [] as TableIssue[] };
   let newText: string;
   let before: TomlObject | null;
+  // Loaded on first use: the table editor (and its TOML-preserving library, ~220 kB) is not needed to
+  // run agents, so `angelia run` and `serve` do not load it at start (docs/benchmarks.md).
+  const { draftPathProblems, editTableText, profileBefore } = await import('./tableEdit');
   try {
     before = profileBefore(parseToml(text, file), edit, file);
     newText = editTableText(text, edit, file);

@@ -28,7 +28,6 @@ import { verifyProfile, type VerifyReport } from '../verify/run';
 import { draftFromRaw, rawProfile } from './draft';
 import { describeProfile, type LaunchPolicy } from './policyView';
 import { previewDraft, type DraftPreview, type PreviewContext } from './preview';
-import { writeTableText } from './tableEdit';
 
 /** The attestation of a profile's newest thread start (Chat.attestation()), or null before any. */
 export interface Attestation {
@@ -166,7 +165,8 @@ export class ProfileService {
     if ((await this.tableText()) !== text) {
       throw new AppFailure({ code: 'table-changed', message: 'nothing was saved: the table changed on disk while saving', where: this.file, fix: 'look at the table again, then save' });
     }
-    const backupFile = r.newText !== null && r.newText !== text ? await writeTableText(this.file, r.newText) : null;
+    // tableEdit (and its TOML library) is loaded on first use, not at start (docs/benchmarks.md).
+    const backupFile = r.newText !== null && r.newText !== text ? await (await import('./tableEdit')).writeTableText(this.file, r.newText) : null;
     const accepted = await acceptTable(this.ctx.paths, this.loadOptions);
     try {
       await compileWrite(await requireAccepted(this.ctx.paths, this.loadOptions), [draft.name], await gatherFacts(this.ctx.paths));
@@ -245,7 +245,7 @@ export class ProfileService {
       throw new AppFailure({ code: 'accepted-missing', message: `there is no accepted copy of the table to go back to (${(e as NodeJS.ErrnoException).code ?? String(e)})`, where: this.ctx.paths.acceptedTable, fix: 'accept the table as it is, or correct it by hand' });
     }
     const current = await readFile(this.file, 'utf8').catch(() => null);
-    if (current !== accepted) await writeTableText(this.file, accepted);
+    if (current !== accepted) await (await import('./tableEdit')).writeTableText(this.file, accepted);
     return this.tableChanges();
   }
 }

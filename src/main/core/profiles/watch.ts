@@ -6,7 +6,7 @@
  * `onChange` after `debounceMs` (default 300 ms) of quiet. The watch does not keep the process alive.
  */
 import { dirname, resolve } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 
 /** A running watch. */
 export interface TableWatch {
@@ -24,6 +24,8 @@ export async function watchTable(file: string, onChange: () => unknown, opts: { 
   const debounceMs = opts.debounceMs ?? 300;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  // chokidar is loaded when a watch starts, not with the core (`angelia run` never watches).
+  const { watch } = await import('chokidar');
   const watcher: FSWatcher = watch(dir, {
     depth: 0,
     ignoreInitial: true,

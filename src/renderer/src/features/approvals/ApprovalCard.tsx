@@ -4,20 +4,25 @@
  * goes on; "Deny and stop" = cancel, only when offered). A permissions request for more than one thing
  * lists them with checkboxes, and Allow grants what stays checked. Paths Angelia never grants (Angelia's
  * private state, Codex's home, credentials, other profiles' folders) are listed as refused, never offered. "Deny with a reason…" opens a field
- * whose text reaches the agent after the decline. Once settled the card says what was answered, by
- * whom (this window, another window, a notification, the tray, the timeout), what was granted or the
- * reason given; a click that lost the race says "already answered" and names the answer in force. Each
- * Allow names its scope: once / for this turn / for this session.
+ * whose text reaches the agent after the decline. A command Codex asks to run OUTSIDE the sandbox
+ * says first what that means (shared/approvalText.ts). Once settled the card has no active button and
+ * says how it ended, from what the core recorded (`by`, not whether this page clicked): "Allowed once —
+ * answered in the window" (or from a notification, the tray, the command line, the local API), "Timed
+ * out after 10 min: denied", "Withdrawn: the turn ended"; then what was granted or the reason given. A
+ * click that lost the race says "already answered" and names the answer in force. Each Allow names its
+ * scope: once / for this turn / for this session.
  */
 import { useState, type ReactElement } from 'react';
-import type { ApprovalAnswer, ApprovalView } from '../../../../shared/contract';
+import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ProfileView } from '../../../../shared/contract';
+import type { Result } from '../../../../shared/result';
+import { outsideSandboxLines } from '../../../../shared/approvalText';
 import { useSession, type AnswerExtra } from '../../api/session';
 import { useAppStore } from '../../store/store';
 import { Diff } from '../../ui/Diff';
 import { alreadyGiven } from '../profiles/addFolder';
 import { AddFolderLink } from '../profiles/AddFolderLink';
 import { DenyReasonForm, GrantPicker, SettledDetails } from './AnswerExtras';
-import { accessCount, accessDiff, alreadyAnsweredLine, answeredHere, answerLabel, grantOf, outcomeNote, refusedLines, settledLine, type AccessLine } from './describe';
+import { accessCount, accessDiff, alreadyAnsweredLine, answerLabel, grantOf, outcomeNote, refusedLines, settledLine, type AccessLine } from './describe';
 
 function AccessDiff({ lines }: { lines: AccessLine[] }): ReactElement {
   return (
@@ -37,6 +42,7 @@ function What({ view, picker }: { view: ApprovalView; picker: ReactElement | nul
   const lines = view.requested ? accessDiff(view.requested, profile) : [];
   return (
     <div className="approval-what">
+      <OutsideSandbox view={view} />
       {view.command !== null && (
         <pre className="approval-command" data-testid="approval-command">
           <span className="prompt">$ </span>
@@ -64,6 +70,19 @@ function What({ view, picker }: { view: ApprovalView; picker: ReactElement | nul
   );
 }
 
+/** For a command to run outside the sandbox: what an Allow lets it do, before the command itself. */
+function OutsideSandbox({ view }: { view: ApprovalView }): ReactElement | null {
+  if (!view.outsideSandbox) return null;
+  const [headline, reach, advice] = outsideSandboxLines(view.outsideSandbox);
+  return (
+    <div className="approval-escalation" data-testid="approval-escalation" role="note">
+      <p className="headline">⚠ {headline}</p>
+      <p>{reach}</p>
+      <p>{advice}</p>
+    </div>
+  );
+}
+
 /** What the request also asked for and Angelia never grants, whoever answers: listed, never offered. */
 function Refused({ view }: { view: ApprovalView }): ReactElement | null {
   const lines = refusedLines(view);
@@ -71,7 +90,7 @@ function Refused({ view }: { view: ApprovalView }): ReactElement | null {
   return (
     <pre className="access-diff access-refused" data-testid="approval-refused">
       {lines.map((l) => (
-        <span key={l} className="diff-del">
+        <span key={l} className={l.startsWith('= ') ? 'diff-ctx' : 'diff-del'}>
           {l}
           {'\n'}
         </span>
@@ -98,17 +117,12 @@ function AddFolders({ view }: { view: ApprovalView }): ReactElement | null {
 
 const grants = (a: ApprovalAnswer): boolean => a === 'allow' || a === 'allowForSession';
 
-/** One approval, inline in the chat. Renders a placeholder while the approval is not yet known. */
+/** One approval, inline in the chat (from the store). Renders a placeholder while the approval is not yet known. */
 export function ApprovalCard({ approvalId }: { approvalId: string }): ReactElement {
   const session = useSession();
   const view = useAppStore((s) => s.approvals.byId[approvalId]);
   const outcome = useAppStore((s) => s.approvals.outcomes[approvalId]);
   const profile = useAppStore((s) => (view ? s.chats.profiles[view.profile] : undefined));
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<string | null>(null);
-  const [unchecked, setUnchecked] = useState<ReadonlySet<string>>(new Set());
-  const [reasonOpen, setReasonOpen] = useState(false);
-
   if (!view) {
     return (
       <div className="approval-card" data-testid="approval-card" data-state="loading">
@@ -116,20 +130,37 @@ export function ApprovalCard({ approvalId }: { approvalId: string }): ReactEleme
       </div>
     );
   }
+  return <ApprovalCardView view={view} outcome={outcome} profile={profile} onAnswer={(a, extra) => session.answer(view.id, a, extra)} />;
+}
+
+/** What `ApprovalCardView` shows and does: the request, this page's last outcome for it, its profile, and how to answer. */
+export interface ApprovalCardProps {
+  view: ApprovalView;
+  outcome: AnswerOutcome | undefined;
+  profile: ProfileView | undefined;
+  onAnswer: (answer: ApprovalAnswer, extra: AnswerExtra) => Promise<Result<AnswerOutcome>>;
+}
+
+/** The card for one approval view (see the file comment); `ApprovalCard` feeds it from the store. */
+export function ApprovalCardView({ view, outcome, profile, onAnswer }: ApprovalCardProps): ReactElement {
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const [unchecked, setUnchecked] = useState<ReadonlySet<string>>(new Set());
+  const [reasonOpen, setReasonOpen] = useState(false);
   const pending = view.state === 'pending';
-  const mine = answeredHere(view, outcome);
   const pickable = pending && view.kind === 'permissions' && view.requested !== null && accessCount(view.requested) > 1 && view.answers.some(grants);
   const grant = pickable && view.requested ? grantOf(view.requested, unchecked) : null;
   const nothingChecked = grant !== null && grant.read.length === 0 && grant.write.length === 0 && !grant.network;
 
   const answer = async (a: ApprovalAnswer, extra: AnswerExtra = {}): Promise<void> => {
     if (!pending) {
-      setNote(alreadyAnsweredLine(view.answer, view.by, { kind: view.kind, mine }));
+      // Only reachable in the moment between a settlement and its render (settled cards' buttons are disabled).
+      setNote(alreadyAnsweredLine(view.answer, view.by, view.kind));
       return;
     }
     setBusy(true);
     setNote(null);
-    const r = await session.answer(view.id, a, extra);
+    const r = await onAnswer(a, extra);
     setBusy(false);
     if (!r.ok) setNote(`Could not answer: ${r.error.message}${r.error.fix ? ` — ${r.error.fix}` : ''}`);
     else setReasonOpen(false);
@@ -157,8 +188,8 @@ export function ApprovalCard({ approvalId }: { approvalId: string }): ReactEleme
             className={`btn answer-${a}${view.answer === a ? ' chosen' : ''}`}
             data-testid={`approval-${a}`}
             aria-pressed={view.answer === a ? true : undefined}
-            disabled={busy || (nothingChecked && grants(a))}
-            title={nothingChecked && grants(a) ? 'Nothing is checked: check what to grant, or Deny' : undefined}
+            disabled={!pending || busy || (nothingChecked && grants(a))}
+            title={!pending ? settledLine(view) : nothingChecked && grants(a) ? 'Nothing is checked: check what to grant, or Deny' : undefined}
             onClick={() => void click(a)}
           >
             {answerLabel(view.kind, a)}
@@ -174,7 +205,7 @@ export function ApprovalCard({ approvalId }: { approvalId: string }): ReactEleme
       {pending && reasonOpen && <DenyReasonForm busy={busy} onDeny={(reason) => void answer('deny', { reason })} onClose={() => setReasonOpen(false)} />}
       {!pending && (
         <div className="approval-status" data-testid="approval-status">
-          {settledLine(view, mine)}
+          {settledLine(view)}
         </div>
       )}
       {!pending && <SettledDetails view={view} />}

@@ -1,10 +1,46 @@
 /**
  * What an approval card says, as pure functions: button labels from the offered answers (with the
- * scope of each Allow), the settled line ("Allowed once — from this window", "… — from a
- * notification"), the requested folders as a diff against the profile ("+ write /path (not in the
+ * scope of each Allow), the settled line ("Allowed once — answered in the window", "Timed out after 10
+ * min: denied", "Withdrawn: the turn ended"), how a command waiting for its approval shows
+ * (`shownItemStatus`), the requested folders as a diff against the profile ("+ write /path (not in the
  * profile)"), the grant made of the entries left checked, and what was granted.
  */
-import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalKind, ApprovalView, ProfileView, RequestedAccess } from '../../../../shared/contract';
+import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalKind, ApprovalView, ChatItem, ProfileView, RequestedAccess } from '../../../../shared/contract';
+
+/** A command's or file change's status as the item carries it. */
+type ItemStatus = Extract<ChatItem, { type: 'command' }>['status'];
+
+/** How a command or file-change item shows: its own status, or `waiting` while an approval for it is pending. */
+export type ShownItemStatus = ItemStatus | 'waiting';
+
+/**
+ * The approval that decides how item `itemId` shows, among `approvals` (oldest first): a pending one
+ * naming it (`ApprovalView.itemId`), else the last settled one naming it; undefined when none does.
+ */
+export function approvalForItem(approvals: Iterable<ApprovalView>, itemId: string): ApprovalView | undefined {
+  let found: ApprovalView | undefined;
+  for (const a of approvals) {
+    if (a.itemId !== itemId) continue;
+    if (a.state === 'pending') return a;
+    found = a;
+  }
+  return found;
+}
+
+/**
+ * How a command or file-change item's status shows, given the approval that names it
+ * (`approvalForItem`). Codex sends the item's `item/started` (status inProgress) BEFORE it asks (codex
+ * 0.169.0, codex-app-server.md §4.1), so a `running` item whose approval is pending is `waiting` (for
+ * approval), not running; once denied (Deny, "Deny and stop", or a timeout's deny) it is `declined`
+ * until Codex's `item/completed` says so itself; once allowed it is as the item says (running). A
+ * withdrawn approval, or an item that is no longer running, changes nothing.
+ */
+export function shownItemStatus(status: ItemStatus, approval: Pick<ApprovalView, 'state' | 'answer'> | undefined): ShownItemStatus {
+  if (status !== 'running' || !approval) return status;
+  if (approval.state === 'pending') return 'waiting';
+  if ((approval.state === 'answered' || approval.state === 'timedOut') && (approval.answer === 'deny' || approval.answer === 'cancel')) return 'declined';
+  return status;
+}
 
 /**
  * Button label of each answer, by the kind of request, so the scope of an Allow is plain: a command or
@@ -42,15 +78,15 @@ export function answeredLabel(kind: ApprovalKind | null, answer: ApprovalAnswer)
 }
 
 /**
- * Where an answer came from, as the window says it. The core records every window's answer as
- * `window`; only this window knows which answers were its own (`mine`: its `approvals:answer` was the
- * one in force), so `window` reads "from this window" or "from another window" (a reload starts a new
- * window: its earlier answers read "from another window").
+ * Where an answer came from, from the `by` the core recorded (never from whether this page clicked it:
+ * a reload starts a new page, and its earlier answers are still the window's): "in the window", "from a
+ * notification", "from the tray", "from the command line", "through the local API"; "timed out" and "by
+ * Codex" for the two ways a request settles unanswered.
  */
-export function sourceLabel(by: AnswerSource, mine: boolean): string {
+export function sourceLabel(by: AnswerSource): string {
   switch (by) {
     case 'window':
-      return mine ? 'from this window' : 'from another window';
+      return 'in the window';
     case 'notification':
       return 'from a notification';
     case 'tray':
@@ -66,59 +102,71 @@ export function sourceLabel(by: AnswerSource, mine: boolean): string {
   }
 }
 
-/** Who answered and how a card knows it: `mine` when this window's own answer is the one in force. */
-export interface AnsweredBy {
-  kind: ApprovalKind | null;
-  mine: boolean;
+/**
+ * One line saying what was answered and where ("Denied — answered from a notification", "Allowed once —
+ * answered in the window"); `kind` gives the Allow its scope words (null: without them).
+ */
+export function answeredLine(answer: ApprovalAnswer | null, by: AnswerSource | null, kind: ApprovalKind | null = null): string {
+  const what = answer ? answeredLabel(kind, answer) : 'Answered';
+  if (!by) return what;
+  return by === 'timeout' || by === 'codex' ? `${what} — ${sourceLabel(by)}` : `${what} — answered ${sourceLabel(by)}`;
 }
 
-const NOBODY: AnsweredBy = { kind: null, mine: false };
-
-/** One line saying what was answered and by whom ("Denied — from a notification", "Allowed once — from this window"). */
-export function answeredLine(answer: ApprovalAnswer | null, by: AnswerSource | null, who: AnsweredBy = NOBODY): string {
-  const what = answer ? answeredLabel(who.kind, answer) : 'Answered';
-  return by ? `${what} — ${sourceLabel(by, who.mine)}` : what;
-}
-
-/** True when the answer in force on `view` is this window's own (its `approvals:answer` said `answered`). */
+/** True when the answer in force on `view` is this page's own (its `approvals:answer` said `answered`). */
 export function answeredHere(view: Pick<ApprovalView, 'state' | 'by'>, outcome: AnswerOutcome | undefined): boolean {
   return view.state === 'answered' && view.by === 'window' && outcome?.outcome === 'answered';
 }
 
-/** The line shown once a request is no longer pending; `mine` as `answeredHere`. */
-export function settledLine(view: ApprovalView, mine = false): string {
+/** A duration in words for a settled card: "45 s", "1 min", "10 min" (minutes rounded). */
+export function waitedFor(ms: number): string {
+  if (ms < 60_000) return `${Math.max(0, Math.round(ms / 1000))} s`;
+  return `${Math.round(ms / 60_000)} min`;
+}
+
+/**
+ * The line shown once a request is no longer pending, saying how it ended:
+ * - answered: `answeredLine` ("Allowed once — answered in the window");
+ * - timed out: "Timed out after 10 min: denied" (from `createdAt` to `settledAt`; "Timed out: denied"
+ *   when the host did not say when);
+ * - withdrawn: "Withdrawn: the turn ended" (the core's `withdrawnWhy`, else "Codex settled it, or the turn ended").
+ */
+export function settledLine(view: ApprovalView): string {
   switch (view.state) {
     case 'answered':
-      return answeredLine(view.answer, view.by, { kind: view.kind, mine });
+      return answeredLine(view.answer, view.by, view.kind);
     case 'withdrawn':
-      return 'Withdrawn — Codex settled it, or the turn ended';
-    case 'timedOut':
-      return 'Timed out — no answer in time, denied';
+      return `Withdrawn: ${view.withdrawnWhy ?? 'Codex settled it, or the turn ended'}`;
+    case 'timedOut': {
+      const outcome = answeredLabel(null, view.answer ?? 'deny').toLowerCase();
+      const waited = view.settledAt ? Date.parse(view.settledAt) - Date.parse(view.createdAt) : NaN;
+      return Number.isFinite(waited) ? `Timed out after ${waitedFor(waited)}: ${outcome}` : `Timed out: ${outcome}`;
+    }
     default:
       return '';
   }
 }
 
 /**
- * Said when a click came after the request was settled: "Already answered (Allowed once, from a
- * notification)", "(…, from another window)", or, for a timeout or Codex, "Already settled (timed out,
- * denied)" / "Already settled (withdrawn by Codex)". `who.mine` only for a click on a card this window
- * itself answered.
+ * Said when this page's click came after the request was settled (its `approvals:answer` answered
+ * `already-answered`): "Already answered (Allowed once, from a notification)"; a `window` answer that
+ * beat this click was given in another window: "(…, from another window)"; for a timeout or Codex,
+ * "Already settled (timed out, denied)" / "Already settled (withdrawn by Codex)".
  */
-export function alreadyAnsweredLine(answer: ApprovalAnswer | null, by: AnswerSource | null, who: AnsweredBy = NOBODY): string {
+export function alreadyAnsweredLine(answer: ApprovalAnswer | null, by: AnswerSource | null, kind: ApprovalKind | null = null): string {
   if (by === 'timeout') return `Already settled (timed out, ${answer ? answeredLabel(null, answer).toLowerCase() : 'denied'})`;
   if (by === 'codex') return 'Already settled (withdrawn by Codex)';
-  const what = answer ? answeredLabel(who.kind, answer) : 'Answered';
-  return `Already answered (${by ? `${what}, ${sourceLabel(by, who.mine)}` : what})`;
+  const what = answer ? answeredLabel(kind, answer) : 'Answered';
+  if (!by) return `Already answered (${what})`;
+  return `Already answered (${what}, ${by === 'window' ? 'from another window' : sourceLabel(by)})`;
 }
 
 /**
- * The note shown after this window's click, or null when there is nothing to add. An
- * `already-answered` outcome means another answer won, so a `window` source is another window.
+ * The note shown after this page's click, or null when there is nothing to add. An
+ * `already-answered` outcome means another answer won.
  */
 export function outcomeNote(outcome: AnswerOutcome | undefined, kind: ApprovalKind | null = null): string | null {
   if (!outcome) return null;
-  if (outcome.outcome === 'already-answered') return alreadyAnsweredLine(outcome.answer, outcome.by, { kind, mine: false });
+  if (outcome.outcome === 'already-answered') return alreadyAnsweredLine(outcome.answer, outcome.by, kind);
   if (outcome.outcome === 'unknown') return 'This request is no longer open';
   return null;
 }
@@ -157,10 +205,12 @@ export function accessDiff(requested: RequestedAccess, profile: ProfileView | un
 
 /**
  * The paths a request named that Angelia never grants, one line each: "✗ read /x — never granted:
- * Angelia's private state". [] when nothing was refused (`view.refused` absent or empty).
+ * Angelia's private state", or for a place the agent can already write (`already`) "= write /w/a —
+ * already writable, not granted again: it lies in /w (…)". [] when nothing was refused (`view.refused`
+ * absent or empty).
  */
 export function refusedLines(view: Pick<ApprovalView, 'refused'>): string[] {
-  return (view.refused ?? []).map((r) => `✗ ${r.access} ${r.path} — never granted: ${r.why}`);
+  return (view.refused ?? []).map((r) => (r.already ? `= ${r.access} ${r.path} — ${r.why}` : `✗ ${r.access} ${r.path} — never granted: ${r.why}`));
 }
 
 /** How many things a permissions request asks for (folders, and network); more than one can be granted in part. */

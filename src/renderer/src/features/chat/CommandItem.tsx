@@ -2,11 +2,14 @@
  * A command the agent ran: the command, its folder, live output (long output shows its tail; the full
  * text stays in the core), exit code and status. A failed command whose output says the sandbox refused
  * a path ("Permission denied", "Operation not permitted", "Read-only file system") offers to add that
- * folder to the chat's profile. Also the file-change item with its diffs.
+ * folder to the chat's profile. Also the file-change item with its diffs. While an approval for the
+ * item is pending it shows "waiting for approval" (no caret), not "running": Codex announces the item
+ * before it asks (approvals/describe.ts `shownItemStatus`).
  */
 import { useMemo, type ReactElement } from 'react';
 import type { ChatItem } from '../../../../shared/contract';
 import { useAppStore } from '../../store/store';
+import { approvalForItem, shownItemStatus, type ShownItemStatus } from '../approvals/describe';
 import { Diff } from '../../ui/Diff';
 import { folderToOffer } from '../profiles/addFolder';
 import { AddFolderLink } from '../profiles/AddFolderLink';
@@ -20,7 +23,16 @@ export function displayTail(output: string, limit = OUTPUT_DISPLAY_LIMIT): { tex
   return { text: output.slice(output.length - limit), hidden: output.length - limit };
 }
 
-const STATUS_LABEL = { running: 'running', completed: 'done', failed: 'failed', declined: 'declined', interrupted: 'interrupted' } as const;
+/** The badge of each shown status. */
+export const STATUS_LABEL: Record<ShownItemStatus, string> = {
+  running: 'running', waiting: 'waiting for approval', completed: 'done', failed: 'failed', declined: 'declined', interrupted: 'interrupted',
+};
+
+/** The item's status as shown: only a running item looks for an approval that names it (the store's approvals). */
+function useShownStatus(item: { id: string; status: CommandChatItem['status'] }): ShownItemStatus {
+  const approval = useAppStore((s) => (item.status === 'running' ? approvalForItem(Object.values(s.approvals.byId), item.id) : undefined));
+  return shownItemStatus(item.status, approval);
+}
 
 type CommandChatItem = Extract<ChatItem, { type: 'command' }>;
 
@@ -40,26 +52,33 @@ function RefusedFolder({ item, chatId }: { item: CommandChatItem; chatId: string
   );
 }
 
-/** A command item of chat `chatId`. */
+/** A command item of chat `chatId`, shown with the status `useShownStatus` gives it. */
 export function CommandItem({ item, chatId }: { item: CommandChatItem; chatId: string }): ReactElement {
+  return <CommandItemView item={item} chatId={chatId} status={useShownStatus(item)} />;
+}
+
+/** A command item shown with `status` ("waiting for approval" while its approval is pending; no caret then). */
+export function CommandItemView({ item, chatId, status }: { item: CommandChatItem; chatId: string; status: ShownItemStatus }): ReactElement {
   const { text, hidden } = displayTail(item.output);
   return (
-    <div className={`command status-${item.status}`} data-testid="command-item" data-status={item.status}>
+    <div className={`command status-${status}`} data-testid="command-item" data-status={status}>
       <div className="command-head">
         <code className="command-line">
           <span className="prompt">$ </span>
           {item.command}
         </code>
-        <span className={`badge cmd-${item.status}`}>{STATUS_LABEL[item.status]}</span>
+        <span className={`badge cmd-${status}`} data-testid="command-status">
+          {STATUS_LABEL[status]}
+        </span>
       </div>
       <div className="meta">
         in <code>{item.cwd}</code>
       </div>
-      {(text.length > 0 || item.status === 'running') && (
+      {(text.length > 0 || status === 'running') && (
         <pre className="command-output" data-testid="command-output">
           {hidden > 0 && <span className="meta">… {hidden.toLocaleString()} earlier characters not shown{'\n'}</span>}
           {text}
-          {item.status === 'running' && <span className="caret" />}
+          {status === 'running' && <span className="caret" />}
         </pre>
       )}
       {item.exitCode !== null && (
@@ -74,13 +93,14 @@ export function CommandItem({ item, chatId }: { item: CommandChatItem; chatId: s
 
 /** A file-change item: each file with its diff. */
 export function FileChangeItem({ item }: { item: Extract<ChatItem, { type: 'fileChange' }> }): ReactElement {
+  const status = useShownStatus(item);
   return (
-    <div className={`file-changes status-${item.status}`} data-testid="file-change-item">
+    <div className={`file-changes status-${status}`} data-testid="file-change-item" data-status={status}>
       {item.changes.map((c) => (
         <div key={c.path} className="file-change">
           <div className="file-path">
             <span className="kind">{c.kind}</span> <code>{c.path}</code>
-            {item.status !== 'completed' && <span className={`badge cmd-${item.status}`}>{STATUS_LABEL[item.status]}</span>}
+            {status !== 'completed' && <span className={`badge cmd-${status}`}>{STATUS_LABEL[status]}</span>}
           </div>
           <Diff diff={c.diff} />
         </div>

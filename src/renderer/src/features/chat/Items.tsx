@@ -20,10 +20,58 @@ const markdownComponents: Components = {
   ),
 };
 
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * A streaming message's markdown cut into blocks, so that each delta re-parses only the last block
+ * instead of the whole message (react-markdown parses all its text on every render; at 200 deltas a
+ * second that was most of each frame, docs/benchmarks.md "renderer"). A cut is made at a blank line
+ * outside a fenced code block when the next line is not indented (an indented line may continue a list
+ * item or an indented code block). Only used while the message streams: a finished message is rendered
+ * whole, so a construct a cut splits (a loose list, a reference link) is exact once the message is done.
+ */
+export function streamingBlocks(text: string): string[] {
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let fence: { char: string; length: number } | null = null;
+  let blank = false;
+  let hasText = false;
+  for (const line of text.split('\n')) {
+    const f = FENCE.exec(line);
+    if (fence) {
+      if (f && f[1]?.[0] === fence.char && (f[1]?.length ?? 0) >= fence.length && line.trim() === f[1]) fence = null;
+      current.push(line);
+      continue;
+    }
+    if (line.trim() === '') {
+      blank = hasText;
+      current.push(line);
+      continue;
+    }
+    if (blank && !/^[ \t]/.test(line)) {
+      blocks.push(current.join('\n'));
+      current = [];
+    }
+    blank = false;
+    hasText = true;
+    if (f?.[1]) fence = { char: f[1][0] as string, length: f[1].length };
+    current.push(line);
+  }
+  if (current.length) blocks.push(current.join('\n'));
+  return blocks;
+}
+
+/** One block of a streaming message; unchanged blocks are not parsed again. */
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }): ReactElement {
+  return <Markdown components={markdownComponents}>{text}</Markdown>;
+});
+
 function AgentMessage({ item }: { item: Extract<ChatItem, { type: 'agent' }> }): ReactElement {
   return (
     <div className="agent" data-testid="agent-message" data-done={item.done}>
-      <Markdown components={markdownComponents}>{item.text}</Markdown>
+      {item.done
+        ? <Markdown components={markdownComponents}>{item.text}</Markdown>
+        : streamingBlocks(item.text).map((block, i) => <MarkdownBlock key={i} text={block} />)}
       {!item.done && <span className="caret" aria-label="writing" />}
     </div>
   );
