@@ -62,7 +62,7 @@ describe('the window over real codex: a request for private state', { timeout: 1
     const id = await card.getAttribute('data-approval-id');
     await card.getByTestId('approval-allow').click();
     const settled = page.locator(`[data-approval-id="${id}"]`);
-    await expect.poll(() => settled.getByTestId('approval-status').textContent(), { timeout: 30_000 }).toBe('Allowed for this turn — from this window');
+    await expect.poll(() => settled.getByTestId('approval-status').textContent(), { timeout: 30_000 }).toBe('Allowed for this turn — answered in the window');
     expect(await settled.getByTestId('approval-granted').textContent()).toBe(`Granted: write ${outside}`);
     await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('Saved the report.');
 

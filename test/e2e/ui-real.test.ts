@@ -92,7 +92,7 @@ describe('the window over real codex: chats and approvals', { timeout: 120_000 }
     const id = await card.getAttribute('data-approval-id');
     await card.getByTestId('approval-allow').click();
     const settled = page.locator(`[data-approval-id="${id}"]`);
-    await expect.poll(() => settled.getByTestId('approval-status').textContent(), { timeout: 30_000 }).toBe('Allowed once — from this window');
+    await expect.poll(() => settled.getByTestId('approval-status').textContent(), { timeout: 30_000 }).toBe('Allowed once — answered in the window');
     await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('Wrote the report outside.');
     expect(readFileSync(target, 'utf8')).toBe('approved\n');
     // On the wire: the command approval was answered with exactly `accept`.
@@ -134,7 +134,7 @@ describe('the window over real codex: chats and approvals', { timeout: 120_000 }
     const id = await card.getAttribute('data-approval-id');
     await card.getByTestId('approval-allow').click();
     const settled = page.locator(`[data-approval-id="${id}"]`);
-    await expect.poll(() => settled.getByTestId('approval-status').textContent(), { timeout: 30_000 }).toBe('Allowed for this turn — from this window');
+    await expect.poll(() => settled.getByTestId('approval-status').textContent(), { timeout: 30_000 }).toBe('Allowed for this turn — answered in the window');
     expect(await settled.getByTestId('approval-granted').textContent()).toBe(`Granted: write ${outside}, write ${archive}`);
     await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('Saved the report.');
     expect(readFileSync(target, 'utf8')).toBe('report\n');
