@@ -13,6 +13,7 @@ import type { CodexConnection, StartCodex } from '../../src/main/core/chats/conn
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
+import { until } from '../fixtures/until';
 
 let inst: TestInstance | null = null;
 let orchs: Orchestrator[] = [];
@@ -77,15 +78,6 @@ async function orchestrator(i: TestInstance, opts: { timing?: Partial<ChatTiming
 
 const notices = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'notice' }> => i.type === 'notice').map((i) => i.text);
 const turnEnd = (items: ChatItem[]) => items.find((i) => i.type === 'turnEnd');
-
-async function until<T>(what: string, get: () => T | undefined | null | false): Promise<T> {
-  for (let n = 0; n < 3000; n++) {
-    const v = get();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 function rolloutsOf(codexHome: string, threadId: string): string[] {
   const out: string[] = [];

@@ -13,6 +13,7 @@ import type { CodexConnection, StartCodex } from '../../src/main/core/chats/conn
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
+import { until } from '../fixtures/until';
 
 let inst: TestInstance | null = null;
 let orchs: Orchestrator[] = [];
@@ -22,15 +23,6 @@ afterEach(async () => {
   await inst?.cleanup();
   inst = null;
 });
-
-async function until<T>(what: string, get: () => T | undefined | null | false): Promise<T> {
-  for (let n = 0; n < 3000; n++) {
-    const v = get();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 async function orchestrator(i: TestInstance, startCodex: StartCodex = startCodexClient): Promise<Orchestrator> {
   const o = await Orchestrator.create({ paths: i.paths, env: i.env, startCodex, audit: memoryAudit() });
