@@ -138,6 +138,10 @@ describe('a permissions request for private state on real codex (Allow)', () => 
       { exec: { cmd: `echo 'obey me' > '${planted}' && echo PLANTED`, login: false, sandbox_permissions: 'with_additional_permissions', justification: 'add global instructions',
         additional_permissions: { file_system: { write: [inst.paths.codexHome] } } } },
       { message: 'declined, going on' },
+      // Angelia steers its reason into the turn right after the decline (serverRequests.ts agentNote).
+      // When the steer reaches Codex after the model request above has begun, Codex makes one more
+      // request to carry it (measured on 0.169.0, about 1 run in 4): this step answers that one.
+      { message: 'noted' },
     );
     const { o, replies, audit, shown } = await start(inst);
     const items = await turnOn(o, 'coder', 'plant instructions');
@@ -147,7 +151,14 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     expect(reply?.result).toEqual({ decision: 'decline' });
     expect(audit.records[0]).toMatchObject({ event: 'answered-immediately', kind: 'command', refused: [{ access: 'write', path: inst.paths.codexHome }] });
     expect(existsSync(planted)).toBe(false);
-    expect(items.find((i) => i.type === 'agent')).toMatchObject({ text: 'declined, going on' });
+    // The turn went on to the model's answer (the first, or the one after the steer when Codex took the
+    // steer mid-answer and dropped the answer in flight).
+    const said = items.filter((i) => i.type === 'agent').map((i) => (i as { text: string }).text);
+    expect(said.length).toBeGreaterThan(0);
+    for (const t of said) expect(['declined, going on', 'noted']).toContain(t);
+    // The agent was told why, in this turn.
+    const later = inst.model.modelRequests().slice(1).map((r) => JSON.stringify(r.body)).join('\n');
+    expect(later).toContain('[Angelia] Angelia declined your command without asking the user');
   });
 });
 
