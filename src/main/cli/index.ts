@@ -23,8 +23,27 @@ async function helpText(name: string, command: CliCommand): Promise<string> {
   return (await import('./exit')).commandHelpText(name, command);
 }
 
+/**
+ * `angelia run <profile> …`: starts Codex from the chat's last launch while the rest of `run` loads
+ * (core/codex/prespawn.ts; used only if the plan then computed is identical, else killed). The chat of
+ * `run <profile>` is the profile's first chat, named after it.
+ */
+async function prespawnForRun(args: string[]): Promise<void> {
+  let profile: string | undefined;
+  for (let i = 0; i < args.length && profile === undefined; i++) {
+    const a = args[i]!;
+    if (a === '--') profile = args[i + 1];
+    else if (a === '--approve') i++;
+    else if (!a.startsWith('-')) profile = a;
+  }
+  if (!profile) return;
+  const [{ prespawnCodex }, { resolveStateDir }] = await Promise.all([import('../core/codex/prespawn'), import('../core/instance/stateDir')]);
+  prespawnCodex(resolveStateDir(process.env).stateDir, profile, process.env);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'run' && !rest.includes('--help') && !rest.includes('-h')) await prespawnForRun(rest);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(await usage(await loadAllCommands()));
     return name ? 0 : 2;

@@ -24,6 +24,7 @@ import { APP_VERSION } from '../instance/version';
 import { childTracker, childrenFile } from '../codex/children';
 import { reapOrphans } from '../codex/orphans';
 import type { CodexStartSpec } from '../codex/start';
+import { rememberLaunch } from '../codex/prespawn';
 import { reconcileApprovalRecords } from '../approvals/records';
 import { ModelCatalog } from '../codex/models';
 import { Chat, timingFromMinutes, type ChatTiming } from './chat';
@@ -149,6 +150,8 @@ export class Orchestrator {
         const tracked: CodexStartSpec = { ...spec, track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId, bin: spec.bin }) };
         const conn = await this.opts.startCodex(tracked);
         this.codexVersion = conn.version;
+        // What the next `angelia run` of this chat may start before its own plan is ready (prespawn.ts).
+        rememberLaunch(this.opts.paths.stateDir, chatId, spec, this.opts.env);
         return conn;
       },
       broker: this.broker, audit: this.audit, sessions: this.sessions,

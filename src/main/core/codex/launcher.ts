@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { adoptPrespawned } from './prespawn';
 import { signalTree } from './reap';
 import { stderrCause } from './stderrClass';
 import { StderrRing } from './stderrRing';
@@ -174,7 +175,9 @@ export class LaunchedProcess {
  */
 export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(spec.bin, spec.args, {
+    // `angelia run` may have started this very spec already (prespawn.ts): used only when identical.
+    const held = adoptPrespawned(spec);
+    const child = held ?? spawn(spec.bin, spec.args, {
       cwd: spec.cwd,
       env: spec.env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -183,7 +186,7 @@ export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
     child.once('error', (e: NodeJS.ErrnoException) => {
       reject(new Error(`cannot start ${spec.bin} (cwd ${spec.cwd}): ${e.code ?? ''} ${e.message}. Check that the file exists and is executable, and that the working folder exists.`));
     });
-    child.once('spawn', () => {
+    const spawned = (): void => {
       if (spec.track && child.pid !== undefined) {
         try {
           spec.track.spawned(child.pid);
@@ -198,6 +201,8 @@ export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
       } catch (e) {
         reject(e);
       }
-    });
+    };
+    if (held) spawned();
+    else child.once('spawn', spawned);
   });
 }

@@ -2,8 +2,10 @@
  * Where an Angelia instance keeps its files (product.md §2 "Instance", seed-spec.md §1.2), and the one
  * path-expansion helper the core uses (`~` → home, relative → absolute against a base folder).
  */
-import { homedir } from 'node:os';
-import { isAbsolute, join, resolve, sep } from 'node:path';
+import { join, sep } from 'node:path';
+import { expandPath, resolveStateDir, type InstanceEnv } from './stateDir';
+
+export { expandPath, resolveStateDir, type InstanceEnv } from './stateDir';
 
 /**
  * `<state>/private`: the one folder (mode 700) that holds every file Angelia itself creates or rewrites
@@ -81,19 +83,6 @@ export interface InstancePaths {
   codexHome: string;
 }
 
-/** Environment variables Angelia reads to place an instance. */
-export type InstanceEnv = Record<string, string | undefined>;
-
-/**
- * Expands a leading `~` (alone or followed by `/`) to `home`, then resolves the result to an absolute,
- * normalised path against `base` (default: the process's working directory). `~user` is not expanded.
- */
-export function expandPath(p: string, home: string, base: string = process.cwd()): string {
-  let out = p;
-  if (out === '~') out = home;
-  else if (out.startsWith('~/')) out = join(home, out.slice(2));
-  return isAbsolute(out) ? resolve(out) : resolve(base, out);
-}
 
 /**
  * True when `child` is `parent` itself or lies below it. Both must be absolute and normalised
@@ -111,8 +100,7 @@ export function isWithin(child: string, parent: string): boolean {
  * Pure apart from reading the OS home folder when `HOME` is unset; touches no file.
  */
 export function resolveInstance(env: InstanceEnv = process.env): InstancePaths {
-  const home = resolve(env.HOME && env.HOME.length > 0 ? env.HOME : homedir());
-  const stateDir = env.ANGELIA_STATE_DIR ? expandPath(env.ANGELIA_STATE_DIR, home) : join(home, '.angelia');
+  const { home, stateDir } = resolveStateDir(env);
   const workspace = join(stateDir, 'workspace');
   const compiledDir = join(stateDir, 'compiled');
   return {

@@ -1,0 +1,149 @@
+/**
+ * Starting Codex ahead of the launch plan, for `angelia run` (docs/benchmarks.md, turn overhead).
+ *
+ * `angelia run` spends its first ~130 ms loading the code that builds and checks the sandbox before it can
+ * spawn Codex, and Codex then spends ~90 ms starting before it answers `initialize`. This module (Node
+ * built-ins only, so it loads in a millisecond) lets the two overlap: right after Node starts, `run`
+ * spawns Codex with EXACTLY the spawn spec the chat's last launch used (executable, argv, cwd, environment;
+ * remembered in `<state>/private/launch/<chatId>.json` by `rememberLaunch`), and nothing is written to it.
+ * When the real launch plan is ready, `launcher.launch` asks `adoptPrespawned(spec)`: the child is used
+ * only if its spec is identical, field by field and variable by variable, to the one just computed; any
+ * difference (a changed table, profile, environment or Codex version) kills it and Codex is spawned
+ * afresh. So the sandbox Codex runs with is always the one the current plan compiles to, and the usual
+ * checks (config layers, attestation) follow as for any start. A child that is never adopted is killed
+ * when the process exits; one left by a killed `angelia` sees its stdin close and exits.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What `<state>/private/launch/<chatId>.json` holds: a spawn spec, its environment as changes to Angelia's. */
+interface RememberedLaunch {
+  version: 1;
+  bin: string;
+  args: string[];
+  cwd: string;
+  /** Variables set to a value different from the environment of the process that launched it. */
+  set: Record<string, string>;
+  /** Variables of that environment the launch removed. */
+  unset: string[];
+}
+
+/** The spec compared at adoption: the complete spawn inputs. */
+export interface PrespawnSpec {
+  bin: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+let pending: { spec: PrespawnSpec; child: ChildProcessWithoutNullStreams } | null = null;
+
+/** `<state>/private/launch/<chatId>.json`. */
+export function launchMemoryFile(stateDir: string, chatId: string): string {
+  return join(stateDir, 'private', 'launch', `${encodeURIComponent(chatId)}.json`);
+}
+
+/**
+ * Remembers `spec` as chat `chatId`'s last launch (its environment as changes to `baseEnv`), written
+ * atomically (a temp name renamed over). Best effort: an error is swallowed (the next run then spawns
+ * Codex after its plan, as without this).
+ */
+export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnSpec, baseEnv: NodeJS.ProcessEnv): void {
+  try {
+    const set: Record<string, string> = {};
+    for (const [k, v] of Object.entries(spec.env)) if (v !== undefined && baseEnv[k] !== v) set[k] = v;
+    const unset = Object.keys(baseEnv).filter((k) => baseEnv[k] !== undefined && spec.env[k] === undefined);
+    const memo: RememberedLaunch = { version: 1, bin: spec.bin, args: spec.args, cwd: spec.cwd, set, unset };
+    const file = launchMemoryFile(stateDir, chatId);
+    mkdirSync(join(stateDir, 'private', 'launch'), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(memo), { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    // Only a speed-up: without it the next start spawns Codex after its plan.
+  }
+}
+
+/**
+ * Spawns Codex from chat `chatId`'s remembered launch, with the remembered changes applied to `env`,
+ * and holds it (stdio piped, nothing written) for `adoptPrespawned`. Does nothing when there is no valid
+ * memory, when a child is already held, or when the spawn fails. Never throws.
+ */
+export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.ProcessEnv): void {
+  if (pending) return;
+  let memo: RememberedLaunch;
+  try {
+    memo = JSON.parse(readFileSync(launchMemoryFile(stateDir, chatId), 'utf8')) as RememberedLaunch;
+  } catch {
+    return;
+  }
+  if (memo?.version !== 1 || typeof memo.bin !== 'string' || !Array.isArray(memo.args) || typeof memo.cwd !== 'string' || typeof memo.set !== 'object' || !Array.isArray(memo.unset)) return;
+  const childEnv: NodeJS.ProcessEnv = { ...env, ...memo.set };
+  for (const k of memo.unset) delete childEnv[k];
+  try {
+    const child = spawn(memo.bin, memo.args, { cwd: memo.cwd, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    child.once('error', () => {
+      if (pending?.child === child) pending = null;
+    });
+    child.stdin.on('error', () => undefined);
+    // Held, it must not keep the process alive (a refused or mistyped `run` exits at once).
+    setRef(child, false);
+    pending = { spec: { bin: memo.bin, args: memo.args, cwd: memo.cwd, env: childEnv }, child };
+    process.once('exit', () => {
+      if (pending?.child === child) killGroup(child);
+    });
+  } catch {
+    pending = null;
+  }
+}
+
+/** Refs or unrefs the child and its three pipes (an unref'd handle does not keep Node's event loop alive). */
+function setRef(child: ChildProcessWithoutNullStreams, on: boolean): void {
+  for (const h of [child, child.stdin, child.stdout, child.stderr] as unknown as Array<{ ref?: () => void; unref?: () => void }>) {
+    if (on) h.ref?.();
+    else h.unref?.();
+  }
+}
+
+function killGroup(child: ChildProcessWithoutNullStreams): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+function sameEnv(a: NodeJS.ProcessEnv, b: NodeJS.ProcessEnv): boolean {
+  const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => a[k] === b[k]);
+}
+
+/**
+ * The held child when its spawn spec equals `spec` exactly (executable, every argument in order, cwd, and
+ * the complete environment) and it is still running; null otherwise. A held child that does not match is
+ * killed (its process group). Either way nothing is held afterwards.
+ */
+export function adoptPrespawned(spec: PrespawnSpec): ChildProcessWithoutNullStreams | null {
+  const held = pending;
+  pending = null;
+  if (!held) return null;
+  const { child } = held;
+  const same = held.spec.bin === spec.bin && held.spec.cwd === spec.cwd
+    && held.spec.args.length === spec.args.length && held.spec.args.every((a, i) => a === spec.args[i])
+    && sameEnv(held.spec.env, spec.env);
+  const running = child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+  if (same && running) {
+    setRef(child, true);
+    return child;
+  }
+  killGroup(child);
+  return null;
+}
+
+/** The pid of the prespawned child held, or null (tests, diagnostics). */
+export function prespawnedPid(): number | null {
+  return pending?.child.pid ?? null;
+}

@@ -1,0 +1,47 @@
+/**
+ * `angelia run` starts Codex from the chat's last launch before its plan is ready (core/codex/prespawn.ts).
+ * When the run is then refused — here an unknown chat, exit 2 — that early child must not outlive it, nor
+ * hold the command open: the command exits as before and the child is killed.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchMemoryFile } from '../../src/main/core/codex/prespawn';
+import { angelia, initInstance, type CliInstance } from './cli';
+
+let inst: CliInstance;
+beforeAll(async () => {
+  inst = await initInstance('cli-prespawn');
+});
+afterAll(async () => inst?.cleanup());
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('angelia run with a remembered launch', () => {
+  it('a refused run (unknown chat, exit 2) kills the early child and does not wait for it', async () => {
+    const pidFile = join(inst.root, 'early.pid');
+    // A stand-in for codex that records its pid and would run for a minute.
+    const memory = launchMemoryFile(inst.state, 'nosuch');
+    mkdirSync(join(inst.state, 'private', 'launch'), { recursive: true });
+    writeFileSync(memory, JSON.stringify({
+      version: 1, bin: process.execPath, cwd: inst.root, set: {}, unset: [],
+      args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 60000)`],
+    }));
+    const run = await angelia(inst.env, 'run', 'nosuch', 'hi');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no chat or profile named "nosuch"');
+    // It was started (early), and is gone once `run` has exited.
+    for (let i = 0; i < 50 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 20));
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(pid).toBeGreaterThan(0);
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(pid)).toBe(false);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * `angelia run`'s early Codex start (core/codex/prespawn.ts): the child started from the chat's last
+ * launch is used by `launch()` only when the spec just computed is identical (executable, every argument,
+ * cwd, the whole environment); anything else kills it and spawns afresh. A stand-in for Codex (Node,
+ * printing its argv and one variable) keeps this a unit test; `angelia run` on real Codex goes through
+ * the same `launch()` (test/cli/run-prespawn.test.ts).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { launch, type LaunchedProcess } from '../../../src/main/core/codex/launcher';
+import { adoptPrespawned, launchMemoryFile, prespawnCodex, prespawnedPid, rememberLaunch, type PrespawnSpec } from '../../../src/main/core/codex/prespawn';
+
+let state: string;
+let procs: LaunchedProcess[] = [];
+beforeEach(() => {
+  state = mkdtempSync(join(process.cwd(), '.angelia-test', 'prespawn-'));
+});
+afterEach(async () => {
+  adoptPrespawned({ bin: '', args: [], cwd: '', env: {} });
+  for (const p of procs) await p.stop({ graceMs: 500 });
+  procs = [];
+  rmSync(state, { recursive: true, force: true });
+});
+
+/** A stand-in for codex: waits for a line on stdin, then prints its argv and MARK, and exits. */
+const SCRIPT = "process.stdin.once('data', () => { process.stdout.write(JSON.stringify({ argv: process.argv.slice(1), mark: process.env.MARK ?? null, unset: process.env.DROP ?? null }) + '\\n'); process.exit(0); });";
+const base: NodeJS.ProcessEnv = { ...process.env, DROP: 'from the caller' };
+function specOf(over: Partial<PrespawnSpec> = {}): PrespawnSpec {
+  const env: NodeJS.ProcessEnv = { ...base, MARK: 'compiled' };
+  delete env.DROP;
+  return { bin: process.execPath, args: ['-e', SCRIPT, 'app-server'], cwd: state, env, ...over };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
+  return !alive(pid);
+}
+
+async function said(p: LaunchedProcess): Promise<{ argv: string[]; mark: string | null; unset: string | null }> {
+  let out = '';
+  p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  p.stdin.write('go\n');
+  await p.exited;
+  return JSON.parse(out.trim()) as { argv: string[]; mark: string | null; unset: string | null };
+}
+
+describe('starting Codex from the chat\'s last launch', () => {
+  it('remembers the launch as changes to the environment, privately, and launch() adopts the child when the spec is identical', async () => {
+    rememberLaunch(state, 'coder', specOf(), base);
+    const memo = JSON.parse(readFileSync(launchMemoryFile(state, 'coder'), 'utf8')) as { set: Record<string, string>; unset: string[] };
+    expect(memo.set).toEqual({ MARK: 'compiled' });
+    expect(memo.unset).toEqual(['DROP']);
+
+    prespawnCodex(state, 'coder', base);
+    const early = prespawnedPid();
+    expect(early).not.toBeNull();
+    const p = await launch(specOf());
+    procs.push(p);
+    expect(p.pid).toBe(early);
+    expect(prespawnedPid()).toBeNull();
+    // Nothing was written to it before adoption: it still waits for its first line, and runs the spec.
+    expect(await said(p)).toEqual({ argv: ['app-server'], mark: 'compiled', unset: null });
+  });
+
+  it.each([
+    ['an argument', { args: ['-e', SCRIPT, 'other', 'app-server'] }],
+    ['the working folder', { cwd: process.cwd() }],
+    ['one variable', { env: { ...specOf().env, MARK: 'changed' } }],
+    ['an extra variable', { env: { ...specOf().env, EXTRA: '1' } }],
+  ])('kills the early child and spawns afresh when %s differs', async (_what, over) => {
+    rememberLaunch(state, 'coder', specOf(), base);
+    prespawnCodex(state, 'coder', base);
+    const early = prespawnedPid()!;
+    const want = specOf(over);
+    const p = await launch(want);
+    procs.push(p);
+    expect(p.pid).not.toBe(early);
+    expect(await gone(early)).toBe(true);
+    const out = await said(p);
+    expect(out.argv).toEqual(want.args.slice(2));
+    expect(out.mark).toBe(want.env.MARK);
+  });
+
+  it('does not adopt a child that already exited, nor start one without a valid memory', async () => {
+    rememberLaunch(state, 'coder', specOf({ args: ['-e', 'process.exit(3)', 'app-server'] }), base);
+    prespawnCodex(state, 'coder', base);
+    const early = prespawnedPid()!;
+    expect(await gone(early)).toBe(true);
+    const p = await launch(specOf({ args: ['-e', 'process.exit(3)', 'app-server'] }));
+    procs.push(p);
+    expect(p.pid).not.toBe(early);
+
+    prespawnCodex(state, 'nobody', base);
+    expect(prespawnedPid()).toBeNull();
+    writeFileSync(launchMemoryFile(state, 'coder'), '{"version":1,"bin":5}');
+    prespawnCodex(state, 'coder', base);
+    expect(prespawnedPid()).toBeNull();
+  });
+});
