@@ -18,6 +18,17 @@ import { ensureMailbox, IDENTITY_FILE, mailboxDirFor } from '../../src/main/core
 import { createFakeApiCore, type FakeApiCore } from './fakeApiCore';
 import { apiDirs, startTestApi, type ApiDirs, type TestApi } from './helpers';
 
+/**
+ * Writes a request the way the protocol asks a client to (mailboxProtocol.ts): a dot-name first, then
+ * renamed into place, so the server never reads it half-written (a plain writeFile was read empty under
+ * load and answered 400 "not JSON").
+ */
+async function putRequest(box: string, id: string, data: string): Promise<void> {
+  const tmp = join(box, `.put-${id}`);
+  await writeFile(tmp, data);
+  await rename(tmp, join(box, requestName(id)));
+}
+
 let dirs: ApiDirs;
 let fake: FakeApiCore;
 let t: TestApi;
@@ -98,7 +109,7 @@ describe('a chat\'s mailbox', () => {
     await until(() => existsSync(join(coderBox, responseName(id))));
     expect(JSON.parse(await readFile(join(coderBox, responseName(id)), 'utf8'))).toEqual({ api: 1, id, status: 400, body: { error: 'the request file is not JSON', code: 'bad-json' } });
     const big = randomUUID();
-    await writeFile(join(coderBox, requestName(big)), JSON.stringify({ api: 1, token: null, method: 'GET', path: '/healthz', pad: 'x'.repeat(MAX_REQUEST_BYTES) }));
+    await putRequest(coderBox, big, JSON.stringify({ api: 1, token: null, method: 'GET', path: '/healthz', pad: 'x'.repeat(MAX_REQUEST_BYTES) }));
     await until(() => existsSync(join(coderBox, responseName(big))));
     expect(JSON.parse(await readFile(join(coderBox, responseName(big)), 'utf8')).status).toBe(413);
   });
@@ -135,7 +146,7 @@ describe('a chat\'s mailbox', () => {
     const victim = join(dirs.outside, 'victim.txt');
     await writeFile(victim, 'untouched');
     await symlink(victim, join(coderBox, responseName(id)));
-    await writeFile(join(coderBox, requestName(id)), JSON.stringify({ api: 1, token: null, method: 'GET', path: '/healthz' }));
+    await putRequest(coderBox, id, JSON.stringify({ api: 1, token: null, method: 'GET', path: '/healthz' }));
     await until(async () => (await lstat(join(coderBox, responseName(id)))).isFile());
     expect(await readFile(victim, 'utf8')).toBe('untouched');
     expect(JSON.parse(await readFile(join(coderBox, responseName(id)), 'utf8')).status).toBe(200);

@@ -178,6 +178,10 @@ function callSocket<T>(ep: ApiEndpoint, method: 'GET' | 'POST', path: string, bo
   return new Promise<T>((resolve, reject) => {
     const req = request({
       socketPath: ep.socketPath, method, path,
+      // A connection per call, never a kept-alive one: a pooled socket the server has just closed failed
+      // the next call as a reset (`io`, exit 1) instead of "not running" (exit 3), and each reuse added a
+      // `connect` listener to it (MaxListenersExceededWarning after 10 calls). A Unix socket connect is cheap.
+      agent: false,
       headers: {
         host: 'localhost', authorization: `Bearer ${ep.token}`, accept: 'application/json',
         ...(text !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}),
