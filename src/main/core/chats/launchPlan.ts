@@ -13,7 +13,7 @@
 import { AppFailure } from '../../../shared/result';
 import { grantFloor } from '../approvals/privateReach';
 import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
-import { ensureCacheDirs } from '../compile/cache';
+import { ensureCacheDirs, ensureSandboxPlaceholders } from '../compile/cache';
 import { ensureStateFolders } from '../compile/stateFolders';
 import { compileCodexLaunch, threadParams } from '../compile/codexProfile';
 import { agentBinDir, writeAgentLauncher } from '../compile/agentCommand';
@@ -155,6 +155,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   const launch = compileCodexLaunch(table, profile.name, facts, { mailbox, readOnly });
   if (launch.sandboxed) assertCompileCurrent(paths.stateDir, profile.name, wantDeny(profilePolicy(table, profile, facts)));
   if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
+  if (launch.sandboxed && process.platform === 'linux') await ensureSandboxPlaceholders(launch.writableRoots);
   const reach = launcher !== null && launch.mailbox !== null;
   const params = {
     ...threadParams(launch, profile),

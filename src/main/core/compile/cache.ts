@@ -43,3 +43,30 @@ export function cacheEnv(cacheDir: string): Record<string, string> {
 export async function ensureCacheDirs(cacheDir: string): Promise<void> {
   for (const sub of CACHE_SUBDIRS) await mkdir(join(cacheDir, sub), { recursive: true, mode: 0o700 });
 }
+
+/**
+ * The empty folders Codex's Linux sandbox leaves in every writable root the first time it runs there
+ * (bubblewrap mount points for the paths it keeps read-only), measured on codex 0.169.0: `.agents`,
+ * `.codex`, `.git`, and `.aws` (from the credential floor's deny of `~/.aws`).
+ */
+export const SANDBOX_PLACEHOLDERS = ['.agents', '.aws', '.codex', '.git'] as const;
+
+/**
+ * Creates the missing `SANDBOX_PLACEHOLDERS` (empty folders, mode 755 as Codex makes them) in each of
+ * `roots` that is a folder, before a launch. Without them, sandboxes started at the same moment in a
+ * shared root (`_common/`, a shared add_dir, two chats of one profile) raced to create them: measured
+ * with 20 concurrent starts, most failed with "bwrap: Can't mount tmpfs on …/_common/.agents: No such
+ * file or directory" (docs/benchmarks.md, many-agents). Only adds what Codex would add itself; an
+ * existing entry of that name (folder, file or link) is left as it is. Never throws.
+ */
+export async function ensureSandboxPlaceholders(roots: readonly string[]): Promise<void> {
+  for (const root of roots) {
+    for (const name of SANDBOX_PLACEHOLDERS) {
+      try {
+        await mkdir(join(root, name), { mode: 0o755 });
+      } catch {
+        // Exists already (as anything), or the root is not a folder we can write: Codex does as before.
+      }
+    }
+  }
+}
