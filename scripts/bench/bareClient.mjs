@@ -21,7 +21,7 @@
  * turnCompleted, codexExit, end}}`, each mark in ms since this process's `performance.timeOrigin`.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const marks = {};
@@ -137,6 +137,18 @@ try {
   const status = done.params?.turn?.status ?? 'unknown';
   mark('end');
   process.stdout.write(`${JSON.stringify({ ok: status === 'completed', threadId, status, text: texts.join('\n\n'), marks })}\n`);
+  // After the last mark (outside the timing): codex's sandbox helpers (`bwrap … --codex-run-as-fs-helper`)
+  // stay in its session and outlive it; without this each bare run left one behind (Angelia reaps them,
+  // reap.ts). Linux /proc; fields after "(comm) ": state ppid pgrp session.
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]) === child.pid) process.kill(Number(name), 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
 } catch (e) {
   try {
     process.kill(-child.pid, 'SIGKILL');
