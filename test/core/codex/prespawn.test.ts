@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 /** A stand-in for codex: waits for a line on stdin, then prints its argv and MARK, and exits. */
-const SCRIPT = "process.stdin.once('data', () => { process.stdout.write(JSON.stringify({ argv: process.argv.slice(1), mark: process.env.MARK ?? null, unset: process.env.DROP ?? null }) + '\\n'); process.exit(0); });";
+const SCRIPT = "process.stdin.once('data', () => { process.stdout.write(JSON.stringify({ argv: process.argv.slice(1), mark: process.env.MARK ?? null, unset: process.env.DROP ?? null, endpoint: process.env.OPENAI_BASE_URL ?? null }) + '\\n'); process.exit(0); });";
 const base: NodeJS.ProcessEnv = { ...process.env, DROP: 'from the caller' };
 function specOf(over: Partial<PrespawnSpec> = {}): PrespawnSpec {
   const env: NodeJS.ProcessEnv = { ...base, MARK: 'compiled' };
@@ -46,12 +46,12 @@ async function gone(pid: number): Promise<boolean> {
   return !alive(pid);
 }
 
-async function said(p: LaunchedProcess): Promise<{ argv: string[]; mark: string | null; unset: string | null }> {
+async function said(p: LaunchedProcess): Promise<{ argv: string[]; mark: string | null; unset: string | null; endpoint: string | null }> {
   let out = '';
   p.stdout.on('data', (c: Buffer) => (out += c.toString()));
   p.stdin.write('go\n');
   await p.exited;
-  return JSON.parse(out.trim()) as { argv: string[]; mark: string | null; unset: string | null };
+  return JSON.parse(out.trim()) as { argv: string[]; mark: string | null; unset: string | null; endpoint: string | null };
 }
 
 describe('starting Codex from the chat\'s last launch', () => {
@@ -69,7 +69,7 @@ describe('starting Codex from the chat\'s last launch', () => {
     expect(p.pid).toBe(early);
     expect(prespawnedPid()).toBeNull();
     // Nothing was written to it before adoption: it still waits for its first line, and runs the spec.
-    expect(await said(p)).toEqual({ argv: ['app-server'], mark: 'compiled', unset: null });
+    expect(await said(p)).toEqual({ argv: ['app-server'], mark: 'compiled', unset: null, endpoint: null });
   });
 
   it.each([
@@ -89,6 +89,16 @@ describe('starting Codex from the chat\'s last launch', () => {
     const out = await said(p);
     expect(out.argv).toEqual(want.args.slice(2));
     expect(out.mark).toBe(want.env.MARK);
+  });
+
+  it('never gives the early child a variable every launch strips (an endpoint set only in this shell)', async () => {
+    rememberLaunch(state, 'coder', specOf(), base);
+    prespawnCodex(state, 'coder', { ...base, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+    const early = prespawnedPid();
+    const p = await launch(specOf());
+    procs.push(p);
+    expect(p.pid).toBe(early);
+    expect((await said(p)).endpoint).toBeNull();
   });
 
   it('does not adopt a child that already exited, nor start one without a valid memory', async () => {

@@ -138,10 +138,30 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
   it('lets the start go on when guard and settings agree (the start itself is then attempted)', async () => {
     // The guard's rules must also be ones the current compile still wants (planLaunch refuses a start
     // whose accepted table lifts a rule of the last compile), so this guard holds none of its own.
-    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [] }), { mode: 0o600 });
+    // Likewise its folders to write: the profile's only one is `_common/`.
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [join(paths.workspace, '_common')] }), { mode: 0o600 });
     await writeFile(settingsFilePath(cwd()), JSON.stringify({ permissions: { deny: ['Read(/c/**)'] } }));
     const r = await refusal();
     expect(started).toBe(1);
     expect(r.error).toMatch(/Codex did not start: must not start/);
+  });
+
+  it('refuses a start whose accepted table adds a folder to write (an add_dir) until compiled again; a guard without `write` allows none', async () => {
+    const extra = join(root, 'extra');
+    await mkdir(extra, { recursive: true });
+    const common = join(paths.workspace, '_common');
+    await writeFile(paths.tableFile, `[profiles.coder]\ncwd = "profiles/coder"\nadd_dirs = [${JSON.stringify(extra)}]\n`);
+    await mkdir(paths.compiledDir, { recursive: true });
+    await writeFile(paths.acceptedTable, `[profiles.coder]\ncwd = "profiles/coder"\nadd_dirs = [${JSON.stringify(extra)}]\n`);
+    started = 0;
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common] }), { mode: 0o600 });
+    expect((await refusal()).refusal).toBe(`the accepted table now lets this profile write 1 folder(s) the last compile did not (${extra}); that takes effect when you compile again. Fix: angelia compile --write coder`);
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [] }), { mode: 0o600 });
+    expect((await refusal()).refusal).toMatch(/^the accepted table now lets this profile write 2 folder\(s\) the last compile did not/);
+    expect(started).toBe(0);
+    // Once compiled with it (the guard records it), the start goes on.
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common, extra].sort() }), { mode: 0o600 });
+    await refusal();
+    expect(started).toBe(1);
   });
 });

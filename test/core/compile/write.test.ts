@@ -38,7 +38,7 @@ describe('compileWrite', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(join(i.paths.stateDir, 'compiled'))).mode & 0o777).toBe(0o700);
     const raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(raw)).toEqual(['version', 'profile', 'cwd', 'backend', 'deny', 'codexSandbox', 'compiledAt']);
+    expect(Object.keys(raw)).toEqual(['version', 'profile', 'cwd', 'backend', 'deny', 'codexSandbox', 'write', 'compiledAt']);
     const guard = guardFileSchema.parse(raw);
     expect(guard).toMatchObject({ version: 1, profile: 'coder', cwd: i.profileDir('coder'), backend: 'codex', codexSandbox: true });
     expect(guard.deny).toEqual((await settingsOf(i, 'coder')).permissions.deny);

@@ -25,20 +25,16 @@ import { assertLaunchAllowed } from '../compile/guard';
 import { guardFileSchema, guardPath } from '../compile/guardFile';
 import { mcpEnvNames } from '../compile/mcpFlags';
 import { profilePolicy } from '../compile/policy';
-import { wantDeny } from '../compile/rules';
+import { wantDeny, wantWrite } from '../compile/rules';
 import { readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import type { InstancePaths } from '../instance/paths';
 import { chatToken, ensureOwnerToken } from '../api/tokens';
 import type { LoadedTable } from '../table/load';
 import type { LaunchPlan } from './chat';
+import { STRIPPED_ENV } from '../codex/strippedEnv';
 
-/** Variables never passed to a Codex child: billing and endpoint switches (seed-spec §4.3). */
-export const STRIPPED_ENV = [
-  'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_API_KEY',
-  'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'XAI_API_KEY',
-  'ANGELIA_API_TOKEN', 'ANGELIA_SESSION_KEY', 'ANGELIA_API_SOCK', 'ANGELIA_MAILBOX', 'ANGELIA_ASK',
-] as const;
+export { STRIPPED_ENV } from '../codex/strippedEnv';
 
 /**
  * Set (to `1`) in the environment of a read-only copy answering `POST /ask`, and only there: its
@@ -54,12 +50,12 @@ export function scrubEnv(parent: NodeJS.ProcessEnv, add: Record<string, string>)
 }
 
 /**
- * Refuses a start whose accepted table now denies LESS than the last compile wrote: accepting a table
+ * Refuses a start whose accepted table now denies LESS, or lets the agent write MORE, than the last compile wrote: accepting a table
  * does not loosen a running profile's sandbox by itself; the loosening takes effect only through
  * `angelia compile --write <profile>` (seed-spec §2: capabilities go live one profile at a time).
  * `currentDeny` is what compile would write now; the guard holds what it wrote last.
  */
-export function assertCompileCurrent(stateDir: string, profile: string, currentDeny: readonly string[]): void {
+export function assertCompileCurrent(stateDir: string, profile: string, currentDeny: readonly string[], currentWrite: readonly string[] = []): void {
   const file = guardPath(stateDir, profile);
   const guard = guardFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!guard.success) throw new AppFailure({ code: 'refused', message: 'the launch guard cannot be read', where: file, fix: `angelia compile --write ${profile}` });
@@ -70,6 +66,18 @@ export function assertCompileCurrent(stateDir: string, profile: string, currentD
     throw new AppFailure({
       code: 'refused',
       message: `the accepted table now lifts ${lifted.length} deny rule(s) of the last compile (${lifted.slice(0, 3).join(', ')}${lifted.length > 3 ? ', …' : ''}); they stay in force until you compile again`,
+      where: file,
+      fix: `angelia compile --write ${profile}`,
+    });
+  }
+  // Nor does it give a folder to write: a write rule the last compile did not record (an add_dir, a
+  // directory capability) waits for the compile too. A guard from before `write` was recorded allows none.
+  const compiled = new Set(guard.data.write ?? []);
+  const added = currentWrite.filter((w) => !compiled.has(w));
+  if (added.length) {
+    throw new AppFailure({
+      code: 'refused',
+      message: `the accepted table now lets this profile write ${added.length} folder(s) the last compile did not (${added.slice(0, 3).join(', ')}${added.length > 3 ? ', …' : ''}); that takes effect when you compile again`,
       where: file,
       fix: `angelia compile --write ${profile}`,
     });
@@ -153,7 +161,10 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   const launcher = readOnly ? null : await writeAgentLauncher(paths.stateDir);
   const facts = await launchFacts(paths);
   const launch = compileCodexLaunch(table, profile.name, facts, { mailbox, readOnly });
-  if (launch.sandboxed) assertCompileCurrent(paths.stateDir, profile.name, wantDeny(profilePolicy(table, profile, facts)));
+  if (launch.sandboxed) {
+    const policy = profilePolicy(table, profile, facts);
+    assertCompileCurrent(paths.stateDir, profile.name, wantDeny(policy), wantWrite(policy));
+  }
   if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
   if (launch.sandboxed && process.platform === 'linux') await ensureSandboxPlaceholders(launch.writableRoots);
   const reach = launcher !== null && launch.mailbox !== null;

@@ -16,6 +16,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { signalTree } from './reap';
+import { STRIPPED_ENV } from './strippedEnv';
 
 /** What `<state>/private/launch/<chatId>.json` holds: a spawn spec, its environment as changes to Angelia's. */
 interface RememberedLaunch {
@@ -79,7 +81,10 @@ export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.Proc
     return;
   }
   if (memo?.version !== 1 || typeof memo.bin !== 'string' || !Array.isArray(memo.args) || typeof memo.cwd !== 'string' || typeof memo.set !== 'object' || !Array.isArray(memo.unset)) return;
-  const childEnv: NodeJS.ProcessEnv = { ...env, ...memo.set };
+  const childEnv: NodeJS.ProcessEnv = { ...env };
+  // What the launch plan strips is never given to Codex, not even for the moment before adoption.
+  for (const k of STRIPPED_ENV) delete childEnv[k];
+  Object.assign(childEnv, memo.set);
   for (const k of memo.unset) delete childEnv[k];
   try {
     const child = spawn(memo.bin, memo.args, { cwd: memo.cwd, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -106,12 +111,13 @@ function setRef(child: ChildProcessWithoutNullStreams, on: boolean): void {
   }
 }
 
+/** SIGKILL to the child's group and session (reap.ts), as for any Codex child Angelia ends. */
 function killGroup(child: ChildProcessWithoutNullStreams): void {
   if (child.pid === undefined) return;
   try {
-    process.kill(-child.pid, 'SIGKILL');
+    signalTree(child.pid, 'SIGKILL');
   } catch {
-    // Already gone.
+    // Already gone, or not ours to signal.
   }
 }
 

@@ -32,6 +32,13 @@ export const guardFileSchema = z.object({
   backend: z.string().min(1),
   deny: z.array(z.string()),
   codexSandbox: z.boolean(),
+  /**
+   * The folders the profile may write, as compiled (its write rules: add_dirs, directory capabilities,
+   * `_common/`). A start that would write anywhere else is refused until the next compile
+   * (chats/launchPlan.ts `assertCompileCurrent`). Absent in guards written before it existed: such a
+   * guard allows no write beyond the profile's folder until compiled again (fail closed).
+   */
+  write: z.array(z.string()).optional(),
   compiledAt: z.iso.datetime(),
 });
 
@@ -40,6 +47,6 @@ export type GuardFile = z.output<typeof guardFileSchema>;
 
 /** The guard's text as written: pretty JSON with a final newline, keys in the contract's order. */
 export function guardText(guard: GuardFile): string {
-  const { version, profile, cwd, backend, deny, codexSandbox, compiledAt } = guard;
-  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, compiledAt }, null, 2)}\n`;
+  const { version, profile, cwd, backend, deny, codexSandbox, write, compiledAt } = guard;
+  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, write, compiledAt }, null, 2)}\n`;
 }

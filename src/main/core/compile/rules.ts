@@ -30,6 +30,14 @@ export function wantDeny(policy: Pick<ProfilePolicy, 'rules' | 'mcpDeny'>): stri
   return [...new Set(out)];
 }
 
+/**
+ * The folders a profile's policy lets the agent write (its write rules: add_dirs, directory capabilities,
+ * `_common/`), sorted, without duplicates: what the launch guard records (compile/guardFile.ts `write`).
+ */
+export function wantWrite(policy: Pick<ProfilePolicy, 'rules'>): string[] {
+  return [...new Set(policy.rules.filter((r) => r.access === 'write').map((r) => r.path))].sort();
+}
+
 /** A parsed `Read(...)` / `Edit(...)` rule: the tool and the absolute path (trailing `/**` removed). */
 export interface ParsedRule {
   tool: 'Read' | 'Edit';
