@@ -22,8 +22,13 @@ interface Run { code: number; stdout: string; stderr: string }
 
 /** `angelia accept <args>` with the instance's environment (the module imported directly, through tsx). */
 function accept(i: TestInstance, ...args: string[]): Promise<Run> {
-  const url = pathToFileURL(join(REPO_ROOT, 'src/main/cli/commands/accept.ts')).href;
-  const script = `const m = await import(${JSON.stringify(url)}); process.exitCode = await m.accept.run(${JSON.stringify(args)});`;
+  return command(i, 'accept', 'accept', args);
+}
+
+/** `angelia <name> <args>` (module `commands/<file>.ts`, export `name`) with the instance's environment, through tsx. */
+function command(i: TestInstance, file: string, name: string, args: string[]): Promise<Run> {
+  const url = pathToFileURL(join(REPO_ROOT, `src/main/cli/commands/${file}.ts`)).href;
+  const script = `const m = await import(${JSON.stringify(url)}); process.exitCode = await m.${name}.run(${JSON.stringify(args)});`;
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, env: i.env }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
@@ -95,13 +100,21 @@ describe('the accepted table', () => {
     expect(json).toMatchObject({ differs: true, taken: false });
     expect(json.changes.map((c) => [c.path, c.change])).toEqual([['defaults.permission_timeout_minutes', 'changed'], ['profiles.coder.add_dirs', 'item-added']]);
 
-    // The owner accepts it: the copy is replaced atomically, the old one kept; now the agent may write there.
+    // The owner accepts it: the copy is replaced atomically, the old one kept.
     const taken = await accept(inst);
     expect(taken.code).toBe(0);
     expect(taken.stdout).toContain(`profiles.coder.add_dirs: + ${JSON.stringify(outside)}`);
     expect(await readFile(`${paths.acceptedTable}.bak`, 'utf8')).toBe(original);
     expect(await readFile(paths.acceptedTable, 'utf8')).toBe(await readFile(paths.tableFile, 'utf8'));
     expect(await accept(inst, '--check')).toMatchObject({ code: 0 });
+    // A folder to write is a loosening: it waits for the profile's compile (the launch guard records the
+    // folders compiled), and a start before it is refused with that fix; nothing is sent to Codex.
+    const early = await turn(inst, 'write outside now');
+    expect(early.items.find((it) => it.type === 'error')).toMatchObject({
+      kind: 'refused', message: `This chat's agent was not started: the accepted table now lets this profile write 1 folder(s) the last compile did not (${outside}); that takes effect when you compile again. Fix: angelia compile --write coder`,
+    });
+    expect(existsSync(target)).toBe(false);
+    expect(await command(inst, 'compile', 'compile', ['--write', 'coder'])).toMatchObject({ code: 0 });
     inst.model.enqueue(cmd, { message: 'written' });
     const after = await turn(inst, 'write outside again');
     expect(after.items.find((it) => it.type === 'turnEnd'), JSON.stringify(after.items)).toMatchObject({ status: 'completed' });
