@@ -20,7 +20,7 @@ import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import type { CodexConnection } from '../../src/main/core/chats/connection';
 import { startCodexClient, type CodexStartSpec } from '../../src/main/core/codex/start';
 import { makeInstance } from '../../test/fixtures/instance';
-import { loadLine, machineLine, ms, seriesTable, stats, verdictLines, type Benchmark, type BenchContext, type BenchResult, type Series, type Verdict } from './benchmark';
+import { sectionHead, loadLine, ms, seriesTable, stats, type Benchmark, type BenchContext, type BenchResult, type Series, type Verdict } from './benchmark';
 import { RpcChild, type SpawnSpec } from './rpcChild';
 
 /** The issue's target for B/A (medians). */
@@ -189,14 +189,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     };
     const aFor: Partial<Record<string, number[]>> = { spawnInit: aPhase.spawnInit, thread: aPhase.thread, total: A.samplesMs };
     const markdown = [
-      '## Agent start: Angelia\'s start vs bare spawn + initialize + thread/start',
-      '',
-      machineLine(ctx.machine),
-      '',
-      load,
-      '',
-      verdictLines(verdicts),
-      '',
+      ...sectionHead('Agent start: Angelia\'s start vs bare spawn + initialize + thread/start', ctx.machine, load, verdicts),
       `Method: ${ctx.runs} interleaved rounds (A/B order alternates) after one unmeasured warm-up of each, both in the benchmark process `
         + '(so neither includes Node\'s start-up or loading code). A spawns exactly the spawn spec Angelia\'s launch plan gave its warm-up '
         + `(${spec ? `${spec.args.length - 1} arguments before \`app-server\`` : '?'}, same cwd and environment) and sends exactly Angelia's \`thread/start\` parameters; `

@@ -31,7 +31,7 @@ import { turnToolCalls } from '../../src/main/demo/scriptedModel';
 import { NotificationRouter, type NotificationLike } from '../../src/main/electron/notifications';
 import { startHost, type RunningHost } from '../../src/main/host/server';
 import { makeInstance } from '../../test/fixtures/instance';
-import { distribution, distributionTable, loadLine, machineLine, ms, verdictLines, type Benchmark, type BenchContext, type BenchResult, type Verdict } from './benchmark';
+import { sectionHead, distribution, distributionTable, loadLine, ms, type Benchmark, type BenchContext, type BenchResult, type Verdict } from './benchmark';
 
 /** Approvals asked per turn (the turn then ends with a message). */
 export const PER_TURN = 50;
@@ -240,14 +240,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     ];
     const load = loadLine(loadAtStart, loadavg());
     const markdown = [
-      '## Approval relay: Codex request → subscribers, answer → Codex',
-      '',
-      machineLine(ctx.machine),
-      '',
-      load,
-      '',
-      verdictLines(verdicts),
-      '',
+      ...sectionHead('Approval relay: Codex request → subscribers, answer → Codex', ctx.machine, load, verdicts),
       `Method: real codex in the real sandbox, one chat; the scripted model answers every model request of a turn with an \`exec_command\` that needs escalation until the turn has asked ${PER_TURN}, `
         + `so approvals come one at a time; ${turns} turns, ${samples.length} requests seen, ${complete.length} complete samples. Each request is denied one macrotask after the hub event `
         + '(`broker.answer(id, "deny", "window")`). Timestamps are `performance.now()` in the benchmark process: arrival = the app-server\'s stdout chunk holding the request, '

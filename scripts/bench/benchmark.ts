@@ -157,6 +157,14 @@ export function machineInfo(codexBin: string, angeliaVersion = 'unknown'): Machi
 }
 
 /** One Markdown line describing the machine. */
+/**
+ * The opening lines of a section of docs/benchmarks.md, blank lines between: its `## title`, the machine,
+ * the load average while it ran and the targets with PASS/MISS.
+ */
+export function sectionHead(title: string, machine: MachineInfo, load: string, verdicts: Verdict[]): string[] {
+  return [`## ${title}`, '', machineLine(machine), '', load, '', verdictLines(verdicts), ''];
+}
+
 export function machineLine(m: MachineInfo): string {
   return `Machine: ${m.cpu} × ${m.cores} (os.cpus()), ${m.memGiB} GiB, ${m.os}; Node ${m.node}; ${m.codex}; Angelia ${m.angelia}; measured ${m.date}.`;
 }

@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { makeInstance } from '../../test/fixtures/instance';
-import { loadLine, machineLine, ms, seriesTable, stats, verdictLines, type Benchmark, type BenchContext, type BenchResult, type Series, type Verdict } from './benchmark';
+import { sectionHead, loadLine, ms, seriesTable, stats, type Benchmark, type BenchContext, type BenchResult, type Series, type Verdict } from './benchmark';
 import { failureReason, timeRun } from './proc';
 
 /** The issue's target, ms (spawn → first HTTP answer, median). */
@@ -109,14 +109,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     }];
     const load = loadLine(loadAtStart, loadavg());
     const markdown = [
-      '## Headless host ready: `angelia serve` start → first HTTP answer',
-      '',
-      machineLine(ctx.machine),
-      '',
-      load,
-      '',
-      verdictLines(verdicts),
-      '',
+      ...sectionHead('Headless host ready: `angelia serve` start → first HTTP answer', ctx.machine, load, verdicts),
       `Method: ${runs} runs after one unmeasured warm-up, interleaved with the context rows. Each run spawns \`node ${shown} serve --port 0\` on a throw-away `
         + 'instance with one compiled profile (agents start lazily, so no Codex runs), waits for the "serving on" line on stdout, then sends `GET /` to that '
         + 'address; "ready" is the 200 answer (the renderer\'s index.html). Wall time from spawn, ms; the process is then stopped with SIGTERM (not timed).',

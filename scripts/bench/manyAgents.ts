@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { request } from 'node:http';
 import { WebSocket } from 'ws';
 import { makeInstance, type TestInstance } from '../../test/fixtures/instance';
-import { distributionTable, loadLine, machineLine, ms, verdictLines, type Benchmark, type BenchContext, type BenchResult, type Verdict } from './benchmark';
+import { sectionHead, distributionTable, loadLine, ms, type Benchmark, type BenchContext, type BenchResult, type Verdict } from './benchmark';
 
 /** Profiles (and app-servers) live at once. */
 export const AGENTS = 20;
@@ -377,14 +377,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
   ];
   const load = loadLine(loadAtStart, loadavg());
   const markdown = [
-    `## ${AGENTS} app-servers live: Angelia's memory, and idle reaping`,
-    '',
-    machineLine(ctx.machine),
-    '',
-    load,
-    '',
-    verdictLines(verdicts),
-    '',
+    ...sectionHead(`${AGENTS} app-servers live: Angelia's memory, and idle reaping`, ctx.machine, load, verdicts),
     `Method: one \`angelia serve\` process (\`${ctx.angeliaBin.replace(`${ctx.root}/`, '')}\`) with a table of ${AGENTS} profiles, driven through the loopback API `
       + `(\`POST /turn\`, owner token; \`GET /status\` polled). Phase 1: ${rounds + 1} rounds of ${AGENTS} concurrent turns (the first starts the ${AGENTS} app-servers; `
       + 'scripted model, one short message each). Angelia\'s memory is the serve process\'s `VmRSS` (/proc/<pid>/status), sampled every 250 ms; its children are '

@@ -24,7 +24,7 @@ import { resolveCodexBin } from '../../src/main/core/codex/resolve';
 import { freshDir, writeOfflineCodexHome } from '../../src/main/demo/codexHome';
 import { startScriptedModel } from '../../src/main/demo/scriptedModel';
 import { prepareAngelia, PROBE_SOURCE, type CompiledLaunch, type ProbeMark } from './angeliaInstance';
-import { loadLine, machineLine, ms, seriesTable, stats, verdictLines, type Benchmark, type BenchContext, type BenchResult, type Series, type Verdict } from './benchmark';
+import { sectionHead, loadLine, ms, seriesTable, stats, type Benchmark, type BenchContext, type BenchResult, type Series, type Verdict } from './benchmark';
 import { failureReason, timeRun } from './proc';
 
 const ANSWER = 'Benchmark answer from the scripted model.';
@@ -314,14 +314,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     };
     const phaseRows = PHASES.map((p) => `| ${PHASE_LABEL[p]} | ${cell(aPhases[p])} | ${cell(bPhases[p])} | ${diff(p)} |`);
     const markdown = [
-      '## Turn overhead: `angelia run` vs a bare NDJSON client',
-      '',
-      machineLine(ctx.machine),
-      '',
-      load,
-      '',
-      verdictLines(verdicts),
-      '',
+      ...sectionHead('Turn overhead: `angelia run` vs a bare NDJSON client', ctx.machine, load, verdicts),
       `Method: ${ctx.runs} interleaved rounds (A/B order alternates each round) after one unmeasured warm-up of each; `
         + 'every figure is the wall time of one whole run, spawn to exit, in milliseconds (min, **median**, max). Both sides are a fresh `node` process '
         + 'and run the same Codex work: the pinned codex with '
