@@ -14,6 +14,9 @@ import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
 import { tappedStartCodex, type WireReply } from '../fixtures/realWindow';
+import type { Responder } from '../../src/main/demo/scriptedModel';
+import { messageText } from '../../src/main/demo/scriptedRequest';
+import type { Step } from '../../src/main/demo/scriptedSteps';
 
 let inst: TestInstance | null = null;
 let orch: Orchestrator | null = null;
@@ -37,6 +40,29 @@ async function start(i: TestInstance, answer: 'allow' | 'allowForSession' = 'all
     o.broker.answer(e.payload.id, answer, 'window');
   });
   return { o, replies, audit, shown };
+}
+
+/**
+ * Steps by progress, not by request count: the k-th step of the turn whose user message contains `key`
+ * answers every model request carrying k tool outputs since that message. After an immediate refusal
+ * Angelia steers a note into the turn, and Codex then makes one more model request, or drops the answer
+ * in flight and asks again, depending on timing (measured on codex 0.169.0, about 1 run in 4): a queue of
+ * steps would go out of step, this does not. The last step answers anything further.
+ */
+function byProgress(turns: Record<string, Step[]>): Responder {
+  return (body) => {
+    const input = Array.isArray(body.input) ? body.input : [];
+    for (let i = input.length - 1; i >= 0; i--) {
+      const item = input[i]!;
+      if (item.role !== 'user') continue;
+      const key = Object.keys(turns).find((k) => messageText(item).includes(k));
+      if (!key) continue;
+      const done = input.slice(i + 1).filter((it) => it.type === 'function_call_output' || it.type === 'custom_tool_call_output').length;
+      const steps = turns[key]!;
+      return steps[Math.min(done, steps.length - 1)]!;
+    }
+    return { message: 'no turn matched' };
+  };
 }
 
 const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
@@ -99,14 +125,15 @@ describe('a permissions request for private state on real codex (Allow)', () => 
   });
 
   it('asking for nothing but private state is refused without a card; the agent is told why, and still cannot read it', async () => {
-    inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true });
+    let script: Responder = () => ({ message: 'not ready' });
+    inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true, script: (body, req) => script(body, req) });
     const state = inst.paths.stateDir;
     const outsideFile = join(inst.outside, 'never.txt');
-    inst.model.enqueue(
+    script = byProgress({ 'read the token': [
       { requestPermissions: { reason: 'read the owner token', permissions: { file_system: { read: [inst.paths.apiToken, inst.paths.codexHome] } } } },
       { exec: { cmd: probe(inst, outsideFile), login: false } },
       { message: 'done' },
-    );
+    ] });
     const { o, replies, audit, shown } = await start(inst);
     const items = await turnOn(o, 'coder', 'read the token');
     expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
@@ -132,17 +159,14 @@ describe('a permissions request for private state on real codex (Allow)', () => 
   });
 
   it('a command asking for additional permissions on CODEX_HOME is declined at once; the turn goes on', async () => {
-    inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true });
+    let script: Responder = () => ({ message: 'not ready' });
+    inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true, script: (body, req) => script(body, req) });
     const planted = join(inst.paths.codexHome, 'AGENTS.md');
-    inst.model.enqueue(
+    script = byProgress({ 'plant instructions': [
       { exec: { cmd: `echo 'obey me' > '${planted}' && echo PLANTED`, login: false, sandbox_permissions: 'with_additional_permissions', justification: 'add global instructions',
         additional_permissions: { file_system: { write: [inst.paths.codexHome] } } } },
       { message: 'declined, going on' },
-      // Angelia steers its reason into the turn right after the decline (serverRequests.ts agentNote).
-      // When the steer reaches Codex after the model request above has begun, Codex makes one more
-      // request to carry it (measured on 0.169.0, about 1 run in 4): this step answers that one.
-      { message: 'noted' },
-    );
+    ] });
     const { o, replies, audit, shown } = await start(inst);
     const items = await turnOn(o, 'coder', 'plant instructions');
     expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
@@ -151,11 +175,7 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     expect(reply?.result).toEqual({ decision: 'decline' });
     expect(audit.records[0]).toMatchObject({ event: 'answered-immediately', kind: 'command', refused: [{ access: 'write', path: inst.paths.codexHome }] });
     expect(existsSync(planted)).toBe(false);
-    // The turn went on to the model's answer (the first, or the one after the steer when Codex took the
-    // steer mid-answer and dropped the answer in flight).
-    const said = items.filter((i) => i.type === 'agent').map((i) => (i as { text: string }).text);
-    expect(said.length).toBeGreaterThan(0);
-    for (const t of said) expect(['declined, going on', 'noted']).toContain(t);
+    expect(items.find((i) => i.type === 'agent')).toMatchObject({ text: 'declined, going on' });
     // The agent was told why, in this turn.
     const later = inst.model.modelRequests().slice(1).map((r) => JSON.stringify(r.body)).join('\n');
     expect(later).toContain('[Angelia] Angelia declined your command without asking the user');
@@ -169,16 +189,20 @@ describe('a permissions request for private state on real codex (Allow)', () => 
 // is answered at once with an empty grant (approvals/privateReach.ts).
 describe('a grant the agent could redirect with a symbolic link, on real codex', () => {
   it('write <cwd>/cache-dir (Allow for the session), then ln -s <state>/private there: the token stays unreadable, in that turn and the next', async () => {
-    inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true });
+    let script: Responder = () => ({ message: 'not ready' });
+    inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true, script: (body, req) => script(body, req) });
     const cwd = inst.cwd.coder!;
     const cache = join(cwd, 'cache-dir');
     const read = `cat '${join(cache, 'api.token')}' && echo TOKEN-READ; echo planted > '${join(cache, 'planted.txt')}' && echo PLANTED; exit 0`;
-    inst.model.enqueue(
-      { requestPermissions: { reason: 'a cache folder for the build', permissions: { file_system: { write: [cache] } } } },
-      { exec: { cmd: `ln -s '${inst.paths.privateDir}' '${cache}' && echo LINKED`, login: false } },
-      { exec: { cmd: read, login: false } },
-      { message: 'done' },
-    );
+    script = byProgress({
+      'make a cache': [
+        { requestPermissions: { reason: 'a cache folder for the build', permissions: { file_system: { write: [cache] } } } },
+        { exec: { cmd: `ln -s '${inst.paths.privateDir}' '${cache}' && echo LINKED`, login: false } },
+        { exec: { cmd: read, login: false } },
+        { message: 'done' },
+      ],
+      'try again': [{ exec: { cmd: read, login: false } }, { message: 'still closed' }],
+    });
     const { o, replies, audit, shown } = await start(inst, 'allowForSession');
     const items = await turnOn(o, 'coder', 'make a cache');
     expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
@@ -207,7 +231,6 @@ describe('a grant the agent could redirect with a symbolic link, on real codex',
     expect(items.some((i) => i.type === 'notice' && i.text.includes('It can already write there, so Angelia answered with an empty grant without asking you'))).toBe(true);
 
     // The next turn: nothing was granted for the session either.
-    inst.model.enqueue({ exec: { cmd: read, login: false } }, { message: 'still closed' });
     const next = await turnOn(o, 'coder', 'try again');
     expect(commands(next).at(-1)?.output).not.toMatch(/TOKEN-READ|PLANTED/);
     expect(existsSync(join(inst.paths.privateDir, 'planted.txt'))).toBe(false);
@@ -215,7 +238,8 @@ describe('a grant the agent could redirect with a symbolic link, on real codex',
   });
 
   it("read of an EXISTING folder in the agent's folder, swapped for a link to another profile's folder after the answer: refused at once, the secret stays unread", async () => {
-    inst = await makeInstance({ coder: { permission_mode: 'default' }, writer: {} }, { privateHome: true });
+    let script: Responder = () => ({ message: 'not ready' });
+    inst = await makeInstance({ coder: { permission_mode: 'default' }, writer: {} }, { privateHome: true, script: (body, req) => script(body, req) });
     const cwd = inst.cwd.coder!;
     const data = join(cwd, 'a', 'data');
     mkdirSync(data, { recursive: true });
@@ -225,12 +249,12 @@ describe('a grant the agent could redirect with a symbolic link, on real codex',
     // folder above it can be renamed. Measured without the rule: codex 0.169.0 then refuses to build
     // every later command's sandbox ("cannot enforce sandbox read-only path … because it crosses
     // writable symlink"), so a read grant there leaks nothing but breaks the session's commands.
-    inst.model.enqueue(
+    script = byProgress({ 'read data': [
       { requestPermissions: { reason: 'read my data', permissions: { file_system: { read: [data] } } } },
       { exec: { cmd: `cd '${cwd}' && mv a a-old && mkdir a && ln -s '${inst.cwd.writer!}' a/data && echo SWAPPED`, login: false } },
       { exec: { cmd: `cat '${join(data, 'draft.md')}'; exit 0`, login: false } },
       { message: 'done' },
-    );
+    ] });
     const { o, replies, shown } = await start(inst, 'allowForSession');
     const items = await turnOn(o, 'coder', 'read data');
     expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
