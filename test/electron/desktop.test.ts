@@ -92,6 +92,7 @@ describe('startDesktop', () => {
     expect(notes).toHaveLength(1);
     expect(notes[0]!.options.actions).toEqual([{ type: 'button', text: 'Allow' }, { type: 'button', text: 'Deny' }]);
     find(lastMenu(menu), 'Allow')?.click?.();
+    core.broker.flushDeferred(); // the answer's event comes one macrotask after Codex's reply
     expect(core.broker.all()[0]).toMatchObject({ id, answer: 'allow', by: 'tray' });
     expect(notes[0]!.closed).toBe(true);
     expect(tray.title).toBe('');

@@ -88,6 +88,7 @@ describe('NotificationRouter', () => {
     const b = core.open();
     core.open();
     core.broker.answer(a, 'allow', 'window');
+    core.broker.flushDeferred(); // the answer's event comes one macrotask after Codex's reply
     expect(made.map((n) => n.closed)).toEqual([true, false, false]);
     core.broker.withdraw((v) => v.id === b);
     expect(made.map((n) => n.closed)).toEqual([true, true, false]);
@@ -146,6 +147,7 @@ describe('NotificationRouter', () => {
     const { core, made, opened } = setup('linux');
     const id = core.open();
     core.broker.answer(id, 'deny', 'tray');
+    core.broker.flushDeferred(); // the answer's event comes one macrotask after Codex's reply
     made[0]!.click();
     expect(made[1]?.options.title).toBe('Already answered (Denied, from the tray menu)');
     expect(opened).toEqual(['demo']);

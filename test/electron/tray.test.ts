@@ -102,6 +102,7 @@ describe('Allow / Deny from the tray', () => {
     new TrayController({ view, initial: { ...emptyTrayState, approvals: core.broker.pending() }, subscribe: (l) => core.hub.subscribe(l) });
     expect(tray.contextMenu).toBe(menu.built.at(-1));
     find(menu.built.at(-1)!.template, 'Allow').click?.();
+    core.broker.flushDeferred(); // the answer's event comes one macrotask after Codex's reply
     const [view0] = core.broker.all();
     expect(view0).toMatchObject({ id, state: 'answered', answer: 'allow', by: 'tray' });
     expect(core.audit.records.at(-1)).toMatchObject({ event: 'answered', by: 'tray', answer: 'allow' });
@@ -164,6 +165,7 @@ describe('TrayController', () => {
     const id = core.open();
     expect(rendered).toEqual([0, 1]);
     core.broker.answer(id, 'deny', 'window');
+    core.broker.flushDeferred(); // the answer's event comes one macrotask after Codex's reply
     expect(rendered).toEqual([0, 1, 0]);
     c.setStartAtLogin(true);
     c.setStartAtLogin(true);

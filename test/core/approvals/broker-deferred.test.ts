@@ -1,7 +1,7 @@
 /**
  * The approval broker writes an answer's record one macrotask after the answer (broker.ts `settle`), so
  * the file write is not between an answer and Codex; a request's records still land in order, and
- * `flushRecords` writes what waits at once (shutdown).
+ * `flushDeferred` writes what waits at once (shutdown).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +38,7 @@ describe('deferred approval records', () => {
     expect(state(id)).toBe('answered');
   });
 
-  it('writes the waiting records before a later record, and at once on flushRecords', () => {
+  it('writes the waiting records before a later record, and at once on flushDeferred', () => {
     const { broker, ask, state } = setup();
     const a = broker.open({ chatId: 'c', profile: 'p', ask, rpcId: 1 });
     broker.answer(a.id, 'allow', 'window');
@@ -47,7 +47,7 @@ describe('deferred approval records', () => {
     expect(state(a.id)).toBe('answered');
     expect(state(b.id)).toBe('pending');
     broker.answer(b.id, 'deny', 'window');
-    broker.flushRecords();
+    broker.flushDeferred();
     expect(state(b.id)).toBe('answered');
   });
 });

@@ -78,8 +78,8 @@ describe('approval broker', () => {
     await expect(response).resolves.toEqual({ wire: { decision: 'accept' }, answer: 'allow', by: 'notification', reason: null, granted: null });
     expect(settlements).toHaveLength(1);
     expect(audit.records.filter((r) => r.event === 'answered')).toHaveLength(1);
+    broker.flushDeferred(); // an answer's event and record come one macrotask after it (after Codex's reply)
     expect(updates.map((u) => u.state)).toEqual(['pending', 'answered']);
-    broker.flushRecords(); // an answer's record is written one macrotask after it
     expect(readRecord(recordDir, id)).toMatchObject({ state: 'answered', answer: 'allow', by: 'notification', rpcId: 12 });
     expect(broker.pending()).toEqual([]);
   });
@@ -296,7 +296,7 @@ describe('approval broker', () => {
     });
     broker.answer(a.id, 'allow', 'window', { grant: { read: [], write: ['/a'], network: false } });
     broker.answer(b.id, 'deny', 'notification', { reason: 'not now' });
-    broker.flushRecords(); // an answer's record is written one macrotask after it
+    broker.flushDeferred(); // an answer's record is written one macrotask after it
     expect(readRecord(recordDir, a.id)).toMatchObject({ state: 'answered', answer: 'allow', by: 'window', granted: { read: [], write: ['/a'], network: false } });
     expect(readRecord(recordDir, b.id)).toMatchObject({ state: 'answered', answer: 'deny', by: 'notification', denyReason: 'not now', rpcId: 2 });
     expect(statSync(join(recordDir, `${a.id}.json`)).mode & 0o777).toBe(0o600);
@@ -313,7 +313,7 @@ describe('approval broker', () => {
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: commandAsk(), rpcId: 1 });
     broker.answer(id, 'allow', 'window');
     await expect(response).resolves.toMatchObject({ wire: { decision: 'accept' } });
-    broker.flushRecords(); // an answer's record is written one macrotask after it
+    broker.flushDeferred(); // an answer's record is written one macrotask after it
     expect(errors).toHaveLength(2);
   });
 });

@@ -395,6 +395,6 @@ export class Orchestrator {
     for (const a of asks) a.stop.abort();
     await Promise.all([w?.close(), accepted.then((a) => a?.close()), ...[...this.chats.values()].map((c) => c.dispose()), ...asks.map((a) => a.done)]);
     // Answers' records are written a macrotask after the answer (broker.ts): none is left behind at exit.
-    this.broker.flushRecords();
+    this.broker.flushDeferred();
   }
 }
