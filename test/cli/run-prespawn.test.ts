@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchMemoryFile } from '../../src/main/core/codex/prespawn';
+import { waitGone } from '../core/codex/processes';
 import { angelia, initInstance, type CliInstance } from './cli';
 
 let inst: CliInstance;
@@ -14,15 +15,6 @@ beforeAll(async () => {
   inst = await initInstance('cli-prespawn');
 });
 afterAll(async () => inst?.cleanup());
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('angelia run with a remembered launch', () => {
   it('a refused run (unknown chat, exit 2) kills the early child and does not wait for it', async () => {
@@ -41,7 +33,6 @@ describe('angelia run with a remembered launch', () => {
     for (let i = 0; i < 50 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 20));
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(pid).toBeGreaterThan(0);
-    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(alive(pid)).toBe(false);
+    expect(await waitGone(pid, 2_000)).toBe(true);
   });
 });

@@ -18,6 +18,7 @@ import { call } from '../api/helpers';
 import { makeTestDir, removeTestDir, REPO_ROOT } from '../core/instance/testDir';
 import { makeInstance, type TestInstance } from '../fixtures/instance';
 import { angelia, initInstance, type CliInstance } from './cli';
+import { isRunning } from '../core/codex/processes';
 
 const BUILT_RENDERER = join(REPO_ROOT, 'out', 'renderer');
 
@@ -101,15 +102,6 @@ describe('serving: SIGINT and SIGTERM shut serve down cleanly', () => {
     return (JSON.parse(text) as { children: { pid: number }[] }).children;
   }
 
-  function alive(pid: number): boolean {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   it('SIGINT after a turn: exit 0, the socket removed, the chat\'s Codex stopped and reaped', async () => {
     const serve = await startServe();
     expect(existsSync(inst.paths.apiSock)).toBe(true);
@@ -124,11 +116,11 @@ describe('serving: SIGINT and SIGTERM shut serve down cleanly', () => {
     }
     const pids = (await children()).map((c) => c.pid);
     expect(pids.length).toBeGreaterThan(0);
-    expect(pids.every(alive)).toBe(true);
+    expect(pids.every(isRunning)).toBe(true);
     serve.proc.kill('SIGINT');
     expect(await serve.exited, serve.output()).toBe(0);
     expect(existsSync(inst.paths.apiSock)).toBe(false);
-    expect(pids.filter(alive)).toEqual([]);
+    expect(pids.filter(isRunning)).toEqual([]);
     expect(await children()).toEqual([]);
   });
 

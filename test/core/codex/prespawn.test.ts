@@ -9,6 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { launch, type LaunchedProcess } from '../../../src/main/core/codex/launcher';
+import { until } from '../../fixtures/until';
+import { waitGone } from './processes';
 import { adoptPrespawned, launchMemoryFile, prespawnCodex, prespawnedPid, rememberLaunch, type PrespawnSpec } from '../../../src/main/core/codex/prespawn';
 
 let state: string;
@@ -32,18 +34,14 @@ function specOf(over: Partial<PrespawnSpec> = {}): PrespawnSpec {
   return { bin: process.execPath, args: ['-e', SCRIPT, 'app-server'], cwd: state, env, ...over };
 }
 
-function alive(pid: number): boolean {
+/** Whether any process, a zombie included, still has `pid` (signal 0). */
+function existsPid(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch {
     return false;
   }
-}
-
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
-  return !alive(pid);
 }
 
 async function said(p: LaunchedProcess): Promise<{ argv: string[]; mark: string | null; unset: string | null; endpoint: string | null }> {
@@ -85,7 +83,7 @@ describe('starting Codex from the chat\'s last launch', () => {
     const p = await launch(want);
     procs.push(p);
     expect(p.pid).not.toBe(early);
-    expect(await gone(early)).toBe(true);
+    expect(await waitGone(early)).toBe(true);
     const out = await said(p);
     expect(out.argv).toEqual(want.args.slice(2));
     expect(out.mark).toBe(want.env.MARK);
@@ -105,7 +103,9 @@ describe('starting Codex from the chat\'s last launch', () => {
     rememberLaunch(state, 'coder', specOf({ args: ['-e', 'process.exit(3)', 'app-server'] }), base);
     prespawnCodex(state, 'coder', base);
     const early = prespawnedPid()!;
-    expect(await gone(early)).toBe(true);
+    expect(await waitGone(early)).toBe(true);
+    // Exited and reaped by this process (Node then knows its exit code): not a zombie any more.
+    await until('the early child reaped', () => !existsPid(early));
     const p = await launch(specOf({ args: ['-e', 'process.exit(3)', 'app-server'] }));
     procs.push(p);
     expect(p.pid).not.toBe(early);
