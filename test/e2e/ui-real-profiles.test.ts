@@ -62,6 +62,18 @@ async function send(p: Page, text: string): Promise<void> {
 /** The command items of a chat as the core has them (its transcript). */
 const commandsOf = (chatId: string) => w.orch.chat(chatId).transcript.all().filter((i) => i.type === 'command');
 
+/**
+ * What the scripted model was sent, for a failure message: per model request, its answer's source and
+ * step kind, and the tool outputs it carried (so a command Codex never ran shows why).
+ */
+function modelTrail(): string {
+  return w.inst.model.modelRequests().map((r, i) => {
+    const input = Array.isArray(r.body?.input) ? r.body.input : [];
+    const outputs = input.filter((it) => it.type === 'function_call_output' || it.type === 'custom_tool_call_output').map((it) => JSON.stringify((it as { output?: unknown }).output).slice(0, 300));
+    return `#${i} ${r.source} ${r.step ? Object.keys(r.step).join('+') : '-'} outputs=${outputs.join(' | ') || '-'}`;
+  }).join('\n');
+}
+
 /** The probes under `scope` that failed, one line each ("name op path | expected | observed | FAIL"); a probe that did not run (its path does not exist) is not a failure. */
 function failingProbes(scope: Locator): Promise<string[]> {
   return scope.locator('[data-testid="probe-row"][data-pass="false"]').evaluateAll((els) => els.map((e) => Array.from(e.querySelectorAll('td')).map((td) => td.textContent).join(' | ')));
@@ -90,7 +102,8 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     await page.locator('[data-testid="chat-list-item"][data-chat-id="demo"]').click();
     await send(page, 'write into the shared notes');
     await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('That folder is not mine to write.');
-    expect(commandsOf('demo')).toMatchObject([{ command: expect.stringContaining(beforeTarget) as unknown, status: 'failed' }]);
+    expect(commandsOf('demo'), `the demo chat's items: ${w.orch.chat('demo').transcript.all().map((i) => i.type).join(', ')}\nmodel requests:\n${modelTrail()}`)
+      .toMatchObject([{ command: expect.stringContaining(beforeTarget) as unknown, status: 'failed' }]);
     expect(await page.getByTestId('command-item').last().getAttribute('data-status')).toBe('failed');
     expect(existsSync(beforeTarget)).toBe(false);
 

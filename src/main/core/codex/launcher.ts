@@ -7,7 +7,8 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { adoptPrespawned } from './prespawn';
+import type { InitializeParams } from './generated/InitializeParams';
+import { adoptPrespawned, type EarlyAnswer } from './prespawn';
 import { signalTree } from './reap';
 import { stderrCause } from './stderrClass';
 import { StderrRing } from './stderrRing';
@@ -46,6 +47,8 @@ export interface LaunchSpec {
   stderrTailLines?: number;
   /** Told when the child was spawned and when it has exited. */
   track?: ChildTracker;
+  /** The `initialize` params the caller will send: lets it adopt an early child already sent these (prespawn.ts). */
+  initialize?: InitializeParams;
 }
 
 /** Options of `LaunchedProcess.stop`. */
@@ -82,9 +85,16 @@ export class LaunchedProcess {
   private readonly tailLines: number;
   private exit: ProcessExit | null = null;
   private stopping: Promise<ProcessExit> | null = null;
+  /**
+   * Codex's answer to the `initialize` an early start already sent this child (prespawn.ts), or null when
+   * none was sent (the caller sends it). Never rejects. When set, stdout is paused once the answer is
+   * in: attach the reader, then call `resumeOutput()`.
+   */
+  readonly earlyInitialize: Promise<EarlyAnswer> | null;
 
   /** @internal Use `launch()`. */
-  constructor(private readonly child: ChildProcessWithoutNullStreams, spec: LaunchSpec) {
+  constructor(private readonly child: ChildProcessWithoutNullStreams, spec: LaunchSpec, early: Promise<EarlyAnswer> | null = null) {
+    this.earlyInitialize = early;
     if (child.pid === undefined) throw new Error(`launch: ${spec.bin} has no pid (spawn failed)`);
     this.pid = child.pid;
     this.stdin = child.stdin;
@@ -153,6 +163,11 @@ export class LaunchedProcess {
     return this.stopping;
   }
 
+  /** Lets stdout flow again after an early `initialize` answer paused it (see `earlyInitialize`); harmless otherwise. */
+  resumeOutput(): void {
+    this.child.stdout.resume();
+  }
+
   /** Immediate SIGKILL to the whole tree (group and session); `exited` settles shortly after. */
   kill(): void {
     if (this.exit) return;
@@ -176,7 +191,8 @@ export class LaunchedProcess {
 export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
   return new Promise((resolve, reject) => {
     // `angelia run` may have started this very spec already (prespawn.ts): used only when identical.
-    const held = adoptPrespawned(spec);
+    const adopted = adoptPrespawned(spec);
+    const held = adopted?.child ?? null;
     const child = held ?? spawn(spec.bin, spec.args, {
       cwd: spec.cwd,
       env: spec.env,
@@ -197,7 +213,7 @@ export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
         }
       }
       try {
-        resolve(new LaunchedProcess(child, spec));
+        resolve(new LaunchedProcess(child, spec, adopted?.early ?? null));
       } catch (e) {
         reject(e);
       }
