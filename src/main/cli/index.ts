@@ -37,11 +37,8 @@ async function prespawnForRun(args: string[]): Promise<void> {
     else if (!a.startsWith('-')) profile = a;
   }
   if (!profile) return;
-  const [{ prespawnCodex }, { resolveStateDir }, { initializeParams }] = await Promise.all([
-    import('../core/codex/prespawn'), import('../core/instance/stateDir'), import('../core/codex/initialize'),
-  ]);
-  // `initialize` too: Codex answers it while the rest of the CLI loads (the client takes that answer).
-  prespawnCodex(resolveStateDir(process.env).stateDir, profile, process.env, initializeParams());
+  const [{ prespawnCodex }, { resolveStateDir }] = await Promise.all([import('../core/codex/prespawn'), import('../core/instance/stateDir')]);
+  prespawnCodex(resolveStateDir(process.env).stateDir, profile, process.env);
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -10,12 +10,11 @@
  * never `$/cancelRequest`: requests are sent without a cancellation token.
  */
 import { createMessageConnection, Message, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
+import { APP_VERSION } from '../instance/version';
 import { CodexExitedError, CodexStartError, CodexTimeoutError, methodNotFound, type CodexExit } from './clientErrors';
-import { initializeParams } from './initialize';
 import { NdjsonMessageReader, NdjsonMessageWriter, type ReaderIssue } from './jsonl';
 import { launch, type ChildTracker, type LaunchedProcess } from './launcher';
 import { INITIALIZED_NOTIFICATION, isServerRequestMethod, type ClientRequestMethod, type RequestParams, type ResponseOf, type ServerRequestMethod } from './protocol';
-import type { EarlyAnswer } from './prespawn';
 import { codexVersionFromUserAgent } from './resolve';
 import { DEFAULT_RETRY, isOverloaded, retryDelayMs, sleep, type RetryPolicy } from './retry';
 import type { InitializeResponse } from './generated';
@@ -124,26 +123,30 @@ export class CodexClient {
   }
 
   /**
-   * Spawns `opts.bin ...opts.args` (own process group), sends `initialize` (`initializeParams`) and then
-   * `initialized`. A child adopted from `angelia run`'s early start (prespawn.ts) was already sent the same
-   * `initialize`: its answer is used instead (one `initialize` per connection).
+   * Spawns `opts.bin ...opts.args` (own process group), sends `initialize` and then `initialized`.
    * Throws `CodexStartError` when the process cannot start, exits before answering (its exit code and
    * stderr tail are in the error — a bad `-c` flag ends here), does not answer within
    * `initializeTimeoutMs`, or answers with an error. The process is gone when it throws.
    */
   static async start(opts: CodexClientOptions): Promise<CodexClient> {
-    const params = initializeParams(opts.clientName, opts.clientVersion);
     let proc: LaunchedProcess;
     try {
-      proc = await launch({ bin: opts.bin, args: opts.args, cwd: opts.cwd, env: opts.env, track: opts.track, initialize: params });
+      proc = await launch({ bin: opts.bin, args: opts.args, cwd: opts.cwd, env: opts.env, track: opts.track });
     } catch (e) {
       throw new CodexStartError((e as Error).message, null, { cause: e });
     }
-    const timeoutMs = opts.initializeTimeoutMs ?? 60_000;
-    if (proc.earlyInitialize) return CodexClient.adoptEarly(proc, proc.earlyInitialize, opts, timeoutMs);
     const client = new CodexClient(proc, opts);
+    const timeoutMs = opts.initializeTimeoutMs ?? 60_000;
     try {
-      const result = await client.request('initialize', params, { timeoutMs });
+      const result = await client.request(
+        'initialize',
+        {
+          clientInfo: { name: opts.clientName ?? 'angelia', title: 'Angelia', version: opts.clientVersion ?? APP_VERSION },
+          // requestAttestation is required by the generated type; false = do not send attestation/generate.
+          capabilities: { experimentalApi: true, requestAttestation: false },
+        },
+        { timeoutMs },
+      );
       client.init = result;
       await client.conn.sendNotification(INITIALIZED_NOTIFICATION);
       return client;
@@ -154,38 +157,6 @@ export class CodexClient {
       if (e instanceof CodexTimeoutError) throw CodexStartError.timedOut(opts.bin, timeoutMs, exit).withPid(proc.pid);
       throw CodexStartError.rejected(opts.bin, e as Error, exit).withPid(proc.pid);
     }
-  }
-
-  /**
-   * The rest of `start` for a child an early start already sent `initialize` (prespawn.ts): waits for that
-   * answer (same deadline and errors as a normal start), then attaches the connection to the paused
-   * stdout (nothing Codex wrote is lost) and sends `initialized`.
-   */
-  private static async adoptEarly(proc: LaunchedProcess, early: Promise<EarlyAnswer>, opts: CodexClientOptions, timeoutMs: number): Promise<CodexClient> {
-    let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([
-      early,
-      proc.exited.then((exit) => ({ exited: exit })),
-      new Promise<{ timedOut: true }>((resolve) => {
-        timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if ('exited' in outcome) throw CodexStartError.exitedEarly(opts.bin, outcome.exited).withPid(proc.pid);
-    if ('timedOut' in outcome) {
-      proc.kill();
-      throw CodexStartError.timedOut(opts.bin, timeoutMs, await proc.exited).withPid(proc.pid);
-    }
-    const client = new CodexClient(proc, opts);
-    proc.resumeOutput();
-    if ('error' in outcome) {
-      proc.kill();
-      const cause = new ResponseError(outcome.error.code, outcome.error.message, outcome.error.data);
-      throw CodexStartError.rejected(opts.bin, cause, await client.exited).withPid(proc.pid);
-    }
-    client.init = outcome.result as InitializeResponse;
-    await client.conn.sendNotification(INITIALIZED_NOTIFICATION);
-    return client;
   }
 
   /** The `initialize` result (userAgent, codexHome, platformFamily, platformOs; codex 0.169.0). */

@@ -7,8 +7,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { InitializeParams } from './generated/InitializeParams';
-import { adoptPrespawned, type EarlyAnswer } from './prespawn';
+import { adoptPrespawned } from './prespawn';
 import { signalTree } from './reap';
 import { stderrCause } from './stderrClass';
 import { StderrRing } from './stderrRing';
@@ -47,8 +46,6 @@ export interface LaunchSpec {
   stderrTailLines?: number;
   /** Told when the child was spawned and when it has exited. */
   track?: ChildTracker;
-  /** The `initialize` params the caller will send: lets it adopt an early child already sent these (prespawn.ts). */
-  initialize?: InitializeParams;
 }
 
 /** Options of `LaunchedProcess.stop`. */
@@ -85,16 +82,9 @@ export class LaunchedProcess {
   private readonly tailLines: number;
   private exit: ProcessExit | null = null;
   private stopping: Promise<ProcessExit> | null = null;
-  /**
-   * Codex's answer to the `initialize` an early start already sent this child (prespawn.ts), or null when
-   * none was sent (the caller sends it). Never rejects. When set, stdout is paused once the answer is
-   * in: attach the reader, then call `resumeOutput()`.
-   */
-  readonly earlyInitialize: Promise<EarlyAnswer> | null;
 
   /** @internal Use `launch()`. */
-  constructor(private readonly child: ChildProcessWithoutNullStreams, spec: LaunchSpec, early: Promise<EarlyAnswer> | null = null) {
-    this.earlyInitialize = early;
+  constructor(private readonly child: ChildProcessWithoutNullStreams, spec: LaunchSpec) {
     if (child.pid === undefined) throw new Error(`launch: ${spec.bin} has no pid (spawn failed)`);
     this.pid = child.pid;
     this.stdin = child.stdin;
@@ -163,11 +153,6 @@ export class LaunchedProcess {
     return this.stopping;
   }
 
-  /** Lets stdout flow again after an early `initialize` answer paused it (see `earlyInitialize`); harmless otherwise. */
-  resumeOutput(): void {
-    this.child.stdout.resume();
-  }
-
   /** Immediate SIGKILL to the whole tree (group and session); `exited` settles shortly after. */
   kill(): void {
     if (this.exit) return;
@@ -191,8 +176,7 @@ export class LaunchedProcess {
 export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
   return new Promise((resolve, reject) => {
     // `angelia run` may have started this very spec already (prespawn.ts): used only when identical.
-    const adopted = adoptPrespawned(spec);
-    const held = adopted?.child ?? null;
+    const held = adoptPrespawned(spec);
     const child = held ?? spawn(spec.bin, spec.args, {
       cwd: spec.cwd,
       env: spec.env,
@@ -213,7 +197,7 @@ export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
         }
       }
       try {
-        resolve(new LaunchedProcess(child, spec, adopted?.early ?? null));
+        resolve(new LaunchedProcess(child, spec));
       } catch (e) {
         reject(e);
       }

@@ -12,19 +12,10 @@
  * afresh. So the sandbox Codex runs with is always the one the current plan compiles to, and the usual
  * checks (config layers, attestation) follow as for any start. A child that is never adopted is killed
  * when the process exits; one left by a killed `angelia` sees its stdin close and exits.
- *
- * Given the `initialize` params (`initializeParams()`, the ones `CodexClient.start` would send), the
- * early child is also sent `initialize` at once (id `EARLY_INITIALIZE_ID`), so Codex's ~100–270 ms of
- * start-up work behind that answer overlaps with the CLI loading. The answer line is taken off Codex's
- * stdout here; every other line is put back in order, and the stream is left paused for the client
- * (`LaunchedProcess.resumeOutput`). Such a child is adopted only by a launch that would send the very
- * same params (`initialize` is once per connection); `initialized` is still sent by the client after adoption.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InitializeParams } from './generated/InitializeParams';
-import { EARLY_INITIALIZE_ID, sameInitialize } from './initialize';
 import { signalTree } from './reap';
 import { STRIPPED_ENV } from './strippedEnv';
 
@@ -46,21 +37,9 @@ export interface PrespawnSpec {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** The `initialize` params the adopter will use; a child already sent other params (or some when this is unset) is not adopted. */
-  initialize?: InitializeParams;
 }
 
-/** Codex's answer to the early `initialize`: its JSON-RPC `result`, or its `error`. */
-export type EarlyAnswer = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
-
-/** An adopted early child, and (when it was sent `initialize`) the answer, which settles once Codex answers. */
-export interface Adopted {
-  child: ChildProcessWithoutNullStreams;
-  /** Null when no `initialize` was sent early; never rejects (an exit before the answer leaves it pending). */
-  early: Promise<EarlyAnswer> | null;
-}
-
-let pending: { spec: PrespawnSpec; child: ChildProcessWithoutNullStreams; early: Promise<EarlyAnswer> | null } | null = null;
+let pending: { spec: PrespawnSpec; child: ChildProcessWithoutNullStreams } | null = null;
 
 /** `<state>/private/launch/<chatId>.json`. */
 export function launchMemoryFile(stateDir: string, chatId: string): string {
@@ -90,11 +69,10 @@ export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnS
 
 /**
  * Spawns Codex from chat `chatId`'s remembered launch, with the remembered changes applied to `env`,
- * and holds it (stdio piped) for `adoptPrespawned`. With `initialize`, that request is written to it at
- * once and its answer read (see above); without, nothing is written. Does nothing when there is no valid
+ * and holds it (stdio piped, nothing written) for `adoptPrespawned`. Does nothing when there is no valid
  * memory, when a child is already held, or when the spawn fails. Never throws.
  */
-export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.ProcessEnv, initialize?: InitializeParams): void {
+export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.ProcessEnv): void {
   if (pending) return;
   let memo: RememberedLaunch;
   try {
@@ -114,68 +92,15 @@ export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.Proc
       if (pending?.child === child) pending = null;
     });
     child.stdin.on('error', () => undefined);
-    let early: Promise<EarlyAnswer> | null = null;
-    if (initialize) {
-      early = readEarlyAnswer(child);
-      child.stdin.write(`${JSON.stringify({ id: EARLY_INITIALIZE_ID, method: 'initialize', params: initialize })}\n`);
-    }
     // Held, it must not keep the process alive (a refused or mistyped `run` exits at once).
     setRef(child, false);
-    pending = { spec: { bin: memo.bin, args: memo.args, cwd: memo.cwd, env: childEnv, ...(initialize ? { initialize } : {}) }, child, early };
+    pending = { spec: { bin: memo.bin, args: memo.args, cwd: memo.cwd, env: childEnv }, child };
     process.once('exit', () => {
       if (pending?.child === child) killGroup(child);
     });
   } catch {
     pending = null;
   }
-}
-
-/** The answer to the early `initialize` when `line` is it (a response, no `method`, id `EARLY_INITIALIZE_ID`); else null. */
-function earlyAnswerOf(line: Buffer): EarlyAnswer | null {
-  if (!line.includes(EARLY_INITIALIZE_ID)) return null;
-  let msg: { id?: unknown; method?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
-  try {
-    msg = JSON.parse(line.toString('utf8')) as typeof msg;
-  } catch {
-    return null;
-  }
-  if (msg === null || typeof msg !== 'object' || msg.id !== EARLY_INITIALIZE_ID || msg.method !== undefined) return null;
-  if (msg.error && typeof msg.error === 'object') {
-    return { error: { code: typeof msg.error.code === 'number' ? msg.error.code : -32603, message: typeof msg.error.message === 'string' ? msg.error.message : 'initialize failed', data: msg.error.data } };
-  }
-  return { result: msg.result };
-}
-
-/**
- * Reads `child`'s stdout line by line until the early `initialize` answer. Then it stops reading, pauses
- * the stream and puts back (`unshift`) every other byte it read, in order: the lines before the answer
- * and whatever followed it. The client's reader attaches next and `resumeOutput()` lets them flow.
- */
-function readEarlyAnswer(child: ChildProcessWithoutNullStreams): Promise<EarlyAnswer> {
-  return new Promise((resolve) => {
-    const before: Buffer[] = [];
-    let rest: Buffer = Buffer.alloc(0);
-    const onData = (chunk: Buffer): void => {
-      rest = rest.length ? Buffer.concat([rest, chunk]) : chunk;
-      let nl: number;
-      while ((nl = rest.indexOf(10)) !== -1) {
-        const line = rest.subarray(0, nl + 1);
-        rest = rest.subarray(nl + 1);
-        const answer = earlyAnswerOf(line);
-        if (!answer) {
-          before.push(line);
-          continue;
-        }
-        child.stdout.off('data', onData);
-        child.stdout.pause();
-        const back = Buffer.concat([...before, rest]);
-        if (back.length) child.stdout.unshift(back);
-        resolve(answer);
-        return;
-      }
-    };
-    child.stdout.on('data', onData);
-  });
 }
 
 /** Refs or unrefs the child and its three pipes (an unref'd handle does not keep Node's event loop alive). */
@@ -204,23 +129,21 @@ function sameEnv(a: NodeJS.ProcessEnv, b: NodeJS.ProcessEnv): boolean {
 
 /**
  * The held child when its spawn spec equals `spec` exactly (executable, every argument in order, cwd, and
- * the complete environment), it was sent no `initialize` or the same params as `spec.initialize`, and it
- * is still running; null otherwise. A held child that does not match is killed (its process group).
- * Either way nothing is held afterwards.
+ * the complete environment) and it is still running; null otherwise. A held child that does not match is
+ * killed (its process group). Either way nothing is held afterwards.
  */
-export function adoptPrespawned(spec: PrespawnSpec): Adopted | null {
+export function adoptPrespawned(spec: PrespawnSpec): ChildProcessWithoutNullStreams | null {
   const held = pending;
   pending = null;
   if (!held) return null;
   const { child } = held;
   const same = held.spec.bin === spec.bin && held.spec.cwd === spec.cwd
     && held.spec.args.length === spec.args.length && held.spec.args.every((a, i) => a === spec.args[i])
-    && sameEnv(held.spec.env, spec.env)
-    && (held.spec.initialize === undefined || (spec.initialize !== undefined && sameInitialize(held.spec.initialize, spec.initialize)));
+    && sameEnv(held.spec.env, spec.env);
   const running = child.pid !== undefined && child.exitCode === null && child.signalCode === null;
   if (same && running) {
     setRef(child, true);
-    return { child, early: held.early };
+    return child;
   }
   killGroup(child);
   return null;
