@@ -33,6 +33,10 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
         },
+        // Comments (not licence ones) and whitespace out, names kept (stack traces stay readable): Node parses ~40 % fewer
+        // bytes at every `angelia` start — loading `run`'s module graph took 287 → 257 ms here, and on
+        // 2 cores that load slows the early-started Codex's own start (docs/benchmarks.md).
+        output: { minify: { mangle: false, compress: false, codegen: { removeWhitespace: true, legalComments: 'eof' } } },
       },
     },
   },
