@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { ATTACH_MAX_BYTES, ATTACH_ROUTE, WS_MAX_MESSAGE_BYTES, WsClientMessage, type CoreApi, type WsServerMessage } from '../../shared/contract';
 import { err, type Result } from '../../shared/result';
 import { dispatch } from '../dispatch';
@@ -143,7 +143,24 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
   const token = opts.token ?? newToken();
   if (token.length < 16) throw new Error('the host token must be at least 16 characters (leave it out to get a random one)');
   const root = resolve(opts.rendererDir);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  // The WebSocket library is loaded when the first WebSocket asks to connect, not before the host
+  // listens: it was ~12 ms of `angelia serve`'s start on a 2-core machine (docs/benchmarks.md, host ready).
+  let webSockets: Promise<WebSocketServer> | null = null;
+  let closing = false;
+  const loadWebSockets = (): Promise<WebSocketServer> => (webSockets ??= import('ws').then(({ WebSocketServer: Wss }) => {
+    const wss = new Wss({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+    wss.on('connection', (ws: WebSocket) => {
+      const unsubscribe = opts.core.subscribe((event) => send(ws, { type: 'event', event }));
+      ws.on('message', (data, isBinary) => void onMessage(opts.core, ws, data, isBinary));
+      ws.on('close', unsubscribe);
+      // A message over the cap: ws is already closing with 1009 (message too big); let that close frame
+      // reach the client so it can say why. Any other error ends the connection at once.
+      ws.on('error', (e: Error & { code?: string }) => {
+        if (e.code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') ws.terminate();
+      });
+    });
+    return wss;
+  }));
   let port = opts.port ?? 0;
 
   const server: Server = createServer((req, res) => {
@@ -167,18 +184,11 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     if (!hostAllowed(req.headers.host, port)) return reject(socket, 421, 'Misdirected Request');
     if (!originAllowed(req.headers.origin, port)) return reject(socket, 403, 'Forbidden');
     if (!tokenMatches(tokenOf(req), token)) return reject(socket, 401, 'Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
-  });
-
-  wss.on('connection', (ws: WebSocket) => {
-    const unsubscribe = opts.core.subscribe((event) => send(ws, { type: 'event', event }));
-    ws.on('message', (data, isBinary) => void onMessage(opts.core, ws, data, isBinary));
-    ws.on('close', unsubscribe);
-    // A message over the cap: ws is already closing with 1009 (message too big); let that close frame
-    // reach the client so it can say why. Any other error ends the connection at once.
-    ws.on('error', (e: Error & { code?: string }) => {
-      if (e.code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') ws.terminate();
-    });
+    // A client sends nothing on this socket before the 101 answer, so nothing is lost while `ws` loads.
+    loadWebSockets().then((wss) => {
+      if (closing || socket.destroyed) socket.destroy();
+      else wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    }, () => reject(socket, 500, 'Internal Server Error'));
   });
 
   await new Promise<void>((ok, fail) => {
@@ -197,8 +207,12 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     port,
     token,
     close: async () => {
-      for (const ws of wss.clients) ws.terminate();
-      await new Promise<void>((ok) => wss.close(() => ok()));
+      closing = true;
+      const wss = webSockets ? await webSockets.catch(() => null) : null;
+      if (wss) {
+        for (const ws of wss.clients) ws.terminate();
+        await new Promise<void>((ok) => wss.close(() => ok()));
+      }
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));
     },
