@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CodexClient } from '../../../src/main/core/codex/client';
 import { launch, type LaunchedProcess } from '../../../src/main/core/codex/launcher';
 import { until } from '../../fixtures/until';
 import { waitGone } from './processes';
@@ -115,5 +116,23 @@ describe('starting Codex from the chat\'s last launch', () => {
     writeFileSync(launchMemoryFile(state, 'coder'), '{"version":1,"bin":5}');
     prespawnCodex(state, 'coder', base);
     expect(prespawnedPid()).toBeNull();
+  });
+
+  it('an early child that dies just before adoption (not yet reaped) is replaced by a fresh spawn, and the start succeeds', async () => {
+    const fake = join(process.cwd(), 'test', 'fixtures', 'fake-app-server.mjs');
+    const spec: PrespawnSpec = { bin: process.execPath, args: [fake, 'app-server'], cwd: state, env: { ...process.env } };
+    rememberLaunch(state, 'coder', spec, process.env);
+    prespawnCodex(state, 'coder', process.env);
+    const early = prespawnedPid()!;
+    expect(early).not.toBeNull();
+    // Killed now: Node learns of the exit only on a later turn of its loop, so launch() still adopts it.
+    process.kill(early, 'SIGKILL');
+    const client = await CodexClient.start(spec);
+    try {
+      expect(client.pid).not.toBe(early);
+      expect(client.initializeResult.userAgent).toMatch(/^angelia\//);
+    } finally {
+      await client.stop();
+    }
   });
 });

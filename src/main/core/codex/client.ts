@@ -66,6 +66,16 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
+/**
+ * Whether `e` is a failed write to the child's stdin: vscode-jsonrpc rejects the request with its
+ * `MessageWriteError` (-32099) carrying the stream's error (EPIPE when the process is gone).
+ */
+function writeFailed(e: unknown): boolean {
+  const err = e as { code?: unknown; cause?: { code?: unknown }; message?: unknown } | null;
+  return err !== null && typeof err === 'object'
+    && (err.code === -32099 || err.code === 'EPIPE' || err.cause?.code === 'EPIPE' || (typeof err.message === 'string' && /\bEPIPE\b/.test(err.message)));
+}
+
 function remove<T>(list: T[], item: T): void {
   const i = list.indexOf(item);
   if (i !== -1) list.splice(i, 1);
@@ -151,9 +161,20 @@ export class CodexClient {
       await client.conn.sendNotification(INITIALIZED_NOTIFICATION);
       return client;
     } catch (e) {
+      // The early child (prespawn.ts) may have died just before it was adopted (Node had not reaped it
+      // yet): writing `initialize` then fails (EPIPE) or it exits. One fresh spawn, as if there had been
+      // none; nothing is held any more, so that one is new, and its failure is reported as usual.
+      const died = e instanceof CodexExitedError || writeFailed(e);
+      if (proc.adopted && died) {
+        proc.kill();
+        await client.exited;
+        return CodexClient.start(opts);
+      }
       if (e instanceof CodexExitedError) throw CodexStartError.exitedEarly(opts.bin, e.exit).withPid(proc.pid);
       proc.kill();
       const exit = await client.exited;
+      // A pipe that broke because the process died is an early exit, not a refusal.
+      if (died) throw CodexStartError.exitedEarly(opts.bin, exit).withPid(proc.pid);
       if (e instanceof CodexTimeoutError) throw CodexStartError.timedOut(opts.bin, timeoutMs, exit).withPid(proc.pid);
       throw CodexStartError.rejected(opts.bin, e as Error, exit).withPid(proc.pid);
     }

@@ -82,9 +82,12 @@ export class LaunchedProcess {
   private readonly tailLines: number;
   private exit: ProcessExit | null = null;
   private stopping: Promise<ProcessExit> | null = null;
+  /** True when this is the child `angelia run` started early (prespawn.ts), not one spawned by this launch. */
+  readonly adopted: boolean;
 
   /** @internal Use `launch()`. */
-  constructor(private readonly child: ChildProcessWithoutNullStreams, spec: LaunchSpec) {
+  constructor(private readonly child: ChildProcessWithoutNullStreams, spec: LaunchSpec, adopted = false) {
+    this.adopted = adopted;
     if (child.pid === undefined) throw new Error(`launch: ${spec.bin} has no pid (spawn failed)`);
     this.pid = child.pid;
     this.stdin = child.stdin;
@@ -197,7 +200,7 @@ export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
         }
       }
       try {
-        resolve(new LaunchedProcess(child, spec));
+        resolve(new LaunchedProcess(child, spec, held !== null));
       } catch (e) {
         reject(e);
       }
