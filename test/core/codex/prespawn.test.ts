@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 /** A stand-in for codex: waits for a line on stdin, then prints its argv and MARK, and exits. */
-const SCRIPT = "process.stdin.once('data', () => { process.stdout.write(JSON.stringify({ argv: process.argv.slice(1), mark: process.env.MARK ?? null, unset: process.env.DROP ?? null, endpoint: process.env.OPENAI_BASE_URL ?? null }) + '\\n'); process.exit(0); });";
+const SCRIPT = "process.stdin.once('data', () => { process.stdout.write(JSON.stringify({ argv: process.argv.slice(1), mark: process.env.MARK ?? null, unset: process.env.DROP ?? null, endpoint: process.env.OPENAI_BASE_URL ?? null, secret: process.env.MCP_SECRET ?? null }) + '\\n'); process.exit(0); });";
 const base: NodeJS.ProcessEnv = { ...process.env, DROP: 'from the caller' };
 function specOf(over: Partial<PrespawnSpec> = {}): PrespawnSpec {
   const env: NodeJS.ProcessEnv = { ...base, MARK: 'compiled' };
@@ -45,20 +45,21 @@ function existsPid(pid: number): boolean {
   }
 }
 
-async function said(p: LaunchedProcess): Promise<{ argv: string[]; mark: string | null; unset: string | null; endpoint: string | null }> {
+async function said(p: LaunchedProcess): Promise<{ argv: string[]; mark: string | null; unset: string | null; endpoint: string | null; secret: string | null }> {
   let out = '';
   p.stdout.on('data', (c: Buffer) => (out += c.toString()));
   p.stdin.write('go\n');
   await p.exited;
-  return JSON.parse(out.trim()) as { argv: string[]; mark: string | null; unset: string | null; endpoint: string | null };
+  return JSON.parse(out.trim()) as { argv: string[]; mark: string | null; unset: string | null; endpoint: string | null; secret: string | null };
 }
 
 describe('starting Codex from the chat\'s last launch', () => {
   it('remembers the launch as changes to the environment, privately, and launch() adopts the child when the spec is identical', async () => {
     rememberLaunch(state, 'coder', specOf(), base);
-    const memo = JSON.parse(readFileSync(launchMemoryFile(state, 'coder'), 'utf8')) as { set: Record<string, string>; unset: string[] };
+    const memo = JSON.parse(readFileSync(launchMemoryFile(state, 'coder'), 'utf8')) as { set: Record<string, string>; names: string[] };
     expect(memo.set).toEqual({ MARK: 'compiled' });
-    expect(memo.unset).toEqual(['DROP']);
+    expect(memo.names).toContain('MARK');
+    expect(memo.names).not.toContain('DROP');
 
     prespawnCodex(state, 'coder', base);
     const early = prespawnedPid();
@@ -68,7 +69,19 @@ describe('starting Codex from the chat\'s last launch', () => {
     expect(p.pid).toBe(early);
     expect(prespawnedPid()).toBeNull();
     // Nothing was written to it before adoption: it still waits for its first line, and runs the spec.
-    expect(await said(p)).toEqual({ argv: ['app-server'], mark: 'compiled', unset: null, endpoint: null });
+    expect(await said(p)).toEqual({ argv: ['app-server'], mark: 'compiled', unset: null, endpoint: null, secret: null });
+  });
+
+  it('gives the early child no variable the last launch did not have (an MCP secret set only in this shell, which the plan strips)', async () => {
+    rememberLaunch(state, 'coder', specOf(), base);
+    prespawnCodex(state, 'coder', { ...base, MCP_SECRET: 'only in this shell' });
+    const early = prespawnedPid();
+    expect(early).not.toBeNull();
+    // The plan strips it too, so the spec is the same and the child is adopted, never having had it.
+    const p = await launch(specOf());
+    procs.push(p);
+    expect(p.pid).toBe(early);
+    expect((await said(p)).secret).toBeNull();
   });
 
   it.each([

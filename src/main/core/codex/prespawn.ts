@@ -19,16 +19,19 @@ import { join } from 'node:path';
 import { signalTree } from './reap';
 import { STRIPPED_ENV } from './strippedEnv';
 
-/** What `<state>/private/launch/<chatId>.json` holds: a spawn spec, its environment as changes to Angelia's. */
+/**
+ * What `<state>/private/launch/<chatId>.json` holds: a spawn spec, and its environment as the names of
+ * all its variables plus the values that differed from the environment of the process that launched it.
+ */
 interface RememberedLaunch {
-  version: 1;
+  version: 2;
   bin: string;
   args: string[];
   cwd: string;
+  /** Every variable name of the launch's environment: the early child gets no other. */
+  names: string[];
   /** Variables set to a value different from the environment of the process that launched it. */
   set: Record<string, string>;
-  /** Variables of that environment the launch removed. */
-  unset: string[];
 }
 
 /** The spec compared at adoption: the complete spawn inputs. */
@@ -55,8 +58,8 @@ export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnS
   try {
     const set: Record<string, string> = {};
     for (const [k, v] of Object.entries(spec.env)) if (v !== undefined && baseEnv[k] !== v) set[k] = v;
-    const unset = Object.keys(baseEnv).filter((k) => baseEnv[k] !== undefined && spec.env[k] === undefined);
-    const memo: RememberedLaunch = { version: 1, bin: spec.bin, args: spec.args, cwd: spec.cwd, set, unset };
+    const names = Object.keys(spec.env).filter((k) => spec.env[k] !== undefined);
+    const memo: RememberedLaunch = { version: 2, bin: spec.bin, args: spec.args, cwd: spec.cwd, names, set };
     const file = launchMemoryFile(stateDir, chatId);
     mkdirSync(join(stateDir, 'private', 'launch'), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
@@ -68,8 +71,7 @@ export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnS
 }
 
 /**
- * Spawns Codex from chat `chatId`'s remembered launch, with the remembered changes applied to `env`,
- * and holds it (stdio piped, nothing written) for `adoptPrespawned`. Does nothing when there is no valid
+ * Spawns Codex from chat `chatId`'s remembered launch, and holds it (stdio piped, nothing written) for `adoptPrespawned`. Does nothing when there is no valid
  * memory, when a child is already held, or when the spawn fails. Never throws.
  */
 export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.ProcessEnv): void {
@@ -80,12 +82,17 @@ export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.Proc
   } catch {
     return;
   }
-  if (memo?.version !== 1 || typeof memo.bin !== 'string' || !Array.isArray(memo.args) || typeof memo.cwd !== 'string' || typeof memo.set !== 'object' || !Array.isArray(memo.unset)) return;
-  const childEnv: NodeJS.ProcessEnv = { ...env };
-  // What the launch plan strips is never given to Codex, not even for the moment before adoption.
-  for (const k of STRIPPED_ENV) delete childEnv[k];
-  Object.assign(childEnv, memo.set);
-  for (const k of memo.unset) delete childEnv[k];
+  if (memo?.version !== 2 || typeof memo.bin !== 'string' || !Array.isArray(memo.args) || typeof memo.cwd !== 'string' || typeof memo.set !== 'object' || memo.set === null || !Array.isArray(memo.names)) return;
+  // Only the variables the last launch had: the remembered value where it differed, else this process's.
+  // A variable the launch plan strips (STRIPPED_ENV, the secrets of MCP servers the profile is not given)
+  // is never in that list, so Codex never gets one, not even for the moment before adoption.
+  const stripped = new Set<string>(STRIPPED_ENV);
+  const childEnv: NodeJS.ProcessEnv = {};
+  for (const k of memo.names) {
+    if (typeof k !== 'string' || stripped.has(k)) continue;
+    const v = Object.hasOwn(memo.set, k) ? memo.set[k] : env[k];
+    if (typeof v === 'string') childEnv[k] = v;
+  }
   try {
     const child = spawn(memo.bin, memo.args, { cwd: memo.cwd, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     child.once('error', () => {
