@@ -191,15 +191,16 @@ export function sectionOf(doc: string, id: string): string | undefined {
 /**
  * The summary section: every target line ("- Target: … → **PASS**") of every benchmark's section in `doc`,
  * under the benchmark's title, with the date the section was measured ("measured <ISO date>" of its
- * machine line). A benchmark without a section is listed as not run yet.
+ * machine line) and, for a `--quick` run, that it was one. A benchmark without a section is listed as not run yet.
  */
 export function summarySection(doc: string, benches: { id: string; title: string }[]): string {
   const lines = ['## Summary of the targets', ''];
   for (const b of benches) {
     const body = sectionOf(doc, b.id);
     const when = body?.match(/measured (\d{4}-\d{2}-\d{2}T[\d:.]+Z)/)?.[1];
+    const quick = body?.includes('_Quick run (`--quick`)') ? ', quick run: fewer samples, for validation only' : '';
     const targets = body ? body.split('\n').filter((l) => l.startsWith('- Target: ')) : [];
-    lines.push(`**${b.title}** (\`${b.id}\`${when ? `, measured ${when}` : ''})`, '');
+    lines.push(`**${b.title}** (\`${b.id}\`${when ? `, measured ${when}` : ''}${quick})`, '');
     if (!body) lines.push('- not run yet');
     else if (targets.length === 0) lines.push('- no verdict (see the section)');
     else lines.push(...targets);

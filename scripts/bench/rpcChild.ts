@@ -6,6 +6,7 @@
  * shared/design/codex-app-server.md §1, §3 (no `jsonrpc` member needed; server requests carry `id` and `method`).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { signalTree } from '../../src/main/core/codex/reap';
 
 /** What to spawn: the executable, its whole argv (ending with "app-server"), cwd and complete environment. */
 export interface SpawnSpec { bin: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }
@@ -77,21 +78,22 @@ export class RpcChild {
     return () => this.notificationListeners.delete(l);
   }
 
-  /** Closes stdin and waits for the exit; SIGKILLs the group after `graceMs` (default 5 s). */
+  /**
+   * Closes stdin and waits for the exit (SIGKILL to its tree after `graceMs`, default 5 s); then SIGKILLs
+   * whatever is left of its session: codex's sandboxed fs helpers (bwrap) run in process groups of their
+   * own inside it, and one could outlive codex (found by a fresh-clone run of the bench).
+   */
   async close(graceMs = 5000): Promise<void> {
     this.child.stdin.end();
     const timer = setTimeout(() => this.kill(), graceMs);
     await this.exited;
     clearTimeout(timer);
+    this.kill();
   }
 
-  /** SIGKILL to the process group. */
+  /** SIGKILL to the process group and the whole session (`signalTree`, as Angelia ends its own children). */
   kill(): void {
-    try {
-      process.kill(-this.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    signalTree(this.pid, 'SIGKILL');
   }
 
   private onData(chunk: string): void {

@@ -76,6 +76,11 @@ describe('the Markdown of docs/benchmarks.md', () => {
     expect(summary).toContain('**Bench A** (`a`, measured 2026-01-02T03:04:05.678Z)');
     expect(summary).toContain('- Target: t2 ≤ 2 — measured 3 → **MISS**');
     expect(summary).toContain('**Bench B** (`b`)\n\n- not run yet');
+    // A --quick section says so in the summary too.
+    const quick = replaceSection(doc, 'b', `## B\n\nMachine: y; measured 2026-01-03T00:00:00.000Z.\n\n${lines}\n\n_Quick run (\`--quick\`): fewer samples than the full suite; figures for validation only._`);
+    const both = summarySection(quick, [{ id: 'a', title: 'Bench A' }, { id: 'b', title: 'Bench B' }]);
+    expect(both).toContain('**Bench B** (`b`, measured 2026-01-03T00:00:00.000Z, quick run: fewer samples, for validation only)');
+    expect(both).toContain('**Bench A** (`a`, measured 2026-01-02T03:04:05.678Z)\n');
   });
 });
 
