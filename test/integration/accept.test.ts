@@ -1,8 +1,8 @@
 /**
  * The accepted table end to end: the first run takes the table; an edit on disk (here: one that gives the
  * agent a folder outside) waits, and a real Codex agent still runs on the accepted copy; `angelia accept
- * --check` shows the field-by-field diff and exits 1; `angelia accept` takes it; a broken table is
- * refused naming its path. The command modules run in a fresh Node process through tsx.
+ * --check` shows the field-by-field diff and exits 1; `angelia accept` takes it; a loosening (a folder to
+ * write, plan mode → default) waits for `compile --write`; a broken table is refused naming its path. The command modules run in a fresh Node process through tsx.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -120,6 +120,34 @@ describe('the accepted table', () => {
     expect(after.items.find((it) => it.type === 'turnEnd'), JSON.stringify(after.items)).toMatchObject({ status: 'completed' });
     expect(after.o.profileViews()[0]?.addDirs).toEqual([outside]);
     expect(existsSync(target), JSON.stringify(after.items)).toBe(true);
+    expect(await readFile(target, 'utf8')).toBe('hi\n');
+  });
+
+  it('a profile compiled in plan mode (read-only) and then accepted in default mode may write only after its compile', async () => {
+    inst = await makeInstance({ coder: { permission_mode: 'plan' } });
+    const { paths } = inst;
+    const target = join(inst.cwd.coder!, 'from-agent.txt');
+    const cmd = { exec: { cmd: `echo hi > ${target}`, login: false } };
+    inst.model.enqueue(cmd, { message: 'tried' });
+    const first = await turn(inst, 'write here');
+    expect(first.items.find((it) => it.type === 'turnEnd'), JSON.stringify(first.items)).toMatchObject({ status: 'completed' });
+    expect(existsSync(target)).toBe(false);
+
+    // The table now says default (the folder writable), and it is accepted, but not compiled yet.
+    const text = await readFile(paths.tableFile, 'utf8');
+    expect(text).toMatch(/permission_mode = "plan"/);
+    await writeFile(paths.tableFile, text.replace(/permission_mode = "plan"/, 'permission_mode = "default"'));
+    expect((await accept(inst)).code).toBe(0);
+    const early = await turn(inst, 'write here now');
+    expect(early.items.find((it) => it.type === 'error')).toMatchObject({
+      kind: 'refused', message: "This chat's agent was not started: permission_mode is now default, but the last compile was in plan mode (read-only); the profile may write its folder only after you compile again. Fix: angelia compile --write coder",
+    });
+    expect(existsSync(target)).toBe(false);
+
+    expect(await command(inst, 'compile', 'compile', ['--write', 'coder'])).toMatchObject({ code: 0 });
+    inst.model.enqueue(cmd, { message: 'written' });
+    const after = await turn(inst, 'write here again');
+    expect(after.items.find((it) => it.type === 'turnEnd'), JSON.stringify(after.items)).toMatchObject({ status: 'completed' });
     expect(await readFile(target, 'utf8')).toBe('hi\n');
   });
 

@@ -67,7 +67,7 @@ describe('the profile editor on real codex', { timeout: 300_000 }, () => {
     expect(await readFile(`${paths.tableFile}.bak`, 'utf8')).toBe(table);
     expect(statSync(`${paths.tableFile}.bak`).mode & 0o777).toBe(0o600);
     expect(await readFile(paths.acceptedTable, 'utf8')).toBe(written);
-    expect(await checkLaunch(paths.stateDir, { name: 'coder', cwd: inst.cwd.coder!, backend: 'codex', sandbox: true })).toEqual([]);
+    expect(await checkLaunch(paths.stateDir, { name: 'coder', cwd: inst.cwd.coder!, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual([]);
     expect(saved.verify).toMatchObject({ profile: 'coder', codexVersion: '0.169.0', pass: true });
     expect(saved.verify?.probes.find((p) => p.path === outside && p.op === 'write')).toMatchObject({ expected: 'allowed', pass: true });
     expect(profilesChanged).toContainEqual({ names: ['coder'] });

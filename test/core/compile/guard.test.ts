@@ -8,9 +8,9 @@ import { checkLaunch, launchCheck, refusalText, settingsFilePath, type FileText,
 import { resolveInstance, type InstancePaths } from '../../../src/main/core/instance/paths';
 import { makeTestDir, removeTestDir } from '../instance/testDir';
 
-const P: GuardedProfile = { name: 'coder', cwd: '/w/coder', backend: 'codex', sandbox: true };
+const P: GuardedProfile = { name: 'coder', cwd: '/w/coder', backend: 'codex', sandbox: true, permissionMode: 'default' };
 const RULES = ['Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)', 'Read(/s/api.token)'];
-const GUARD = { version: 1, profile: 'coder', cwd: '/w/coder', backend: 'codex', deny: RULES, codexSandbox: true, compiledAt: '2025-01-01T00:00:00.000Z' };
+const GUARD = { version: 1, profile: 'coder', cwd: '/w/coder', backend: 'codex', deny: RULES, codexSandbox: true, readOnly: false, compiledAt: '2025-01-01T00:00:00.000Z' };
 const G = '/s/compiled/coder.json';
 const S = '/w/coder/.claude/settings.json';
 
@@ -23,6 +23,10 @@ describe('launchCheck: every refusal of seed-spec §3.2', () => {
     expect(launchCheck(guard(), settings(), P)).toEqual([]);
     expect(launchCheck(guard(), settings([...RULES, 'Read(/extra/**)'], { model: 'x' }), P)).toEqual([]);
     expect(launchCheck(guard({ codexSandbox: false }), settings(), { ...P, sandbox: false })).toEqual([]);
+    // Plan mode is read-only: compiled in it, or tightened to it since, a start goes on (an old guard too).
+    expect(launchCheck(guard({ readOnly: true }), settings(), { ...P, permissionMode: 'plan' })).toEqual([]);
+    expect(launchCheck(guard({ readOnly: false }), settings(), { ...P, permissionMode: 'plan' })).toEqual([]);
+    expect(launchCheck(guard({ readOnly: undefined }), settings(), { ...P, permissionMode: 'plan' })).toEqual([]);
   });
 
   const cases: Array<[string, FileText, FileText, GuardedProfile, string, RegExp]> = [
@@ -39,6 +43,9 @@ describe('launchCheck: every refusal of seed-spec §3.2', () => {
     ['settings.json deny is not a list', guard(), { path: S, text: '{"permissions":{"deny":"Read(/x)"}}' }, P, 'settings-unreadable', /permissions\.deny" that is not a list/],
     ['settings.json is an array', guard(), { path: S, text: '[]' }, P, 'settings-unreadable', /is not a JSON object/],
     ['sandbox turned off since compile', guard(), settings(), { ...P, sandbox: false }, 'sandbox-off', /^sandbox off: the table turned Codex's sandbox off since the last compile/],
+    ['compiled read-only in plan mode, now default', guard({ readOnly: true }), settings(), P, 'mode-loosened', /^permission_mode is now default, but the last compile was in plan mode \(read-only\); the profile may write its folder only after you compile again$/],
+    ['compiled read-only in plan mode, now acceptEdits', guard({ readOnly: true }), settings(), { ...P, permissionMode: 'acceptEdits' }, 'mode-loosened', /^permission_mode is now acceptEdits, but the last compile was in plan mode/],
+    ['a guard from before the mode was recorded, not in plan mode (fail closed)', guard({ readOnly: undefined }), settings(), P, 'mode-loosened', /^permission_mode default: the last compile did not record whether this profile may write; compile again$/],
   ];
   for (const [name, g, s, p, kind, text] of cases) {
     it(`refuses: ${name}`, () => {
@@ -129,7 +136,7 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
     await mkdir(join(cwd(), '.claude'), { recursive: true });
     await writeFile(settingsFilePath(cwd()), JSON.stringify({ permissions: { deny: ['Read(/a/**)'] } }));
     expect((await refusal()).refusal).toBe('1 of its protections was changed outside Angelia: deny Read(/b/**). Fix: angelia compile --write coder');
-    expect(await checkLaunch(paths.stateDir, { name: 'coder', cwd: cwd(), backend: 'codex', sandbox: true })).toHaveLength(1);
+    expect(await checkLaunch(paths.stateDir, { name: 'coder', cwd: cwd(), backend: 'codex', sandbox: true, permissionMode: 'default' })).toHaveLength(1);
     await writeFile(guardPath(paths.stateDir, 'coder'), 'not json');
     expect((await refusal()).refusal).toMatch(/^the launch guard .*coder\.json cannot be read \(not JSON/);
     expect(started).toBe(0);

@@ -32,7 +32,7 @@ export interface FileText {
 /** Why a start is refused; `kind` drives the one-line refusal message. */
 export type LaunchReasonKind =
   | 'never-compiled' | 'guard-invalid' | 'other-folder' | 'other-backend'
-  | 'settings-unreadable' | 'deny-missing' | 'sandbox-off' | 'check-failed';
+  | 'settings-unreadable' | 'deny-missing' | 'sandbox-off' | 'mode-loosened' | 'check-failed';
 
 /** One reason to refuse a start. */
 export interface LaunchReason {
@@ -41,7 +41,7 @@ export interface LaunchReason {
 }
 
 /** The profile fields the check reads. */
-export type GuardedProfile = Pick<ResolvedProfile, 'name' | 'cwd' | 'backend' | 'sandbox'>;
+export type GuardedProfile = Pick<ResolvedProfile, 'name' | 'cwd' | 'backend' | 'sandbox' | 'permissionMode'>;
 
 type SettingsRead = { ok: true; deny: string[] } | { ok: false; why: string };
 
@@ -94,6 +94,16 @@ function check(guard: FileText, settings: FileText, profile: GuardedProfile): La
   if (parsed.codexSandbox && !profile.sandbox) {
     reasons.push({ kind: 'sandbox-off', text: "sandbox off: the table turned Codex's sandbox off since the last compile; compile again to accept it" });
   }
+  // Plan mode compiles to a read-only sandbox; another mode writes the profile's folder. A guard from
+  // before this was recorded counts as read-only (fail closed).
+  if (profile.sandbox && profile.permissionMode !== 'plan' && (parsed.readOnly ?? true)) {
+    reasons.push({
+      kind: 'mode-loosened',
+      text: parsed.readOnly === undefined
+        ? `permission_mode ${profile.permissionMode}: the last compile did not record whether this profile may write; compile again`
+        : `permission_mode is now ${profile.permissionMode}, but the last compile was in plan mode (read-only); the profile may write its folder only after you compile again`,
+    });
+  }
   return reasons;
 }
 
@@ -103,7 +113,8 @@ function check(guard: FileText, settings: FileText, profile: GuardedProfile): La
  * the accepted table has it now. Returns every reason to refuse ([] = start allowed), in this order:
  * never compiled | guard unreadable or invalid (alone); then another folder, another backend,
  * settings unreadable or one `deny <rule>` per rule the last compile wrote that settings.json lacks
- * (rules added since are fine), `sandbox off`. Never throws: an exception becomes
+ * (rules added since are fine), `sandbox off`, `mode-loosened` (compiled read-only in plan mode, or
+ * before that was recorded, and now in another mode). Never throws: an exception becomes
  * `the check failed: <message>`.
  */
 export function launchCheck(guard: FileText, settings: FileText, profile: GuardedProfile): LaunchReason[] {

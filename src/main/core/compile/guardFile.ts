@@ -39,6 +39,13 @@ export const guardFileSchema = z.object({
    * guard allows no write beyond the profile's folder until compiled again (fail closed).
    */
   write: z.array(z.string()).optional(),
+  /**
+   * True when compiled with `permission_mode = "plan"` (a read-only sandbox: Codex's `:read-only`). A
+   * start in any other mode is refused until the next compile (compile/guard.ts), as accepting a table
+   * must not make a profile writable by itself. Absent in guards written before it existed: read as
+   * true (fail closed), so a profile not in plan mode needs one compile.
+   */
+  readOnly: z.boolean().optional(),
   compiledAt: z.iso.datetime(),
 });
 
@@ -47,6 +54,6 @@ export type GuardFile = z.output<typeof guardFileSchema>;
 
 /** The guard's text as written: pretty JSON with a final newline, keys in the contract's order. */
 export function guardText(guard: GuardFile): string {
-  const { version, profile, cwd, backend, deny, codexSandbox, write, compiledAt } = guard;
-  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, write, compiledAt }, null, 2)}\n`;
+  const { version, profile, cwd, backend, deny, codexSandbox, write, readOnly, compiledAt } = guard;
+  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, write, readOnly, compiledAt }, null, 2)}\n`;
 }
