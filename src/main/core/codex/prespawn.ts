@@ -5,7 +5,8 @@
  * spawn Codex, and Codex then spends ~90 ms starting before it answers `initialize`. This module (Node
  * built-ins only, so it loads in a millisecond) lets the two overlap: right after Node starts, `run`
  * spawns Codex with EXACTLY the spawn spec the chat's last launch used (executable, argv, cwd, environment;
- * remembered in `<state>/private/launch/<chatId>.json` by `rememberLaunch`), and nothing is written to it.
+ * remembered in `<state>/private/launch/<chatId>.json` by `rememberLaunch`; the environment holds only the
+ * variables that launch had, so nothing the plan strips reaches it), and nothing is written to it.
  * When the real launch plan is ready, `launcher.launch` asks `adoptPrespawned(spec)`: the child is used
  * only if its spec is identical, field by field and variable by variable, to the one just computed; any
  * difference (a changed table, profile, environment or Codex version) kills it and Codex is spawned
@@ -50,8 +51,8 @@ export function launchMemoryFile(stateDir: string, chatId: string): string {
 }
 
 /**
- * Remembers `spec` as chat `chatId`'s last launch (its environment as changes to `baseEnv`), written
- * atomically (a temp name renamed over). Best effort: an error is swallowed (the next run then spawns
+ * Remembers `spec` as chat `chatId`'s last launch (its variables' names, and the values that differ from
+ * `baseEnv`), written atomically (a temp name renamed over). Best effort: an error is swallowed (the next run then spawns
  * Codex after its plan, as without this).
  */
 export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnSpec, baseEnv: NodeJS.ProcessEnv): void {
