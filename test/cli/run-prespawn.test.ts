@@ -23,7 +23,7 @@ describe('angelia run with a remembered launch', () => {
     const memory = launchMemoryFile(inst.state, 'nosuch');
     mkdirSync(join(inst.state, 'private', 'launch'), { recursive: true });
     writeFileSync(memory, JSON.stringify({
-      version: 2, bin: process.execPath, cwd: inst.root, set: {}, names: Object.keys(inst.env),
+      version: 2, bin: process.execPath, cwd: inst.root, set: {}, names: Object.keys(inst.env), stamps: [],
       args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 60000)`],
     }));
     const run = await angelia(inst.env, 'run', 'nosuch', 'hi');

@@ -3,9 +3,11 @@
  * scripted model. Checks the stable JSON lines and exit codes of issue 2.
  */
 import { spawn } from 'node:child_process';
-import { writeFile, readFile } from 'node:fs/promises';
+import { chmod, rm, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { resolveCodexBin } from '../../src/main/core/codex/resolve';
+import { freshDir } from '../../src/main/demo/codexHome';
 import { makeInstance, type TestInstance } from '../fixtures/instance';
 
 const CLI = join(__dirname, '..', '..', 'bin', 'angelia.js');
@@ -62,5 +64,37 @@ describe('angelia run', () => {
     const r = await runCli(['run', 'coder', 'hello', '--json'], inst.env);
     expect(r.code).toBe(1);
     expect(lines(r.stdout).at(-1)).toMatchObject({ type: 'turn-end', ok: false, reason: expect.stringMatching(/^Usage limit reached/) });
+  });
+
+  it('a later run of the chat adopts the Codex it started early: one spawn, given the chat\'s own variables', async () => {
+    // The profile's codex is a wrapper that logs each spawn (its pid, and whether the chat's API token is set).
+    const dir = await freshDir('cli-run-wrap');
+    try {
+      const log = join(dir, 'spawns.log');
+      const wrapper = join(dir, 'codex');
+      const codex = resolveCodexBin(undefined, { env: process.env });
+      await writeFile(wrapper, `#!/bin/sh\necho "$$ \${ANGELIA_API_TOKEN:+token}" >> '${log}'\nexec '${codex.path}' "$@"\n`);
+      await chmod(wrapper, 0o755);
+      inst = await makeInstance({ coder: { bin: wrapper } });
+      inst.model.enqueue({ message: 'one' }, { message: 'two' }, { message: 'three' });
+      const spawnsSoFar = async (): Promise<string[]> => (await readFile(log, 'utf8')).trim().split('\n');
+      const first = await runCli(['run', 'coder', 'hello', '--json'], inst.env);
+      expect(first.code, first.stderr).toBe(0);
+      expect(await spawnsSoFar()).toHaveLength(1);
+      // The first run's Codex created files in CODEX_HOME, which the next launch plan denies too: the
+      // second run's argv differs from the remembered one, so its early child is killed and Codex spawned afresh.
+      const second = await runCli(['run', 'coder', 'again', '--json'], inst.env);
+      expect(second.code, second.stderr).toBe(0);
+      const afterSecond = (await spawnsSoFar()).length;
+      const third = await runCli(['run', 'coder', 'once more', '--json'], inst.env);
+      expect(third.code, third.stderr).toBe(0);
+      expect(lines(third.stdout).at(-1)).toMatchObject({ type: 'turn-end', ok: true, text: 'three' });
+      const spawns = await spawnsSoFar();
+      // Started once, early, and adopted (a child not adopted is killed and a second one spawned).
+      expect(spawns).toHaveLength(afterSecond + 1);
+      expect(spawns.at(-1)).toMatch(/^\d+ token$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

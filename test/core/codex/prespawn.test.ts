@@ -5,7 +5,7 @@
  * printing its argv and one variable) keeps this a unit test; `angelia run` on real Codex goes through
  * the same `launch()` (test/cli/run-prespawn.test.ts).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CodexClient } from '../../../src/main/core/codex/client';
@@ -147,5 +147,22 @@ describe('starting Codex from the chat\'s last launch', () => {
     } finally {
       await client.stop();
     }
+  });
+
+  it('starts nothing early once a file the launch was planned from has changed (an accept, a compile)', async () => {
+    const table = join(state, 'accepted.toml');
+    writeFileSync(table, '[profiles.coder]\n');
+    rememberLaunch(state, 'coder', specOf(), base, [table]);
+    prespawnCodex(state, 'coder', base);
+    expect(prespawnedPid()).not.toBeNull();
+    adoptPrespawned({ bin: '', args: [], cwd: '', env: {} });
+    // Rewritten as accept does it (a new file renamed over): nothing early any more, until the next launch is remembered.
+    writeFileSync(`${table}.tmp`, '[profiles.coder]\nadd_dirs = []\n');
+    renameSync(`${table}.tmp`, table);
+    prespawnCodex(state, 'coder', base);
+    expect(prespawnedPid()).toBeNull();
+    rememberLaunch(state, 'coder', specOf(), base, [table]);
+    prespawnCodex(state, 'coder', base);
+    expect(prespawnedPid()).not.toBeNull();
   });
 });

@@ -48,6 +48,20 @@ describe('compileWrite', () => {
     for (const p of ['coder', 'writer']) expect(await checkLaunch(i.paths.stateDir, i.table.profiles[p]!)).toEqual([]);
   });
 
+  it('records readOnly only for a sandboxed plan-mode profile (sandbox = false has full access in every mode)', async () => {
+    const i = await setup();
+    const coder = i.table.profiles.coder!;
+    const withCoder = (over: Partial<typeof coder>) => ({ ...i.table, profiles: { ...i.table.profiles, coder: { ...coder, ...over } } });
+    const readOnly = async () => guardFileSchema.parse(JSON.parse(await readFile(guardPath(i.paths.stateDir, 'coder'), 'utf8'))).readOnly;
+    await compileWrite(withCoder({ permissionMode: 'plan' }), ['coder'], i.facts);
+    expect(await readOnly()).toBe(true);
+    expect(await checkLaunch(i.paths.stateDir, { ...coder, permissionMode: 'default' })).toMatchObject([{ kind: 'mode-loosened' }]);
+    await compileWrite(withCoder({ permissionMode: 'plan', sandbox: false }), ['coder'], i.facts);
+    expect(await readOnly()).toBe(false);
+    // From full access to a sandbox in default mode is a tightening: nothing about the mode is refused.
+    expect((await checkLaunch(i.paths.stateDir, { ...coder, permissionMode: 'default' })).filter((r) => r.kind === 'mode-loosened')).toEqual([]);
+  });
+
   it('writes the compiled record (§1.3) and creates _common/', async () => {
     const i = await setup();
     await rm(join(i.paths.workspace, '_common'), { recursive: true });

@@ -25,6 +25,7 @@ import { childTracker, childrenFile } from '../codex/children';
 import { reapOrphans } from '../codex/orphans';
 import type { CodexStartSpec } from '../codex/start';
 import { rememberLaunch } from '../codex/prespawn';
+import { guardPath } from '../compile/guardFile';
 import { reconcileApprovalRecords } from '../approvals/records';
 import { ModelCatalog } from '../codex/models';
 import { Chat, timingFromMinutes, type ChatTiming } from './chat';
@@ -151,7 +152,7 @@ export class Orchestrator {
         const conn = await this.opts.startCodex(tracked);
         this.codexVersion = conn.version;
         // What the next `angelia run` of this chat may start before its own plan is ready (prespawn.ts).
-        rememberLaunch(this.opts.paths.stateDir, chatId, spec, this.opts.env);
+        rememberLaunch(this.opts.paths.stateDir, chatId, spec, this.opts.env, [this.opts.paths.acceptedTable, guardPath(this.opts.paths.stateDir, profile.name)]);
         return conn;
       },
       broker: this.broker, audit: this.audit, sessions: this.sessions,

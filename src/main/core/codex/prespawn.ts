@@ -15,7 +15,7 @@
  * when the process exits; one left by a killed `angelia` sees its stdin close and exits.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signalTree } from './reap';
 import { STRIPPED_ENV } from './strippedEnv';
@@ -33,6 +33,36 @@ interface RememberedLaunch {
   names: string[];
   /** Variables set to a value different from the environment of the process that launched it. */
   set: Record<string, string>;
+  /**
+   * Files the launch was planned from (the accepted table, the profile's launch guard) as they were then;
+   * if one has changed since (an accept, a compile), nothing is started early.
+   */
+  stamps: FileStamp[];
+}
+
+/** A file's identity and size at one moment; a rename over it (an atomic write) changes `ino`. */
+interface FileStamp {
+  path: string;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+function stampOf(path: string): FileStamp | null {
+  try {
+    const st = statSync(path);
+    return { path, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+function unchanged(stamp: unknown): boolean {
+  if (stamp === null || typeof stamp !== 'object') return false;
+  const s = stamp as Partial<FileStamp>;
+  if (typeof s.path !== 'string') return false;
+  const now = stampOf(s.path);
+  return now !== null && now.ino === s.ino && now.size === s.size && now.mtimeMs === s.mtimeMs;
 }
 
 /** The spec compared at adoption: the complete spawn inputs. */
@@ -52,15 +82,16 @@ export function launchMemoryFile(stateDir: string, chatId: string): string {
 
 /**
  * Remembers `spec` as chat `chatId`'s last launch (its variables' names, and the values that differ from
- * `baseEnv`), written atomically (a temp name renamed over). Best effort: an error is swallowed (the next run then spawns
- * Codex after its plan, as without this).
+ * `baseEnv`; the current state of each file of `plannedFrom`), written atomically (a temp name renamed
+ * over). Best effort: an error is swallowed (the next run then spawns Codex after its plan, as without this).
  */
-export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnSpec, baseEnv: NodeJS.ProcessEnv): void {
+export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnSpec, baseEnv: NodeJS.ProcessEnv, plannedFrom: string[] = []): void {
   try {
     const set: Record<string, string> = {};
     for (const [k, v] of Object.entries(spec.env)) if (v !== undefined && baseEnv[k] !== v) set[k] = v;
     const names = Object.keys(spec.env).filter((k) => spec.env[k] !== undefined);
-    const memo: RememberedLaunch = { version: 2, bin: spec.bin, args: spec.args, cwd: spec.cwd, names, set };
+    const stamps = plannedFrom.map(stampOf).filter((x): x is FileStamp => x !== null);
+    const memo: RememberedLaunch = { version: 2, bin: spec.bin, args: spec.args, cwd: spec.cwd, names, set, stamps };
     const file = launchMemoryFile(stateDir, chatId);
     mkdirSync(join(stateDir, 'private', 'launch'), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
@@ -84,14 +115,19 @@ export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.Proc
     return;
   }
   if (memo?.version !== 2 || typeof memo.bin !== 'string' || !Array.isArray(memo.args) || typeof memo.cwd !== 'string' || typeof memo.set !== 'object' || memo.set === null || !Array.isArray(memo.names)) return;
+  // The table was accepted or the profile compiled since: the plan will differ, and what it strips now
+  // (a capability's secret taken away) may not be what the memory knows. Nothing early.
+  if (!Array.isArray(memo.stamps) || !memo.stamps.every(unchanged)) return;
   // Only the variables the last launch had: the remembered value where it differed, else this process's.
   // A variable the launch plan strips (STRIPPED_ENV, the secrets of MCP servers the profile is not given)
   // is never in that list, so Codex never gets one, not even for the moment before adoption.
+  // A stripped name is given only the value the launch itself set (the chat's API token, its mailbox…),
+  // never this process's.
   const stripped = new Set<string>(STRIPPED_ENV);
   const childEnv: NodeJS.ProcessEnv = {};
   for (const k of memo.names) {
-    if (typeof k !== 'string' || stripped.has(k)) continue;
-    const v = Object.hasOwn(memo.set, k) ? memo.set[k] : env[k];
+    if (typeof k !== 'string') continue;
+    const v = Object.hasOwn(memo.set, k) ? memo.set[k] : stripped.has(k) ? undefined : env[k];
     if (typeof v === 'string') childEnv[k] = v;
   }
   try {

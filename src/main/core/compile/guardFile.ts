@@ -40,7 +40,8 @@ export const guardFileSchema = z.object({
    */
   write: z.array(z.string()).optional(),
   /**
-   * True when compiled with `permission_mode = "plan"` (a read-only sandbox: Codex's `:read-only`). A
+   * True when compiled sandboxed with `permission_mode = "plan"` (a read-only sandbox: Codex's `:read-only`; a
+   * profile with `sandbox = false` has full access in every mode, so false for it). A
    * start in any other mode is refused until the next compile (compile/guard.ts), as accepting a table
    * must not make a profile writable by itself. Absent in guards written before it existed: read as
    * true (fail closed), so a profile not in plan mode needs one compile.
