@@ -174,6 +174,8 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     const bConfigRead: number[] = [];
     const bRequirements: number[] = [];
     let bUnprobed = 0;
+    // Probed runs whose Codex was spawned more than once: the early start was not adopted (killed, spawned afresh).
+    let bNotAdopted = 0;
     const pairedRatios: number[] = [];
     const own: number[] = [];
 
@@ -258,9 +260,12 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       const r = await instance.run(PROMPT, { probe: true, profile: PROBED });
       if (r.code === 0 && r.stdout.includes(ANSWER)) {
         BP.samplesMs.push(r.ms);
-        const ph = angeliaPhases(r.marks, r.ms);
+        // Phases only from runs that used their early Codex: another run's first "codex exit" is the killed early child's.
+        const spawns = r.marks.filter((m) => m.name === 'spawn').length;
+        if (spawns > 1) bNotAdopted += 1;
+        const ph = spawns === 1 ? angeliaPhases(r.marks, r.ms) : undefined;
         if (ph) for (const k of PHASES) bPhases[k].push(ph[k]);
-        else bUnprobed += 1;
+        else if (spawns <= 1) bUnprobed += 1;
         const c = requestMs(r.marks, 'config/read');
         const q = requestMs(r.marks, 'configRequirements/read');
         if (c !== undefined) bConfigRead.push(c);
@@ -342,7 +347,9 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       '',
       'By phase, ms: **median** (min–max); the last column is the difference of the medians. Both sides\' phases come from timestamps '
         + 'taken in the process (ms since its `performance.timeOrigin`; the first phase therefore includes Node\'s start-up) and add up to the total in each run.'
-        + (bUnprobed ? ` ${bUnprobed} B run(s) had no complete probe marks and are left out of B's phases.` : ''),
+        + (bUnprobed ? ` ${bUnprobed} B run(s) had no complete probe marks and are left out of B's phases.` : '')
+        + ` Codex started early (core/codex/prespawn.ts) and adopted in ${BP.samplesMs.length - bNotAdopted} of ${BP.samplesMs.length} probed runs`
+        + (bNotAdopted ? ` (the other ${bNotAdopted} spawned Codex twice and are left out of B's phases)` : '') + '.',
       '',
       '| phase | (A) bare client | (B′) `angelia run`, probed | B′ − A |',
       '|---|---|---|---|',
