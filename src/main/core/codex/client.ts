@@ -71,9 +71,8 @@ interface Pending {
  * `MessageWriteError` (-32099) carrying the stream's error (EPIPE when the process is gone).
  */
 function writeFailed(e: unknown): boolean {
-  const err = e as { code?: unknown; cause?: { code?: unknown }; message?: unknown } | null;
-  return err !== null && typeof err === 'object'
-    && (err.code === -32099 || err.code === 'EPIPE' || err.cause?.code === 'EPIPE' || (typeof err.message === 'string' && /\bEPIPE\b/.test(err.message)));
+  const code = e !== null && typeof e === 'object' ? (e as { code?: unknown }).code : undefined;
+  return code === -32099 || code === 'EPIPE';
 }
 
 function remove<T>(list: T[], item: T): void {

@@ -103,8 +103,9 @@ export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnS
 }
 
 /**
- * Spawns Codex from chat `chatId`'s remembered launch, and holds it (stdio piped, nothing written) for `adoptPrespawned`. Does nothing when there is no valid
- * memory, when a child is already held, or when the spawn fails. Never throws.
+ * Spawns Codex from chat `chatId`'s remembered launch, and holds it (stdio piped, nothing written) for
+ * `adoptPrespawned`. Does nothing when there is no valid memory, when a file it was planned from has
+ * changed, when a child is already held, or when the spawn fails. Never throws.
  */
 export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.ProcessEnv): void {
   if (pending) return;
@@ -119,10 +120,9 @@ export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.Proc
   // (a capability's secret taken away) may not be what the memory knows. Nothing early.
   if (!Array.isArray(memo.stamps) || !memo.stamps.every(unchanged)) return;
   // Only the variables the last launch had: the remembered value where it differed, else this process's.
-  // A variable the launch plan strips (STRIPPED_ENV, the secrets of MCP servers the profile is not given)
-  // is never in that list, so Codex never gets one, not even for the moment before adoption.
-  // A stripped name is given only the value the launch itself set (the chat's API token, its mailbox…),
-  // never this process's.
+  // A variable the plan stripped then (an MCP secret the profile is not given) is not in that list; a
+  // STRIPPED_ENV name gets only the value the launch itself set (the chat's API token, its mailbox…),
+  // never this process's. So Codex gets nothing the plan strips, not even before adoption.
   const stripped = new Set<string>(STRIPPED_ENV);
   const childEnv: NodeJS.ProcessEnv = {};
   for (const k of memo.names) {
