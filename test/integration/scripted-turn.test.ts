@@ -44,7 +44,8 @@ describe('a real Codex turn against the scripted model', () => {
 
   it('runs a scripted exec_command in a sandboxed thread and sends its output back to the model', async () => {
     const { model, codexHome, cwd } = await setup();
-    model.enqueue({ exec: { cmd: 'echo hi' } }, { message: 'It printed hi.' });
+    // Not a login shell: the machine's own shell start-up (e.g. pyenv's rehash) must not print into the output.
+    model.enqueue({ exec: { cmd: 'echo hi', login: false } }, { message: 'It printed hi.' });
     const run = await runBareTurn({ codexHome, cwd, prompt: 'run echo hi', thread: { sandbox: 'workspace-write' } });
     expect(run.status).toBe('completed');
     expect(run.text).toBe('It printed hi.');
