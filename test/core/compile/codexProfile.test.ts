@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { allowedMcpServers, compileCodexLaunch, threadParams, type CodexLaunch } from '../../../src/main/core/compile/codexProfile';
@@ -166,6 +168,22 @@ describe('compileCodexLaunch: filesystem floor', () => {
       }));
     }
     expect(() => compileCodexLaunch(tableOf(profile('a', { cwd: '/h' })), 'a', FACTS)).toThrow(expect.objectContaining({ app: expect.objectContaining({ code: 'unsafe-reach', where: 'profiles.a.cwd' }) }));
+  });
+
+  it('refuses an add_dir that is a symlink to the state folder (found by a fresh-clone run)', () => {
+    const root = mkdtempSync(join(process.cwd(), '.angelia-test', 'reach-link-'));
+    try {
+      const state = join(root, 'state');
+      mkdirSync(state);
+      const link = join(root, 'sl');
+      symlinkSync(state, link);
+      const facts = { ...FACTS, stateDir: state };
+      expect(() => compileCodexLaunch(tableOf(profile('a', { addDirs: [link] })), 'a', facts)).toThrow(expect.objectContaining({
+        app: expect.objectContaining({ code: 'unsafe-reach', where: 'profiles.a.add_dirs[0]', message: expect.stringContaining(`(${state})`) }),
+      }));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("an add_dir inside the instance's private state stays denied, with a warning", () => {

@@ -5,6 +5,7 @@
  * Protocol facts: codex 0.169.0 (shared/design/codex-app-server.md §5, §9; network flags measured with
  * `codex sandbox` on Linux, see test/integration/sandbox-compile.test.ts).
  */
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppFailure } from '../../../shared/result';
 import { isWithin } from '../instance/paths';
@@ -116,7 +117,8 @@ export function allowedMcpServers(table: Pick<LoadedTable, 'file' | 'profiles' |
 
 /**
  * Throws AppFailure `unsafe-reach` (key path `profiles.<name>.add_dirs[i]` or `.cwd`) when the profile's
- * folder or an add_dir is, or holds, Angelia's state folder or a Codex home (`~/.codex`, `CODEX_HOME`).
+ * folder or an add_dir is, or holds, Angelia's state folder or a Codex home (`~/.codex`, `CODEX_HOME`),
+ * named as it is or through a symlink (both sides compared by their real paths as well).
  * Denies inside it hold only for names that exist at launch; a writable parent would let the agent
  * create new ones there (a global `AGENTS.md` or `rules/` that every other profile's Codex loads, a file
  * Angelia reads), so no deny floor can make such a folder safe.
@@ -124,8 +126,16 @@ export function allowedMcpServers(table: Pick<LoadedTable, 'file' | 'profiles' |
 export function refuseReachOverPrivate(profile: ResolvedProfile, facts: CompileFacts): void {
   const privateRoots = [...new Set([facts.stateDir, join(facts.home, '.codex'), facts.codexHome])];
   const dirs: [string, PropertyKey[]][] = [[profile.cwd, ['cwd']], ...profile.addDirs.map((d, i): [string, PropertyKey[]] => [d, ['add_dirs', i]])];
+  // Through a symlink too: a folder named by a link is compared by where it really is.
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
   for (const [dir, key] of dirs) {
-    const held = privateRoots.find((root) => isWithin(root, dir));
+    const held = privateRoots.find((root) => isWithin(root, dir) || isWithin(real(root), real(dir)));
     if (!held) continue;
     const where = ['profiles', profile.name, ...key].map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('').slice(1).replace('.[', '[');
     throw new AppFailure({
