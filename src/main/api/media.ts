@@ -15,13 +15,15 @@
  * refused. For an agent caller, the profile's `Read` deny rules apply too. Then the file must be a
  * regular, non-empty file of at most `MEDIA_MAX_BYTES`.
  *
- * The copy is taken through a descriptor opened with O_NOFOLLOW whose identity and size are checked
- * again (a file swapped after the check is refused), into `<state>/media/<uuid>/<name>` (folders 700,
- * file 600).
+ * The copy is taken through ONE descriptor (opened with O_NOFOLLOW on the last component): what it has
+ * open is checked again — its identity and size by fstat, and every check above on its real path
+ * (`/proc/self/fd/N` on Linux) — and the bytes are read from it, so a folder or file swapped for a link
+ * after the path check is never what is copied (docs/security-model.md "Files the API copies
+ * (send-media)"). The copy goes into `<state>/media/<uuid>/<name>` (folders 700, file 600).
  */
 import { randomUUID } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, realpath, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, normalize } from 'node:path';
 import { HOME_PRIVATE_DIRS, HOME_PRIVATE_DIRS_MACOS, HOME_PRIVATE_FILES, STATE_PRIVATE } from '../core/compile/floor';
 import { parseRule } from '../core/compile/rules';
@@ -58,13 +60,20 @@ export interface MediaPlaces {
   codexHome: string;
 }
 
-/** A file that passed the checks: its real path, its name, size and identity. */
+/**
+ * A file that passed the checks: its real path, its name, size and identity, and what it was checked
+ * against (readChecked checks the open descriptor against the same).
+ */
 export interface CheckedMedia {
   path: string;
   name: string;
   size: number;
   dev: number;
   ino: number;
+  places: MediaPlaces;
+  readDeny: readonly string[] | null;
+  /** The path as asked for (normalised), matched against the Read rules as well. */
+  given: string;
 }
 
 /** Case- and Unicode-folded form of a path or name. */
@@ -162,7 +171,29 @@ function isAccessError(e: unknown): boolean {
 }
 
 /**
- * Runs every check of the module comment on `raw`. `readDeny`: the asking agent's deny rules
+ * The checks on what a path resolved to (module comment): `real` (no symbolic link in it) and the
+ * file's status `st` (of `real`, or of an open descriptor). `given`: the path as asked for, also matched
+ * against the Read rules, or null. Throws the ApiError of the first check that refuses.
+ */
+async function checkResolved(real: string, st: Stats, given: string | null, places: MediaPlaces, readDeny: readonly string[] | null): Promise<void> {
+  const refuse = (): ApiError => new ApiError(403, 'media-refused', LOCATION_REFUSED);
+  if (await locationReason(real, places)) throw refuse();
+  const ids = await Promise.all(privateFiles(places).map((f) => stat(f).catch(() => null)));
+  if (ids.some((s) => s !== null && s.dev === st.dev && s.ino === st.ino)) throw refuse();
+  if (readDeny) {
+    const rules = readDeny.map((r) => parseRule(r, places.home)).filter((r) => r?.tool === 'Read').map((r) => r!.path);
+    if ((given !== null && under(given, rules)) || under(real, await withReal(rules))) throw new ApiError(403, 'media-denied', READ_DENIED);
+  }
+  if (!st.isFile()) throw new ApiError(403, 'media-kind', 'only regular files can be sent');
+  if (st.nlink > 1) throw new ApiError(403, 'media-kind', 'the file has several hard links, so where else it lives cannot be checked; send a copy');
+  if (st.size === 0) throw new ApiError(400, 'media-empty', 'the file is empty');
+  if (st.size > MEDIA_MAX_BYTES) throw new ApiError(413, 'media-too-large', `the file is ${(st.size / 1048576).toFixed(1)} MiB; at most ${MEDIA_MAX_BYTES / 1048576} MiB can be sent`);
+}
+
+/**
+ * Runs every check of the module comment on `raw`, by path: the early answer (404, 413 … before anything
+ * is copied). What is read later is checked again on the open descriptor (readChecked), so a folder or
+ * file swapped after this check is never copied. `readDeny`: the asking agent's deny rules
  * (settings.json syntax; only `Read(…)` rules count), or null for the owner. Throws ApiError: 400
  * (`media-path`: not absolute), 403 (`media-refused` LOCATION_REFUSED, `media-denied` READ_DENIED,
  * `media-kind`: not a regular file or hard-linked), 404 (`media-missing`), 413 (`media-too-large`),
@@ -188,35 +219,49 @@ export async function checkMedia(raw: string, places: MediaPlaces, readDeny: rea
   } catch {
     throw new ApiError(404, 'media-missing', 'no such file');
   }
-  const ids = await Promise.all(privateFiles(places).map((f) => stat(f).catch(() => null)));
-  if (ids.some((s) => s !== null && s.dev === st.dev && s.ino === st.ino)) throw refuse();
-  if (readDeny) {
-    const rules = readDeny.map((r) => parseRule(r, places.home)).filter((r) => r?.tool === 'Read').map((r) => r!.path);
-    if (under(given, rules) || under(real, await withReal(rules))) throw new ApiError(403, 'media-denied', READ_DENIED);
-  }
-  if (!st.isFile()) throw new ApiError(403, 'media-kind', 'only regular files can be sent');
-  if (st.nlink > 1) throw new ApiError(403, 'media-kind', 'the file has several hard links, so where else it lives cannot be checked; send a copy');
-  if (st.size === 0) throw new ApiError(400, 'media-empty', 'the file is empty');
-  if (st.size > MEDIA_MAX_BYTES) throw new ApiError(413, 'media-too-large', `the file is ${(st.size / 1048576).toFixed(1)} MiB; at most ${MEDIA_MAX_BYTES / 1048576} MiB can be sent`);
-  return { path: real, name: basename(real), size: st.size, dev: st.dev, ino: st.ino };
+  await checkResolved(real, st, given, places, readDeny);
+  return { path: real, name: basename(real), size: st.size, dev: st.dev, ino: st.ino, places, readDeny, given };
 }
 
 /**
- * Reads the checked file through a descriptor opened with O_NOFOLLOW|O_NONBLOCK and returns its bytes,
- * after checking again that it is the same regular file (device, inode) within the size cap. Throws
- * ApiError 409 `media-changed` when it is not.
+ * The real path of what descriptor `fd` has open, or null when it cannot be known race-free. Linux:
+ * the kernel's own name of the open file, `readlink /proc/self/fd/<fd>` (no symbolic link in it; null
+ * for a deleted file, which the nlink check refuses anyway, or one that is not a file path). Elsewhere
+ * (macOS has no /proc, and Node exposes no F_GETPATH): `path` resolved again, taken only when it names
+ * the same file as the descriptor (`st`: its fstat).
+ */
+async function openFilePath(fd: number, path: string, st: Stats): Promise<string | null> {
+  if (process.platform === 'linux') {
+    const named = await readlink(`/proc/self/fd/${fd}`).catch(() => null);
+    return named !== null && named.startsWith('/') && !named.endsWith(' (deleted)') ? named : null;
+  }
+  const real = await realpath(path).catch(() => null);
+  const now = real === null ? null : await stat(real).catch(() => null);
+  return now !== null && now.dev === st.dev && now.ino === st.ino ? real : null;
+}
+
+/**
+ * Reads the checked file through ONE descriptor and returns its bytes: opened once (O_NOFOLLOW on the
+ * last component, O_NONBLOCK and O_NOCTTY so no FIFO or terminal can hold it), then what is open —
+ * its fstat and its real path (openFilePath) — must be the file checked (device, inode) and pass every
+ * check of checkMedia again (location, private files, the caller's Read rules, one link, size), and the
+ * bytes come from that same descriptor. Throws ApiError 409 `media-changed` when it is not the file
+ * checked, or the 403 of the check that refuses it.
  */
 export async function readChecked(media: CheckedMedia): Promise<Buffer> {
   const changed = (): ApiError => new ApiError(409, 'media-changed', 'the file changed while it was being sent; send it again');
   let handle;
   try {
-    handle = await open(media.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await open(media.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch {
     throw changed();
   }
   try {
     const st = await handle.stat();
-    if (!st.isFile() || st.dev !== media.dev || st.ino !== media.ino || st.nlink > 1 || st.size > MEDIA_MAX_BYTES) throw changed();
+    if (!st.isFile() || st.dev !== media.dev || st.ino !== media.ino || st.nlink !== 1 || st.size > MEDIA_MAX_BYTES) throw changed();
+    const opened = await openFilePath(handle.fd, media.path, st);
+    if (opened === null) throw changed();
+    await checkResolved(opened, st, media.given, media.places, media.readDeny);
     const buf = Buffer.alloc(MEDIA_MAX_BYTES + 1);
     let n = 0;
     for (;;) {
