@@ -3,8 +3,8 @@
  * the channel itself:
  *
  * - inside an agent: the chat token and chat from `ANGELIA_API_TOKEN` / `ANGELIA_SESSION_KEY` when they
- *   are in the environment, else from the identity file of the chat's mailbox (`ANGELIA_MAILBOX`:
- *   Codex keeps variables named like `*TOKEN*` and `*KEY*` from the agent's commands); the socket at
+ *   are in the environment, else from the identity file of the chat's mailbox (`ANGELIA_MAILBOX`: the
+ *   agent's commands never get `ANGELIA_API_TOKEN`, compile/codexProfile.ts `commandEnvNames`); the socket at
  *   `ANGELIA_API_SOCK` when set;
  * - inside a read-only copy answering `/ask` (`ANGELIA_ASK=1`): none at all, by design; every call
  *   fails `read-only-copy` (READ_ONLY_COPY), rather than looking for an owner token it cannot read;
@@ -39,7 +39,7 @@ export const MAILBOX_FALLBACK_CODES: readonly string[] = ['EPERM', 'EACCES', 'EN
  * What a command run outside the sandbox after an approval (an escalated command) is told: it cannot reach
  * Angelia from there, and what to do instead. Measured on codex 0.169.0, Linux (docs/sandbox-sockets.md):
  * such a command keeps the profile's deny entries (Angelia's mailboxes are denied) and Codex's seccomp
- * filter still refuses every Unix socket, and `*TOKEN*` variables are kept from it.
+ * filter still refuses every Unix socket, and `ANGELIA_API_TOKEN` is kept from it.
  */
 export const ESCALATED = (mailbox: string, code: string): string =>
   `this command cannot reach Angelia: your chat's mailbox ${mailbox} is closed to it (${code}), which happens when a command runs outside `

@@ -21,7 +21,7 @@ export function profile(name: string, over: Partial<ResolvedProfile> = {}): Reso
   return {
     name, cwd: `/h/.angelia/workspace/profiles/${name}`, backend: 'codex', bin: null, permissionMode: 'acceptEdits',
     sandbox: true, addDirs: [], model: null, effort: null, allowed: [], denied: [], unsafeOk: false, isolated: false,
-    sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, ...over,
+    sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, env: [], ...over,
   };
 }
 

@@ -64,12 +64,12 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
       addDirs: [join(home, 'projects', 'site'), join(root, 'ws', 'profiles', 'writer')],
       model: 'gpt-5.5',
       effort: 'xhigh',
-      allowed: [], denied: [], unsafeOk: false, isolated: false, sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false,
+      allowed: [], denied: [], unsafeOk: false, isolated: false, sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, env: [],
     });
     expect(t.profiles.writer).toEqual({
       name: 'writer', cwd: join(root, 'ws', 'profiles', 'writer'), backend: 'codex', bin: null,
       permissionMode: 'acceptEdits', sandbox: true, addDirs: [], model: null, effort: null,
-      allowed: [], denied: [], unsafeOk: false, isolated: false, sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false,
+      allowed: [], denied: [], unsafeOk: false, isolated: false, sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, env: [],
     });
     expect(t.capabilities).toEqual({});
     expect(t.warnings).toEqual([]);

@@ -7,8 +7,9 @@
  * (compile/mailbox.ts) is created before the spawn with its identity file (chat id and chat token) and
  * given as one write entry; the environment carries `ANGELIA_API_SOCK`, `ANGELIA_MAILBOX`,
  * `ANGELIA_SESSION_KEY`, `ANGELIA_API_TOKEN` and PATH with `<state>/bin` (the `angelia` launcher,
- * compile/agentCommand.ts) first. Codex keeps variables named like `*TOKEN*` / `*KEY*` from the agent's
- * commands (shell_environment_policy), so the commands read the token and chat from the identity file.
+ * compile/agentCommand.ts) first. The agent's commands get only the variables compile/codexProfile.ts
+ * `commandEnvNames` lists (shell_environment_policy.include_only): `ANGELIA_API_TOKEN` is not one of them,
+ * so the commands read the token from the identity file.
  */
 import { AppFailure } from '../../../shared/result';
 import { grantFloor } from '../approvals/privateReach';
@@ -22,7 +23,7 @@ import { developerInstructions } from '../compile/developerInstructions';
 import type { CompileFacts } from '../compile/facts';
 import { gatherFacts } from '../compile/gather';
 import { assertLaunchAllowed } from '../compile/guard';
-import { guardFileSchema, guardPath } from '../compile/guardFile';
+import { guardFileSchema, guardPath, outsideSandbox, type OutsideSandbox } from '../compile/guardFile';
 import { mcpEnvNames } from '../compile/mcpFlags';
 import { profilePolicy } from '../compile/policy';
 import { wantDeny, wantWrite } from '../compile/rules';
@@ -50,12 +51,15 @@ export function scrubEnv(parent: NodeJS.ProcessEnv, add: Record<string, string>)
 }
 
 /**
- * Refuses a start whose accepted table now denies LESS, or lets the agent write MORE, than the last compile wrote: accepting a table
+ * Refuses a start whose accepted table now denies LESS, lets the agent write MORE, or runs more OUTSIDE
+ * the sandbox (an MCP server given or redefined, another `bin`) than the last compile wrote: accepting a table
  * does not loosen a running profile's sandbox by itself; the loosening takes effect only through
  * `angelia compile --write <profile>` (seed-spec §2: capabilities go live one profile at a time).
- * `currentDeny` is what compile would write now; the guard holds what it wrote last.
+ * `currentDeny` is what compile would write now, `currentWrite` its write folders, `outside` what the
+ * start runs outside the sandbox (guardFile.ts `outsideSandbox`; absent: not checked); the guard holds
+ * what the last compile wrote. Throws AppFailure `refused` with the fix `angelia compile --write <profile>`.
  */
-export function assertCompileCurrent(stateDir: string, profile: string, currentDeny: readonly string[], currentWrite: readonly string[] = []): void {
+export function assertCompileCurrent(stateDir: string, profile: string, currentDeny: readonly string[], currentWrite: readonly string[] = [], outside?: OutsideSandbox): void {
   const file = guardPath(stateDir, profile);
   const guard = guardFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!guard.success) throw new AppFailure({ code: 'refused', message: 'the launch guard cannot be read', where: file, fix: `angelia compile --write ${profile}` });
@@ -81,6 +85,26 @@ export function assertCompileCurrent(stateDir: string, profile: string, currentD
       where: file,
       fix: `angelia compile --write ${profile}`,
     });
+  }
+  if (!outside) return;
+  const refuse = (message: string): never => {
+    throw new AppFailure({ code: 'refused', message, where: file, fix: `angelia compile --write ${profile}` });
+  };
+  // Codex starts MCP servers outside the sandbox (compile/mcpFlags.ts): one given or redefined since the
+  // last compile is a loosening. A guard from before `mcp` was recorded allows none (fail closed).
+  const recorded = new Set(guard.data.mcp ?? []);
+  const newServers = outside.mcp.filter((m) => !recorded.has(m)).map((m) => m.slice(0, m.indexOf(' ')));
+  if (newServers.length > 0) {
+    refuse(guard.data.mcp === undefined
+      ? `the last compile did not record which MCP servers this profile may start (a launch guard from before that was recorded), and it is given ${newServers.join(', ')}; MCP servers run outside the sandbox, so they start only once you compile again`
+      : `the accepted table now gives this profile ${newServers.length} MCP server(s) the last compile did not (${newServers.slice(0, 3).join(', ')}${newServers.length > 3 ? ', …' : ''}); MCP servers run outside the sandbox with your full access, so that takes effect when you compile again`);
+  }
+  // Codex itself runs outside the sandbox and enforces it: another executable waits for the compile too.
+  const bin = guard.data.bin ?? null;
+  if (outside.bin !== bin) {
+    refuse(guard.data.bin === undefined
+      ? `the last compile did not record which Codex executable this profile runs (a launch guard from before that was recorded), and its bin is ${outside.bin}; Codex runs outside the sandbox, so compile again`
+      : `the accepted table now runs the Codex executable ${outside.bin ?? 'bundled with Angelia'} (bin), but the last compile recorded ${bin === null ? 'the bundled one' : bin}; Codex runs outside the sandbox and enforces it, so that takes effect when you compile again`);
   }
 }
 
@@ -163,7 +187,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   const launch = compileCodexLaunch(table, profile.name, facts, { mailbox, readOnly });
   if (launch.sandboxed) {
     const policy = profilePolicy(table, profile, facts);
-    assertCompileCurrent(paths.stateDir, profile.name, wantDeny(policy), wantWrite(policy));
+    assertCompileCurrent(paths.stateDir, profile.name, wantDeny(policy), wantWrite(policy), outsideSandbox(table, profile, launch.mcpServers));
   }
   if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
   if (launch.sandboxed && process.platform === 'linux') await ensureSandboxPlaceholders(launch.writableRoots);

@@ -19,8 +19,29 @@ import { mcpFlags } from './mcpFlags';
 import { profilePolicy } from './policy';
 import { configFlag, inlineTable, tomlValue } from './toml';
 
-/** Environment-variable name patterns kept from the agent's commands (Codex `shell_environment_policy.exclude` globs). */
-export const SECRET_ENV_PATTERNS = ['*KEY*', '*SECRET*', '*TOKEN*', '*PASSWORD*', '*PASSWD*', '*CREDENTIAL*', '*_AUTH*'] as const;
+/**
+ * The plain variables every agent's commands get from Codex's environment (`LC_*` is a glob of Codex's
+ * `include_only`): where things are, who and what the user is, language and terminal, the temp folder.
+ * Nothing here holds a secret; everything not named by commandEnvNames is kept from the commands.
+ */
+export const PLAIN_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'LC_*', 'TERM', 'TZ', 'TMPDIR', 'TMP', 'TEMP'] as const;
+
+/**
+ * Angelia's own variables the in-sandbox `angelia` command reads (api/client.ts `locateApi`;
+ * chats/launchPlan.ts sets them). Not `ANGELIA_API_TOKEN`: the command reads the chat token from the
+ * mailbox's identity file, so the token is never in the commands' environment.
+ */
+export const AGENT_CHANNEL_ENV = ['ANGELIA_MAILBOX', 'ANGELIA_SESSION_KEY', 'ANGELIA_API_SOCK', 'ANGELIA_ASK'] as const;
+
+/**
+ * The variable names (and the `LC_*` glob) an agent's commands get, and nothing else
+ * (docs/security-model.md "Environment of the agent's commands"): PLAIN_ENV, the package-cache and temp
+ * variables Angelia sets (cache.ts `cacheEnv`), AGENT_CHANNEL_ENV, then the names `profile` passes on
+ * purpose (its `env`), de-duplicated in that order. Pure.
+ */
+export function commandEnvNames(profile: Pick<ResolvedProfile, 'env'>): string[] {
+  return [...new Set([...PLAIN_ENV, ...Object.keys(cacheEnv('/')), ...AGENT_CHANNEL_ENV, ...profile.env])];
+}
 
 /** The name of the permission profile Angelia defines on the command line. */
 export const PERMISSION_PROFILE_ID = 'angelia';
@@ -165,10 +186,15 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   const approvalPolicy = readOnly ? 'never' : approvalPolicyFor(profile.permissionMode);
   const docFlag = [
     ...configFlag('project_doc_fallback_filenames', tomlValue(['CLAUDE.md'])),
-    // The agent's commands never see secrets from Angelia's environment (cloud keys, tokens, passwords):
-    // Codex 0.169.0 passes its whole environment to commands unless told (measured by `env` in the sandbox).
-    ...configFlag('shell_environment_policy.ignore_default_excludes', tomlValue(false)),
-    ...configFlag('shell_environment_policy.exclude', tomlValue([...SECRET_ENV_PATTERNS])),
+    // The agent's commands get the variables named by commandEnvNames and no other: Codex 0.169.0 passes
+    // its whole environment to commands unless told, and a secret is not recognisable by its name
+    // (DATABASE_URL, SENTRY_DSN, GH_PAT reached `env` under the old name patterns). `include_only` is
+    // applied last (after `set`); Codex's default excludes (*KEY*, *TOKEN*, *SECRET*) are off so a name
+    // the profile passes on purpose reaches them. Measured with `codex sandbox` and in app-server turns
+    // (test/integration/agent-env.test.ts; docs/security-model.md "Environment of the agent's commands").
+    ...configFlag('shell_environment_policy.inherit', tomlValue('all')),
+    ...configFlag('shell_environment_policy.ignore_default_excludes', tomlValue(true)),
+    ...configFlag('shell_environment_policy.include_only', tomlValue(commandEnvNames(profile))),
   ];
   const policy = profilePolicy(table, profile, facts);
   const mcp = mcpFlags(table, profile, readOnly ? { ...policy, mcpAllowed: [] } : policy, facts);

@@ -136,6 +136,7 @@ async function resolveProfile(
     acceptFrom: refList(raw.accept_from),
     answerFrom: refList(raw.answer_from),
     mediaTags: raw.media_tags,
+    env: [...new Set(raw.env)],
   };
 }
 

@@ -6,7 +6,8 @@
  * (routes, owners, mentions, pacing, shell) do not exist here: writing one is an error.
  */
 import { z } from 'zod';
-import { CAPABILITY_FIXES, CAPABILITY_KEYS, CAPABILITY_KINDS, capabilitySchema, type CapabilityKind } from './capabilitySchema';
+import { CAPABILITY_FIXES, CAPABILITY_KEYS, CAPABILITY_KINDS, capabilitySchema, ENV_NAME, type CapabilityKind } from './capabilitySchema';
+import { STRIPPED_ENV } from '../codex/strippedEnv';
 
 /** Permission modes (seed-spec.md §4.6). Any other value is a load error, never a fallback. */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const;
@@ -61,6 +62,14 @@ export const profileSchema = z.strictObject({
   accept_from: profileRefs,
   answer_from: profileRefs,
   media_tags: z.boolean().default(false),
+  /**
+   * Variables of Angelia's environment passed to the agent's commands on purpose (names only; the value
+   * is Angelia's): every other variable is kept from them (docs/security-model.md "Environment of the
+   * agent's commands"). Not the ones Angelia never gives Codex (codex/strippedEnv.ts).
+   */
+  env: z.array(z.string()
+    .regex(ENV_NAME, { error: 'must be a variable NAME (letters, digits, "_"; not starting with a digit), never a value' })
+    .refine((n) => !(STRIPPED_ENV as readonly string[]).includes(n), { error: 'is a variable Angelia never gives to Codex (a model key or its own channel)' })).default([]),
 });
 
 /** The whole table. */
@@ -99,6 +108,8 @@ export const FIELD_FIXES: Record<string, string> = {
   answer_from: 'list profile names, e.g. answer_from = ["coder"], or "*" for every profile',
   media_tags: 'use media_tags = true or false',
   ...CAPABILITY_FIXES,
+  // One key for both: a profile's env goes to its agent's commands, an mcp capability's to its server.
+  env: 'list variable NAMES, e.g. env = ["GITHUB_TOKEN"] (a profile: passed to its agent\'s commands; an mcp capability: to its server), and put the values in <state>/env',
 };
 
 /**

@@ -88,6 +88,8 @@ export interface ResolvedProfile {
   answerFrom: string[];
   /** Honour `MEDIA:<abs path>` lines in replies. */
   mediaTags: boolean;
+  /** Variable names passed to the agent's commands on purpose (`env`), de-duplicated, in table order. */
+  env: string[];
 }
 
 /** A loaded table. */
