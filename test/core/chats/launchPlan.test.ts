@@ -35,3 +35,51 @@ describe('a table accepted but not compiled', () => {
     }
   });
 });
+
+describe('what runs outside the sandbox waits for compile --write (MCP servers, bin)', () => {
+  const GH = 'gh {"command":"npx","args":["-y","server-github"],"url":null,"env":["GITHUB_TOKEN"]}';
+  function withGuard(extra: Record<string, unknown>, run: (state: string) => void): void {
+    const state = mkdtempSync(join(tmpdir(), 'angelia-guard-'));
+    try {
+      mkdirSync(join(state, 'compiled'), { recursive: true });
+      writeFileSync(guardPath(state, 'coder'), JSON.stringify({ version: 1, profile: 'coder', cwd: '/w', backend: 'codex', deny: [], codexSandbox: true, write: [], compiledAt: '2026-11-30T00:00:00Z', ...extra }));
+      run(state);
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
+  }
+
+  it('a start with the MCP servers and bin the last compile recorded (or fewer servers) goes on', () => {
+    withGuard({ mcp: [GH], bin: '/opt/codex' }, (state) => {
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [GH], bin: '/opt/codex' })).not.toThrow();
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [], bin: '/opt/codex' })).not.toThrow();
+    });
+  });
+
+  it('an MCP server given (or redefined) since the last compile refuses the start with the fix', () => {
+    withGuard({ mcp: [], bin: null }, (state) => {
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [GH], bin: null })).toThrow(expect.objectContaining({
+        app: expect.objectContaining({ code: 'refused', message: expect.stringMatching(/gives this profile 1 MCP server\(s\) the last compile did not \(gh\); MCP servers run outside the sandbox/), fix: 'angelia compile --write coder' }),
+      }));
+    });
+    withGuard({ mcp: [GH.replace('server-github', 'other-server')], bin: null }, (state) => {
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [GH], bin: null })).toThrow(/1 MCP server\(s\) the last compile did not \(gh\)/);
+    });
+  });
+
+  it('a bin changed since the last compile refuses the start', () => {
+    withGuard({ mcp: [], bin: null }, (state) => {
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [], bin: '/opt/other-codex' })).toThrow(expect.objectContaining({
+        app: expect.objectContaining({ code: 'refused', message: expect.stringMatching(/runs the Codex executable \/opt\/other-codex \(bin\), but the last compile recorded the bundled one/), fix: 'angelia compile --write coder' }),
+      }));
+    });
+  });
+
+  it('a guard from before mcp and bin were recorded fails closed for a profile that has them, and only then', () => {
+    withGuard({}, (state) => {
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [], bin: null })).not.toThrow();
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [GH], bin: null })).toThrow(/the last compile did not record which MCP servers this profile may start/);
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [], bin: '/opt/codex' })).toThrow(/the last compile did not record which Codex executable/);
+    });
+  });
+});

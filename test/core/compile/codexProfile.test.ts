@@ -249,7 +249,8 @@ describe('compileCodexLaunch: MCP capabilities', () => {
 
   it('defines each allowed server with one -c table (command, args, env_vars names) or a url', () => {
     const launch = compileCodexLaunch(mcpTable(), 'a', { ...FACTS, userMcpServers: ['userdocs'] });
-    expect(value(launch, 'mcp_servers.gh')).toEqual({ command: 'npx', args: ['-y', 'server "gh"'], env_vars: ['GITHUB_TOKEN', 'GH_HOST'] });
+    // Started in the user's home, never in the agent's folder (compile/mcpFlags.ts).
+    expect(value(launch, 'mcp_servers.gh')).toEqual({ command: 'npx', args: ['-y', 'server "gh"'], env_vars: ['GITHUB_TOKEN', 'GH_HOST'], cwd: '/h' });
     expect(value(launch, 'mcp_servers.web')).toEqual({ url: 'https://mcp.example.com/mcp' });
     expect(value(launch, 'mcp_servers.userdocs.enabled')).toBe(false);
     expect(flags(launch).has('mcp_servers.old')).toBe(false);

@@ -71,7 +71,7 @@ describe('the read-only launch variant', () => {
     const t = tableOf(profile('a', { allowed: ['gh'] }));
     t.capabilities = { gh: { name: 'gh', kind: 'mcp', command: 'npx', args: ['gh'], url: null, env: [], when: null, secrets: [] } };
     const normal = compileCodexLaunch(t, 'a', { ...FACTS, userMcpServers: ['userdocs'] });
-    expect(flag(normal, 'mcp_servers.gh')).toEqual({ command: 'npx', args: ['gh'] });
+    expect(flag(normal, 'mcp_servers.gh')).toEqual({ command: 'npx', args: ['gh'], cwd: FACTS.home });
     const ro = compileCodexLaunch(t, 'a', { ...FACTS, userMcpServers: ['userdocs'] }, { readOnly: true });
     expect(flag(ro, 'mcp_servers.gh')).toBeUndefined();
     expect(flag(ro, 'mcp_servers.userdocs.enabled')).toBe(false);

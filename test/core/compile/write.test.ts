@@ -38,9 +38,11 @@ describe('compileWrite', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(join(i.paths.stateDir, 'compiled'))).mode & 0o777).toBe(0o700);
     const raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(raw)).toEqual(['version', 'profile', 'cwd', 'backend', 'deny', 'codexSandbox', 'write', 'readOnly', 'compiledAt']);
+    expect(Object.keys(raw)).toEqual(['version', 'profile', 'cwd', 'backend', 'deny', 'codexSandbox', 'write', 'readOnly', 'mcp', 'bin', 'compiledAt']);
     const guard = guardFileSchema.parse(raw);
-    expect(guard).toMatchObject({ version: 1, profile: 'coder', cwd: i.profileDir('coder'), backend: 'codex', codexSandbox: true, readOnly: false });
+    expect(guard).toMatchObject({ version: 1, profile: 'coder', cwd: i.profileDir('coder'), backend: 'codex', codexSandbox: true, readOnly: false, bin: null });
+    // What runs outside the sandbox, as compiled: the MCP servers given, with their definitions.
+    expect(guard.mcp).toEqual(['github {"command":"npx","args":["-y","@modelcontextprotocol/server-github"],"url":null,"env":["GITHUB_TOKEN"]}']);
     expect(guard.deny).toEqual((await settingsOf(i, 'coder')).permissions.deny);
     expect(guard.deny).toEqual(expect.arrayContaining([`Read(${join(i.home, '.ssh')}/**)`, `Edit(${i.profileDir('coder')}/.claude/**)`, 'mcp__userdocs']));
     expect(guard.deny).not.toContain('mcp__github');

@@ -22,6 +22,7 @@ import { ensureMailbox, mailboxDirFor } from '../compile/mailbox';
 import { developerInstructions } from '../compile/developerInstructions';
 import type { CompileFacts } from '../compile/facts';
 import { gatherFacts } from '../compile/gather';
+import { checkGrants, liveFs, refuseGrants, type GrantFacts } from '../compile/grants';
 import { assertLaunchAllowed } from '../compile/guard';
 import { guardFileSchema, guardPath, outsideSandbox, type OutsideSandbox } from '../compile/guardFile';
 import { mcpEnvNames } from '../compile/mcpFlags';
@@ -108,6 +109,11 @@ export function assertCompileCurrent(stateDir: string, profile: string, currentD
   }
 }
 
+/** The grant check's facts (compile/grants.ts) for an instance, read now. */
+export function grantFactsOf(paths: InstancePaths, platform: NodeJS.Platform = process.platform): GrantFacts {
+  return { stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, workspace: paths.workspace, workspaceExists: liveFs.kind(paths.workspace) === 'dir', platform };
+}
+
 /** The child's environment: the parent's minus stripped variables and MCP secrets not given, plus the launch's own. */
 export function scrubFor(parent: NodeJS.ProcessEnv, mcp: { all: string[]; given: string[] }): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...parent };
@@ -169,9 +175,16 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     throw new AppFailure({ code: 'refused', message: `the Codex executable is not installed where Angelia can find it: ${(e as Error).message}`, where: `${table.file}: profiles.${profile.name}.bin`, fix: 'run angelia check-config' });
   }
   await assertLaunchAllowed(paths.stateDir, profile);
+  const readOnly = input.readOnly === true;
+  const parentEnv = scrubFor(input.env, mcpEnvNames(table, profile));
+  // Every grant, restriction and program run outside the sandbox, by real path, now (compile/grants.ts):
+  // what compile checked can have changed since (a folder renamed, a link put on a path).
+  refuseGrants(checkGrants(table, grantFactsOf(paths), liveFs, {
+    profiles: [profile.name],
+    exec: () => ({ codex: codex.path, searchPath: [...(readOnly ? [] : [agentBinDir(paths.stateDir)]), ...(parentEnv.PATH ? parentEnv.PATH.split(delimiter) : [])], mcpCwd: paths.home }),
+  }), table.file, 'refused');
   // Before the facts are read: the private folders and the chat's mailbox must exist when Codex mounts
   // the sandbox (a missing denied folder is masked with a file, and a write entry below it would fail).
-  const readOnly = input.readOnly === true;
   if (profile.sandbox || readOnly) await ensureStateFolders(paths.stateDir);
   const token = chatToken(ensureOwnerToken(paths.apiToken), input.chatId);
   let mailbox: string | null = null;
@@ -200,7 +213,6 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
       api: reach ? { command: launcher, chat: input.chatId } : null,
     }),
   };
-  const parentEnv = scrubFor(input.env, mcpEnvNames(table, profile));
   const path = [...(launcher ? [agentBinDir(paths.stateDir)] : []), ...(parentEnv.PATH ? [parentEnv.PATH] : [])].join(delimiter);
   return {
     spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: codexEnv(scrubEnv(parentEnv, {

@@ -15,6 +15,7 @@ import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { compileCodexLaunch } from './codexProfile';
 import { foldRules } from './entries';
 import type { CompileFacts } from './facts';
+import { checkGrants, execAtCompile, liveFs } from './grants';
 import { profilePolicy } from './policy';
 import { parseRule, wantDeny } from './rules';
 import { SETTINGS_REL } from './settingsMerge';
@@ -77,14 +78,17 @@ function executableWarning(p: ResolvedProfile, env: NodeJS.ProcessEnv): TablePro
 /**
  * Why compile refuses profile `p` of `table` whatever its files hold: its Codex launch cannot be built
  * (`compileCodexLaunch` throws: `unsafe-reach` — a cwd or add_dir that is, or holds, Angelia's state
- * folder or a Codex home —, `mcp-name`, `mcp-collision`, `compile-unencodable`). Null when it can be
- * built. The problem's path is the field compile named (`profiles.<name>.add_dirs[0]`, `.cwd`), else
+ * folder or a Codex home —, `mcp-name`, `mcp-collision`, `compile-unencodable`), or the grant check
+ * refuses it (compile/grants.ts: a grant an agent could redirect, a restriction it could escape, a
+ * program run outside the sandbox from a folder an agent writes). Null when neither. The problem's path is the field compile named (`profiles.<name>.add_dirs[0]`, `.cwd`), else
  * the profile.
  */
 export function launchProblem(table: LoadedTable, p: ResolvedProfile, facts: CompileFacts): TableProblem | null {
   try {
     compileCodexLaunch(table, p.name, facts);
-    return null;
+    // Every grant by real path, and what would run outside the sandbox (compile/grants.ts).
+    const [grant] = checkGrants(table, facts, liveFs, { profiles: [p.name], exec: (q) => execAtCompile(q, facts) });
+    return grant ? { path: grant.key, message: grant.message, fix: grant.fix } : null;
   } catch (e) {
     const app = toAppError(e);
     const field = app.where?.startsWith(`profiles.${p.name}`) ? fieldPath(app.where) : null;

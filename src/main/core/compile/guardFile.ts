@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { LoadedTable, ResolvedProfile } from '../table/types';
 
 /** Mode of a guard file and of its folder. */
 export const GUARD_FILE_MODE = 0o600;
@@ -47,6 +48,20 @@ export const guardFileSchema = z.object({
    * true (fail closed), so a profile not in plan mode needs one compile.
    */
   readOnly: z.boolean().optional(),
+  /**
+   * The MCP servers the profile may start, as compiled (`outsideSandbox`): one `<name> <definition>`
+   * per allowed mcp capability. Codex starts them OUTSIDE the sandbox (compile/mcpFlags.ts), so a server
+   * given (or redefined) since is a loosening: a start is refused until the next compile
+   * (chats/launchPlan.ts `assertCompileCurrent`). Absent in guards written before it existed: read as
+   * none (fail closed), so a profile with an MCP server needs one compile.
+   */
+  mcp: z.array(z.string()).optional(),
+  /**
+   * The profile's `bin` as compiled (null: the bundled Codex). Codex runs outside the sandbox and is
+   * what enforces it, so another executable waits for the next compile. Absent in guards written before
+   * it existed: read as null (fail closed), so a profile with a `bin` needs one compile.
+   */
+  bin: z.string().nullable().optional(),
   compiledAt: z.iso.datetime(),
 });
 
@@ -55,6 +70,26 @@ export type GuardFile = z.output<typeof guardFileSchema>;
 
 /** The guard's text as written: pretty JSON with a final newline, keys in the contract's order. */
 export function guardText(guard: GuardFile): string {
-  const { version, profile, cwd, backend, deny, codexSandbox, write, readOnly, compiledAt } = guard;
-  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, write, readOnly, compiledAt }, null, 2)}\n`;
+  const { version, profile, cwd, backend, deny, codexSandbox, write, readOnly, mcp, bin, compiledAt } = guard;
+  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, write, readOnly, mcp, bin, compiledAt }, null, 2)}\n`;
+}
+
+/** What a profile runs outside its sandbox, in the guard's terms (`mcp`, `bin`). */
+export interface OutsideSandbox {
+  /** `<name> <JSON of command, args, url, env names>` per MCP server given, sorted by name. */
+  mcp: string[];
+  bin: string | null;
+}
+
+/**
+ * What `profile` of `table` runs outside the sandbox: its allowed mcp capabilities (`names`: default
+ * every allowed one; a launch passes the servers it defines) with their definitions, and its `bin`. Pure.
+ */
+export function outsideSandbox(table: Pick<LoadedTable, 'capabilities'>, profile: Pick<ResolvedProfile, 'allowed' | 'bin'>, names: readonly string[] = profile.allowed): OutsideSandbox {
+  const mcp: string[] = [];
+  for (const name of [...names].sort()) {
+    const cap = table.capabilities[name];
+    if (cap?.kind === 'mcp') mcp.push(`${name} ${JSON.stringify({ command: cap.command, args: cap.args, url: cap.url, env: cap.env })}`);
+  }
+  return { mcp, bin: profile.bin };
 }

@@ -11,7 +11,12 @@
  *   of the same name (its `env`, `cwd` … stay), so an allowed capability named like a user-level
  *   server is refused (`mcp-collision`) rather than launched half-defined;
  * - MCP servers are started by Codex itself, OUTSIDE the agent's sandbox: with a deny entry on a folder,
- *   a server read a file in it. An allowed MCP server therefore runs with the user's full access.
+ *   a server read a file in it. An allowed MCP server therefore runs with the user's full access;
+ * - a stdio server starts in the profile's folder unless its table gives `cwd` (measured: `pwd` of the
+ *   server). That folder is the agent's: `npx -y <server>` there runs `node_modules/.bin/<server>` the
+ *   agent put in it (measured with npm 11), outside the sandbox. So each server is given `cwd` = the
+ *   user's home, which no profile may write (compile/grants.ts checks it, and the server's command, at
+ *   compile and at every start; docs/security-model.md "What runs outside the sandbox").
  */
 import { join } from 'node:path';
 import { AppFailure } from '../../../shared/result';
@@ -23,17 +28,17 @@ import { configFlag, inlineTable, tomlValue, type FlagValue } from './toml';
 /** A name `-c` can address as a bare key. */
 export const MCP_NAME = /^[A-Za-z0-9_-]+$/;
 
-/** The inline table that defines one allowed MCP capability for Codex (its `-c` value). */
-export function mcpServerValue(cap: McpCapability): string {
+/** The inline table that defines one allowed MCP capability for Codex (its `-c` value); a command server starts in `cwd`. */
+export function mcpServerValue(cap: McpCapability, cwd: string): string {
   const entries: Array<[string, FlagValue]> = cap.url !== null
     ? [['url', cap.url]]
-    : [['command', cap.command ?? ''], ['args', cap.args], ...(cap.env.length > 0 ? [['env_vars', cap.env] as [string, FlagValue]] : [])];
+    : [['command', cap.command ?? ''], ['args', cap.args], ...(cap.env.length > 0 ? [['env_vars', cap.env] as [string, FlagValue]] : []), ['cwd', cwd]];
   return inlineTable(entries);
 }
 
 /**
  * The `-c` pairs for MCP servers of `profile`: definitions of its allowed mcp capabilities (name
- * order), then `enabled=false` for each user-level server it is not given. Throws AppFailure
+ * order; each command server starts in `facts.home`), then `enabled=false` for each user-level server it is not given. Throws AppFailure
  * `mcp-name` (a user-level name `-c` cannot address) or `mcp-collision` (an allowed capability named
  * like a user-level server).
  */
@@ -51,7 +56,7 @@ export function mcpFlags(table: Pick<LoadedTable, 'file' | 'capabilities'>, prof
         fix: `rename [capabilities.${name}] in ${table.file}, or remove [mcp_servers.${name}] from ${userConfig}`,
       });
     }
-    out.push(...configFlag(`mcp_servers.${name}`, mcpServerValue(cap)));
+    out.push(...configFlag(`mcp_servers.${name}`, mcpServerValue(cap, facts.home)));
   }
   for (const name of policy.userMcpOff) {
     if (!MCP_NAME.test(name)) {

@@ -5,23 +5,42 @@
  * hook in cli/commands/compile.ts) and passes the table it returns.
  */
 import { AppFailure } from '../../../shared/result';
+import { keyPath } from '../table/errors';
 import type { LoadedTable } from '../table/load';
 import { applyPlan } from './apply';
 import { profileOf } from './codexProfile';
 import type { CompileFacts } from './facts';
-import { planProfile, type ProfilePlan } from './plan';
+import { checkGrants, execAtCompile, grantNotes, liveFs, problemText, type FsView } from './grants';
+import { planProfile, type PlanLine, type ProfilePlan } from './plan';
 import { snapshotProfile } from './snapshot';
 
 /**
- * Snapshots and plans each of `names` (every profile when empty) in table order of `names`. `now` is
- * stamped into records and guards. Writes nothing. Throws AppFailure `profile-unknown`.
+ * `plan` with the grant check's refusals as conflicts (compile/grants.ts `checkGrants`, with what a
+ * start would run outside the sandbox as `env` resolves it) and its notes (`grantNotes`: another
+ * profile runs with `sandbox = false`; a skill denied inside a shared_write folder). Pure over `fs`.
+ */
+export function withGrantCheck(plan: ProfilePlan, table: LoadedTable, facts: CompileFacts, fs: FsView = liveFs, env: NodeJS.ProcessEnv = process.env): ProfilePlan {
+  const problems = checkGrants(table, facts, fs, { profiles: [plan.profile], exec: (p) => execAtCompile(p, facts, env) });
+  const conflicts = problems.map((p) => `${problemText(p)} (${table.file}: ${keyPath(p.key)}); fix: ${p.fix}`);
+  const notes = grantNotes(table, facts, fs, plan.profile);
+  if (conflicts.length === 0 && notes.length === 0) return plan;
+  const firstNote = plan.lines.findIndex((l) => l.kind === 'note');
+  const at = firstNote < 0 ? plan.lines.length : firstNote;
+  const lines: PlanLine[] = [...plan.lines.slice(0, at), ...conflicts.map((text): PlanLine => ({ kind: 'CONFLICT', text })), ...plan.lines.slice(at), ...notes.map((text): PlanLine => ({ kind: 'note', text }))];
+  return { ...plan, lines, conflicts: [...plan.conflicts, ...conflicts] };
+}
+
+/**
+ * Snapshots and plans each of `names` (every profile when empty) in table order of `names`, each with
+ * the grant check (`withGrantCheck`). `now` is stamped into records and guards. Writes nothing. Throws
+ * AppFailure `profile-unknown`.
  */
 export async function planProfiles(table: LoadedTable, names: readonly string[], facts: CompileFacts, now: string = new Date().toISOString()): Promise<ProfilePlan[]> {
   const list = names.length > 0 ? [...names] : Object.keys(table.profiles);
   const plans: ProfilePlan[] = [];
   for (const name of list) {
     const profile = profileOf(table, name);
-    plans.push(planProfile(table, name, facts, await snapshotProfile(table, profile, facts), now));
+    plans.push(withGrantCheck(planProfile(table, name, facts, await snapshotProfile(table, profile, facts), now), table, facts));
   }
   return plans;
 }
