@@ -84,14 +84,22 @@ describe('config layers that would weaken the sandbox', () => {
     expect(i.model.modelRequests()).toHaveLength(0);
   });
 
-  it("ignores the same file in an untrusted project (Codex does not apply it)", async () => {
+  it("refuses the same file in the profile's folder at the very first start, the user's config left untouched", async () => {
+    // The launch trusts the profile's folder on the command line (compile/projectTrust.ts), so Codex
+    // would apply its `.codex/config.toml` from the first start on; before, Codex ignored it once, then
+    // wrote the trust into the user's config and applied it from the second start.
     const i = await setup();
     const cwd = i.cwd.coder as string;
     await mkdir(join(cwd, '.codex'));
-    await writeFile(join(cwd, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n');
+    await writeFile(join(cwd, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\nmodel_reasoning_summary = "detailed"\n');
+    const userConfig = join(i.env.CODEX_HOME as string, 'config.toml');
+    const before = await readFile(userConfig, 'utf8');
     const r = await attempt(i);
-    expect(r.refusal).toBeNull();
-    expect(r.enforcement).toBe('managed');
+    expect(r.state).toBe('refused');
+    expect(r.refusal).toContain(`${join(cwd, '.codex')}/config.toml sets sandbox_mode`);
+    expect(r.refusal).toContain('would apply to this profile (it sets model_reasoning_summary)');
+    expect(i.model.modelRequests()).toHaveLength(0);
+    expect(await readFile(userConfig, 'utf8')).toBe(before);
   });
 
   it('refuses an MCP server the profile was not given, and switches off user-level ones', async () => {

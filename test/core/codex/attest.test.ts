@@ -39,6 +39,16 @@ describe('attestation', () => {
     expect(checkConfigLayers({})[0]).toMatch(/did not report/);
   });
 
+  it('refuses a project layer Codex applies that sets anything; an empty or disabled one passes', () => {
+    const layer = (config: Record<string, unknown>, disabledReason: string | null = null) => ({ name: { type: 'project', dotCodexFolder: '/w/p/.codex' }, config, disabledReason });
+    expect(checkConfigLayers({ layers: [layer({ model_reasoning_summary: 'detailed', shell_environment_policy: { set: { PATH: '/x' } } })] })).toEqual([
+      expect.stringMatching(/project layer \/w\/p\/.codex\/config.toml would apply to this profile \(it sets model_reasoning_summary, shell_environment_policy\)/),
+    ]);
+    expect(checkConfigLayers({ layers: [layer({})] })).toEqual([]);
+    expect(checkConfigLayers({ layers: [layer({ model: 'x' }, 'untrusted')] })).toEqual([]);
+    expect(checkConfigLayers({ layers: [{ name: { type: 'user', file: '/h/.codex/config.toml' }, config: { model: 'x' }, disabledReason: null }] })).toEqual([]);
+  });
+
   it('refuses managed requirements that would force another profile or forbid ours', () => {
     const expected = { sandboxed: true, approvalPolicy: 'on-request' as const, features: { network_proxy: true } };
     expect(checkRequirements({ requirements: null }, expected)).toEqual([]);

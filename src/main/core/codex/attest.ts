@@ -39,8 +39,12 @@ function layerName(layer: Obj): string {
 
 /**
  * Config-layer check on a `config/read` result: refuses when a layer other than our own session flags
- * (and not disabled by Codex, e.g. an untrusted project) sets `permissions.angelia` or `sandbox_mode`.
- * Because Codex reports parsed layers, every TOML spelling (quoted, dotted, inline) is covered.
+ * (and not disabled by Codex, e.g. an untrusted project) sets `permissions.angelia` or `sandbox_mode`,
+ * and when a project layer (a `.codex/config.toml` in the profile's folder or above it) that Codex
+ * applies sets anything at all: a launch trusts the profile's folder on the command line
+ * (compile/projectTrust.ts), and what a project folder holds is not part of the compiled sandbox
+ * (docs/security-model.md "The user's Codex config is never written"). Because Codex reports parsed
+ * layers, every TOML spelling (quoted, dotted, inline) is covered.
  */
 export function checkConfigLayers(configRead: unknown, profileId = 'angelia'): string[] {
   if (!isObj(configRead) || !Array.isArray(configRead.layers)) {
@@ -59,6 +63,10 @@ export function checkConfigLayers(configRead: unknown, profileId = 'angelia'): s
     }
     if (config.sandbox_mode !== undefined) {
       out.push(`refused: the ${layerName(layer)} sets sandbox_mode, which makes Codex ignore permission profiles; remove it there.`);
+    }
+    const keys = Object.keys(config).filter((k) => k !== 'sandbox_mode' && k !== 'permissions');
+    if (type === 'project' && keys.length > 0) {
+      out.push(`refused: the ${layerName(layer)} would apply to this profile (it sets ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}); Angelia runs an agent under your own Codex config and the profile's compiled flags only. Move those settings to your Codex config, or remove the file.`);
     }
   }
   return out;

@@ -7,7 +7,7 @@
  * `/tmp` shared between an isolated profile and the others before this).
  */
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** The cache folder of `profileName` under the state folder `stateDir`. Pure. */
@@ -45,25 +45,39 @@ export async function ensureCacheDirs(cacheDir: string): Promise<void> {
 }
 
 /**
- * The empty folders Codex's Linux sandbox leaves in every writable root the first time it runs there
- * (bubblewrap mount points for the paths it keeps read-only), measured on codex 0.169.0: `.agents`,
- * `.codex`, `.git`, and `.aws` (from the credential floor's deny of `~/.aws`).
+ * The mount points Codex's Linux sandbox needs in every writable root (bubblewrap keeps these paths
+ * read-only), measured on codex 0.169.0: `.agents`, `.codex`, `.git`, and `.aws` (from the credential
+ * floor's deny of `~/.aws`).
  */
 export const SANDBOX_PLACEHOLDERS = ['.agents', '.aws', '.codex', '.git'] as const;
 
 /**
- * Creates the missing `SANDBOX_PLACEHOLDERS` (empty folders, mode 755 as Codex makes them) in each of
- * `roots` that is a folder, before a launch. Without them, sandboxes started at the same moment in a
- * shared root (`_common/`, a shared add_dir, two chats of one profile) raced to create them: measured
- * with 20 concurrent starts, most failed with "bwrap: Can't mount tmpfs on …/_common/.agents: No such
- * file or directory" (docs/benchmarks.md, many-agents). Only adds what Codex would add itself; an
- * existing entry of that name (folder, file or link) is left as it is. Never throws.
+ * The placeholders made as an empty read-only FILE rather than a folder: `.codex`. A `.codex` folder
+ * in the profile's folder makes codex 0.169.0 take it for a project with a config folder and record its
+ * trust in the user's Codex config at the first writable start (measured: docs/security-model.md "The
+ * user's Codex config is never written"), and a trusted project's `.codex/` folder is a config layer
+ * with hooks and exec policies. A file is as good a mount point (0 of 40 concurrent starts failed) and can
+ * hold nothing.
+ */
+export const PLACEHOLDER_FILES: ReadonlySet<string> = new Set(['.codex']);
+
+/**
+ * Creates the missing `SANDBOX_PLACEHOLDERS` (PLACEHOLDER_FILES as an empty file, mode 444; the others as
+ * an empty folder, mode 755 as Codex makes them) in each of `roots` that is a folder, before a launch.
+ * Without them, sandboxes started at the same moment in a shared root (`_common/`, a shared add_dir, two
+ * chats of one profile) raced to create them: measured with 20 concurrent starts, most failed with
+ * "bwrap: Can't mount tmpfs on …/_common/.agents: No such file or directory" (docs/benchmarks.md,
+ * many-agents); 8 concurrent starts sharing an add_dir: without them 1 to 4 of 8 failed (4 runs), with
+ * them (`.codex` a file) 0 of 8 (5 runs). Only adds what is missing, and never through a link: an existing entry of that name
+ * (folder, file or link; an older Angelia's `.codex` folder too) is left as it is. Never throws.
  */
 export async function ensureSandboxPlaceholders(roots: readonly string[]): Promise<void> {
   for (const root of roots) {
     for (const name of SANDBOX_PLACEHOLDERS) {
       try {
-        await mkdir(join(root, name), { mode: 0o755 });
+        // `wx` (O_CREAT|O_EXCL) and mkdir both fail on an existing entry, a symbolic link included.
+        if (PLACEHOLDER_FILES.has(name)) await writeFile(join(root, name), '', { flag: 'wx', mode: 0o444 });
+        else await mkdir(join(root, name), { mode: 0o755 });
       } catch {
         // Exists already (as anything), or the root is not a folder we can write: Codex does as before.
       }

@@ -17,6 +17,7 @@ import type { Access, CompileFacts, FsRule } from './facts';
 import { codexHomeScanRules, stateScanRules } from './floor';
 import { mcpFlags } from './mcpFlags';
 import { profilePolicy } from './policy';
+import { needsProjectTrust, projectTrustFlag } from './projectTrust';
 import { configFlag, inlineTable, tomlValue } from './toml';
 
 /**
@@ -195,6 +196,9 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
     ...configFlag('shell_environment_policy.inherit', tomlValue('all')),
     ...configFlag('shell_environment_policy.ignore_default_excludes', tomlValue(true)),
     ...configFlag('shell_environment_policy.include_only', tomlValue(commandEnvNames(profile))),
+    // Codex records a project's trust in the user's config at a writable thread start unless the launch
+    // decides it (projectTrust.ts; docs/security-model.md "The user's Codex config is never written").
+    ...(needsProjectTrust({ sandbox: profile.sandbox, plan: profile.permissionMode === 'plan', readOnly }) ? projectTrustFlag(profile.cwd) : []),
   ];
   const policy = profilePolicy(table, profile, facts);
   const mcp = mcpFlags(table, profile, readOnly ? { ...policy, mcpAllowed: [] } : policy, facts);
