@@ -120,7 +120,7 @@ describe('before a start', () => {
     await mkdir(join(state, 'mailbox'), { recursive: true });
     await mkdir(join(root, 'elsewhere'));
     await symlink(join(root, 'elsewhere'), mailboxDirFor(state, 'coder'));
-    await expect(ensureMailbox(state, 'coder', { chat: 'coder', token: 't'.repeat(20) })).rejects.toThrow(/is not a folder; Angelia keeps each chat's mailbox there/);
+    await expect(ensureMailbox(state, 'coder', { chat: 'coder', token: 't'.repeat(20) })).rejects.toThrow(/is not a plain folder \(a symbolic link, not followed\); Angelia keeps each chat's mailbox there/);
   });
 
   it('writes the `angelia` launcher into <state>/bin (700), quoting its paths for sh', async () => {

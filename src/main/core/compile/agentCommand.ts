@@ -8,10 +8,10 @@
  * by test/integration/api-mailbox.test.ts).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { STATE_BIN } from './floor';
+import { ensurePlainFolder, readNoFollow, replaceAtomically } from './safeWrite';
 import { repoRoot } from '../../demo/codexHome';
 
 /** How to run Angelia's CLI: the executable, the built CLI script, and whether it is Electron's binary. */
@@ -57,14 +57,19 @@ export function agentBinDir(stateDir: string): string {
 
 /**
  * Writes `<stateDir>/bin/angelia` for `rt` (folder 700, file 700, atomically; left alone when it already
- * holds that text). Answers its path, or null when `rt` is null. Throws the fs error.
+ * holds that text). Never through a link: `<state>/bin` must be a plain folder, and the file is read
+ * without following one and replaced by a rename (safeWrite.ts). Answers its path, or null when `rt` is
+ * null. Throws AppFailure `unsafe-path` when `<state>/bin` is not a plain folder, or the fs error.
  */
 export async function writeAgentLauncher(stateDir: string, rt: CliRuntime | null = currentCliRuntime()): Promise<string | null> {
   if (!rt) return null;
   const dir = agentBinDir(stateDir);
   const file = join(dir, 'angelia');
   const text = launcherText(rt);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  if ((await readFile(file, 'utf8').catch(() => null)) !== text) await writeFileAtomic(file, text, { mode: 0o700 });
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  await ensurePlainFolder(dir, 0o700, 'the `angelia` command of its agents');
+  // A link, a FIFO or a shared file there is never read or written through: it is replaced.
+  const now = await readNoFollow(file).catch(() => null);
+  if (now === null || now.toString('utf8') !== text) await replaceAtomically(file, text, 0o700);
   return file;
 }

@@ -2,16 +2,16 @@
  * Applies a compile plan (seed-spec.md §2.9), the effectful half of compile: skill links, then
  * `.claude/settings.json`, CLAUDE.md's managed block, `_common/`, the compiled record, and last the
  * launch guard in `<state>/compiled/` (mode 600, folder 700). Files inside the profile go through the
- * no-follow writer (safeWrite.ts) below the profile's real path. A plan with a conflict is never applied.
+ * no-follow writer (safeWrite.ts) below the profile's real path; the guard and `_common/` are never
+ * reached through a link either. A plan with a conflict is never applied.
  */
 import { chmod, mkdir, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AppFailure } from '../../../shared/result';
-import { atomicWrite } from '../instance/atomic';
 import { GUARD_DIR_MODE, GUARD_FILE_MODE, guardText } from './guardFile';
 import type { ProfilePlan } from './plan';
 import { RECORD_REL } from './record';
-import { safeLink, safeUnlink, safeWrite } from './safeWrite';
+import { ensurePlainFolder, replaceAtomically, safeLink, safeUnlink, safeWrite } from './safeWrite';
 import { SKILLS_REL } from './skillLinks';
 
 /**
@@ -41,12 +41,19 @@ export async function applyPlan(plan: ProfilePlan): Promise<string[]> {
   for (const w of plan.writes) {
     if (w !== record) done.push(await safeWrite(real, w.rel, w.text, { mode: w.mode, createDirs: true }));
   }
-  for (const dir of plan.mkdirs) await mkdir(dir, { recursive: true, mode: 0o700 });
+  for (const dir of plan.mkdirs) {
+    await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
+    await ensurePlainFolder(dir, 0o700, 'the folder every profile that is not isolated shares');
+  }
   if (record) done.push(await safeWrite(real, record.rel, record.text, { mode: record.mode, createDirs: true }));
   if (plan.guardChanged || record) {
-    await mkdir(dirname(plan.guardPath), { recursive: true, mode: GUARD_DIR_MODE });
-    await chmod(dirname(plan.guardPath), GUARD_DIR_MODE);
-    await atomicWrite(plan.guardPath, guardText(plan.guard), { mode: GUARD_FILE_MODE });
+    // Never through a link: `<state>/compiled` must be a plain folder, and the guard replaces whatever
+    // name is there by a rename (a link is replaced, not followed).
+    const dir = dirname(plan.guardPath);
+    await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
+    await ensurePlainFolder(dir, GUARD_DIR_MODE, 'the launch guards');
+    await chmod(dir, GUARD_DIR_MODE);
+    await replaceAtomically(plan.guardPath, guardText(plan.guard), GUARD_FILE_MODE);
     done.push(plan.guardPath);
   }
   return done;

@@ -7,8 +7,9 @@
  * `/tmp` shared between an isolated profile and the others before this).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { ensurePlainFolder } from './safeWrite';
 
 /** The cache folder of `profileName` under the state folder `stateDir`. Pure. */
 export function cacheDirFor(stateDir: string, profileName: string): string {
@@ -37,11 +38,23 @@ export function cacheEnv(cacheDir: string): Record<string, string> {
 }
 
 /**
- * Creates `cacheDir` and its four sub-folders, mode 700, before a launch (Codex ignores a writable
- * entry whose folder does not exist — measured on 0.169.0). Throws the fs error.
+ * Creates `cacheDir` (`<state>/cache/codex/<hash>`, `cacheDirFor`) and its sub-folders, mode 700, before
+ * a launch (Codex ignores a writable entry whose folder does not exist — measured on 0.169.0), never
+ * through a link: `<state>/cache`, `cache/codex` and the cache folder itself must be plain folders
+ * (AppFailure `unsafe-path` otherwise); a sub-folder the agent replaced (it may write its cache) by a
+ * link or a file is removed, not followed, and made again. Throws the fs error.
  */
 export async function ensureCacheDirs(cacheDir: string): Promise<void> {
-  for (const sub of CACHE_SUBDIRS) await mkdir(join(cacheDir, sub), { recursive: true, mode: 0o700 });
+  const codex = dirname(cacheDir);
+  const cache = dirname(codex);
+  await mkdir(dirname(cache), { recursive: true, mode: 0o700 });
+  for (const dir of [cache, codex, cacheDir]) await ensurePlainFolder(dir, 0o700, "the agents' package caches");
+  for (const sub of CACHE_SUBDIRS) {
+    const path = join(cacheDir, sub);
+    const s = await lstat(path).catch(() => null);
+    if (s !== null && !s.isDirectory()) await unlink(path);
+    await ensurePlainFolder(path, 0o700, "the agent's package cache");
+  }
 }
 
 /**

@@ -13,9 +13,9 @@
  * planted is replaced, never followed.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { lstat, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { replaceAtomically } from './safeWrite';
+import { ensurePlainFolder, replaceAtomically } from './safeWrite';
 
 /** The folder of `<state>` that holds every chat's mailbox. */
 export const MAILBOX_ROOT = 'mailbox';
@@ -54,17 +54,15 @@ export async function writeNoFollow(file: string, data: string | Buffer, mode = 
  * Creates `<stateDir>/mailbox` and `chatId`'s folder in it (mode 700) before the chat's agent starts
  * (Codex ignores a writable entry whose folder does not exist, and masks a missing denied folder with a
  * file), and writes the identity file into it (mode 600). Folders already there are kept. Throws the
- * fs error, or an Error naming the path when the mailbox root or folder is not a real folder (a
- * symbolic link, a file). Answers the folder's path.
+ * fs error, or AppFailure `unsafe-path` naming the path when the mailbox root or folder is not a plain
+ * folder (a symbolic link, never followed; a file). Answers the folder's path.
  */
 export async function ensureMailbox(stateDir: string, chatId: string, identity: Omit<MailboxIdentity, 'api'>): Promise<string> {
   const root = join(stateDir, MAILBOX_ROOT);
   const dir = mailboxDirFor(stateDir, chatId);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const d of [root, dir]) {
-    const st = await lstat(d);
-    if (!st.isDirectory()) throw new Error(`${d} is not a folder; Angelia keeps each chat's mailbox there (remove it and start again)`);
-  }
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  // One level at a time, never through a link (a recursive mkdir would create the chat's folder in it).
+  for (const d of [root, dir]) await ensurePlainFolder(d, 0o700, "each chat's mailbox");
   const body: MailboxIdentity = { api: 1, chat: identity.chat, token: identity.token };
   await writeNoFollow(join(dir, IDENTITY_FILE), `${JSON.stringify(body)}\n`, 0o600);
   return dir;

@@ -99,6 +99,28 @@ export async function replaceAtomically(path: string, data: string | Buffer, mod
   }
 }
 
+/**
+ * Makes sure `dir` is a plain folder of Angelia's own (docs/security-model.md: Angelia's own setup never
+ * follows a link it did not make): created with `mode` when missing (its parent must exist), never
+ * through a link. Throws AppFailure `unsafe-path` "<dir> is not a plain folder (a symbolic link, not
+ * followed | a file | …); Angelia keeps <what> there" when something else is there; the fs error else.
+ */
+export async function ensurePlainFolder(dir: string, mode: number, what: string): Promise<void> {
+  let s = await lstat(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
+  if (s === null) {
+    // mkdir never follows a link at its last component: a link made in between fails with EEXIST.
+    await mkdir(dir, { mode }).catch((e: NodeJS.ErrnoException) => (e.code === 'EEXIST' ? undefined : Promise.reject(e)));
+    s = await lstat(dir);
+  }
+  if (s.isDirectory()) return;
+  throw new AppFailure({
+    code: 'unsafe-path',
+    message: `${dir} is not a plain folder (${s.isSymbolicLink() ? 'a symbolic link, not followed' : s.isFile() ? 'a file' : 'not a folder'}); Angelia keeps ${what} there`,
+    where: dir,
+    fix: 'remove it (Angelia creates the folder itself), then try again',
+  });
+}
+
 /** Options of `safeWrite`. */
 export interface SafeWriteOptions {
   /** Mode of the file written (the plan passes the existing file's mode, or 644 for a new file). */

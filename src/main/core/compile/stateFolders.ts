@@ -10,11 +10,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STATE_PRIVATE_FOLDERS } from './floor';
+import { ensurePlainFolder } from './safeWrite';
 
 /**
  * Creates each missing folder of STATE_PRIVATE_FOLDERS in `stateDir`, mode 700 (existing ones are left
- * as they are). Throws the fs error when one cannot be created.
+ * as they are), never through a symbolic link (docs/security-model.md "Grants are checked by real path,
+ * at compile and at every start"). Throws AppFailure `unsafe-path` when one is a link or a file, or the
+ * fs error when one cannot be created.
  */
 export async function ensureStateFolders(stateDir: string): Promise<void> {
-  for (const rel of STATE_PRIVATE_FOLDERS) await mkdir(join(stateDir, rel), { recursive: true, mode: 0o700 });
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  for (const rel of STATE_PRIVATE_FOLDERS) await ensurePlainFolder(join(stateDir, rel), 0o700, "Angelia's private state");
 }
