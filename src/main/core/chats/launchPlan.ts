@@ -109,6 +109,19 @@ export function assertCompileCurrent(stateDir: string, profile: string, currentD
   }
 }
 
+/**
+ * `work`, with an AppFailure `unsafe-path` (a link where Angelia keeps its own folder, never followed:
+ * compile/safeWrite.ts `ensurePlainFolder`) turned into a refused start with the same message and fix.
+ */
+async function refusing<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (e instanceof AppFailure && e.app.code === 'unsafe-path') throw new AppFailure({ ...e.app, code: 'refused' });
+    throw e;
+  }
+}
+
 /** The grant check's facts (compile/grants.ts) for an instance, read now. */
 export function grantFactsOf(paths: InstancePaths, platform: NodeJS.Platform = process.platform): GrantFacts {
   return { stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, workspace: paths.workspace, workspaceExists: liveFs.kind(paths.workspace) === 'dir', platform };
@@ -185,7 +198,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   }), table.file, 'refused');
   // Before the facts are read: the private folders and the chat's mailbox must exist when Codex mounts
   // the sandbox (a missing denied folder is masked with a file, and a write entry below it would fail).
-  if (profile.sandbox || readOnly) await ensureStateFolders(paths.stateDir);
+  if (profile.sandbox || readOnly) await refusing(ensureStateFolders(paths.stateDir));
   const token = chatToken(ensureOwnerToken(paths.apiToken), input.chatId);
   let mailbox: string | null = null;
   if (!readOnly) {
@@ -195,14 +208,14 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
       throw new AppFailure({ code: 'refused', message: `the chat's mailbox cannot be prepared: ${(e as Error).message}`, where: mailboxDirFor(paths.stateDir, input.chatId), fix: 'remove whatever is at that path (Angelia creates the folder itself) and start again' });
     }
   }
-  const launcher = readOnly ? null : await writeAgentLauncher(paths.stateDir);
+  const launcher = readOnly ? null : await refusing(writeAgentLauncher(paths.stateDir));
   const facts = await launchFacts(paths);
   const launch = compileCodexLaunch(table, profile.name, facts, { mailbox, readOnly });
   if (launch.sandboxed) {
     const policy = profilePolicy(table, profile, facts);
     assertCompileCurrent(paths.stateDir, profile.name, wantDeny(policy), wantWrite(policy), outsideSandbox(table, profile, launch.mcpServers));
   }
-  if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
+  if (launch.cacheDir) await refusing(ensureCacheDirs(launch.cacheDir));
   if (launch.sandboxed && process.platform === 'linux') await ensureSandboxPlaceholders(launch.writableRoots);
   const reach = launcher !== null && launch.mailbox !== null;
   const params = {
