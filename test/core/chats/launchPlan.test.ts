@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { assertCompileCurrent, featuresOf, scrubEnv } from '../../../src/main/core/chats/launchPlan';
+import { writeFile } from 'node:fs/promises';
+import { stringify } from 'smol-toml';
+import { splitRequested } from '../../../src/main/core/approvals/privateReach';
+import { assertCompileCurrent, featuresOf, planLaunch, scrubEnv } from '../../../src/main/core/chats/launchPlan';
 import { guardPath } from '../../../src/main/core/compile/guardFile';
+import { loadTable } from '../../../src/main/core/table/load';
+import { writeCompiled } from '../../fixtures/compiled';
+import { makeInstance } from '../../fixtures/instance';
 
 describe('launch plan helpers', () => {
   it('removes billing and endpoint variables and Angelia tokens from the child environment', () => {
@@ -81,5 +87,30 @@ describe('what runs outside the sandbox waits for compile --write (MCP servers, 
       expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [GH], bin: null })).toThrow(/the last compile did not record which MCP servers this profile may start/);
       expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [], bin: '/opt/codex' })).toThrow(/the last compile did not record which Codex executable/);
     });
+  });
+});
+
+describe("a runtime grant never lies in or holds another profile's writable folder (the in-session window)", () => {
+  it("a write grant holding writer's add_dir, or a path inside it, is refused for coder; a folder beside it is granted", async () => {
+    const inst = await makeInstance({ coder: { permission_mode: 'default' }, writer: { permission_mode: 'default' } }, { privateHome: true });
+    try {
+      const data = join(inst.root, 'data');
+      const theirs = join(data, 'theirs');
+      mkdirSync(theirs, { recursive: true });
+      mkdirSync(join(inst.root, 'free'));
+      await writeFile(inst.paths.tableFile, stringify({ profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'default' }, writer: { cwd: inst.cwd.writer, permission_mode: 'default', add_dirs: [theirs] } } }));
+      const table = await loadTable(inst.paths.tableFile, { home: inst.paths.home, env: inst.env });
+      await writeCompiled(inst.paths, table);
+      const plan = await planLaunch({ table, profile: 'coder', chatId: 'coder', paths: inst.paths, env: inst.env });
+      // Granted, coder's agent could rename <root>/data/theirs and put a link there: writer's next command follows it.
+      const split = splitRequested({ read: [join(theirs, 'x')], write: [data, join(inst.root, 'free')], network: false }, plan.grantFloor);
+      expect(split.grantable).toEqual({ read: [], write: [join(inst.root, 'free')], network: false });
+      expect(split.refused).toEqual([
+        { access: 'write', path: data, why: `it holds ${theirs} (profile writer's add_dir (profiles.writer.add_dirs[0])), which a symbolic link could then replace` },
+        { access: 'read', path: join(theirs, 'x'), why: `it lies in ${theirs} (profile writer's add_dir (profiles.writer.add_dirs[0])), where a symbolic link could redirect the grant` },
+      ]);
+    } finally {
+      await inst.cleanup();
+    }
   });
 });

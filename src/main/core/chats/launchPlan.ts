@@ -12,7 +12,7 @@
  * so the commands read the token from the identity file.
  */
 import { AppFailure } from '../../../shared/result';
-import { grantFloor } from '../approvals/privateReach';
+import { grantFloor, type GrantFloor } from '../approvals/privateReach';
 import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
 import { ensureCacheDirs, ensureSandboxPlaceholders } from '../compile/cache';
 import { ensureStateFolders } from '../compile/stateFolders';
@@ -22,7 +22,7 @@ import { ensureMailbox, mailboxDirFor } from '../compile/mailbox';
 import { developerInstructions } from '../compile/developerInstructions';
 import type { CompileFacts } from '../compile/facts';
 import { gatherFacts } from '../compile/gather';
-import { checkGrants, liveFs, refuseGrants, type GrantFacts } from '../compile/grants';
+import { agentWritable, checkGrants, liveFs, refuseGrants, type GrantFacts } from '../compile/grants';
 import { assertLaunchAllowed } from '../compile/guard';
 import { guardFileSchema, guardPath, outsideSandbox, type OutsideSandbox } from '../compile/guardFile';
 import { mcpEnvNames } from '../compile/mcpFlags';
@@ -120,6 +120,20 @@ async function refusing<T>(work: Promise<T>): Promise<T> {
     if (e instanceof AppFailure && e.app.code === 'unsafe-path') throw new AppFailure({ ...e.app, code: 'refused' });
     throw e;
   }
+}
+
+/**
+ * `floor` with every folder ANOTHER profile's agent can write (compile/grants.ts `agentWritable`) added
+ * as a writable place not the agent's own: a runtime grant in one, or a write grant holding one, is
+ * refused (approvals/privateReach.ts), since that other agent could put a symbolic link on the path, and
+ * codex 0.169.0 resolves a grant again for every command (docs/security-model.md "Grants are checked by
+ * real path, at compile and at every start"). Reads the filesystem (real paths).
+ */
+export function withOthersWritable(floor: GrantFloor, table: LoadedTable, profile: string, paths: InstancePaths): GrantFloor {
+  const others = agentWritable(table, grantFactsOf(paths), liveFs).filter((w) => w.profile !== null && w.profile !== profile);
+  const writable = [...floor.writable];
+  for (const w of others) if (!writable.some((x) => x.path === w.path)) writable.push({ path: w.path, why: w.by, own: false });
+  return { ...floor, writable };
 }
 
 /** The grant check's facts (compile/grants.ts) for an instance, read now. */
@@ -244,8 +258,8 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     // The compiled entries themselves (deny: never granted; read: never granted for writing).
     // Also what the agent can already write (its folders, cache, Codex's `:tmpdir`, and /tmp): a grant
     // there could be swapped for a symbolic link after the answer, so none is given (privateReach.ts).
-    grantFloor: grantFloor({ stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, cwd: profile.cwd, platform: facts.platform, filesystem: launch.filesystem, sources: launch.sources,
-      writableRoots: launch.writableRoots, tmpdir: launch.env.TMPDIR ?? parentEnv.TMPDIR ?? null }),
+    grantFloor: withOthersWritable(grantFloor({ stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, cwd: profile.cwd, platform: facts.platform, filesystem: launch.filesystem, sources: launch.sources,
+      writableRoots: launch.writableRoots, tmpdir: launch.env.TMPDIR ?? parentEnv.TMPDIR ?? null }), table, profile.name, paths),
     // What an escalated command (run outside the sandbox) still cannot touch: the approval card counts them.
     sandboxDeny: Object.entries(launch.filesystem).filter(([, access]) => access === 'deny').map(([path]) => path),
   };
