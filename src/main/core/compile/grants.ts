@@ -221,13 +221,16 @@ export function grantsOf(table: Pick<LoadedTable, 'capabilities'>, profile: Reso
 /**
  * Every folder an agent can write, over all profiles of `table` (sandboxed or not): each write grant
  * (`grantsOf`), plus Angelia's own places agents write: `<state>/cache/codex` (each profile's package
- * cache and TMPDIR lie in it) and `<state>/mailbox` (each chat's mailbox), taken whole. Pure over `fs`.
+ * cache and TMPDIR lie in it) and `<state>/mailbox` (each chat's mailbox), taken whole. A write grant
+ * that can never go live is left out (it goes through a link, or reaches private state: every start
+ * refuses it), so the refusal names that grant, not every grant it holds. Pure over `fs`.
  */
 export function agentWritable(table: Pick<LoadedTable, 'capabilities' | 'profiles'>, facts: GrantFacts, fs: FsView): WritablePlace[] {
   const out: WritablePlace[] = [];
+  const privates = privatePlaces(facts, fs);
   for (const p of Object.values(table.profiles)) {
     for (const g of grantsOf(table, p, facts)) {
-      if (g.access !== 'write') continue;
+      if (g.access !== 'write' || grantProblem(g, fs, [], privates) !== null) continue;
       out.push({ path: resolve(g.path), forms: formsOf(g.path, fs), by: `profile ${p.name}'s ${g.what} (${keyPath(g.key)})`, profile: p.name });
     }
   }
