@@ -16,7 +16,7 @@ import { FakeConn, type Answer } from './fakes';
 /** A read-only plan as launchPlan.ts makes it (what the checks look at). */
 const roPlan: LaunchPlan = {
   spawn: { bin: '/fake/codex', args: ['app-server'], cwd: '/w', env: {} },
-  sandboxed: true, permissionsExtends: ':read-only', onRequest: false,
+  sandboxed: true, permissionsExtends: null, readOnly: true, onRequest: false,
   threadParams: { cwd: '/w', approvalPolicy: 'never', approvalsReviewer: 'user', developerInstructions: 'plan-mode words' }, effort: null,
   expect: { sandboxed: true, approvalPolicy: 'never', features: { network_proxy: true } }, allowedMcpServers: [],
   grantFloor: grantFloor({ stateDir: '/w/.angelia', home: '/w/home', codexHome: '/w/home/.codex', cwd: '/w', platform: 'linux' }),
@@ -25,7 +25,7 @@ const roPlan: LaunchPlan = {
 /** What a read-only thread answer of codex 0.169.0 looks like (measured, docs/api-ask.md). */
 const roThread = (id: string, over: Record<string, unknown> = {}): Record<string, unknown> => ({
   thread: { id, ephemeral: true, path: null }, approvalPolicy: 'never', approvalsReviewer: 'user',
-  sandbox: { type: 'readOnly', networkAccess: true }, activePermissionProfile: { id: 'angelia', extends: ':read-only' }, ...over,
+  sandbox: { type: 'readOnly', networkAccess: true }, activePermissionProfile: { id: 'angelia', extends: null }, ...over,
 });
 
 /** A connection that plays one turn: `turn/start` answers, then the agent's messages and `turn/completed`. */
@@ -99,7 +99,8 @@ describe('askReadOnly', () => {
     ['a writable sandbox', { sandbox: { type: 'workspaceWrite' } }, 'not readOnly'],
     ['an approval policy that asks', { approvalPolicy: 'on-request' }, 'not "never"'],
     ['the profile based on :workspace', { activePermissionProfile: { id: 'angelia', extends: ':workspace' } }, 'extends ":workspace"'],
-    ['another permission profile', { activePermissionProfile: { id: 'angelia_ro', extends: ':read-only' } }, 'not "angelia"'],
+    ['another permission profile', { activePermissionProfile: { id: 'angelia_ro', extends: null } }, 'not "angelia"'],
+    ['the profile based on :read-only (the whole disk readable)', { activePermissionProfile: { id: 'angelia', extends: ':read-only' } }, 'extends ":read-only"'],
     ['approvals routed to a model', { approvalsReviewer: 'auto_review' }, 'not to you'],
   ] as const) {
     it(`refuses a copy whose thread reports ${what}: no turn runs`, async () => {
@@ -118,7 +119,7 @@ describe('askReadOnly', () => {
     expect(layered.sent('thread/fork')).toEqual([]);
     const c = conn();
     let started = false;
-    expect(await failure(askReadOnly(input(c, { plan: { ...roPlan, permissionsExtends: ':workspace' }, startCodex: async () => { started = true; return c; } })))).toMatchObject({ code: 'refused' });
+    expect(await failure(askReadOnly(input(c, { plan: { ...roPlan, readOnly: false }, startCodex: async () => { started = true; return c; } })))).toMatchObject({ code: 'refused' });
     expect(started).toBe(false);
   });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { allowedMcpServers, compileCodexLaunch, threadParams, type CodexLaunch } from '../../../src/main/core/compile/codexProfile';
+import { planText } from '../../../src/main/core/compile/planText';
 import { mcpEnvNames } from '../../../src/main/core/compile/mcpFlags';
 import { AppFailure } from '../../../src/shared/result';
 import { FACTS, fixtureTable, profile, tableOf } from './fixture';
@@ -56,26 +57,32 @@ describe('compileCodexLaunch: shape of the argv', () => {
 
 describe('compileCodexLaunch: modes', () => {
   it.each([
-    ['default', 'on-request', ':workspace', true],
-    ['acceptEdits', 'on-request', ':workspace', true],
-    ['bypassPermissions', 'never', ':workspace', false],
-    ['plan', 'never', ':read-only', false],
-  ] as const)('%s → approval %s, base %s', (mode, policy, base, features) => {
+    ['default', 'on-request', false, true],
+    ['acceptEdits', 'on-request', false, true],
+    ['bypassPermissions', 'never', false, false],
+    ['plan', 'never', true, false],
+  ] as const)('%s → approval %s, no base profile (read-only %s)', (mode, policy, readOnly, features) => {
     const launch = compileCodexLaunch(fixtureTable(mode), 'coder', FACTS);
-    expect(launch).toMatchObject({ sandboxed: true, approvalPolicy: policy, permissionsExtends: base });
+    expect(launch).toMatchObject({ sandboxed: true, approvalPolicy: policy, permissionsExtends: null, readOnly });
     expect(value(launch, 'default_permissions')).toBe('angelia');
-    expect(value(launch, 'permissions.angelia.extends')).toBe(base);
+    // A base (:workspace, :read-only) brings ":root" = "read": the whole disk. The profile is grants alone.
+    expect(flags(launch).has('permissions.angelia.extends')).toBe(false);
+    expect(value(launch, 'features.shell_snapshot')).toBe(false);
     expect(value(launch, 'features.exec_permission_approvals')).toBe(features ? true : undefined);
     expect(value(launch, 'features.request_permissions_tool')).toBe(features ? true : undefined);
   });
 
-  it('plan mode has no write entry, no cache and nothing writable', () => {
+  it('plan mode has the same grants, each write one made read: no cache and nothing writable', () => {
     const launch = compileCodexLaunch(fixtureTable('plan'), 'coder', FACTS);
     expect(Object.values(launch.filesystem)).not.toContain('write');
     expect(launch.cacheDir).toBeNull();
     expect(launch.env).toEqual({});
     expect(launch.writableRoots).toEqual([]);
     expect(launch.filesystem['/h/.ssh']).toBe('deny');
+    for (const p of ['/h/.angelia/workspace/profiles/coder', '/h/src/site', '/h/.angelia/workspace/_common']) {
+      expect(launch.filesystem[p], p).toBe('read');
+      expect(launch.sources[p]).toContain('read-only in plan mode');
+    }
   });
 
   it('sandbox = false: no permission flag at all, full access said plainly', () => {
@@ -146,9 +153,10 @@ describe('compileCodexLaunch: filesystem floor', () => {
     expect(coder.writableRoots).toEqual(['/h/.angelia/workspace/profiles/coder', '/h/src/site', '/h/.angelia/workspace/_common', cache]);
   });
 
-  it('makes /tmp read-only (:slash_tmp = read) wherever the profile writes, and nowhere else', () => {
-    expect(compileCodexLaunch(fixtureTable('default'), 'coder', FACTS).specials).toEqual({ ':slash_tmp': 'read' });
-    expect(compileCodexLaunch(fixtureTable('plan'), 'coder', FACTS).specials).toEqual({});
+  it('grants the system folders commands need (:minimal) and no /tmp (:slash_tmp) in every sandboxed mode', () => {
+    for (const mode of ['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const) {
+      expect(compileCodexLaunch(fixtureTable(mode), 'coder', FACTS).specials, mode).toEqual({ ':minimal': 'read' });
+    }
     expect(compileCodexLaunch(fixtureTable('default', false), 'coder', FACTS).specials).toEqual({});
   });
 
@@ -297,5 +305,86 @@ describe('threadParams', () => {
     expect(threadParams(compileCodexLaunch(t, 'a', FACTS), t.profiles.a!)).toEqual({
       approvalPolicy: 'never', approvalsReviewer: 'user', cwd: '/h/.angelia/workspace/profiles/a', model: 'gpt-5.5', sandbox: 'danger-full-access',
     });
+  });
+});
+
+describe('compileCodexLaunch: grants (HOME private by default)', () => {
+  const home = (p: string): boolean => p === '/h' || p.startsWith('/h/');
+
+  it('grants in HOME only the profile\'s folders, the workspace folders, its cache, the angelia command and skills', () => {
+    const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS);
+    const granted = Object.entries(launch.filesystem).filter(([p, a]) => a !== 'deny' && home(p)).map(([p]) => p);
+    expect(granted.sort()).toEqual([
+      '/h/.agents/skills', '/h/.angelia/bin', '/h/.angelia/cache/codex/c84a9e3ad144b43d',
+      '/h/.angelia/workspace/_capabilities', '/h/.angelia/workspace/_common', '/h/.angelia/workspace/_shared',
+      '/h/.angelia/workspace/profiles/coder', '/h/.angelia/workspace/profiles/coder/.agents', '/h/.angelia/workspace/profiles/coder/.claude',
+      '/h/.angelia/workspace/profiles/coder/.codex', '/h/.codex/skills', '/h/src/site',
+    ]);
+    expect(launch.filesystem['/h/.angelia/workspace/profiles/coder']).toBe('write');
+    expect(launch.filesystem['/opt/codex/vendor/x86_64-unknown-linux-musl']).toBe('read');
+    expect(launch.filesystem['/usr/bin/node']).toBe('read');
+  });
+
+  it('gives read_dirs (the starter set when left out) only where something exists, and names the rest', () => {
+    const exists = (p: string): boolean => ['/h/.local/bin', '/h/.rustup', '/h/notes'].some((e) => p === e || p.startsWith(`${e}/`)) || !home(p);
+    const starter = tableOf(profile('a', { readDirs: ['/h/.local/bin', '/h/.cargo/bin', '/h/.nvm', '/h/.pyenv', '/h/.rustup'], readDirsStarter: true }));
+    const launch = compileCodexLaunch(starter, 'a', { ...FACTS, exists });
+    expect(launch.filesystem['/h/.local/bin']).toBe('read');
+    expect(launch.filesystem['/h/.rustup']).toBe('read');
+    expect(launch.sources['/h/.local/bin']).toBe('read_dirs (starter set: a toolchain in your home)');
+    for (const p of ['/h/.cargo/bin', '/h/.nvm', '/h/.pyenv']) expect(launch.filesystem[p], p).toBeUndefined();
+    expect(launch.missingReads.map((m) => m.path)).toEqual(['/h/.cargo/bin', '/h/.nvm', '/h/.pyenv']);
+    // The skills folders of an empty home are not given either, nor named (nothing was asked for).
+    expect(launch.filesystem['/h/.codex/skills']).toBeUndefined();
+
+    const own = compileCodexLaunch(tableOf(profile('a', { readDirs: ['/h/notes'] })), 'a', { ...FACTS, exists });
+    expect(own.filesystem['/h/notes']).toBe('read');
+    expect(own.sources['/h/notes']).toBe('read_dirs');
+    expect(own.filesystem['/h/.local/bin']).toBeUndefined();
+  });
+
+  it('gives a skill capability for reading, with its secrets; a denied skill stays denied', () => {
+    const t = {
+      ...tableOf(profile('a', { allowed: ['notes'] }), profile('b', { denied: ['notes'] })),
+      capabilities: { notes: { name: 'notes', kind: 'skill' as const, path: '/h/skills/notes', when: null, secrets: ['/h/keys/notes.key'] } },
+    };
+    const a = compileCodexLaunch(t, 'a', FACTS);
+    expect(a.filesystem['/h/skills/notes']).toBe('read');
+    expect(a.filesystem['/h/keys/notes.key']).toBe('read');
+    expect(a.sources['/h/keys/notes.key']).toBe('secret of skill capability notes');
+    const b = compileCodexLaunch(t, 'b', FACTS);
+    expect(b.filesystem['/h/skills/notes']).toBe('deny');
+    expect(b.filesystem['/h/keys/notes.key']).toBe('deny');
+  });
+
+  it('the /ask variant has no angelia command to read', () => {
+    const ask = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS, { readOnly: true });
+    for (const p of ['/h/.angelia/bin', '/usr/bin/node', '/opt/angelia/out']) expect(ask.filesystem[p], p).toBeUndefined();
+    expect(ask.filesystem['/opt/codex/vendor/x86_64-unknown-linux-musl']).toBe('read');
+  });
+
+  it('refuses a read_dir that holds, or lies in, a Codex home or the private state; the workspace is fine', () => {
+    for (const [dir, word] of [['/h', 'holds'], ['/h/.codex/sessions', 'lies in'], ['/h/.angelia/private', 'lies in'], ['/h/.angelia', 'holds']] as const) {
+      expect(() => compileCodexLaunch(tableOf(profile('a', { readDirs: ['/h/notes', dir] })), 'a', FACTS), dir).toThrow(expect.objectContaining({
+        app: expect.objectContaining({ code: 'unsafe-reach', where: 'profiles.a.read_dirs[1]', message: expect.stringContaining(word) }),
+      }));
+    }
+    const ws = compileCodexLaunch(tableOf(profile('a', { readDirs: ['/h/.angelia/workspace/_shared/docs'] })), 'a', FACTS);
+    expect(ws.filesystem['/h/.angelia/workspace/_shared/docs']).toBe('read');
+  });
+});
+
+describe("compile's plan text shows the grants", () => {
+  it('lists :minimal, each read grant with its source, the profile\'s read grants, and the starter entries not given', () => {
+    const exists = (p: string): boolean => p !== '/h/.nvm' && p !== '/h/.pyenv';
+    const t = tableOf(profile('a', { readDirs: ['/h/.local/bin', '/h/.nvm', '/h/.pyenv'], readDirsStarter: true }));
+    const text = planText(compileCodexLaunch(t, 'a', { ...FACTS, exists }), 'acceptEdits');
+    expect(text).toContain('built from grants alone (extends nothing)');
+    expect(text).toMatch(/read +:minimal +the system folders commands need/);
+    expect(text).toMatch(/read +\/h\/\.local\/bin +read_dirs \(starter set: a toolchain in your home\)/);
+    expect(text).toContain('read grants the profile names: /h/.local/bin');
+    expect(text).toContain('not given (nothing there now; given at the first start after it appears): /h/.nvm (read_dirs (starter set: a toolchain in your home))');
+    expect(text).toContain('/h/.pyenv');
+    expect(text).not.toContain(':slash_tmp');
   });
 });

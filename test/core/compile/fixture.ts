@@ -6,7 +6,7 @@ import type { CompileFacts } from '../../../src/main/core/compile/facts';
 import type { LoadedTable, ResolvedProfile } from '../../../src/main/core/table/load';
 import type { PermissionMode } from '../../../src/main/core/table/schema';
 
-/** Facts of a Linux machine with home `/h` and the default instance and Codex home. */
+/** Facts of a Linux machine with home `/h`, the default instance and Codex home, Codex in `/opt/codex` and Angelia in `/opt/angelia`. */
 export const FACTS: CompileFacts = {
   home: '/h',
   stateDir: '/h/.angelia',
@@ -14,13 +14,15 @@ export const FACTS: CompileFacts = {
   codexHome: '/h/.codex',
   apiSocket: '/h/.angelia/api.sock',
   platform: 'linux',
+  codexReads: () => ['/opt/codex/vendor/x86_64-unknown-linux-musl'],
+  angeliaReads: ['/usr/bin/node', '/opt/angelia/out', '/opt/angelia/package.json'],
 };
 
 /** A profile with defaults for everything not given. */
 export function profile(name: string, over: Partial<ResolvedProfile> = {}): ResolvedProfile {
   return {
     name, cwd: `/h/.angelia/workspace/profiles/${name}`, backend: 'codex', bin: null, permissionMode: 'acceptEdits',
-    sandbox: true, addDirs: [], model: null, effort: null, allowed: [], denied: [], unsafeOk: false, isolated: false,
+    sandbox: true, addDirs: [], readDirs: [], readDirsStarter: false, model: null, effort: null, allowed: [], denied: [], unsafeOk: false, isolated: false,
     sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, env: [], ...over,
   };
 }

@@ -1,7 +1,9 @@
 /**
  * The full fixture instance on disk: `test/fixtures/instance-full/angelia.toml` (four profiles, every
  * capability kind) copied into `<root>/home/.angelia/workspace/`, with the folders it names, a user
- * Codex config holding one MCP server (`userdocs`) and one user-wide skill (`notes`). Everything lives
+ * Codex config holding one MCP server (`userdocs`) and one user-wide skill (`notes`), a toolchain in
+ * `~/.cargo/bin`, and Codex and Angelia installed under `<root>/opt` (facts `codexReads`,
+ * `angeliaReads`). Everything lives
  * under `<repo>/.angelia-test/` (never /tmp). `normalize` turns the random root into `<root>` so plans
  * can be compared with golden files.
  */
@@ -41,8 +43,10 @@ export async function makeFullInstance(label = 'full'): Promise<FullInstance> {
     join(ws, '_shared'), join(ws, '_common'), join(ws, '_capabilities', 'skills', 'checkout'), join(ws, '_capabilities', 'skills', 'mfa'),
     ...['coder', 'writer', 'vault', 'planner'].map((p) => join(ws, 'profiles', p)),
     join(home, 'projects', 'site'), join(home, 'projects', 'lib'), join(home, 'vault'), join(home, 'secret'), join(home, '.ssh'),
-    join(paths.codexHome, 'skills', 'notes'), paths.compiledDir,
+    join(paths.codexHome, 'skills', 'notes'), paths.compiledDir, join(home, 'notes'), join(home, '.cargo', 'bin'),
+    join(root, 'opt', 'codex', 'vendor', 'x86_64-unknown-linux-musl'), join(root, 'opt', 'angelia', 'out'),
   ]) await mkdir(dir, { recursive: true });
+  await writeFile(join(root, 'opt', 'angelia', 'package.json'), '{}\n');
   for (const skill of ['checkout', 'mfa']) await writeFile(join(ws, '_capabilities', 'skills', skill, 'SKILL.md'), `---\nname: ${skill}\ndescription: ${skill}\n---\n`);
   await writeFile(join(home, 'secret', 'mfa.key'), 'MFA');
   await writeFile(join(home, 'secret', 'github-token.json'), '{}');
@@ -50,7 +54,12 @@ export async function makeFullInstance(label = 'full'): Promise<FullInstance> {
   await writeFile(join(ws, 'profiles', 'coder', 'CLAUDE.md'), '# Coder\n\nNotes the user keeps.\n');
   await copyFile(FULL_TABLE, paths.tableFile);
   const table = await loadTable(paths.tableFile, { home, env: {} });
-  const facts = await gatherFacts(paths, 'linux');
+  // Codex and Angelia as installed under <root>/opt, so the golden files hold no path of this machine.
+  const facts: CompileFacts = {
+    ...(await gatherFacts(paths, 'linux')),
+    codexReads: () => [join(root, 'opt', 'codex', 'vendor', 'x86_64-unknown-linux-musl')],
+    angeliaReads: [join(root, 'opt', 'angelia', 'out'), join(root, 'opt', 'angelia', 'package.json')],
+  };
   return {
     root, home, paths, env, table, facts,
     profileDir: (name) => join(ws, 'profiles', name),

@@ -6,6 +6,7 @@ import { Orchestrator } from '../../../src/main/core/chats/orchestrator';
 import { guardPath } from '../../../src/main/core/compile/guardFile';
 import { checkLaunch, launchCheck, refusalText, settingsFilePath, type FileText, type GuardedProfile, type LaunchReason } from '../../../src/main/core/compile/guard';
 import { resolveInstance, type InstancePaths } from '../../../src/main/core/instance/paths';
+import { READ_DIRS_STARTER } from '../../../src/main/core/table/schema';
 import { makeTestDir, removeTestDir } from '../instance/testDir';
 
 const P: GuardedProfile = { name: 'coder', cwd: '/w/coder', backend: 'codex', sandbox: true, permissionMode: 'default' };
@@ -105,6 +106,8 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
     await writeFile(paths.tableFile, '[profiles.coder]\ncwd = "profiles/coder"\n');
   });
   afterAll(async () => removeTestDir(root));
+  /** The read_dirs starter set of a profile without read_dirs, in this home (what a compile records). */
+  const starter = (): string[] => READ_DIRS_STARTER.map((d) => join(paths.home, d.slice(2))).sort();
 
   async function refusal(): Promise<{ refusal: string | null; state: string; error: string }> {
     const orch = await Orchestrator.create({
@@ -146,7 +149,7 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
     // The guard's rules must also be ones the current compile still wants (planLaunch refuses a start
     // whose accepted table lifts a rule of the last compile), so this guard holds none of its own.
     // Likewise its folders to write: the profile's only one is `_common/`.
-    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [join(paths.workspace, '_common')] }), { mode: 0o600 });
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [join(paths.workspace, '_common')], read: starter() }), { mode: 0o600 });
     await writeFile(settingsFilePath(cwd()), JSON.stringify({ permissions: { deny: ['Read(/c/**)'] } }));
     const r = await refusal();
     expect(started).toBe(1);
@@ -161,13 +164,30 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
     await mkdir(paths.compiledDir, { recursive: true });
     await writeFile(paths.acceptedTable, `[profiles.coder]\ncwd = "profiles/coder"\nadd_dirs = [${JSON.stringify(extra)}]\n`);
     started = 0;
-    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common] }), { mode: 0o600 });
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common], read: starter() }), { mode: 0o600 });
     expect((await refusal()).refusal).toBe(`the accepted table now lets this profile write 1 folder(s) the last compile did not (${extra}); that takes effect when you compile again. Fix: angelia compile --write coder`);
-    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [] }), { mode: 0o600 });
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], read: starter() }), { mode: 0o600 });
     expect((await refusal()).refusal).toMatch(/^the accepted table now lets this profile write 2 folder\(s\) the last compile did not/);
     expect(started).toBe(0);
     // Once compiled with it (the guard records it), the start goes on.
-    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common, extra].sort() }), { mode: 0o600 });
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common, extra].sort(), read: starter() }), { mode: 0o600 });
+    await refusal();
+    expect(started).toBe(1);
+  });
+
+  it('refuses a start whose accepted table names a new folder to read until compiled again; a guard from before HOME was private says so', async () => {
+    const notes = join(paths.home, 'notes');
+    const table = `[profiles.coder]\ncwd = "profiles/coder"\nread_dirs = ["~/notes"]\n`;
+    await writeFile(paths.tableFile, table);
+    await writeFile(paths.acceptedTable, table);
+    const common = join(paths.workspace, '_common');
+    started = 0;
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common], read: [] }), { mode: 0o600 });
+    expect((await refusal()).refusal).toBe(`the accepted table now lets this profile read 1 location(s) the last compile did not (${notes}); that takes effect when you compile again. Fix: angelia compile --write coder`);
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common] }), { mode: 0o600 });
+    expect((await refusal()).refusal).toMatch(/^HOME is private by default now: an agent reads only its folders and what its profile names .*compile again/);
+    expect(started).toBe(0);
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common], read: [notes] }), { mode: 0o600 });
     await refusal();
     expect(started).toBe(1);
   });

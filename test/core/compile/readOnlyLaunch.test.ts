@@ -1,9 +1,9 @@
 /**
  * The read-only variant of a compiled launch, the one `POST /ask` answers under (compile/codexProfile.ts
  * LaunchExtras `readOnly`, docs/api-ask.md): the profile's own permission profile with every write entry
- * turned into read and nothing else loosened or dropped (deny entries unchanged), based on `:read-only`,
- * approvals `never` with no approval features, no mailbox, no API socket, no MCP capability defined, and
- * a sandbox even for a `sandbox = false` profile.
+ * turned into read and nothing else loosened (deny entries unchanged), no base profile (grants alone),
+ * approvals `never` with no approval features, no mailbox, no API socket, no `angelia` command, no MCP
+ * capability defined, and a sandbox even for a `sandbox = false` profile.
  */
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
@@ -24,21 +24,26 @@ const box = mailboxDirFor(FACTS.stateDir, 'coder');
 
 describe('the read-only launch variant', () => {
   for (const mode of ['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const) {
-    it(`${mode}: every write entry becomes read, deny and read entries stay, and the base is :read-only`, () => {
+    it(`${mode}: every write entry becomes read, deny and read entries stay, and there is no base profile`, () => {
       const normal = compileCodexLaunch(fixtureTable(mode), 'coder', FACTS, { mailbox: box });
       const ro = compileCodexLaunch(fixtureTable(mode), 'coder', FACTS, { mailbox: box, readOnly: true });
       expect(Object.values(ro.filesystem)).not.toContain('write');
+      // The angelia command (its launcher, Angelia's CLI and Node) is not there: a copy messages nobody.
+      const angelia = ['/h/.angelia/bin', '/usr/bin/node', '/opt/angelia/out', '/opt/angelia/package.json'];
       for (const [path, access] of Object.entries(normal.filesystem)) {
-        if (path === box) continue;
+        if (path === box || angelia.includes(path)) continue;
         expect(ro.filesystem[path], path).toBe(access === 'write' ? 'read' : access);
       }
-      // Plan mode drops write entries; the read-only variant keeps them as read (nothing more is readable: the base reads all).
-      if (mode !== 'plan') expect(ro.filesystem['/h/src/site']).toBe('read');
+      for (const path of angelia) expect(ro.filesystem[path], path).toBeUndefined();
+      // Nothing more is readable than in the profile's own launch.
+      expect(Object.keys(ro.filesystem).filter((p) => !(p in normal.filesystem))).toEqual([]);
+      expect(ro.filesystem['/h/src/site']).toBe('read');
+      expect(ro.filesystem['/h/.angelia/workspace/profiles/coder']).toBe('read');
       expect(ro.filesystem['/h/.angelia/mailbox']).toBe('deny');
       expect(ro.filesystem[box]).toBeUndefined();
       expect(ro.mailbox).toBeNull();
-      expect(flag(ro, 'permissions.angelia.extends')).toBe(':read-only');
-      expect(ro.permissionsExtends).toBe(':read-only');
+      expect(flag(ro, 'permissions.angelia.extends')).toBeUndefined();
+      expect(ro).toMatchObject({ permissionsExtends: null, readOnly: true, specials: { ':minimal': 'read' } });
       expect(ro.approvalPolicy).toBe('never');
       expect(flag(ro, 'features.exec_permission_approvals')).toBeUndefined();
       expect(flag(ro, 'features.request_permissions_tool')).toBeUndefined();
@@ -83,7 +88,8 @@ describe('the read-only launch variant', () => {
     expect(open.sandboxed).toBe(false);
     const ro = compileCodexLaunch(fixtureTable('acceptEdits', false), 'coder', FACTS, { readOnly: true });
     expect(ro.sandboxed).toBe(true);
-    expect(flag(ro, 'permissions.angelia.extends')).toBe(':read-only');
+    expect(flag(ro, 'permissions.angelia.extends')).toBeUndefined();
+    expect(ro.readOnly).toBe(true);
     expect(ro.filesystem['/h/.angelia/mailbox']).toBe('deny');
     expect(ro.filesystem['/h/.ssh']).toBe('deny');
     expect(Object.values(ro.filesystem)).not.toContain('write');

@@ -38,11 +38,13 @@ describe('compileWrite', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(join(i.paths.stateDir, 'compiled'))).mode & 0o777).toBe(0o700);
     const raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(raw)).toEqual(['version', 'profile', 'cwd', 'backend', 'deny', 'codexSandbox', 'write', 'readOnly', 'mcp', 'bin', 'compiledAt']);
+    expect(Object.keys(raw)).toEqual(['version', 'profile', 'cwd', 'backend', 'deny', 'codexSandbox', 'write', 'readOnly', 'mcp', 'bin', 'read', 'compiledAt']);
     const guard = guardFileSchema.parse(raw);
     expect(guard).toMatchObject({ version: 1, profile: 'coder', cwd: i.profileDir('coder'), backend: 'codex', codexSandbox: true, readOnly: false, bin: null });
     // What runs outside the sandbox, as compiled: the MCP servers given, with their definitions.
     expect(guard.mcp).toEqual(['github {"command":"npx","args":["-y","@modelcontextprotocol/server-github"],"url":null,"env":["GITHUB_TOKEN"]}']);
+    // What it may read beyond its folders, as compiled: the starter set (no read_dirs) and its skills, with their secrets.
+    expect(guard.read).toEqual(expect.arrayContaining([join(i.home, '.local/bin'), join(i.home, '.cargo/bin'), join(i.home, 'secret/mfa.key')]));
     expect(guard.deny).toEqual((await settingsOf(i, 'coder')).permissions.deny);
     expect(guard.deny).toEqual(expect.arrayContaining([`Read(${join(i.home, '.ssh')}/**)`, `Edit(${i.profileDir('coder')}/.claude/**)`, 'mcp__userdocs']));
     expect(guard.deny).not.toContain('mcp__github');

@@ -92,7 +92,7 @@ describe('the preview', () => {
   it('gives every entry its origin, from the compiler\'s own sources', async () => {
     const p = await svc.preview(await svc.getDraft('coder'), 'coder');
     const origin = (path: string): string | undefined => p.entries.find((e) => e.path === path)?.origin;
-    expect(p.entries[0]).toMatchObject({ path: ':workspace', origin: 'mode' });
+    expect(p.entries[0]).toMatchObject({ path: ':minimal', access: 'read', origin: 'mode' });
     expect(origin(join(paths.workspace, 'profiles/coder'))).toBe('cwd');
     expect(origin(join(paths.workspace, 'profiles/other'))).toBe('floor');
     expect(origin(join(paths.home, '.ssh'))).toBe('floor');
@@ -113,8 +113,10 @@ describe('the preview', () => {
   it('shows what the mode changes: plan mode reads only, no sandbox is full access (with its warning)', async () => {
     const draft = await svc.getDraft('coder');
     const plan = await svc.preview({ ...draft, permission_mode: 'plan' }, 'coder');
-    expect(plan.plan[0]).toEqual({ kind: '~', text: 'permission profile extends :workspace → :read-only' });
-    expect(plan.entries.slice(0, 2)).toMatchObject([{ path: ':read-only', access: 'read', origin: 'mode' }, { path: join(paths.workspace, 'profiles/coder'), access: 'read', origin: 'mode' }]);
+    const cwd = join(paths.workspace, 'profiles/coder');
+    expect(plan.plan).toContainEqual({ kind: '~', text: `${cwd}: write → read (this profile's folder; read-only in plan mode)` });
+    expect(plan.entries[0]).toMatchObject({ path: ':minimal', access: 'read', origin: 'mode', note: expect.stringContaining('nothing is writable') as unknown });
+    expect(plan.entries.find((e) => e.path === cwd)).toMatchObject({ access: 'read', origin: 'cwd' });
     expect(plan.entries.filter((e) => e.access === 'write')).toEqual([]);
 
     const open = await svc.preview({ ...draft, sandbox: false }, 'coder');

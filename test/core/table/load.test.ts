@@ -44,6 +44,7 @@ turn_stall_minutes = 0
 cwd = "profiles/coder"
 permission_mode = "bypassPermissions"
 add_dirs = ["~/projects/site", "~/projects/site/", "../ws/profiles/writer"]
+read_dirs = ["~/projects/site", "~/notes/", "~/projects/site", "../ws/docs"]
 model = "gpt-5.5"
 effort = "xhigh"
 bin = "~/bin/codex"
@@ -62,6 +63,8 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
       permissionMode: 'bypassPermissions',
       sandbox: true,
       addDirs: [join(home, 'projects', 'site'), join(root, 'ws', 'profiles', 'writer')],
+      readDirs: [join(home, 'projects', 'site'), join(home, 'notes'), join(root, 'ws', 'docs')],
+      readDirsStarter: false,
       model: 'gpt-5.5',
       effort: 'xhigh',
       allowed: [], denied: [], unsafeOk: false, isolated: false, sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, env: [],
@@ -69,10 +72,16 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
     expect(t.profiles.writer).toEqual({
       name: 'writer', cwd: join(root, 'ws', 'profiles', 'writer'), backend: 'codex', bin: null,
       permissionMode: 'acceptEdits', sandbox: true, addDirs: [], model: null, effort: null,
+      // No read_dirs: the starter set (toolchains in HOME), given where they exist (compile).
+      readDirs: ['.local/bin', '.cargo/bin', '.nvm', '.pyenv', '.rustup'].map((d) => join(home, d)), readDirsStarter: true,
       allowed: [], denied: [], unsafeOk: false, isolated: false, sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, env: [],
     });
     expect(t.capabilities).toEqual({});
-    expect(t.warnings).toEqual([]);
+    // read_dirs named but missing are said (not given until they exist); the starter set's are not.
+    expect(t.warnings.map((w) => [w.path.join('.'), w.message])).toEqual([
+      ['profiles.coder.read_dirs.1', `${join(home, 'notes')} does not exist; it is not given to the agent until it does (at its next start)`],
+      ['profiles.coder.read_dirs.3', `${join(root, 'ws', 'docs')} does not exist; it is not given to the agent until it does (at its next start)`],
+    ]);
   });
 
   it('warns (but loads) when an add_dirs folder does not exist', async () => {

@@ -105,7 +105,7 @@ const NO_ROLLOUT = /no rollout|not found|unknown thread|does not exist/i;
  */
 export async function askReadOnly(input: AskInput): Promise<AskAnswer> {
   const { plan } = input;
-  if (!plan.sandboxed || plan.permissionsExtends !== ':read-only' || plan.onRequest) {
+  if (!plan.sandboxed || plan.readOnly !== true || plan.onRequest) {
     throw new AppFailure({ code: 'refused', message: 'refused: the plan given for an ask is not the read-only variant' });
   }
   const deadline = Date.now() + input.timeoutMs;
@@ -185,7 +185,7 @@ async function run(conn: CodexConnection, input: AskInput): Promise<AskAnswer> {
     }
   }
   answer ??= await conn.request('thread/start', params, { timeoutMs: 120_000 });
-  const verdict = attestThread(answer, { sandboxed: true, permissionsExtends: ':read-only' });
+  const verdict = attestThread(answer, { sandboxed: true, permissionsExtends: null });
   const more = readOnlyRefusals(answer);
   if (verdict.refusals.length || more.length) throw new AppFailure({ code: 'refused', message: [...verdict.refusals, ...more].join(' ') });
   const thread = isObj(answer) && isObj(answer.thread) ? answer.thread : {};

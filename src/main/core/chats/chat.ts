@@ -73,6 +73,13 @@ export interface LaunchPlan {
    * Absent: unknown.
    */
   sandboxDeny?: readonly string[];
+  /**
+   * The compiled launch's filesystem entries (codexProfile.ts `filesystem`): what the running agent can
+   * see, compared with a newly accepted table's (orchestrator.ts `useTable`). Absent: unknown.
+   */
+  filesystem?: Readonly<Record<string, 'read' | 'write' | 'deny'>>;
+  /** True for a read-only launch (plan mode, the /ask variant): nothing is writable. */
+  readOnly?: boolean;
 }
 
 /** The chat's clocks, in milliseconds (from the table's `defaults`, minutes × 60 000). */
@@ -431,6 +438,32 @@ export class Chat {
     return this.stopAll('Stop');
   }
 
+  /** The plan the running Codex was started with; null when none runs. */
+  runningPlan(): LaunchPlan | null {
+    return this.conn ? this.lastPlan : null;
+  }
+
+  /**
+   * The accepted table took sight away from this chat's running Codex (`why` names what): it is
+   * restarted before its next turn, resuming the thread, so the agent never keeps a folder the table
+   * no longer gives it (docs/security-model.md "Filesystem: private by default"). Says so now and again
+   * when it restarts. Nothing happens when no Codex runs (the next start uses the table anyway).
+   */
+  restartBeforeNextTurn(why: string): void {
+    if (!this.conn) return;
+    this.restartWhy = why;
+    this.notice(`${why}. Codex restarts before the next turn so the running agent cannot use it; the conversation continues.`);
+  }
+
+  /** Applies `restartBeforeNextTurn` before a turn: stops the process (the turn's start resumes the thread). */
+  private async restartIfTaken(): Promise<void> {
+    const why = this.restartWhy;
+    this.restartWhy = null;
+    if (!why || !this.conn) return;
+    await this.stopProcess();
+    this.restarted = why;
+  }
+
   /**
    * Starts Codex again (after a crash, an idle exit or a refusal) and resumes the thread; no message is
    * sent. With Codex running, it restarts only when the table in force for the profile differs from what
@@ -584,11 +617,16 @@ export class Chat {
     if (!work.retried) this.transcript.push({ type: 'user', id: this.transcript.localId('user'), text, via: 'turn', ...tags });
     cur.phase = 'starting';
     try {
+      await this.restartIfTaken();
       await this.ensureStarted();
     } catch (e) {
       const dropped = this.queue.splice(0).length;
       this.failStart(e, dropped);
       return;
+    }
+    if (this.restarted) {
+      this.notice(`Codex was restarted before this turn, resuming the conversation: ${this.restarted}.`);
+      this.restarted = null;
     }
     const startedConn = this.conn;
     // With a session override the catalog is read first, so the effort sent is one the model offers.
@@ -745,10 +783,15 @@ export class Chat {
       return;
     }
     try {
+      await this.restartIfTaken();
       await this.ensureStarted();
     } catch (e) {
       this.failStart(e, this.queue.splice(0).length);
       return;
+    }
+    if (this.restarted) {
+      this.notice(`Codex was restarted before this compaction, resuming the conversation: ${this.restarted}.`);
+      this.restarted = null;
     }
     if (cur.era !== this.era) return this.settleCancelled();
     const conn = this.conn;
@@ -1040,6 +1083,10 @@ export class Chat {
   }
 
   private lastPlan: LaunchPlan | null = null;
+  /** Why the running Codex must restart before the next turn (`restartBeforeNextTurn`), else null. */
+  private restartWhy: string | null = null;
+  /** Set by a restart `restartIfTaken` made, until the turn says so. */
+  private restarted: string | null = null;
   private async planOnce(): Promise<LaunchPlan> {
     return (this.lastPlan ??= await this.deps.plan());
   }

@@ -27,7 +27,7 @@ import { assertLaunchAllowed } from '../compile/guard';
 import { guardFileSchema, guardPath, outsideSandbox, type OutsideSandbox } from '../compile/guardFile';
 import { mcpEnvNames } from '../compile/mcpFlags';
 import { profilePolicy } from '../compile/policy';
-import { wantDeny, wantWrite } from '../compile/rules';
+import { wantDeny, wantRead, wantWrite } from '../compile/rules';
 import { readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import type { InstancePaths } from '../instance/paths';
@@ -57,10 +57,11 @@ export function scrubEnv(parent: NodeJS.ProcessEnv, add: Record<string, string>)
  * does not loosen a running profile's sandbox by itself; the loosening takes effect only through
  * `angelia compile --write <profile>` (seed-spec §2: capabilities go live one profile at a time).
  * `currentDeny` is what compile would write now, `currentWrite` its write folders, `outside` what the
- * start runs outside the sandbox (guardFile.ts `outsideSandbox`; absent: not checked); the guard holds
- * what the last compile wrote. Throws AppFailure `refused` with the fix `angelia compile --write <profile>`.
+ * start runs outside the sandbox (guardFile.ts `outsideSandbox`; absent: not checked), `currentRead`
+ * what the profile names for reading (rules.ts `wantRead`; absent: not checked); the guard holds what
+ * the last compile wrote. Throws AppFailure `refused` with the fix `angelia compile --write <profile>`.
  */
-export function assertCompileCurrent(stateDir: string, profile: string, currentDeny: readonly string[], currentWrite: readonly string[] = [], outside?: OutsideSandbox): void {
+export function assertCompileCurrent(stateDir: string, profile: string, currentDeny: readonly string[], currentWrite: readonly string[] = [], outside?: OutsideSandbox, currentRead?: readonly string[]): void {
   const file = guardPath(stateDir, profile);
   const guard = guardFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!guard.success) throw new AppFailure({ code: 'refused', message: 'the launch guard cannot be read', where: file, fix: `angelia compile --write ${profile}` });
@@ -83,6 +84,20 @@ export function assertCompileCurrent(stateDir: string, profile: string, currentD
     throw new AppFailure({
       code: 'refused',
       message: `the accepted table now lets this profile write ${added.length} folder(s) the last compile did not (${added.slice(0, 3).join(', ')}${added.length > 3 ? ', …' : ''}); that takes effect when you compile again`,
+      where: file,
+      fix: `angelia compile --write ${profile}`,
+    });
+  }
+  // Nor a folder to read: HOME is private by default (docs/security-model.md), and a read_dir the last
+  // compile did not record waits for it. A guard from before `read` was recorded allows none.
+  const recordedRead = new Set(guard.data.read ?? []);
+  const newReads = (currentRead ?? []).filter((r) => !recordedRead.has(r));
+  if (newReads.length) {
+    throw new AppFailure({
+      code: 'refused',
+      message: guard.data.read === undefined
+        ? `HOME is private by default now: an agent reads only its folders and what its profile names (read_dirs; left out, the toolchains ${newReads.slice(0, 3).join(', ')}${newReads.length > 3 ? ', …' : ''}), and the last compile of this profile is from before; compile again to see and accept what it may read`
+        : `the accepted table now lets this profile read ${newReads.length} location(s) the last compile did not (${newReads.slice(0, 3).join(', ')}${newReads.length > 3 ? ', …' : ''}); that takes effect when you compile again`,
       where: file,
       fix: `angelia compile --write ${profile}`,
     });
@@ -227,7 +242,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   const launch = compileCodexLaunch(table, profile.name, facts, { mailbox, readOnly });
   if (launch.sandboxed) {
     const policy = profilePolicy(table, profile, facts);
-    assertCompileCurrent(paths.stateDir, profile.name, wantDeny(policy), wantWrite(policy), outsideSandbox(table, profile, launch.mcpServers));
+    assertCompileCurrent(paths.stateDir, profile.name, wantDeny(policy), wantWrite(policy), outsideSandbox(table, profile, launch.mcpServers), wantRead(policy));
   }
   if (launch.cacheDir) await refusing(ensureCacheDirs(launch.cacheDir));
   if (launch.sandboxed && process.platform === 'linux') await ensureSandboxPlaceholders(launch.writableRoots);
@@ -262,5 +277,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
       writableRoots: launch.writableRoots, tmpdir: launch.env.TMPDIR ?? parentEnv.TMPDIR ?? null }), table, profile.name, paths),
     // What an escalated command (run outside the sandbox) still cannot touch: the approval card counts them.
     sandboxDeny: Object.entries(launch.filesystem).filter(([, access]) => access === 'deny').map(([path]) => path),
+    filesystem: launch.filesystem,
+    readOnly: launch.readOnly,
   };
 }

@@ -31,7 +31,8 @@ import { ModelCatalog } from '../codex/models';
 import { Chat, timingFromMinutes, type ChatTiming } from './chat';
 import type { StartCodex } from './connection';
 import { EventHub } from './eventHub';
-import { planLaunch } from './launchPlan';
+import { launchFacts, planLaunch } from './launchPlan';
+import { restartWhereSightIsLost } from './sight';
 import { askReadOnly } from './ask';
 import { SessionStore } from './sessions';
 import { approvalPolicyFor, type ProfileNow } from './mode';
@@ -206,6 +207,8 @@ export class Orchestrator {
     for (const name of Object.keys(table.profiles)) {
       if (!this.chats.has(name)) this.hub.emit({ event: 'chat:updated', payload: this.chat(name).view() });
     }
+    // A running chat that sees more than the new table gives its profile restarts before its next turn (sight.ts).
+    await restartWhereSightIsLost(this.chats.values(), table, this.opts.paths, () => launchFacts(this.opts.paths)).catch(() => undefined);
     // What every chat shows depends on the table (next start, or "profile changed" while it runs).
     for (const chat of this.chats.values()) if (names.includes(chat.view().profile)) this.hub.emit({ event: 'chat:updated', payload: chat.view() });
     if (names.length > 0) this.hub.emit({ event: 'profiles:changed', payload: { names } });

@@ -14,7 +14,7 @@ import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { cacheDirFor, cacheEnv } from './cache';
 import { bwrapSafeEntries, foldRules } from './entries';
 import type { Access, CompileFacts, FsRule } from './facts';
-import { codexHomeScanRules, stateScanRules } from './floor';
+import { codexHomeScanRules, STATE_BIN, stateScanRules } from './floor';
 import { mcpFlags } from './mcpFlags';
 import { profilePolicy } from './policy';
 import { needsProjectTrust, projectTrustFlag } from './projectTrust';
@@ -59,15 +59,30 @@ export interface CodexLaunch {
   /** The permission profile's filesystem entries, sorted by path ({} when not sandboxed). */
   filesystem: Record<string, Access>;
   /**
-   * Special-path entries of the permission profile (`:slash_tmp` → `read` unless plan mode or the /ask
-   * variant), kept apart from `filesystem`, whose keys are all absolute paths.
+   * Special-path entries of the permission profile (`:minimal` → `read`: the system folders commands
+   * need, codex 0.169.0 `FileSystemSpecialPath::Minimal`), kept apart from `filesystem`, whose keys are
+   * all absolute paths. {} when not sandboxed.
    */
   specials: Record<string, Access>;
   /** Where each filesystem entry came from (same keys as `filesystem`). */
   sources: Record<string, string>;
   warnings: string[];
   approvalPolicy: 'on-request' | 'never';
-  permissionsExtends: ':workspace' | ':read-only' | null;
+  /**
+   * The built-in profile `angelia` extends: always null. A base profile (`:workspace`, `:read-only`)
+   * would bring `":root" = "read"` (the whole disk) with it; the profile is built from grants alone
+   * (docs/security-model.md "Filesystem: private by default"). Codex reports it on every thread start
+   * (`activePermissionProfile.extends`), which the attestation compares (codex/attest.ts).
+   */
+  permissionsExtends: null;
+  /** True in plan mode and for the /ask variant: every grant is a read grant, nothing is writable. */
+  readOnly: boolean;
+  /**
+   * Read grants the profile names that were not given because nothing is at their path now (a
+   * `read_dirs` entry, e.g. a toolchain of the starter set that is not installed), with their source.
+   * Given at the first start after they appear. [] when not sandboxed.
+   */
+  missingReads: Array<{ path: string; source: string }>;
   /** The profile's own package cache folder (create it with `ensureCacheDirs` before spawning), or null. */
   cacheDir: string | null;
   /** Folders the agent can write: cwd, add_dirs and its cache; [] in plan mode; ["/"] without sandbox. */
@@ -138,12 +153,14 @@ export function allowedMcpServers(table: Pick<LoadedTable, 'file' | 'profiles' |
 }
 
 /**
- * Throws AppFailure `unsafe-reach` (key path `profiles.<name>.add_dirs[i]` or `.cwd`) when the profile's
- * folder or an add_dir is, or holds, Angelia's state folder or a Codex home (`~/.codex`, `CODEX_HOME`),
- * named as it is or through a symlink (both sides compared by their real paths as well).
- * Denies inside it hold only for names that exist at launch; a writable parent would let the agent
- * create new ones there (a global `AGENTS.md` or `rules/` that every other profile's Codex loads, a file
- * Angelia reads), so no deny floor can make such a folder safe.
+ * Throws AppFailure `unsafe-reach` (key path `profiles.<name>.add_dirs[i]`, `.read_dirs[i]` or `.cwd`)
+ * when the profile's folder, an add_dir or a read_dir is, or holds, Angelia's state folder or a Codex
+ * home (`~/.codex`, `CODEX_HOME`), or when a read_dir lies inside a Codex home or inside the state
+ * folder but outside its `workspace/`, named as it is or through a symlink (both sides compared by
+ * their real paths as well). Denies inside it hold only for names that exist at launch; a writable
+ * parent would let the agent create new ones there (a global `AGENTS.md` or `rules/` that every other
+ * profile's Codex loads, a file Angelia reads), and a readable one would show the files Codex and
+ * Angelia create after the launch (every profile's threads), so no deny floor can make such a folder safe.
  */
 export function refuseReachOverPrivate(profile: ResolvedProfile, facts: CompileFacts): void {
   const privateRoots = [...new Set([facts.stateDir, join(facts.home, '.codex'), facts.codexHome])];
@@ -156,17 +173,50 @@ export function refuseReachOverPrivate(profile: ResolvedProfile, facts: CompileF
       return p;
     }
   };
-  for (const [dir, key] of dirs) {
+  const whereOf = (key: PropertyKey[]): string => ['profiles', profile.name, ...key].map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('').slice(1).replace('.[', '[');
+  const what = (root: string): string => (root === facts.stateDir ? "Angelia's private state" : "Codex's home (every profile's threads, global AGENTS.md and rules)");
+  const reads: [string, PropertyKey[]][] = profile.readDirs.map((d, i): [string, PropertyKey[]] => [d, ['read_dirs', i]]);
+  for (const [dir, key] of [...dirs, ...reads]) {
     const held = privateRoots.find((root) => isWithin(root, dir) || isWithin(real(root), real(dir)));
     if (!held) continue;
-    const where = ['profiles', profile.name, ...key].map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('').slice(1).replace('.[', '[');
     throw new AppFailure({
       code: 'unsafe-reach',
-      message: `${dir} holds ${held === facts.stateDir ? "Angelia's private state" : "Codex's home (every profile's threads, global AGENTS.md and rules)"} (${held}); an agent that writes there can reach other profiles`,
-      where,
+      message: `${dir} holds ${what(held)} (${held}); an agent that ${key[0] === 'read_dirs' ? 'reads' : 'writes'} there can reach other profiles`,
+      where: whereOf(key),
       fix: `name the folders the agent needs inside ${dir} instead, outside ${held}`,
     });
   }
+  const inWorkspace = (dir: string): boolean => isWithin(dir, facts.workspace) || isWithin(real(dir), real(facts.workspace));
+  for (const [dir, key] of reads) {
+    const inside = privateRoots.find((root) => (isWithin(dir, root) || isWithin(real(dir), real(root))) && !(root === facts.stateDir && inWorkspace(dir)));
+    if (!inside) continue;
+    throw new AppFailure({
+      code: 'unsafe-reach',
+      message: `${dir} lies in ${what(inside)} (${inside}); Codex and Angelia keep every profile's threads and secrets there, present and future files alike`,
+      where: whereOf(key),
+      fix: 'remove it from read_dirs',
+    });
+  }
+}
+
+/**
+ * The read grants of a sandboxed launch beyond its folders, with their sources, split into those given
+ * (something is at the path now, `facts.exists`) and the profile's own that are not: what the profile
+ * names (`reads`: policy.ts `reads`, i.e. read_dirs and given skills), skills installed for every
+ * profile, Codex's own program (`facts.codexReads`), and for an agent that has the `angelia` command
+ * (`withAngelia`: not the /ask variant) its launcher folder `<state>/bin` and Angelia's CLI
+ * (`facts.angeliaReads`). Pure (given `facts.exists`).
+ */
+export function readGrants(profile: Pick<ResolvedProfile, 'bin'>, reads: readonly FsRule[], facts: CompileFacts, withAngelia: boolean): { given: FsRule[]; missing: FsRule[] } {
+  const exists = facts.exists ?? ((): boolean => true);
+  const read = (path: string, source: string): FsRule => ({ path, access: 'read', source, folder: true });
+  const all: FsRule[] = [
+    ...reads,
+    ...[join(facts.codexHome, 'skills'), join(facts.home, '.agents', 'skills')].map((p) => read(p, 'skills installed for every profile (Codex loads them for every project)')),
+    ...(facts.codexReads?.(profile.bin) ?? []).map((p) => read(p, "Codex's own program (every command starts through it)")),
+    ...(withAngelia ? [read(join(facts.stateDir, STATE_BIN), 'the angelia command (<state>/bin)'), ...(facts.angeliaReads ?? []).map((p) => read(p, "Angelia's CLI and the Node that runs it (the angelia command)"))] : []),
+  ];
+  return { given: all.filter((r) => exists(r.path)), missing: reads.filter((r) => !exists(r.path)) };
 }
 
 /**
@@ -209,7 +259,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
       codexArgs: [...docFlag, ...mcp, 'app-server'],
       env: {}, filesystem: {}, sources: {}, specials: {},
       warnings: [`sandbox = false: profile ${profile.name} runs with FULL ACCESS to this computer (no permission profile, no deny rule holds)${approvalPolicy === 'never' ? ' and never asks' : ''}`],
-      approvalPolicy, permissionsExtends: null, cacheDir: null, writableRoots: ['/'], mcpServers,
+      approvalPolicy, permissionsExtends: null, readOnly: false, missingReads: [], cacheDir: null, writableRoots: ['/'], mcpServers,
       mailbox: extras.mailbox ?? null,
     };
   }
@@ -220,34 +270,48 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   // Beyond the policy: what else lies in the state folder now (no `<state>/*` glob: floor.ts `isTransient`).
   const reach = [profile.cwd, ...policy.rules.filter((r) => r.access === 'write').map((r) => r.path)];
   const scan = stateScanRules(profile, facts, reach);
-  const mailbox = readOnly ? null : extras.mailbox ?? null;
+  // Plan mode writes nothing, so it has no mailbox (the folder holds the chat's token, never given for reading).
+  const mailbox = readOnly || plan ? null : extras.mailbox ?? null;
+  // Grants only (docs/security-model.md "Filesystem: private by default"): the system folders commands
+  // need (`:minimal`), the profile's folders and what it names to read; nothing else exists in the
+  // sandbox (measured on codex 0.169.0, Linux: without a base profile, HOME, /tmp, /opt and every other
+  // folder hold only the components leading to a grant). The deny entries stay for what runs outside
+  // the sandbox once approved (an escalated command keeps them) and read-only entries inside grants.
+  const grants = readGrants(profile, policy.reads, facts, !readOnly);
   const compiled: FsRule[] = [
+    { path: profile.cwd, access: 'write', source: "this profile's folder", folder: true },
     ...(cacheDir ? [{ path: cacheDir, access: 'write', source: "this profile's package cache", folder: true } as FsRule] : []),
     ...(mailbox ? [{ path: mailbox, access: 'write', source: "this chat's mailbox (how its commands reach Angelia)", folder: true } as FsRule] : []),
     ...policy.rules,
+    ...grants.given,
     ...scan.rules,
     ...codexHomeScanRules(facts, reach),
   ];
-  // The read-only variant: each write entry becomes a read entry on the same path (so a folder written
-  // inside a denied one, like the package cache, stays readable); deny and read entries are unchanged.
-  const rules = readOnly ? compiled.map((r): FsRule => (r.access === 'write' ? { ...r, access: 'read', source: `${r.source}; read-only for /ask` } : r)) : compiled;
-  const folded = foldRules(rules, plan && !readOnly);
+  // Plan mode and the read-only variant: the same grants with each write entry a read entry on the same
+  // path (so a folder written inside a denied one, like the package cache, stays readable); deny and read
+  // entries are unchanged.
+  const why = readOnly ? 'read-only for /ask' : 'read-only in plan mode';
+  const rules = readOnly || plan ? compiled.map((r): FsRule => (r.access === 'write' ? { ...r, access: 'read', source: `${r.source}; ${why}` } : r)) : compiled;
+  const folded = foldRules(rules, false);
   const entries = facts.platform === 'linux' ? bwrapSafeEntries(folded, facts.exists ?? (() => true), [facts.codexHome, ...reach, ...(cacheDir ? [cacheDir] : []), ...(mailbox ? [mailbox] : [])]) : folded;
-  const permissionsExtends = plan || readOnly ? ':read-only' : ':workspace';
   const key = (rest: string): string => `permissions.${PERMISSION_PROFILE_ID}.${rest}`;
   const args: string[] = [
     ...docFlag,
     ...configFlag('default_permissions', tomlValue(PERMISSION_PROFILE_ID)),
-    ...configFlag(key('extends'), tomlValue(permissionsExtends)),
   ];
-  // `/tmp` read-only for every profile that writes at all: each profile's TMPDIR is its own `tmp/` in
-  // its cache (cache.ts `cacheEnv`), so no agent can leave files there for another's. Measured on codex
-  // 0.169.0 (Linux): `":slash_tmp" = "read"` over `:workspace` makes `/tmp` "Read-only file system" while
-  // the cwd and TMPDIR stay writable; a `"/tmp" = "read"` path entry does not (the special path wins).
-  const specials: Record<string, Access> = plan || readOnly ? {} : { ':slash_tmp': 'read' };
+  // No `/tmp` (no `:slash_tmp`): each profile's TMPDIR is its own `tmp/` in its cache (cache.ts
+  // `cacheEnv`), and the shared `/tmp` holds other programs' files. Measured on codex 0.169.0 (Linux):
+  // without a base profile `/tmp` does not exist in the sandbox; mktemp, Python's tempfile, Node's
+  // os.tmpdir(), git, sort and shell here-documents use TMPDIR and work.
+  const specials: Record<string, Access> = { ':minimal': 'read' };
   const fsPairs = [...Object.entries(specials), ...Object.entries(entries.filesystem)];
-  if (fsPairs.length > 0) args.push(...configFlag(key('filesystem'), inlineTable(fsPairs)));
+  args.push(...configFlag(key('filesystem'), inlineTable(fsPairs)));
   for (const [k, v] of NETWORK_FLAG_VALUES) args.push(...configFlag(k, v));
+  // No shell snapshot: codex 0.169.0 writes one per thread into CODEX_HOME/shell_snapshots from the
+  // user's login shell (its functions, aliases and exported variables: what a shell rc file holds), and
+  // did not source it into exec_command's commands (measured: a function and an alias from ~/.bashrc
+  // were missing with and without a login shell). Off, nothing there needs to be readable.
+  args.push(...configFlag('features.shell_snapshot', tomlValue(false)));
   // Linux (0.169.0) has no per-socket allowlist: with the proxy on every socket is blocked, and the one
   // switch that opens sockets opens all of them. So a socket is granted only where Codex can hold it:
   // macOS Seatbelt, the exact socket file (a `subpath` rule: a folder would open every socket below it),
@@ -269,7 +333,8 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
     env: cacheDir ? cacheEnv(cacheDir) : {},
     filesystem: entries.filesystem, sources: entries.sources, specials,
     warnings: [...policy.warnings.map(formatProblem), ...scan.warnings.map(formatProblem), ...entries.warnings],
-    approvalPolicy, permissionsExtends, cacheDir, writableRoots, mcpServers,
+    approvalPolicy, permissionsExtends: null, readOnly: plan || readOnly, missingReads: grants.missing.map((r) => ({ path: r.path, source: r.source })),
+    cacheDir, writableRoots, mcpServers,
     mailbox: mailbox && entries.filesystem[mailbox] === 'write' ? mailbox : null,
   };
 }

@@ -136,3 +136,26 @@ export function bwrapSafeEntries(entries: FsEntries, exists: (path: string) => b
   }
   return { filesystem: sortedFs, sources: sortedSources, warnings };
 }
+
+/** What `filesystem` gives at `path`: the access of the nearest entry at or above it ('none' without one). */
+function accessAt(filesystem: Readonly<Record<string, Access>>, path: string): Access | 'none' {
+  for (let at = path, up = dirname(path); ; at = up, up = dirname(up)) {
+    if (Object.hasOwn(filesystem, at)) return filesystem[at]!;
+    if (up === at) return 'none';
+  }
+}
+
+const SIGHT: Record<Access | 'none', number> = { write: 2, read: 1, deny: 0, none: 0 };
+
+/**
+ * The paths `before` lets a command read or write that `after` does not (sorted): a grant gone or
+ * narrowed, a deny entry new inside a grant, a write entry made read. Both are compiled filesystem
+ * entries of one profile (codexProfile.ts `filesystem`, special paths aside). Checking the entries of
+ * both is enough: what a path gets changes only at an entry. Used to restart a running chat before its
+ * next turn when a newly accepted table takes sight away from it (docs/security-model.md
+ * "Filesystem: private by default"). Pure.
+ */
+export function lostAccess(before: Readonly<Record<string, Access>>, after: Readonly<Record<string, Access>>): string[] {
+  const paths = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((p) => !GLOB.test(p)).sort();
+  return paths.filter((p) => SIGHT[accessAt(before, p)] > SIGHT[accessAt(after, p)]);
+}

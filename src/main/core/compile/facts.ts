@@ -46,9 +46,24 @@ export interface CompileFacts {
    */
   codexHomeEntries?: Record<string, string[]>;
   /**
-   * Whether a path exists now (lstat: a dangling symbolic link exists). Used on Linux only, to keep
-   * several entries under one missing folder from breaking bubblewrap (entries.ts `bwrapSafeEntries`).
-   * Absent: every path is taken to exist (a pure compile, as in the golden tests).
+   * What a command needs to read of the Codex executable a profile runs (`bin`, null for the bundled
+   * one), by real path: its package folder `vendor/<target triple>` (the binary, `codex-path/rg` Codex
+   * puts on PATH, its bubblewrap), or the executable alone. Codex 0.169.0 starts every command through
+   * that binary inside the sandbox: without a read entry on it no command runs ("bwrap: execvp
+   * …/codex: No such file or directory", measured). gather.ts `codexReadsOf`. Absent: none.
+   */
+  codexReads?: (bin: string | null) => string[];
+  /**
+   * What the `angelia` command needs to read inside the sandbox (compile/agentCommand.ts), by real
+   * path: the Node executable (or the Electron app's folder) and Angelia's built CLI (`out/`,
+   * `package.json`). gather.ts `angeliaReadsOf`. Absent: none.
+   */
+  angeliaReads?: string[];
+  /**
+   * Whether a path exists now (lstat: a dangling symbolic link exists). Read grants are given only for
+   * what exists (codexProfile.ts); on Linux it also keeps several entries under one missing folder from
+   * breaking bubblewrap (entries.ts `bwrapSafeEntries`). Absent: every path is taken to exist (a pure
+   * compile, as in the golden tests).
    */
   exists?: (path: string) => boolean;
 }

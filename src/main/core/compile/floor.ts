@@ -2,6 +2,12 @@
  * The deny floor of a profile (seed-spec.md §2.2 items 1–3, product.md §2): the instance's private
  * files, credential locations under home, every CLI's transcripts and user config (for `~/.codex` and
  * `CODEX_HOME` alike), other profiles' folders, and the package-cache root. Pure.
+ *
+ * Not the boundary of a sandboxed command: that is what the profile GRANTS (codexProfile.ts; nothing
+ * else exists in its sandbox, docs/security-model.md "Filesystem: private by default"), so a store on
+ * no list here is private too. The floor is kept as defense in depth for what runs outside the sandbox
+ * once the user approves it (an escalated command keeps the deny entries), for deny entries inside a
+ * grant (another profile's folder inside a read_dir), and for the settings.json rules.
  */
 import { join } from 'node:path';
 import { isWithin, PRIVATE_DIR, PRIVATE_FILES } from '../instance/paths';
@@ -28,11 +34,15 @@ export const HOME_PRIVATE_FILES = [
 /** Codex's login, transcripts and user config, inside `~/.codex` and `CODEX_HOME` (seed-spec.md §2.2 item 2). */
 export const CODEX_STORES = ['auth.json', 'sessions', 'archived_sessions', 'memories', 'history.jsonl', 'session_index.jsonl', 'config.toml'];
 /**
- * What an agent's commands may still read in a Codex home (`~/.codex`, `CODEX_HOME`): the shell snapshot
- * Codex sources before each command, the helper links it puts on PATH (`tmp/arg0`), skills and the
- * user's global AGENTS.md. Everything else found there at launch is denied (`codexHomeScanRules`).
+ * The carve-outs of a Codex home (`~/.codex`, `CODEX_HOME`) that commands need, never denied: the
+ * helper links Codex puts on PATH and reads itself (`tmp/arg0-linux/codex-arg0…`: `apply_patch`,
+ * `applypatch`, `codex-linux-sandbox`; codex 0.169.0 adds that folder as a readable root of every
+ * command, measured: a shell `apply_patch` fails with "command not found" when it is denied, since a
+ * read entry inside a deny entry does not hold), and `skills` (granted by codexProfile.ts
+ * `readGrants`: skills installed for every profile, whose scripts commands run). Nothing else of a
+ * Codex home is granted; what `codexHomeScanRules` denies besides is for escalated commands.
  */
-export const CODEX_READABLE = ['shell_snapshots', 'tmp', '.tmp', 'skills', 'AGENTS.md'];
+export const CODEX_READABLE = ['tmp', 'skills'];
 /** Other CLIs' transcripts and user config under home (seed-spec.md §2.2 item 2 `cliStores`). */
 export const OTHER_CLI_STORES = [
   '.claude/projects', '.claude/file-history', '.claude/paste-cache', '.claude/history.jsonl', '.claude.json',
@@ -189,11 +199,16 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
 /**
  * Deny rules for what lies in each Codex home at launch (`facts.codexHomeEntries`) beyond CODEX_STORES:
  * Codex's SQLite stores (every profile's threads, first messages and logs: `state_5.sqlite`,
- * `thread_history_1.sqlite`, `logs_2.sqlite` in codex 0.169.0, measured readable by agents before this
- * rule), their `-wal`/`-shm` companions (denied by name even when absent at launch, since Codex opens them
- * after), `log/`, `rules/`, and whatever later Codex versions add. CODEX_READABLE stays readable. A Codex
- * home inside the profile's reach (`reach`) is left alone (the profile may write there anyway; compile
- * warns about that elsewhere). SQLite journals (`-journal`) are skipped as transient.
+ * `thread_history_1.sqlite`, `logs_2.sqlite` in codex 0.169.0), their `-wal`/`-shm` companions (denied
+ * by name even when absent at launch, since Codex opens them after), `log/`, `rules/`,
+ * `shell_snapshots/`, and whatever later Codex versions add; CODEX_READABLE is not denied. Defense in
+ * depth for escalated commands only: a sandboxed command reads nothing of a Codex home but the
+ * carve-outs, present and future files alike, because nothing else there is granted (a file Codex
+ * creates after the launch is not denied by name, yet not readable either; measured with a fresh
+ * CODEX_HOME, test/integration/private-codex-home.test.ts). A whole-folder deny is not possible: the
+ * carve-outs inside it would be denied too. A Codex home inside the profile's reach (`reach`) is left
+ * alone (compile refuses that, codexProfile.ts `refuseReachOverPrivate`). SQLite journals (`-journal`)
+ * are skipped as transient.
  */
 export function codexHomeScanRules(facts: CompileFacts, reach: readonly string[]): FsRule[] {
   const rules: FsRule[] = [];

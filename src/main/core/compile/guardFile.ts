@@ -62,6 +62,14 @@ export const guardFileSchema = z.object({
    * it existed: read as null (fail closed), so a profile with a `bin` needs one compile.
    */
   bin: z.string().nullable().optional(),
+  /**
+   * What the profile names for its agent to read, as compiled (rules.ts `wantRead`: its `read_dirs` or
+   * the starter set, the skills it is given and their secrets). A start whose profile names one more
+   * waits for the next compile (chats/launchPlan.ts `assertCompileCurrent`). Absent in guards written
+   * before HOME became private by default (docs/security-model.md): read as none (fail closed), so each
+   * profile needs one compile, whose plan says what the agent may read now.
+   */
+  read: z.array(z.string()).optional(),
   compiledAt: z.iso.datetime(),
 });
 
@@ -70,8 +78,8 @@ export type GuardFile = z.output<typeof guardFileSchema>;
 
 /** The guard's text as written: pretty JSON with a final newline, keys in the contract's order. */
 export function guardText(guard: GuardFile): string {
-  const { version, profile, cwd, backend, deny, codexSandbox, write, readOnly, mcp, bin, compiledAt } = guard;
-  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, write, readOnly, mcp, bin, compiledAt }, null, 2)}\n`;
+  const { version, profile, cwd, backend, deny, codexSandbox, write, readOnly, mcp, bin, read, compiledAt } = guard;
+  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, write, readOnly, mcp, bin, read, compiledAt }, null, 2)}\n`;
 }
 
 /** What a profile runs outside its sandbox, in the guard's terms (`mcp`, `bin`). */

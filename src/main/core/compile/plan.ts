@@ -13,7 +13,7 @@ import type { CompileFacts } from './facts';
 import { guardFileSchema, guardPath, outsideSandbox, type GuardFile } from './guardFile';
 import { profilePolicy } from './policy';
 import { parseRecord, RECORD_REL, recordText, sameRecord, type CompiledRecord } from './record';
-import { wantDeny, wantWrite } from './rules';
+import { wantDeny, wantRead, wantWrite } from './rules';
 import { mergeSettings, SETTINGS_REL } from './settingsMerge';
 import { planSkills, type LinkOp } from './skillLinks';
 import type { FileState, ProfileSnapshot } from './snapshot';
@@ -159,7 +159,7 @@ export function planProfile(table: LoadedTable, name: string, facts: CompileFact
     writes.push({ rel: RECORD_REL, text: recordText(record), mode: modeOf(snap.record) });
   }
 
-  const guard: GuardFile = { version: 1, profile: name, cwd: profile.cwd, backend: profile.backend, deny, codexSandbox: profile.sandbox, write: wantWrite(policy), readOnly: profile.sandbox && profile.permissionMode === 'plan', ...outsideSandbox(table, profile, policy.mcpAllowed), compiledAt: now };
+  const guard: GuardFile = { version: 1, profile: name, cwd: profile.cwd, backend: profile.backend, deny, codexSandbox: profile.sandbox, write: wantWrite(policy), readOnly: profile.sandbox && profile.permissionMode === 'plan', ...outsideSandbox(table, profile, policy.mcpAllowed), read: wantRead(policy), compiledAt: now };
   const g = guardChanged(snap.guard, guard);
   if (g.line) lines.push(g.line);
 

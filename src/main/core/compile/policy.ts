@@ -3,7 +3,8 @@
  * to `<cwd>/.claude/settings.json` (rules.ts) and the Codex permission profile passed at launch
  * (codexProfile.ts). Items follow seed-spec.md §2.2 in order: state and credential floor, other
  * profiles, shared read-only, launch files, denied capabilities (and their secrets), user MCP servers
- * not given, `_common/` for an isolated profile; then the writable folders (§2.3). Pure.
+ * not given, `_common/` for an isolated profile; then the writable folders (§2.3); and, apart, the
+ * read grants the profile names (`reads`: read_dirs, given skills). Pure.
  */
 import { join } from 'node:path';
 import type { TableProblem } from '../table/errors';
@@ -47,6 +48,13 @@ export interface ProfilePolicy {
   dirs: string[];
   /** `<workspace>/_common`, when the profile is given it (create it on apply), else null. */
   common: string | null;
+  /**
+   * What the profile names for its agent to read beyond its folders (docs/security-model.md
+   * "Filesystem: private by default"): its `read_dirs` (or the starter set), and each skill it is given
+   * with that skill's secrets. Read grants, not deny rules: kept out of settings.json (`rules`), given
+   * at launch only where they exist (codexProfile.ts), recorded in the launch guard (rules.ts `wantRead`).
+   */
+  reads: FsRule[];
   warnings: TableProblem[];
 }
 
@@ -92,5 +100,12 @@ export function profilePolicy(table: Pick<LoadedTable, 'profiles' | 'capabilitie
   const common = !profile.isolated && workspaceExists ? commonPath : null;
   if (common) rules.push({ path: common, access: 'write', source: '_common/ (shared by every non-isolated profile)', folder: true });
 
-  return { rules, mcpDeny, userMcpOff, mcpAllowed, dirs: [...new Set([...allowedDirs, ...(common ? [common] : [])])], common, warnings: floor.warnings };
+  const reads: FsRule[] = profile.readDirs.map((path) => ({ path, access: 'read', source: profile.readDirsStarter ? 'read_dirs (starter set: a toolchain in your home)' : 'read_dirs', folder: true }));
+  for (const cap of allowed) {
+    if (cap.kind !== 'skill') continue;
+    reads.push({ path: cap.path, access: 'read', source: `skill capability ${cap.name}`, folder: true });
+    for (const secret of cap.secrets) reads.push({ path: secret, access: 'read', source: `secret of skill capability ${cap.name}`, folder: false });
+  }
+
+  return { rules, mcpDeny, userMcpOff, mcpAllowed, dirs: [...new Set([...allowedDirs, ...(common ? [common] : [])])], common, reads, warnings: floor.warnings };
 }

@@ -38,6 +38,15 @@ export function wantWrite(policy: Pick<ProfilePolicy, 'rules'>): string[] {
   return [...new Set(policy.rules.filter((r) => r.access === 'write').map((r) => r.path))].sort();
 }
 
+/**
+ * What a profile's policy names for its agent to read (its `reads`: read_dirs or the starter set, given
+ * skills and their secrets), sorted, without duplicates, whether or not they exist now: what the launch
+ * guard records (compile/guardFile.ts `read`).
+ */
+export function wantRead(policy: Pick<ProfilePolicy, 'reads'>): string[] {
+  return [...new Set(policy.reads.map((r) => r.path))].sort();
+}
+
 /** A parsed `Read(...)` / `Edit(...)` rule: the tool and the absolute path (trailing `/**` removed). */
 export interface ParsedRule {
   tool: 'Read' | 'Edit';

@@ -23,7 +23,14 @@ export function toIssue(p: TableProblem): TableIssue {
 
 /** Origins of entries, by the source text the compiler gives each rule (compile/policy.ts, floor.ts, codexProfile.ts). */
 const ORIGINS: ReadonlyArray<readonly [RegExp, string | ((m: RegExpExecArray) => string)]> = [
-  [/^this profile's package cache$/, 'cache'],
+  [/^this profile's package cache\b/, 'cache'],
+  [/^this profile's folder\b/, 'cwd'],
+  [/^read_dirs \(starter set\b/, 'read_dirs:starter'],
+  [/^read_dirs\b/, 'read_dirs'],
+  [/^(?:secret of )?skill capability (.+)$/, (m) => `capability:${m[1]}`],
+  [/^skills installed for every profile\b/, 'skills'],
+  [/^(Codex's own program|the angelia command|Angelia's CLI)\b/, 'runtime'],
+  [/^this chat's mailbox\b/, 'mailbox'],
   [/^(Angelia's private state|other profiles' package caches|credential location|Codex's login, transcripts or user config|another CLI's transcripts or config|profile .+'s folder)$/, 'floor'],
   [/^(shared_write|shared doctrine and capabilities\b.*)$/, 'shared'],
   [/^launch file\b/, 'launch'],
@@ -34,8 +41,10 @@ const ORIGINS: ReadonlyArray<readonly [RegExp, string | ((m: RegExpExecArray) =>
 ];
 
 /**
- * The origin of a compiled rule from its source text: `floor`, `cache`, `shared`, `launch`, `add_dirs`,
- * `common`, `capability:<name>`; `compile` for a source this list does not know (a test keeps it empty).
+ * The origin of a compiled rule from its source text: `floor`, `cache`, `cwd`, `read_dirs`,
+ * `read_dirs:starter`, `skills`, `runtime` (what commands need to run: Codex's program, the angelia
+ * command), `mailbox`, `shared`, `launch`, `add_dirs`, `common`, `capability:<name>`; `compile` for a
+ * source this list does not know (a test keeps it empty).
  */
 export function originOf(source: string): string {
   for (const [re, origin] of ORIGINS) {
@@ -53,10 +62,12 @@ export async function linkTarget(path: string): Promise<string | null> {
 }
 
 /**
- * The effective permission table of a launch: first what the permission mode gives (the Codex built-in
- * profile it extends, origin `mode`) and the profile's own folder (origin `cwd`; read-only in plan mode,
- * origin `mode`), then every filesystem entry of the compiled permission profile (sorted by path) with
- * its origin and the compiler's source as `note`. Without sandbox: one entry, `/` write (origin `mode`).
+ * The effective permission table of a launch: first what every sandboxed launch gives (`:minimal`, the
+ * system folders commands need, origin `mode`), then every filesystem entry of the compiled permission
+ * profile (sorted by path) with its origin and the compiler's source as `note`: the grants (the
+ * profile's folder, add_dirs, read_dirs and where each comes from), and the deny entries that stay for
+ * escalated commands. Nothing else is readable (docs/security-model.md "Filesystem: private by
+ * default"). Without sandbox: one entry, `/` write (origin `mode`).
  */
 export async function policyEntries(launch: CodexLaunch, cwd: string): Promise<PolicyEntry[]> {
   const entries: PolicyEntry[] = [];
@@ -67,15 +78,11 @@ export async function policyEntries(launch: CodexLaunch, cwd: string): Promise<P
     await add('/', 'write', 'mode', 'sandbox = false: full access to everything your user can reach; no deny rule holds');
     return entries;
   }
-  const plan = launch.permissionsExtends === ':read-only';
-  await add(launch.permissionsExtends ?? ':workspace', plan ? 'read' : 'write', 'mode', plan
-    ? "plan mode: Codex's built-in :read-only profile (reads what is not denied, writes nowhere)"
-    : "Codex's built-in :workspace profile: reads what is not denied; writes the profile's folder and its temp folder");
-  if (launch.specials[':slash_tmp'] === 'read') {
-    await add('/tmp', 'read', 'mode', "the shared temp folder, read-only (:slash_tmp = read): the agent's TMPDIR is its own tmp/ in its package cache, so no profile leaves files for another");
+  if (launch.specials[':minimal'] === 'read') {
+    await add(':minimal', 'read', 'mode', `the system folders commands need (/usr, /etc, /bin, /lib, /dev, /proc); nothing else is readable but the grants below, HOME and /tmp included${launch.readOnly ? '; read-only: nothing is writable' : ''}`);
   }
   if (!Object.hasOwn(launch.filesystem, cwd)) {
-    await add(cwd, plan ? 'read' : 'write', plan ? 'mode' : 'cwd', plan ? "the profile's folder, read-only in plan mode" : "the profile's folder (through :workspace)");
+    await add(cwd, launch.readOnly ? 'read' : 'write', 'cwd', "the profile's folder");
   }
   for (const [path, access] of Object.entries(launch.filesystem)) {
     const source = launch.sources[path] ?? '';
@@ -101,7 +108,7 @@ export type LaunchPolicy = Pick<CodexLaunch, 'sandboxed' | 'permissionsExtends' 
 export function permissionLines(before: LaunchPolicy, after: LaunchPolicy): PlanLine[] {
   const out: PlanLine[] = [];
   if (before.sandboxed !== after.sandboxed) out.push({ kind: '~', text: `sandbox: ${before.sandboxed ? 'on' : 'OFF'} → ${after.sandboxed ? 'on' : 'OFF (full access)'}` });
-  else if (before.permissionsExtends !== after.permissionsExtends) out.push({ kind: '~', text: `permission profile extends ${before.permissionsExtends} → ${after.permissionsExtends}` });
+  else if (before.permissionsExtends !== after.permissionsExtends) out.push({ kind: '~', text: `permission profile extends ${before.permissionsExtends ?? 'nothing'} → ${after.permissionsExtends ?? 'nothing'}` });
   const paths = [...new Set([...Object.keys(before.filesystem), ...Object.keys(after.filesystem)])].sort();
   for (const path of paths) {
     const a = before.filesystem[path];

@@ -10,7 +10,7 @@ import { AppFailure } from '../../../shared/result';
 import { expandPath, resolveInstance } from '../instance/paths';
 import { checkNames, globProblem, refList, resolveAccess, resolveCapabilities } from './capabilities';
 import { problemsFromIssues, syntaxFailure, tableFailure, type TableProblem } from './errors';
-import { PROFILE_NAME, tableSchema, type RawProfile, type RawTable } from './schema';
+import { PROFILE_NAME, READ_DIRS_STARTER, tableSchema, type RawProfile, type RawTable } from './schema';
 import type { Capability, LoadedTable, ResolvedProfile } from './types';
 import { tableWarnings } from './warnings';
 
@@ -113,6 +113,18 @@ async function resolveProfile(
       if (!ok) warnings.push({ path: at('add_dirs', i), message: `${abs} is not an existing folder; Codex ignores a writable folder that is not there`, fix: `create it (mkdir -p '${abs.replace(/'/g, `'\\''`)}') or remove it from add_dirs` });
     }
   }
+  // read_dirs: resolved like add_dirs; left out, the starter set (schema.ts READ_DIRS_STARTER), whose
+  // missing entries are simply not given (compile's plan says which), so they warn about nothing.
+  const readDirs: string[] = [];
+  for (const [i, dir] of (raw.read_dirs ?? READ_DIRS_STARTER).entries()) {
+    const abs = expandPath(dir, home, base);
+    const problem = globProblem(abs, at('read_dirs', i));
+    if (problem) problems.push(problem);
+    else if (!readDirs.includes(abs)) readDirs.push(abs);
+    if (!problem && raw.read_dirs !== undefined && !(await present(abs))) {
+      warnings.push({ path: at('read_dirs', i), message: `${abs} does not exist; it is not given to the agent until it does (at its next start)`, fix: `create it or remove it from read_dirs` });
+    }
+  }
   if (!cwdProblem) {
     const bypass = await bypassProblem(name, raw, [cwd, ...addDirs]);
     if (bypass) problems.push(bypass);
@@ -126,6 +138,8 @@ async function resolveProfile(
     permissionMode: raw.permission_mode,
     sandbox: raw.sandbox,
     addDirs,
+    readDirs,
+    readDirsStarter: raw.read_dirs === undefined,
     model: raw.model ?? null,
     effort: raw.effort ?? null,
     allowed: access.allowed,

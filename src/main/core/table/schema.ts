@@ -51,6 +51,11 @@ export const profileSchema = z.strictObject({
   permission_mode: z.enum(PERMISSION_MODES).default('acceptEdits'),
   sandbox: z.boolean().default(true),
   add_dirs: z.array(z.string().min(1)).default([]),
+  /**
+   * Folders (or files) the agent may read besides its own folder and add_dirs: nothing else in HOME is
+   * readable (docs/security-model.md "Filesystem: private by default"). Absent: READ_DIRS_STARTER.
+   */
+  read_dirs: z.array(z.string().min(1)).optional(),
   model: z.string().regex(MODEL_NAME, { error: 'must be one word that does not start with "-"' }).optional(),
   effort: z.enum(EFFORTS).optional(),
   capabilities: nameList,
@@ -72,6 +77,13 @@ export const profileSchema = z.strictObject({
     .refine((n) => !(STRIPPED_ENV as readonly string[]).includes(n), { error: 'is a variable Angelia never gives to Codex (a model key or its own channel)' })).default([]),
 });
 
+/**
+ * What `read_dirs` is when a profile leaves it out: toolchains that live in HOME (docs/security-model.md
+ * "Filesystem: private by default"). Only those that exist are given (compile's plan names the rest).
+ * Not `~/.cargo` itself (its credentials.toml) nor `~/.local` (keyrings, other tools' data).
+ */
+export const READ_DIRS_STARTER: readonly string[] = ['~/.local/bin', '~/.cargo/bin', '~/.nvm', '~/.pyenv', '~/.rustup'];
+
 /** The whole table. */
 export const tableSchema = z.strictObject({
   defaults: defaultsSchema.prefault({}),
@@ -92,6 +104,7 @@ export const FIELD_FIXES: Record<string, string> = {
   permission_mode: `use one of ${PERMISSION_MODES.join(', ')}`,
   sandbox: 'use sandbox = true (recommended) or sandbox = false',
   add_dirs: 'use a list of folders, e.g. add_dirs = ["~/projects/site"]',
+  read_dirs: 'use a list of folders the agent may read, e.g. read_dirs = ["~/.local/bin", "~/notes"] (leave it out for the toolchain starter set)',
   model: 'use one model name, e.g. model = "gpt-5.5", or leave it out',
   effort: `use one of ${EFFORTS.join(', ')}, or leave it out`,
   permission_timeout_minutes: 'use a number of minutes greater than 0',

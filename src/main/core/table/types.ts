@@ -70,6 +70,14 @@ export interface ResolvedProfile {
   sandbox: boolean;
   /** Absolute, de-duplicated, in table order. */
   addDirs: string[];
+  /**
+   * What the agent may read besides its folders (`read_dirs`), absolute, de-duplicated, in table order;
+   * READ_DIRS_STARTER when the table leaves the field out (`readDirsStarter`). Compile gives those that
+   * exist (docs/security-model.md "Filesystem: private by default").
+   */
+  readDirs: string[];
+  /** True when `readDirs` is the starter set because the table has no `read_dirs`. */
+  readDirsStarter: boolean;
   model: string | null;
   effort: Effort | null;
   /** Capability names the profile gets, sorted (defaults minus except, plus its own, minus denied). */
