@@ -328,7 +328,19 @@ export type ProfilePreview = z.infer<typeof ProfilePreview>;
 export const ProbeView = z.object({ name: z.string(), path: z.string(), op: z.string(), expected: z.string(), observed: z.string(), pass: z.boolean().nullable() });
 
 /** `angelia verify` for one profile: the probes run in the real sandbox with the profile's own flags. */
-export const VerifyView = z.object({ profile: z.string(), codexVersion: z.string().nullable(), probes: z.array(ProbeView), pass: z.boolean() });
+/**
+ * What a command of the profile sees in HOME (verify's scan; docs/security-model.md "Filesystem: private
+ * by default"): the grants there, every other path seen (`as`: way, denied, carve-out, not granted) and
+ * the ones not granted (must be none).
+ */
+export const HomeScanView = z.object({
+  root: z.string(),
+  grants: z.array(z.string()),
+  seen: z.array(z.object({ path: z.string(), kind: z.string(), as: z.enum(['grant', 'carve-out', 'way', 'denied', 'not granted']) })),
+  notGranted: z.array(z.string()),
+});
+
+export const VerifyView = z.object({ profile: z.string(), codexVersion: z.string().nullable(), probes: z.array(ProbeView), pass: z.boolean(), home: HomeScanView.optional() });
 export type VerifyView = z.infer<typeof VerifyView>;
 
 /** The policy inspector: the effective table now in force, and what it was attested against. */

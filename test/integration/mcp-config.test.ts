@@ -15,7 +15,7 @@ interface ConfigRead { config: { mcp_servers?: Record<string, Record<string, unk
 
 let inst: FullInstance;
 beforeAll(async () => {
-  inst = await makeFullInstance('mcpcfg');
+  inst = await makeFullInstance('mcpcfg', { realRuntime: true });
 });
 afterAll(async () => removeTestDir(inst.root));
 

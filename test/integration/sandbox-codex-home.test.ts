@@ -2,10 +2,12 @@
  * Codex's own state on the real Linux sandbox of the pinned Codex (0.169.0). Codex keeps every thread
  * of every profile in SQLite files in its home (`state_5.sqlite`: ids, folders, first messages;
  * `thread_history_1.sqlite`: the messages; `logs_2.sqlite`), which a clone tester read from inside an
- * agent before the launch scan of floor.ts `codexHomeScanRules` denied them. Every probe runs
- * `codex sandbox <the launch's -c flags> -- sh -c …` in the profile's folder, with a fake HOME and the
- * launch facts of a start; both `~/.codex` and `CODEX_HOME` are covered, a `-wal` created after the
- * launch included, while what commands need (shell snapshots, skills, AGENTS.md, tmp) stays readable.
+ * agent before the launch scan of floor.ts `codexHomeScanRules` denied them. Since HOME became private
+ * by default nothing of a Codex home is granted but the skills (docs/security-model.md "Codex's home"):
+ * the scan's deny entries remain for escalated commands only. Every probe runs `codex sandbox <the
+ * launch's -c flags> -- sh -c …` in the profile's folder, with a fake HOME and the launch facts of a
+ * start; both `~/.codex` and `CODEX_HOME` are covered, a `-wal` created after the launch included, the
+ * global AGENTS.md and shell snapshots too (Codex reads AGENTS.md itself), while skills stay readable.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -29,9 +31,9 @@ let launch: CodexLaunch;
 let cwd = '';
 
 /** Private entries of a Codex home, relative to it. */
-const PRIVATE = ['state_5.sqlite', 'state_5.sqlite-wal', 'thread_history_1.sqlite', 'logs_2.sqlite', 'log/codex-tui.log', 'rules/default.rules', 'installation_id'];
-/** What commands may read there. */
-const READABLE = ['AGENTS.md', 'skills/notes/SKILL.md', 'shell_snapshots/snap.sh'];
+const PRIVATE = ['state_5.sqlite', 'state_5.sqlite-wal', 'thread_history_1.sqlite', 'logs_2.sqlite', 'log/codex-tui.log', 'rules/default.rules', 'installation_id', 'AGENTS.md', 'shell_snapshots/snap.sh'];
+/** What commands may read there: skills (their scripts run in commands). */
+const READABLE = ['skills/notes/SKILL.md'];
 
 function sh(script: string): Promise<Run> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: paths.codexHome, RUST_LOG: 'warn', ...launch.env };
@@ -69,15 +71,16 @@ afterAll(async () => {
 });
 
 describe("Codex's own state on the real sandbox", () => {
-  it('control: a launch compiled without the scan lets the agent read them (what the clone tester saw)', async () => {
+  it('a launch compiled without the scan (no deny entry names them) does not let the agent read them either: nothing there is granted', async () => {
     const table = await loadTable(paths.tableFile, { home, env: {} });
     const { codexHomeEntries: _dropped, ...facts } = await launchFacts(paths, 'linux');
     const saved = launch;
     launch = compileCodexLaunch(table, 'coder', facts);
     try {
-      const run = await sh(catEach(paths.codexHome, ['state_5.sqlite', 'thread_history_1.sqlite']));
-      expect(run.stdout).toContain('OPEN state_5.sqlite');
-      expect(run.stdout).toContain('OPEN thread_history_1.sqlite');
+      expect(Object.keys(launch.filesystem).filter((p) => p.startsWith(join(paths.codexHome, 'state_5')))).toEqual([]);
+      const run = await sh(`${catEach(paths.codexHome, ['state_5.sqlite', 'thread_history_1.sqlite'])}; echo ran`);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toBe('ran\n');
     } finally {
       launch = saved;
     }
@@ -91,7 +94,7 @@ describe("Codex's own state on the real sandbox", () => {
     }
   });
 
-  it('still lets commands read skills, AGENTS.md and shell snapshots, and run', async () => {
+  it('still lets commands read skills, and run', async () => {
     const run = await sh(`${catEach(paths.codexHome, READABLE)}; echo ran`);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim().split('\n').sort()).toEqual([...READABLE.map((r) => `OPEN ${r}`), 'ran'].sort());

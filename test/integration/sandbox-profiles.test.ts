@@ -20,7 +20,7 @@ interface Run { code: number; stdout: string; stderr: string }
 
 let inst: FullInstance;
 beforeAll(async () => {
-  inst = await makeFullInstance('sbprof');
+  inst = await makeFullInstance('sbprof', { realRuntime: true });
   await writeFile(join(inst.home, 'vault', 'v.txt'), 'VAULT');
   await writeFile(join(inst.paths.workspace, '_shared', 'doctrine.md'), 'DOCTRINE');
   await writeFile(join(inst.paths.workspace, '_common', 'c.txt'), 'COMMON');

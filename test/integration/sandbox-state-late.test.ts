@@ -142,7 +142,7 @@ describe('private files written while a sandboxed command runs (codex 0.169.0, b
     for (const secret of [`${NEW}-chat`, `${NEW}-audit`, `${NEW}-child`, 'coder-2', token, firstToken]) expect(r.stdout, secret).not.toContain(secret);
   });
 
-  it('control, the layout before private/: the same rewrite of <state>/sessions.json and the first <state>/audit.jsonl line ARE read by the running command', async () => {
+  it('the layout before private/: the same rewrite of <state>/sessions.json and the first <state>/audit.jsonl line are not read by the running command either (the state folder is not granted; with a named deny alone both leaked)', async () => {
     const legacySessions = join(paths.stateDir, 'sessions.json');
     const legacyAudit = join(paths.stateDir, 'audit.jsonl');
     const store = new SessionStore(legacySessions);
@@ -153,11 +153,12 @@ describe('private files written while a sandboxed command runs (codex 0.169.0, b
       fileAudit(legacyAudit).append(record(`${OLD}-audit`));
     });
     expect(r.code, r.stderr).toBe(0);
-    // Named denies of files that changed under them after the sandbox was built: both leak.
-    expect(r.stdout).toContain(`OPEN ${legacySessions}`);
-    expect(r.stdout).toContain(`${OLD}-chat`);
-    expect(r.stdout).toContain(`OPEN ${legacyAudit}`);
-    expect(r.stdout).toContain(`${OLD}-audit`);
+    // Named denies of files that changed under them after the sandbox was built leaked (measured before
+    // HOME became private by default); now nothing of the state folder but its granted parts exists there.
+    expect(r.stdout).not.toContain(`OPEN ${legacySessions}`);
+    expect(r.stdout).not.toContain(`${OLD}-chat`);
+    expect(r.stdout).not.toContain(`OPEN ${legacyAudit}`);
+    expect(r.stdout).not.toContain(`${OLD}-audit`);
     // A command started now (a new sandbox) reads neither.
     const fresh = await sh(`cat '${legacySessions}' '${legacyAudit}' 2>/dev/null; echo done`);
     expect(fresh.stdout).toBe('done\n');

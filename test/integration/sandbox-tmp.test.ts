@@ -1,10 +1,11 @@
 /**
- * The temp folder on the real Linux sandbox of the pinned Codex (0.169.0): `/tmp` is read-only to every
- * profile that writes (codexProfile.ts `":slash_tmp" = "read"`), and each profile's TMPDIR is its own
- * `tmp/` in its package cache (cache.ts `cacheEnv`), which no other profile can read. Before this a
- * tester measured `/tmp` shared by every profile's sandbox: an isolated profile read what another wrote
- * there. Each probe runs `codex sandbox <the launch's -c flags> -- sh -c …` in the profile's folder with
- * the launch's environment, as sandbox-state.test.ts does.
+ * The temp folder on the real Linux sandbox of the pinned Codex (0.169.0): `/tmp` is not granted, so it
+ * does not exist in any profile's sandbox (codexProfile.ts: grants only, no `:slash_tmp`; before HOME
+ * became private it was read-only), and each profile's TMPDIR is its own `tmp/` in its package cache
+ * (cache.ts `cacheEnv`), which no other profile can read. Before this a tester measured `/tmp` shared by
+ * every profile's sandbox: an isolated profile read what another wrote there. Each probe runs `codex
+ * sandbox <the launch's -c flags> -- sh -c …` in the profile's folder with the launch's environment, as
+ * sandbox-state.test.ts does.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -64,17 +65,23 @@ afterAll(async () => {
   if (root) await removeTestDir(root);
 });
 
-describe('the temp folder on the real sandbox: /tmp is read-only, TMPDIR is per profile', () => {
-  it('an agent cannot write /tmp, writes its own TMPDIR (mktemp too) and its folder', async () => {
-    const r = await sh('alpha', `echo x > /tmp/${tag} && echo WROTE-SLASH-TMP; echo "TMPDIR=$TMPDIR"; f=$(mktemp) && echo "MKTEMP=$f"; echo y > own.txt && echo WROTE-CWD; true`);
-    expect(r.code).toBe(0);
-    expect(r.stdout).not.toContain('WROTE-SLASH-TMP');
-    expect(r.stderr).toContain('Read-only file system');
-    expect(existsSync(join('/tmp', tag))).toBe(false);
-    const tmpdir = join(launches.alpha!.cacheDir!, 'tmp');
-    expect(r.stdout).toContain(`TMPDIR=${tmpdir}`);
-    expect(r.stdout).toMatch(new RegExp(`MKTEMP=${tmpdir}/tmp\\.`));
-    expect(r.stdout).toContain('WROTE-CWD');
+describe('the temp folder on the real sandbox: /tmp is not there, TMPDIR is per profile', () => {
+  it('an agent cannot write /tmp nor read what another program left there, writes its own TMPDIR (mktemp too) and its folder', async () => {
+    const other = `${tag}-host`;
+    await writeFile(join('/tmp', other), 'HOST-TMP-SECRET\n');
+    try {
+      const r = await sh('alpha', `echo x > /tmp/${tag} && echo WROTE-SLASH-TMP; cat /tmp/${other}; ls /tmp && echo LISTED-SLASH-TMP; echo "TMPDIR=$TMPDIR"; f=$(mktemp) && echo "MKTEMP=$f"; echo y > own.txt && echo WROTE-CWD; true`);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/WROTE-SLASH-TMP|HOST-TMP-SECRET|LISTED-SLASH-TMP/);
+      expect(r.stderr).toMatch(/Directory nonexistent|No such file or directory/);
+      expect(existsSync(join('/tmp', tag))).toBe(false);
+      const tmpdir = join(launches.alpha!.cacheDir!, 'tmp');
+      expect(r.stdout).toContain(`TMPDIR=${tmpdir}`);
+      expect(r.stdout).toMatch(new RegExp(`MKTEMP=${tmpdir}/tmp\\.`));
+      expect(r.stdout).toContain('WROTE-CWD');
+    } finally {
+      await rm(join('/tmp', other), { force: true });
+    }
   });
 
   it("an isolated profile cannot read what another profile left in its temp folder, nor leave a file in /tmp for it", async () => {

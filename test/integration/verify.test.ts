@@ -59,6 +59,9 @@ beforeAll(async () => {
   for (const d of [join(paths.home, '.ssh'), paths.codexHome, paths.compiledDir, paths.privateDir, addDir, cwdOf('plain'), join(cwdOf('coder'), '.codex'), join(paths.workspace, '_shared'), join(paths.workspace, '_common')]) await mkdir(d, { recursive: true });
   await writeFile(join(paths.workspace, '_shared', 'doctrine.md'), '# shared\n');
   await writeFile(join(paths.home, '.ssh', 'id_rsa'), KEY);
+  // A store on no list of the floor: HOME is private by construction, and the scan must not see it.
+  await mkdir(join(paths.home, '.gemini'), { recursive: true });
+  await writeFile(join(paths.home, '.gemini', 'oauth_creds.json'), `${KEY}-gemini`);
   await writeFile(join(paths.codexHome, 'auth.json'), '{"tokens":"CODEX-LOGIN"}');
   await writeFile(paths.apiToken, 'OWNER-TOKEN', { mode: 0o600 });
   await writeFile(paths.tableFile, [
@@ -79,7 +82,15 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
   it('passes for a profile with an add_dir: every required probe ran and held', async () => {
     const r = await report('coder');
     expect(r.code).toBe(0);
-    expect(Object.keys(JSON.parse(r.raw) as object)).toEqual(['profile', 'codexVersion', 'probes', 'pass']);
+    // The --json shape only gains fields: `home`, what a command sees in HOME.
+    expect(Object.keys(JSON.parse(r.raw) as object)).toEqual(['profile', 'codexVersion', 'probes', 'pass', 'home']);
+    const scan = r.probes.find((p) => p.op === 'scan')!;
+    expect(scan).toMatchObject({ path: paths.home, expected: 'denied', pass: true, observed: expect.stringMatching(/^denied: nothing but the grants/) as unknown });
+    const home = (JSON.parse(r.raw) as { home: { root: string; grants: string[]; seen: Array<{ path: string; as: string }>; notGranted: string[] } }).home;
+    expect(home.root).toBe(paths.home);
+    expect(home.notGranted).toEqual([]);
+    expect(home.seen.map((s) => s.path)).not.toContain(join(paths.home, '.gemini'));
+    expect(home.seen.filter((s) => s.as !== 'denied' && s.as !== 'way' && s.as !== 'carve-out')).toEqual([]);
     expect(r).toMatchObject({ profile: 'coder', codexVersion: '0.169.0', pass: true });
     for (const p of r.probes) expect(Object.keys(p)).toEqual(['name', 'path', 'op', 'expected', 'observed', 'pass']);
     const probeFile = r.probes.find((p) => p.op === 'read-link')!.path;

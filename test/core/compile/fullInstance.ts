@@ -32,8 +32,12 @@ export interface FullInstance {
 /** The fixture table's path in the repository. */
 export const FULL_TABLE = join(REPO_ROOT, 'test/fixtures/instance-full/angelia.toml');
 
-/** Builds the instance (fresh folder each call). Facts are gathered for Linux. */
-export async function makeFullInstance(label = 'full'): Promise<FullInstance> {
+/**
+ * Builds the instance (fresh folder each call). Facts are gathered for Linux; `realRuntime` keeps the
+ * facts' Codex and Angelia of this machine (for probes in a real sandbox, where commands start through
+ * the real Codex binary) instead of the fixed ones under `<root>/opt` the golden files show.
+ */
+export async function makeFullInstance(label = 'full', opts: { realRuntime?: boolean } = {}): Promise<FullInstance> {
   const root = await makeTestDir(label);
   const home = join(root, 'home');
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ANGELIA_STATE_DIR: join(home, '.angelia'), CODEX_HOME: join(home, '.codex') };
@@ -55,8 +59,9 @@ export async function makeFullInstance(label = 'full'): Promise<FullInstance> {
   await copyFile(FULL_TABLE, paths.tableFile);
   const table = await loadTable(paths.tableFile, { home, env: {} });
   // Codex and Angelia as installed under <root>/opt, so the golden files hold no path of this machine.
-  const facts: CompileFacts = {
-    ...(await gatherFacts(paths, 'linux')),
+  const gathered = await gatherFacts(paths, 'linux');
+  const facts: CompileFacts = opts.realRuntime ? gathered : {
+    ...gathered,
     codexReads: () => [join(root, 'opt', 'codex', 'vendor', 'x86_64-unknown-linux-musl')],
     angeliaReads: [join(root, 'opt', 'angelia', 'out'), join(root, 'opt', 'angelia', 'package.json')],
   };

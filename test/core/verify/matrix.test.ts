@@ -77,3 +77,15 @@ describe('probeMatrix', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 });
+
+describe('probeMatrix: HOME is private by default', () => {
+  it('reads what the profile names (read_dirs) but cannot write it, and scans HOME against the compiled entries', () => {
+    const coder = profile('coder', { readDirs: ['/h/notes'] });
+    const filesystem = { '/h/notes': 'read', [cwd]: 'write', '/h/.ssh': 'deny' } as const;
+    const ps = probeMatrix(input({ profile: coder, table: tableOf(coder, profile('writer')), filesystem }));
+    expect(find(ps, '/h/notes', 'read')).toMatchObject({ expected: 'allowed', mustExist: true, name: 'readable: read_dirs' });
+    expect(find(ps, '/h/notes', 'write')).toMatchObject({ expected: 'denied' });
+    expect(find(ps, '/h', 'scan')).toMatchObject({ expected: 'denied', scan: { grants: ['/h/notes', cwd], denies: ['/h/.ssh'], carveOuts: ['/h/.codex/tmp'] } });
+    expect(find(probeMatrix(input()), '/h', 'scan')).toBeUndefined();
+  });
+});

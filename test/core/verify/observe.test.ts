@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Probe } from '../../../src/main/core/verify/matrix';
-import { CONTROL_MARK, observe, probeCommand, type RawRun } from '../../../src/main/core/verify/observe';
+import { CONTROL_MARK, observe, probeCommand, SCAN_DONE, scanVerdict, type RawRun } from '../../../src/main/core/verify/observe';
 
 const probe = (op: Probe['op'], over: Partial<Probe> = {}): Probe => ({ name: 'p', path: '/d/f', op, expected: 'denied', mustExist: true, ...over });
 const run = (over: Partial<RawRun> = {}): RawRun => ({ code: 1, stdout: '', stderr: '', timedOut: false, ...over });
@@ -52,5 +52,35 @@ describe('observe: denied only on an access error; anything else that fails is a
   it('the control must print its mark', () => {
     expect(observe(probe('run'), 'dir', run({ code: 0, stdout: `${CONTROL_MARK}\n` })).outcome).toBe('allowed');
     expect(observe(probe('run'), 'dir', run({ code: 1, stderr: 'bwrap: No permissions to create new namespace' })).outcome).toBe('error');
+  });
+});
+
+describe('the HOME scan: nothing readable but the grants', () => {
+  const spec = { grants: ['/h/ws/coder', '/h/.local/bin'], denies: ['/h/.ssh', '/h/.angelia/private'], carveOuts: ['/h/.codex/tmp'] };
+  const scan = probe('scan', { path: '/h', expected: 'denied', scan: spec });
+
+  it('runs a script that leaves out each grant, and names every other path by kind, never its contents', () => {
+    const cmd = probeCommand(scan, 'dir', '.w', 'node');
+    expect(cmd.slice(0, 2)).toEqual(['sh', '-c']);
+    expect(cmd.slice(3)).toEqual(['sh', '/h', '-path', '/h/ws/coder', '-o', '-path', '/h/.local/bin']);
+    expect(cmd[2]).toContain(SCAN_DONE);
+    expect(probeCommand(probe('scan', { path: '/h', scan: { ...spec, grants: ['/elsewhere'] } }), 'dir', '.w', 'node').slice(3)).toEqual(['sh', '/h', '-false']);
+  });
+
+  it('passes for grants, the folders on the way to them, empty deny mount points and Codex helper links', () => {
+    const out = ['D /h/ws', 'D /h/.local', 'd /h/.ssh', 'f /h/.angelia/private', 'D /h/.angelia', 'L /h/.codex/tmp/arg0/apply_patch', 'D /h/.codex', SCAN_DONE].join('\n');
+    expect(observe(scan, 'dir', run({ code: 0, stdout: out }))).toEqual({ outcome: 'denied', observed: 'denied: nothing but the grants (0 granted, 4 folders on the way, 2 empty deny mount points, 1 Codex helper links)' });
+    expect(scanVerdict(out, spec).seen.find((s) => s.path === '/h/.codex')).toMatchObject({ as: 'way' });
+  });
+
+  it('fails on anything else a command can see, a readable file in a deny mount point included; a scan cut short is an error', () => {
+    const out = ['D /h/.gemini', 'F /h/.gemini/oauth_creds.json', 'f /h/.bash_history', 'F /h/.ssh/id_rsa', SCAN_DONE].join('\n');
+    expect(scanVerdict(out, spec).notGranted).toEqual(['/h/.gemini', '/h/.gemini/oauth_creds.json', '/h/.bash_history', '/h/.ssh/id_rsa']);
+    expect(observe(scan, 'dir', run({ code: 0, stdout: out }))).toEqual({ outcome: 'allowed', observed: 'allowed: 4 not granted: /h/.gemini, /h/.gemini/oauth_creds.json, /h/.bash_history, …' });
+    expect(observe(scan, 'dir', run({ code: 1, stdout: 'D /h/ws\n' })).outcome).toBe('error');
+  });
+
+  it('a write to a folder that does not exist in the sandbox (dash: "Directory nonexistent") is denied', () => {
+    expect(observe(probe('write', { path: '/tmp' }), 'dir', run({ code: 2, stderr: 'sh: 1: cannot create /tmp/.w: Directory nonexistent' }), false)).toEqual({ outcome: 'denied', observed: 'denied: Directory nonexistent' });
   });
 });

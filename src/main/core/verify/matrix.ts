@@ -11,11 +11,14 @@
  * read-only, every write rule (add_dirs, directory capabilities, `_common`) and the profile's folder and
  * own cache and temp folder are writable (except in plan mode), the shared `/tmp` is not; other profiles' caches are denied; every `Read(…)` rule
  * the LAST compile wrote into the launch guard is denied and every `Edit(…)`-only one read-only (so a
- * table changed since the last compile shows); no Unix socket and no loopback port answers.
+ * table changed since the last compile shows); no Unix socket and no loopback port answers. HOME is
+ * private by default (docs/security-model.md): what the profile names to read (read_dirs, given skills)
+ * is readable and not writable, and a scan of HOME in the sandbox finds nothing readable but the grants
+ * of the compiled launch (`scan`, judged by observe.ts `scanVerdict`).
  */
 import { join } from 'node:path';
 import { cacheDirFor } from '../compile/cache';
-import type { CompileFacts } from '../compile/facts';
+import type { Access, CompileFacts } from '../compile/facts';
 import { profilePolicy } from '../compile/policy';
 import { parseRule } from '../compile/rules';
 import type { LoadedTable, ResolvedProfile } from '../table/load';
@@ -24,9 +27,22 @@ import type { LoadedTable, ResolvedProfile } from '../table/load';
  * How a probe touches its path: `run` a trivial command (control); `read` a file (cat) or a folder
  * (ls); `read-sh` the same through `sh -c`; `read-link` through a symlink (`via`); `list` a folder;
  * `write` a new file in a folder, or append nothing to a file; `connect` to a Unix socket path or
- * `127.0.0.1:<port>`; `check` the launch guard (no sandbox run).
+ * `127.0.0.1:<port>`; `scan` everything a command sees below a folder (HOME); `check` the launch guard
+ * (no sandbox run).
  */
-export type ProbeOp = 'run' | 'read' | 'read-sh' | 'read-link' | 'list' | 'write' | 'connect' | 'check';
+export type ProbeOp = 'run' | 'read' | 'read-sh' | 'read-link' | 'list' | 'write' | 'connect' | 'scan' | 'check';
+
+/**
+ * What a `scan` probe judges against, from the compiled launch (codexProfile.ts `filesystem`): the
+ * grants (read and write entries; the scan does not descend into them), the deny entries (empty mount
+ * points a command may see by name), and Codex's own carve-outs it adds itself (floor.ts
+ * CODEX_READABLE `tmp`: the helper links of each Codex process).
+ */
+export interface ScanSpec {
+  grants: string[];
+  denies: string[];
+  carveOuts: string[];
+}
 
 /** What the policy wants. */
 export type Expectation = 'allowed' | 'denied';
@@ -43,6 +59,8 @@ export interface Probe {
   mustExist: boolean;
   /** `read-link`: the symlink (made by the runner, outside the sandbox) that points at `path`. */
   via?: string;
+  /** `scan`: what the scan is judged against. */
+  scan?: ScanSpec;
 }
 
 /** Files and servers the runner prepares before the probes run. */
@@ -68,6 +86,8 @@ export interface MatrixInput {
   /** The deny rules of the last compile (the launch guard), or null when there is none. */
   guardDeny: readonly string[] | null;
   fixtures: ProbeFixtures;
+  /** The compiled launch's filesystem entries (codexProfile.ts `filesystem`): the HOME scan judges against them. Absent: no scan. */
+  filesystem?: Readonly<Record<string, Access>>;
 }
 
 /** The probes for one sandboxed profile, in display order, one per (op, path) (`list` counts as `read`). */
@@ -91,7 +111,7 @@ export function probeMatrix(input: MatrixInput): Probe[] {
   for (const rule of policy) if (rule.access === 'write') add({ name: rule.source, path: rule.path, op: 'write', expected: writable });
   if (!plan) add({ name: 'own package cache', path: cacheDirFor(facts.stateDir, profile.name), op: 'write', expected: 'allowed' });
   if (!plan) add({ name: 'own temp folder (TMPDIR)', path: join(cacheDirFor(facts.stateDir, profile.name), 'tmp'), op: 'write', expected: 'allowed' });
-  add({ name: 'shared temp folder /tmp (read-only: each profile writes its own TMPDIR)', path: '/tmp', op: 'write', expected: 'denied' });
+  add({ name: 'shared temp folder /tmp (not granted: each profile writes its own TMPDIR)', path: '/tmp', op: 'write', expected: 'denied' });
 
   const state = "Angelia's private state";
   add({ name: `${state}: probe file`, path: fixtures.probeFile, op: 'read', expected: 'denied' });
@@ -108,6 +128,23 @@ export function probeMatrix(input: MatrixInput): Probe[] {
     if (rule.access !== 'read') continue;
     add({ name: `read-only: ${rule.source}`, path: rule.path, op: 'read', expected: 'allowed' });
     add({ name: `read-only: ${rule.source}`, path: rule.path, op: 'write', expected: 'denied' });
+  }
+
+  // HOME is private by default: what the profile names to read, and nothing else (the scan).
+  for (const rule of profilePolicy(table, profile, facts).reads) {
+    add({ name: `readable: ${rule.source}`, path: rule.path, op: 'read', expected: 'allowed' });
+    add({ name: `readable, not writable: ${rule.source}`, path: rule.path, op: 'write', expected: 'denied' });
+  }
+  if (input.filesystem) {
+    const fs = input.filesystem;
+    add({
+      name: 'HOME: nothing readable but the grants (a scan of it in the sandbox)', path: facts.home, op: 'scan', expected: 'denied',
+      scan: {
+        grants: Object.keys(fs).filter((p) => fs[p] !== 'deny'),
+        denies: Object.keys(fs).filter((p) => fs[p] === 'deny'),
+        carveOuts: [...new Set([join(facts.codexHome, 'tmp'), join(facts.home, '.codex', 'tmp')])],
+      },
+    });
   }
 
   const last = (input.guardDeny ?? []).map((r) => parseRule(r, facts.home)).filter((r) => r !== null);

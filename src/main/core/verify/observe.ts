@@ -5,7 +5,8 @@
  * Nothing a probe reads is ever shown: only byte and entry counts.
  */
 import { join } from 'node:path';
-import type { Expectation, Probe } from './matrix';
+import { isWithin } from '../instance/paths';
+import type { Expectation, Probe, ScanSpec } from './matrix';
 
 /** What the runner found on the host before a probe: the kind of the path. */
 export type HostKind = 'file' | 'dir' | 'other';
@@ -36,7 +37,81 @@ export const CONTROL_MARK = 'angelia-verify-ok';
  * (measured: another profile's cache inside the denied cache root). A line from `bwrap:` or Codex
  * itself (the sandbox did not start, e.g. racing a concurrent run) is never a denial.
  */
-const ACCESS_ERROR = /^(?:cat|ls|sh): .*?(Permission denied|Operation not permitted|Read-only file system|No such file or directory)/m;
+const ACCESS_ERROR = /^(?:cat|ls|sh): .*?(Permission denied|Operation not permitted|Read-only file system|No such file or directory|Directory nonexistent)/m;
+
+/** Printed by the `scan` probe after its last line, so a scan cut short is an error, never a pass. */
+export const SCAN_DONE = 'angelia-verify-scan-done';
+
+/**
+ * The `scan` probe's script (POSIX sh; argv: the folder, then `find` operands naming the grants to
+ * leave out): one line per path a command sees below the folder, `<kind> <path>`, where the kind is
+ * `F` a file it can read bytes of, `f` an empty or unreadable file, `D` a folder it can list, `d` one it
+ * cannot, `L` a symbolic link, `o` anything else; then SCAN_DONE. Nothing read is printed.
+ */
+const SCAN_SCRIPT = [
+  'root=$1; shift',
+  'find "$root" -mindepth 1 \\( "$@" \\) -prune -o -print 2>/dev/null | while IFS= read -r p; do',
+  '  if [ -L "$p" ]; then echo "L $p"',
+  '  elif [ -d "$p" ]; then if ls -A "$p" >/dev/null 2>&1; then echo "D $p"; else echo "d $p"; fi',
+  '  elif [ -f "$p" ]; then if [ -s "$p" ] && head -c1 "$p" >/dev/null 2>&1; then echo "F $p"; else echo "f $p"; fi',
+  '  else echo "o $p"; fi',
+  'done',
+  `echo ${SCAN_DONE}`,
+].join('\n');
+
+/** One path a scan saw, and what it is with respect to the launch's entries. */
+export interface ScanSeen {
+  path: string;
+  /** The kind letter of SCAN_SCRIPT. */
+  kind: string;
+  /**
+   * `grant` (in a read or write entry), `carve-out` (Codex's own helper links), `way` (a folder on the
+   * way to a grant or to a deny mount point), `denied` (a deny entry's empty mount point, or what lies
+   * in it), `not granted` (none of those: what the scan must never find).
+   */
+  as: 'grant' | 'carve-out' | 'way' | 'denied' | 'not granted';
+}
+
+/** What a scan of HOME found: every path seen with its class, and the ones not granted (readable or listable). */
+export interface ScanVerdict {
+  seen: ScanSeen[];
+  notGranted: string[];
+}
+
+/**
+ * Judges a scan's output against `spec` (pure): a path below a grant or a carve-out is fine; a folder
+ * on the way to a grant or a deny entry is fine; a deny entry's mount point is fine when it holds
+ * nothing readable (an `F` or `D`-with-content inside it is not); anything else the command could
+ * read or list is `not granted`. An empty, unreadable name that is none of those counts too: the
+ * sandbox should not have shown it.
+ */
+export function scanVerdict(stdout: string, spec: ScanSpec): ScanVerdict {
+  const within = (p: string, roots: readonly string[]): boolean => roots.some((r) => isWithin(p, r));
+  const above = (p: string, roots: readonly string[]): boolean => roots.some((r) => r !== p && isWithin(r, p));
+  const seen: ScanSeen[] = [];
+  for (const line of stdout.split('\n')) {
+    const m = /^([FfDdLo]) (.+)$/.exec(line);
+    if (!m) continue;
+    const [, kind, path] = m as unknown as [string, string, string];
+    let as: ScanSeen['as'];
+    if (within(path, spec.grants)) as = 'grant';
+    else if (within(path, spec.carveOuts)) as = 'carve-out';
+    else if (within(path, spec.denies)) as = kind === 'F' ? 'not granted' : 'denied';
+    else if (above(path, [...spec.grants, ...spec.denies, ...spec.carveOuts]) && (kind === 'D' || kind === 'd')) as = 'way';
+    else as = 'not granted';
+    seen.push({ path, kind, as });
+  }
+  // A listable folder inside a deny mount point that holds something readable is caught by its file;
+  // a folder on the way shows only the components leading on (checked through its entries above).
+  return { seen, notGranted: seen.filter((s) => s.as === 'not granted').map((s) => s.path) };
+}
+
+/** The `find` operands that leave out each grant below `root` (`-false` when there is none). */
+function pruneOperands(root: string, grants: readonly string[]): string[] {
+  const inside = grants.filter((g) => g !== root && isWithin(g, root) && !grants.some((o) => o !== g && isWithin(g, o)));
+  if (inside.length === 0) return ['-false'];
+  return inside.flatMap((g, i) => [...(i > 0 ? ['-o'] : []), '-path', g]);
+}
 
 /** A Node script: connects to a Unix socket path (argv[1]) or to host argv[1], port argv[2]. */
 const CONNECT_SCRIPT = [
@@ -79,6 +154,8 @@ export function probeCommand(probe: Probe, kind: HostKind, writeName: string, no
       const tcp = /^(127\.0\.0\.1):(\d+)$/.exec(probe.path);
       return [node, '-e', CONNECT_SCRIPT, ...(tcp ? [tcp[1]!, tcp[2]!] : [probe.path])];
     }
+    case 'scan':
+      return ['sh', '-c', SCAN_SCRIPT, 'sh', probe.path, ...pruneOperands(probe.path, probe.scan?.grants ?? [])];
     case 'check':
       throw new Error('a check probe does not run in the sandbox');
   }
@@ -123,6 +200,16 @@ export function observe(probe: Probe, kind: HostKind, run: RawRun, written?: boo
       if (/^CONNECTED$/m.test(run.stdout)) return { outcome: 'allowed', observed: 'allowed: connected' };
       const err = /^ERR (.+)$/m.exec(run.stdout)?.[1];
       return err ? { outcome: 'denied', observed: `denied: not reached (${err})` } : { outcome: 'error', observed: `${failed(run)} (the probe did not run)` };
+    }
+    case 'scan': {
+      if (!run.stdout.includes(SCAN_DONE)) return { outcome: 'error', observed: `${failed(run)} (the scan did not finish)` };
+      const verdict = scanVerdict(run.stdout, probe.scan ?? { grants: [], denies: [], carveOuts: [] });
+      if (verdict.notGranted.length > 0) {
+        const first = verdict.notGranted.slice(0, 3).join(', ');
+        return { outcome: 'allowed', observed: `allowed: ${verdict.notGranted.length} not granted: ${first}${verdict.notGranted.length > 3 ? ', …' : ''}` };
+      }
+      const n = (as: ScanSeen['as']): number => verdict.seen.filter((s) => s.as === as).length;
+      return { outcome: 'denied', observed: `denied: nothing but the grants (${n('grant')} granted, ${n('way')} folders on the way, ${n('denied')} empty deny mount points, ${n('carve-out')} Codex helper links)` };
     }
     case 'check':
       return { outcome: 'error', observed: 'error: not a sandbox probe' };

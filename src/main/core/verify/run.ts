@@ -24,7 +24,7 @@ import { guardFileSchema, guardPath } from '../compile/guardFile';
 import type { InstancePaths } from '../instance/paths';
 import { loadAccepted } from '../table/accepted';
 import { probeMatrix, type Probe, type ProbeFixtures } from './matrix';
-import { observe, probeCommand, writeTarget, type HostKind, type RawRun } from './observe';
+import { observe, probeCommand, scanVerdict, writeTarget, type HostKind, type RawRun, type ScanSeen } from './observe';
 
 /** One row of the report. `pass` is null for a probe that did not run (skipped). */
 export interface ProbeRow {
@@ -36,6 +36,19 @@ export interface ProbeRow {
   pass: boolean | null;
 }
 
+/**
+ * What a command of the profile sees in HOME (the `scan` probe; docs/security-model.md "Filesystem:
+ * private by default"): the grants of the compiled launch below HOME (not descended into), every other
+ * path the scan saw with its class (observe.ts `scanVerdict`), and those that are not granted (must be
+ * none).
+ */
+export interface HomeScan {
+  root: string;
+  grants: string[];
+  seen: ScanSeen[];
+  notGranted: string[];
+}
+
 /** The whole report; `pass` is true only when no row failed and the control command ran. */
 export interface VerifyReport {
   profile: string;
@@ -43,6 +56,8 @@ export interface VerifyReport {
   codexVersion: string | null;
   probes: ProbeRow[];
   pass: boolean;
+  /** The HOME scan (absent when the profile runs unsandboxed or the scan did not run). */
+  home?: HomeScan;
 }
 
 /** Options of `verifyProfile`. */
@@ -176,8 +191,9 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const { fixtures, cleanup } = await prepare(paths, cwd);
   const written: string[] = [];
+  let home: HomeScan | undefined;
   try {
-    const probes = probeMatrix({ profile, table, facts, guardDeny: await guardDeny(paths.stateDir, profile), fixtures });
+    const probes = probeMatrix({ profile, table, facts, guardDeny: await guardDeny(paths.stateDir, profile), fixtures, filesystem: launch.filesystem });
     // One at a time: measured on 0.169.0, concurrent `codex sandbox` runs on one profile race on the
     // placeholders Codex creates and removes for read-only entries that do not exist ("bwrap: Can't find
     // source path …") and for writable folders (spurious ENOENT), which would blur what a probe saw.
@@ -186,7 +202,7 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
     await cleanup(written);
   }
   const pass = rows.every((r) => r.pass !== false) && rows.some((r) => r.op === 'run' && r.pass === true);
-  return { profile: profile.name, codexVersion: version, probes: rows, pass };
+  return { profile: profile.name, codexVersion: version, probes: rows, pass, ...(home ? { home } : {}) };
 
   async function runProbe(probe: Probe): Promise<ProbeRow> {
     const row = { name: probe.name, path: probe.path, op: probe.op, expected: probe.expected };
@@ -197,6 +213,10 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
     const run = await exec(codex.path, [...args, ...probeCommand(probe, kind ?? 'other', fixtures.writeName, process.execPath)], cwd, env, timeoutMs);
     const wrote = target ? (kind === 'dir' ? existsSync(target) : run.code === 0) : undefined;
     const seen = observe(probe, kind ?? 'other', run, wrote);
+    if (probe.op === 'scan' && probe.scan && seen.outcome !== 'error') {
+      const verdict = scanVerdict(run.stdout, probe.scan);
+      home = { root: probe.path, grants: probe.scan.grants.filter((g) => g.startsWith(`${probe.path}/`)).sort(), seen: verdict.seen.filter((s) => s.as !== 'grant'), notGranted: verdict.notGranted };
+    }
     return { ...row, observed: seen.observed, pass: seen.outcome === probe.expected };
   }
 }
