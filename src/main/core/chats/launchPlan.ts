@@ -28,7 +28,7 @@ import { guardFileSchema, guardPath, outsideSandbox, type OutsideSandbox } from 
 import { mcpEnvNames } from '../compile/mcpFlags';
 import { profilePolicy } from '../compile/policy';
 import { wantDeny, wantRead, wantWrite } from '../compile/rules';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import type { InstancePaths } from '../instance/paths';
 import { chatToken, ensureOwnerToken } from '../api/tokens';
@@ -153,7 +153,14 @@ export function withOthersWritable(floor: GrantFloor, table: LoadedTable, profil
 
 /** The grant check's facts (compile/grants.ts) for an instance, read now. */
 export function grantFactsOf(paths: InstancePaths, platform: NodeJS.Platform = process.platform): GrantFacts {
-  return { stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, workspace: paths.workspace, workspaceExists: liveFs.kind(paths.workspace) === 'dir', platform };
+  // As compile's facts have it (gather.ts: `stat`, so a workspace reached through a link exists too).
+  let workspaceExists = false;
+  try {
+    workspaceExists = statSync(paths.workspace).isDirectory();
+  } catch {
+    // No workspace: no `_common/` to give.
+  }
+  return { stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, workspace: paths.workspace, workspaceExists, platform };
 }
 
 /** The child's environment: the parent's minus stripped variables and MCP secrets not given, plus the launch's own. */
