@@ -23,7 +23,7 @@ import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { launchFacts } from '../../src/main/core/chats/launchPlan';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
-import { ensureCacheDirs, ensureSandboxPlaceholders } from '../../src/main/core/compile/cache';
+import { cacheDirFor, ensureCacheDirs, ensureSandboxPlaceholders } from '../../src/main/core/compile/cache';
 import { compileCodexLaunch } from '../../src/main/core/compile/codexProfile';
 import { ensureStateFolders } from '../../src/main/core/compile/stateFolders';
 import { loadTable } from '../../src/main/core/table/load';
@@ -109,4 +109,28 @@ describe('a grant swapped for a link between two commands of one turn', () => {
     expect(await readdir(data)).toEqual(['build']);
     expect(await readdir(inst.outside)).toEqual([]);
   });
+
+  it("the agent's TMPDIR cannot be swapped for a link: Codex, outside the sandbox, would put its own temporary files where the link leads", async () => {
+    // Measured before the fix (permission profile from grants, TMPDIR an ordinary folder in the cache):
+    // the swap succeeded and Codex created `codex-bwrap-synthetic-mount-targets-0` in the link's target.
+    const steps: Step[] = [];
+    inst = await makeInstance({ coder: { permission_mode: 'bypassPermissions' } }, {
+      privateHome: true,
+      script: (body) => steps[Math.min((Array.isArray(body.input) ? body.input : []).filter((it) => it.type === 'function_call_output').length, steps.length - 1)] ?? { message: 'not ready' },
+    });
+    const tmp = join(cacheDirFor(inst.paths.stateDir, 'coder'), 'tmp');
+    steps.push(
+      { exec: { cmd: `mv '${tmp}' '${tmp}.old' && ln -s '${inst.outside}' '${tmp}' && echo SWAPPED; exit 0` } },
+      { exec: { cmd: `echo next > "$TMPDIR/mine" && echo WROTE; exit 0` } },
+      { message: 'done' },
+    );
+    orch = await Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex: startCodexClient, audit: memoryAudit(), watchTable: false });
+    const [swap, next] = commands(await turnOn(orch, 'coder', 'swap the temp folder'));
+    expect(await readdir(inst.outside)).toEqual([]);
+    expect(swap?.output).toMatch(/Device or resource busy/);
+    expect(swap?.output).not.toContain('SWAPPED');
+    expect(next?.output).toContain('WROTE');
+    expect(await readdir(tmp)).toContain('mine');
+  });
 });
+

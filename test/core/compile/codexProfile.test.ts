@@ -315,12 +315,15 @@ describe('compileCodexLaunch: grants (HOME private by default)', () => {
     const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS);
     const granted = Object.entries(launch.filesystem).filter(([p, a]) => a !== 'deny' && home(p)).map(([p]) => p);
     expect(granted.sort()).toEqual([
-      '/h/.agents/skills', '/h/.angelia/bin', '/h/.angelia/cache/codex/c84a9e3ad144b43d',
+      '/h/.agents/skills', '/h/.angelia/bin', '/h/.angelia/cache/codex/c84a9e3ad144b43d', '/h/.angelia/cache/codex/c84a9e3ad144b43d/tmp',
       '/h/.angelia/workspace/_capabilities', '/h/.angelia/workspace/_common', '/h/.angelia/workspace/_shared',
       '/h/.angelia/workspace/profiles/coder', '/h/.angelia/workspace/profiles/coder/.agents', '/h/.angelia/workspace/profiles/coder/.claude',
       '/h/.angelia/workspace/profiles/coder/.codex', '/h/.codex/skills', '/h/src/site',
     ]);
     expect(launch.filesystem['/h/.angelia/workspace/profiles/coder']).toBe('write');
+    // TMPDIR is an entry of its own: a mount point the agent cannot swap for a link (Codex follows it).
+    expect(launch.filesystem['/h/.angelia/cache/codex/c84a9e3ad144b43d/tmp']).toBe('write');
+    expect(launch.env.TMPDIR).toBe('/h/.angelia/cache/codex/c84a9e3ad144b43d/tmp');
     expect(launch.filesystem['/opt/codex/vendor/x86_64-unknown-linux-musl']).toBe('read');
     expect(launch.filesystem['/usr/bin/node']).toBe('read');
   });

@@ -14,7 +14,7 @@
 import { AppFailure } from '../../../shared/result';
 import { grantFloor, type GrantFloor } from '../approvals/privateReach';
 import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
-import { ensureCacheDirs, ensureSandboxPlaceholders } from '../compile/cache';
+import { cacheTmpDir, ensureCacheDirs, ensureSandboxPlaceholders } from '../compile/cache';
 import { ensureStateFolders } from '../compile/stateFolders';
 import { compileCodexLaunch, threadParams } from '../compile/codexProfile';
 import { agentBinDir, writeAgentLauncher } from '../compile/agentCommand';
@@ -252,7 +252,8 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     assertCompileCurrent(paths.stateDir, profile.name, wantDeny(policy), wantWrite(policy), outsideSandbox(table, profile, launch.mcpServers), wantRead(policy));
   }
   if (launch.cacheDir) await refusing(ensureCacheDirs(launch.cacheDir));
-  if (launch.sandboxed && process.platform === 'linux') await ensureSandboxPlaceholders(launch.writableRoots);
+  // TMPDIR is a writable entry of its own (codexProfile.ts), so Codex mounts its placeholders there too.
+  if (launch.sandboxed && process.platform === 'linux') await ensureSandboxPlaceholders([...launch.writableRoots, ...(launch.cacheDir ? [cacheTmpDir(launch.cacheDir)] : [])]);
   const reach = launcher !== null && launch.mailbox !== null;
   const params = {
     ...threadParams(launch, profile),

@@ -17,6 +17,11 @@ export function cacheDirFor(stateDir: string, profileName: string): string {
   return join(stateDir, 'cache', 'codex', hash);
 }
 
+/** The agent's temporary folder (TMPDIR) in `cacheDir`: `<cacheDir>/tmp`. Pure. */
+export function cacheTmpDir(cacheDir: string): string {
+  return join(cacheDir, 'tmp');
+}
+
 /** The sub-folders of a cache folder. */
 export const CACHE_SUBDIRS = ['npm', 'uv', 'pip', 'xdg', 'tmp'] as const;
 
@@ -31,9 +36,9 @@ export function cacheEnv(cacheDir: string): Record<string, string> {
     UV_CACHE_DIR: join(cacheDir, 'uv'),
     PIP_CACHE_DIR: join(cacheDir, 'pip'),
     XDG_CACHE_HOME: join(cacheDir, 'xdg'),
-    TMPDIR: join(cacheDir, 'tmp'),
-    TMP: join(cacheDir, 'tmp'),
-    TEMP: join(cacheDir, 'tmp'),
+    TMPDIR: cacheTmpDir(cacheDir),
+    TMP: cacheTmpDir(cacheDir),
+    TEMP: cacheTmpDir(cacheDir),
   };
 }
 

@@ -11,7 +11,7 @@ import { AppFailure } from '../../../shared/result';
 import { isWithin } from '../instance/paths';
 import { formatProblem } from '../table/errors';
 import type { LoadedTable, ResolvedProfile } from '../table/load';
-import { cacheDirFor, cacheEnv } from './cache';
+import { cacheDirFor, cacheEnv, cacheTmpDir } from './cache';
 import { bwrapSafeEntries, foldRules } from './entries';
 import type { Access, CompileFacts, FsRule } from './facts';
 import { codexHomeScanRules, STATE_BIN, stateScanRules } from './floor';
@@ -281,6 +281,10 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   const compiled: FsRule[] = [
     { path: profile.cwd, access: 'write', source: "this profile's folder", folder: true },
     ...(cacheDir ? [{ path: cacheDir, access: 'write', source: "this profile's package cache", folder: true } as FsRule] : []),
+    // TMPDIR as an entry of its own, so it is a mount point the agent cannot rename and replace by a link:
+    // Codex, outside the sandbox, follows it for its own temporary files (measured: docs/security-model.md
+    // "Grants are checked by real path, at compile and at every start").
+    ...(cacheDir ? [{ path: cacheTmpDir(cacheDir), access: 'write', source: "this profile's package cache: its temporary folder (TMPDIR)", folder: true } as FsRule] : []),
     ...(mailbox ? [{ path: mailbox, access: 'write', source: "this chat's mailbox (how its commands reach Angelia)", folder: true } as FsRule] : []),
     ...policy.rules,
     ...grants.given,
