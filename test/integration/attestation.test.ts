@@ -48,7 +48,8 @@ async function setup(profile: TestProfile = { permission_mode: 'default' }): Pro
 
 describe('config layers that would weaken the sandbox', () => {
   const spellings: Array<[string, string]> = [
-    ['a plain table', '[permissions.angelia]\nextends = ":danger-full-access"\n'],
+    // A base profile would bring `":root" = "read"`: the compiled profile extends none (codexProfile.ts).
+    ['a plain table', '[permissions.angelia]\nextends = ":workspace"\n'],
     ['a quoted table', '[permissions."angelia".network]\nenabled = true\n'],
     ['a dotted key', 'permissions.angelia.network.dangerously_allow_all_unix_sockets = true\n'],
   ];
@@ -62,6 +63,16 @@ describe('config layers that would weaken the sandbox', () => {
       expect(i.model.modelRequests()).toHaveLength(0);
     });
   }
+
+  it('a user config that bases permissions.angelia on :danger-full-access never starts (Codex itself refuses the profile)', async () => {
+    const i = await setup();
+    await prependUserConfig(i, '[permissions.angelia]\nextends = ":danger-full-access"\n');
+    const r = await attempt(i);
+    expect(r.state).toBe('error');
+    expect(r.items.find((x) => x.type === 'error')).toMatchObject({ message: expect.stringContaining('cannot extend unsupported built-in profile `:danger-full-access`') as unknown });
+    expect(r.enforcement).toBeNull();
+    expect(i.model.modelRequests()).toHaveLength(0);
+  });
 
   it('refuses sandbox_mode in the user config', async () => {
     const i = await setup();

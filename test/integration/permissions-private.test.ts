@@ -67,7 +67,12 @@ function byProgress(turns: Record<string, Step[]>): Responder {
 
 const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
 
-/** Tries to plant a file in the state folder, read the owner token and write `outside`; prints what worked. */
+/**
+ * Tries to plant a file in the state folder, read the owner token and write `outside`; prints what worked.
+ * The state folder is not granted, so the plant lands in the sandbox's own in-memory root (codex 0.169.0
+ * builds a private tmpfs `/` when no base profile is extended) and vanishes with the command: whether it
+ * reached the state folder is checked on the host (docs/security-model.md "Filesystem: private by default").
+ */
 function probe(i: TestInstance, outsideFile: string): string {
   const state = i.paths.stateDir;
   return [
@@ -115,7 +120,7 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     // The next command: the outside folder was granted, <state> was not.
     const cmd = commands(items).at(-1);
     expect(cmd?.output).toContain('OUTSIDE-WRITTEN');
-    expect(cmd?.output).not.toMatch(/PLANTED|TOKEN-READ|SESSIONS-READ/);
+    expect(cmd?.output).not.toMatch(/TOKEN-READ|SESSIONS-READ/);
     expect(readFileSync(outsideFile, 'utf8')).toBe('ok\n');
     expect(existsSync(join(state, 'planted.txt'))).toBe(false);
     const token = readFileSync(inst.paths.apiToken, 'utf8').trim();
@@ -154,7 +159,7 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     const later = inst.model.modelRequests().slice(1).map((r) => JSON.stringify(r.body)).join('\n');
     expect(later).toContain('[Angelia] Angelia refused your request for more access without asking the user');
     const cmd = commands(items).at(-1);
-    expect(cmd?.output).not.toMatch(/PLANTED|TOKEN-READ|SESSIONS-READ|OUTSIDE-WRITTEN/);
+    expect(cmd?.output).not.toMatch(/TOKEN-READ|SESSIONS-READ|OUTSIDE-WRITTEN/);
     expect(existsSync(join(state, 'planted.txt'))).toBe(false);
   });
 

@@ -21,6 +21,20 @@ describe('attestation', () => {
     expect(attestThread(managed, { sandboxed: true, permissionsExtends: ':read-only' }).refusals[0]).toMatch(/extends ":workspace"/);
   });
 
+  it('a profile built from grants alone: extends nothing, and Codex writes nowhere beyond the compiled write entries, /tmp included', () => {
+    // codex 0.169.0's answer to a profile with no base (measured): the project folder is not among the roots.
+    const grants = { approvalsReviewer: 'user', activePermissionProfile: { id: 'angelia', extends: null },
+      sandbox: { type: 'workspaceWrite', writableRoots: ['/s/cache/h1', '/s/mailbox/m1', '/s/ws/_common'], networkAccess: true, excludeTmpdirEnvVar: true, excludeSlashTmp: true } };
+    const writable = ['/w/coder', '/s/cache/h1', '/s/cache/h1/tmp', '/s/mailbox/m1', '/s/ws/_common'];
+    expect(attestThread(grants, { sandboxed: true, permissionsExtends: null, writable })).toEqual({ refusals: [], enforcement: 'managed' });
+    // A base brought in by another layer would read the whole disk: refused.
+    expect(attestThread({ ...grants, activePermissionProfile: { id: 'angelia', extends: ':workspace' } }, { sandboxed: true, permissionsExtends: null, writable }).refusals[0]).toMatch(/extends ":workspace" in Codex, not null/);
+    expect(attestThread({ ...grants, sandbox: { ...grants.sandbox, writableRoots: [...grants.sandbox.writableRoots, '/h'] } }, { sandboxed: true, permissionsExtends: null, writable }).refusals).toEqual(['refused: Codex would let the agent write "/h", which the compiled profile does not grant.']);
+    expect(attestThread({ ...grants, sandbox: { ...grants.sandbox, excludeSlashTmp: false } }, { sandboxed: true, permissionsExtends: null, writable }).refusals).toEqual(['refused: Codex would let the agent write /tmp, which the compiled profile does not grant.']);
+    // Read-only (plan mode, /ask): nothing to write.
+    expect(attestThread({ ...grants, sandbox: { type: 'readOnly', networkAccess: true } }, { sandboxed: true, permissionsExtends: null, writable: [] }).refusals).toEqual([]);
+  });
+
   it('expects full access, shown as disabled, for a sandbox = false profile', () => {
     expect(attestThread({ approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, activePermissionProfile: null }, { sandboxed: false, permissionsExtends: null })).toEqual({ refusals: [], enforcement: 'disabled' });
   });

@@ -185,7 +185,7 @@ async function run(conn: CodexConnection, input: AskInput): Promise<AskAnswer> {
     }
   }
   answer ??= await conn.request('thread/start', params, { timeoutMs: 120_000 });
-  const verdict = attestThread(answer, { sandboxed: true, permissionsExtends: null });
+  const verdict = attestThread(answer, { sandboxed: true, permissionsExtends: null, writable: [] });
   const more = readOnlyRefusals(answer);
   if (verdict.refusals.length || more.length) throw new AppFailure({ code: 'refused', message: [...verdict.refusals, ...more].join(' ') });
   const thread = isObj(answer) && isObj(answer.thread) ? answer.thread : {};

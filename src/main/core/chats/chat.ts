@@ -1317,7 +1317,8 @@ export class Chat {
       if (row.started) rowId = this.deps.sessions.startNew(this.deps.chatId, this.deps.profile).id;
       answer = await conn.request('thread/start', params, { timeoutMs: 120_000 });
     }
-    const verdict = attestThread(answer, { sandboxed: plan.sandboxed, permissionsExtends: plan.permissionsExtends });
+    const writable = plan.filesystem ? Object.keys(plan.filesystem).filter((p) => plan.filesystem![p] === 'write') : undefined;
+    const verdict = attestThread(answer, { sandboxed: plan.sandboxed, permissionsExtends: plan.permissionsExtends, ...(writable ? { writable } : {}) });
     this.enforcement = verdict.enforcement;
     if (verdict.refusals.length) this.refuse(conn, verdict.refusals);
     const thread = isObj(answer) && isObj(answer.thread) ? answer.thread : {};

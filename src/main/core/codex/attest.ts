@@ -88,6 +88,14 @@ export function classifyEnforcement(sandbox: unknown): { enforcement: Enforcemen
 export interface ExpectedThread {
   sandboxed: boolean;
   permissionsExtends: string | null;
+  /**
+   * The folders the compiled profile lets the agent write (its `write` entries), when known: Codex's
+   * `sandbox.writableRoots` must name none beyond them, and `/tmp` must not be writable
+   * (`excludeSlashTmp`). With no base profile (docs/security-model.md "Filesystem: private by
+   * default") this, `extends` null and no other layer setting `permissions.angelia` (checkConfigLayers)
+   * is what proves Codex applies exactly the compiled grants.
+   */
+  writable?: readonly string[];
 }
 
 /** The thread check's verdict: refusals (empty = pass) and the enforcement in force. */
@@ -98,8 +106,11 @@ export interface ThreadAttestation {
 
 /**
  * Thread attestation on a thread/start or thread/resume answer. A sandboxed profile passes only with
- * `activePermissionProfile` = angelia with the compiled `extends`, approvals going to the user, and a
- * managed, restricted sandbox. A `sandbox = false` profile must report full access (shown in red).
+ * `activePermissionProfile` = angelia with the compiled `extends`, approvals going to the user, a
+ * managed, restricted sandbox, and (when `expected.writable` is given) no writable root and no `/tmp`
+ * write beyond what was compiled (codex 0.169.0 reports `sandbox: {type, writableRoots,
+ * excludeSlashTmp, …}`; the profile's own folder is not among the roots). A `sandbox = false` profile
+ * must report full access (shown in red).
  */
 export function attestThread(answer: unknown, expected: ExpectedThread): ThreadAttestation {
   const a = isObj(answer) ? answer : {};
@@ -121,6 +132,13 @@ export function attestThread(answer: unknown, expected: ExpectedThread): ThreadA
   if (!cls) refusals.push('refused: Codex did not report its sandbox for this thread.');
   else if (cls.enforcement !== 'managed' || !cls.restricted) {
     refusals.push(`refused: Codex reports ${cls.enforcement === 'external' ? 'an' : 'a'} ${cls.enforcement} sandbox; Angelia runs sandboxed profiles only under Codex's own managed sandbox.`);
+  }
+  const sandbox = isObj(a.sandbox) ? a.sandbox : {};
+  if (expected.writable && cls?.enforcement === 'managed') {
+    const roots = Array.isArray(sandbox.writableRoots) ? sandbox.writableRoots : [];
+    const extra = roots.filter((r) => typeof r !== 'string' || !expected.writable!.includes(r));
+    if (extra.length) refusals.push(`refused: Codex would let the agent write ${extra.map((r) => JSON.stringify(r)).join(', ')}, which the compiled profile does not grant.`);
+    if (sandbox.type === 'workspaceWrite' && sandbox.excludeSlashTmp !== true) refusals.push('refused: Codex would let the agent write /tmp, which the compiled profile does not grant.');
   }
   return { refusals, enforcement: cls?.enforcement ?? null };
 }
