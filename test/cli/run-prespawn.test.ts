@@ -3,7 +3,7 @@
  * When the run is then refused — here an unknown chat, exit 2 — that early child must not outlive it, nor
  * hold the command open: the command exits as before and the child is killed.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchMemoryFile } from '../../src/main/core/codex/prespawn';
@@ -22,8 +22,11 @@ describe('angelia run with a remembered launch', () => {
     // A stand-in for codex that records its pid and would run for a minute.
     const memory = launchMemoryFile(inst.state, 'nosuch');
     mkdirSync(join(inst.state, 'private', 'launch'), { recursive: true });
+    // The executable's own stamp (core/codex/prespawn.ts: a changed executable starts nothing early).
+    const st = statSync(process.execPath);
     writeFileSync(memory, JSON.stringify({
-      version: 2, bin: process.execPath, cwd: inst.root, set: {}, names: Object.keys(inst.env), stamps: [],
+      version: 3, bin: process.execPath, cwd: inst.root, set: {}, names: Object.keys(inst.env),
+      stamps: [{ path: process.execPath, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }],
       args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 60000)`],
     }));
     const run = await angelia(inst.env, 'run', 'nosuch', 'hi');

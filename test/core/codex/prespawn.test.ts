@@ -166,3 +166,33 @@ describe('starting Codex from the chat\'s last launch', () => {
     expect(prespawnedPid()).not.toBeNull();
   });
 });
+
+describe('the executable itself is part of the memory (it runs before any check of the start)', () => {
+  it('starts nothing early once the executable changed, even rewritten in place with its size and mtime kept back', async () => {
+    const { chmodSync, statSync, utimesSync } = await import('node:fs');
+    const bin = join(state, 'codex');
+    const body = (tag: string): string => `#!/bin/sh\n# ${tag}\nexec '${process.execPath}' "$@"\n`;
+    writeFileSync(bin, body('one'));
+    chmodSync(bin, 0o755);
+    rememberLaunch(state, 'coder', specOf({ bin }), base);
+    prespawnCodex(state, 'coder', base);
+    expect(prespawnedPid()).not.toBeNull();
+    adoptPrespawned({ bin: '', args: [], cwd: '', env: {} });
+    // What an agent that can write the file could do: same size, same inode, mtime set back.
+    const before = statSync(bin);
+    writeFileSync(bin, body('two'));
+    utimesSync(bin, before.atime, before.mtime);
+    expect(statSync(bin).size).toBe(before.size);
+    prespawnCodex(state, 'coder', base);
+    expect(prespawnedPid()).toBeNull();
+  });
+
+  it('a memory from before the executable was remembered starts nothing early', () => {
+    rememberLaunch(state, 'coder', specOf(), base);
+    const file = launchMemoryFile(state, 'coder');
+    const memo = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...memo, version: 2, stamps: [] }));
+    prespawnCodex(state, 'coder', base);
+    expect(prespawnedPid()).toBeNull();
+  });
+});

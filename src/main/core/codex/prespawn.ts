@@ -25,7 +25,7 @@ import { STRIPPED_ENV } from './strippedEnv';
  * all its variables plus the values that differed from the environment of the process that launched it.
  */
 interface RememberedLaunch {
-  version: 2;
+  version: 3;
   bin: string;
   args: string[];
   cwd: string;
@@ -34,24 +34,30 @@ interface RememberedLaunch {
   /** Variables set to a value different from the environment of the process that launched it. */
   set: Record<string, string>;
   /**
-   * Files the launch was planned from (the accepted table, the profile's launch guard) as they were then;
-   * if one has changed since (an accept, a compile), nothing is started early.
+   * Files the launch was planned from (the accepted table, the profile's launch guard) and the executable
+   * itself, as they were then; if one has changed since (an accept, a compile, a rewrite of the
+   * executable), nothing is started early. The executable runs before the start's checks (compile/grants.ts
+   * refuses one an agent can write), so a changed one waits for them.
    */
   stamps: FileStamp[];
 }
 
-/** A file's identity and size at one moment; a rename over it (an atomic write) changes `ino`. */
+/**
+ * A file's identity and size at one moment; a rename over it (an atomic write) changes `ino`, and any
+ * write changes `ctimeMs` (which, unlike `mtimeMs`, no user can set back).
+ */
 interface FileStamp {
   path: string;
   ino: number;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
 }
 
 function stampOf(path: string): FileStamp | null {
   try {
     const st = statSync(path);
-    return { path, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+    return { path, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
   } catch {
     return null;
   }
@@ -62,7 +68,7 @@ function unchanged(stamp: unknown): boolean {
   const s = stamp as Partial<FileStamp>;
   if (typeof s.path !== 'string') return false;
   const now = stampOf(s.path);
-  return now !== null && now.ino === s.ino && now.size === s.size && now.mtimeMs === s.mtimeMs;
+  return now !== null && now.ino === s.ino && now.size === s.size && now.mtimeMs === s.mtimeMs && now.ctimeMs === s.ctimeMs;
 }
 
 /** The spec compared at adoption: the complete spawn inputs. */
@@ -82,7 +88,7 @@ export function launchMemoryFile(stateDir: string, chatId: string): string {
 
 /**
  * Remembers `spec` as chat `chatId`'s last launch (its variables' names, and the values that differ from
- * `baseEnv`; the current state of each file of `plannedFrom`), written atomically (a temp name renamed
+ * `baseEnv`; the current state of each file of `plannedFrom` and of the executable), written atomically (a temp name renamed
  * over). Best effort: an error is swallowed (the next run then spawns Codex after its plan, as without this).
  */
 export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnSpec, baseEnv: NodeJS.ProcessEnv, plannedFrom: string[] = []): void {
@@ -90,8 +96,9 @@ export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnS
     const set: Record<string, string> = {};
     for (const [k, v] of Object.entries(spec.env)) if (v !== undefined && baseEnv[k] !== v) set[k] = v;
     const names = Object.keys(spec.env).filter((k) => spec.env[k] !== undefined);
-    const stamps = plannedFrom.map(stampOf).filter((x): x is FileStamp => x !== null);
-    const memo: RememberedLaunch = { version: 2, bin: spec.bin, args: spec.args, cwd: spec.cwd, names, set, stamps };
+    const stamps = [...plannedFrom, spec.bin].map(stampOf);
+    if (stamps.some((x) => x === null)) return;
+    const memo: RememberedLaunch = { version: 3, bin: spec.bin, args: spec.args, cwd: spec.cwd, names, set, stamps: stamps as FileStamp[] };
     const file = launchMemoryFile(stateDir, chatId);
     mkdirSync(join(stateDir, 'private', 'launch'), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
@@ -115,10 +122,11 @@ export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.Proc
   } catch {
     return;
   }
-  if (memo?.version !== 2 || typeof memo.bin !== 'string' || !Array.isArray(memo.args) || typeof memo.cwd !== 'string' || typeof memo.set !== 'object' || memo.set === null || !Array.isArray(memo.names)) return;
+  // A memory from before the executable was stamped (version 2) starts nothing early: one launch rewrites it.
+  if (memo?.version !== 3 || typeof memo.bin !== 'string' || !Array.isArray(memo.args) || typeof memo.cwd !== 'string' || typeof memo.set !== 'object' || memo.set === null || !Array.isArray(memo.names)) return;
   // The table was accepted or the profile compiled since: the plan will differ, and what it strips now
   // (a capability's secret taken away) may not be what the memory knows. Nothing early.
-  if (!Array.isArray(memo.stamps) || !memo.stamps.every(unchanged)) return;
+  if (!Array.isArray(memo.stamps) || !memo.stamps.every(unchanged) || !memo.stamps.some((x: Partial<FileStamp>) => x?.path === memo.bin)) return;
   // Only the variables the last launch had: the remembered value where it differed, else this process's.
   // A variable the plan stripped then (an MCP secret the profile is not given) is not in that list; a
   // STRIPPED_ENV name gets only the value the launch itself set (the chat's API token, its mailbox…),
