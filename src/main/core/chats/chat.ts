@@ -617,7 +617,8 @@ export class Chat {
     if (!work.retried) this.transcript.push({ type: 'user', id: this.transcript.localId('user'), text, via: 'turn', ...tags });
     cur.phase = 'starting';
     try {
-      await this.restartIfTaken();
+      // Only when one is due: otherwise the start begins in this same tick (the chat shows "starting" at once).
+      if (this.restartWhy) await this.restartIfTaken();
       await this.ensureStarted();
     } catch (e) {
       const dropped = this.queue.splice(0).length;
@@ -783,7 +784,8 @@ export class Chat {
       return;
     }
     try {
-      await this.restartIfTaken();
+      // Only when one is due: otherwise the start begins in this same tick (the chat shows "starting" at once).
+      if (this.restartWhy) await this.restartIfTaken();
       await this.ensureStarted();
     } catch (e) {
       this.failStart(e, this.queue.splice(0).length);
