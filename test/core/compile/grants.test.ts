@@ -5,7 +5,7 @@
  * could escape by renaming, and what runs outside the sandbox (bin, PATH, MCP commands and args).
  */
 import { describe, expect, it } from 'vitest';
-import { agentWritable, checkGrants, fullAccessNote, grantsOf, problemText, refuseGrants, walkPath, type FsView, type GrantFacts, type LaunchExec } from '../../../src/main/core/compile/grants';
+import { agentWritable, checkGrants, fullAccessNote, grantNotes, grantsOf, problemText, refuseGrants, walkPath, type FsView, type GrantFacts, type LaunchExec } from '../../../src/main/core/compile/grants';
 import { keyPath } from '../../../src/main/core/table/errors';
 import type { Capability, LoadedTable, ResolvedProfile } from '../../../src/main/core/table/load';
 import { profile, tableOf } from './fixture';
@@ -242,5 +242,29 @@ describe('checkGrants: the read_dirs starter set', () => {
     const problems = checkGrants(tableOf(p), FACTS, fakeFs({ dirs: ['/w/coder', '/h/.local/bin', '/dotfiles/nvm', ...BASE_DIRS], links: { '/h/.nvm': '/dotfiles/nvm' } }));
     expect(keys(problems)).toEqual(['profiles.coder.read_dirs']);
     expect(problems[0]?.fix).toMatch(/name the real path \/dotfiles\/nvm in profiles\.coder\.read_dirs/);
+  });
+});
+
+describe('checkGrants: skills given are read grants', () => {
+  const skill: Capability = { name: 'checkout', kind: 'skill', path: '/h/.angelia/workspace/_capabilities/skills/checkout', when: null, secrets: ['/h/secret/checkout.key'] };
+  const fs = fakeFs({ dirs: ['/w/editor', '/w/coder', '/h/.angelia/workspace/_capabilities/skills/checkout', ...BASE_DIRS], files: ['/h/secret/checkout.key'] });
+
+  it('a skill given to the shared_write profile that edits its folder is refused (its own agent could redirect it)', () => {
+    const table = withCaps(tableOf(profile('editor', { cwd: '/w/editor', sharedWrite: true, allowed: ['checkout'] })), [skill]);
+    const problems = checkGrants(table, FACTS, fs);
+    expect(keys(problems)).toEqual(['capabilities.checkout.path']);
+    expect(problems[0]?.message).toMatch(/lies in \/h\/.angelia\/workspace\/_capabilities, which this profile writes .* so it reads it anyway/);
+  });
+
+  it("a skill given to another profile, in the shared_write profile's folder, is a note (the trust shared_write is), not a refusal", () => {
+    const table = withCaps(tableOf(profile('editor', { cwd: '/w/editor', sharedWrite: true }), profile('coder', { cwd: '/w/coder', allowed: ['checkout'] })), [skill]);
+    expect(checkGrants(table, FACTS, fs)).toEqual([]);
+    expect(grantNotes(table, FACTS, fs, 'coder')).toEqual([expect.stringMatching(/^\/h\/.angelia\/workspace\/_capabilities\/skills\/checkout \(skill checkout\) lies in .*_capabilities, which profile editor's _capabilities\/ .* may edit: that agent could also replace it with a symbolic link/)]);
+  });
+
+  it('a skill (or its secret) through a symbolic link is refused at capabilities.<name>.path / .secrets[i]', () => {
+    const table = withCaps(tableOf(profile('coder', { cwd: '/w/coder', allowed: ['checkout'] })), [skill]);
+    const linked = fakeFs({ dirs: ['/w/coder', '/h/.angelia/workspace/_capabilities/skills/checkout', '/srv/keys', ...BASE_DIRS], links: { '/h/secret': '/srv/keys' } });
+    expect(keys(checkGrants(table, FACTS, linked))).toEqual(['capabilities.checkout.secrets[0]']);
   });
 });

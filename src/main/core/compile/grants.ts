@@ -19,7 +19,7 @@
  *   add_dirs, directory capabilities, `_common/`, and `_shared/` and `_capabilities/` with
  *   shared_write) and Angelia's own places agents write (package caches, mailboxes). An agent can rename
  *   any entry of a folder it writes, so it could put a link on the grant's path;
- * - a RESTRICTION of a profile (a deny or read-only rule of its policy) that lies two or more folders
+ * - a RESTRICTION of a profile (a deny rule of its policy, or a launch file it may only read) that lies two or more folders
  *   deep inside one of its own writable folders, or whose path goes through a symbolic link in one, is
  *   refused: the agent can rename the folder between (one level deep the restricted path is itself a
  *   mount point and cannot be renamed: measured), and from its next command the rule covers nothing;
@@ -140,6 +140,8 @@ export interface WritablePlace {
   by: string;
   /** The profile whose grant it is, or null for Angelia's own places (caches, mailboxes). */
   profile: string | null;
+  /** True for `_shared/` and `_capabilities/` written with shared_write (see `grantProblem`). */
+  shared?: true;
 }
 
 /** One grant of a profile: a folder it is given to read or write, named by the table field that gives it. */
@@ -208,6 +210,11 @@ export function grantsOf(table: Pick<LoadedTable, 'capabilities'>, profile: Reso
   readDirsOf(profile).forEach((d, i) => out.push({ profile: profile.name, key: starter ? at('read_dirs') : at('read_dirs', i), path: d, access: 'read', what: starter ? 'read folder (the read_dirs starter set)' : 'read folder' }));
   for (const cap of allowedCapabilities(table, profile)) {
     if (cap.kind === 'directory') out.push({ profile: profile.name, key: ['capabilities', cap.name, 'path'], path: cap.path, access: 'write', what: `directory capability ${cap.name}` });
+    // A skill given is read where it lies, with its secrets (compile/policy.ts `reads`).
+    if (cap.kind === 'skill') {
+      out.push({ profile: profile.name, key: ['capabilities', cap.name, 'path'], path: cap.path, access: 'read', what: `skill ${cap.name}` });
+      cap.secrets.forEach((secret, i) => out.push({ profile: profile.name, key: ['capabilities', cap.name, 'secrets', i], path: secret, access: 'read', what: `secret of skill ${cap.name}` }));
+    }
   }
   if (facts.workspaceExists ?? true) {
     if (!profile.isolated) out.push({ profile: profile.name, key: at('isolated'), path: join(facts.workspace, '_common'), access: 'write', what: '_common/ (every profile not isolated writes it)' });
@@ -231,7 +238,7 @@ export function agentWritable(table: Pick<LoadedTable, 'capabilities' | 'profile
   for (const p of Object.values(table.profiles)) {
     for (const g of grantsOf(table, p, facts)) {
       if (g.access !== 'write' || grantProblem(g, fs, [], privates) !== null) continue;
-      out.push({ path: resolve(g.path), forms: formsOf(g.path, fs), by: `profile ${p.name}'s ${g.what} (${keyPath(g.key)})`, profile: p.name });
+      out.push({ path: resolve(g.path), forms: formsOf(g.path, fs), by: `profile ${p.name}'s ${g.what} (${keyPath(g.key)})`, profile: p.name, ...(g.key[2] === 'shared_write' ? { shared: true as const } : {}) });
     }
   }
   out.push({ path: join(facts.stateDir, STATE_CACHE, 'codex'), forms: formsOf(join(facts.stateDir, STATE_CACHE, 'codex'), fs), by: "the agents' package caches and temporary folders", profile: null });
@@ -281,6 +288,21 @@ function grantProblem(g: Grant, fs: FsView, writable: readonly WritablePlace[], 
     };
   }
   const place = insidePlace(forms, writable);
+  if (place && g.access === 'read' && place.profile === g.profile) {
+    return {
+      ...base,
+      message: `${g.path} (${g.what}) lies in ${place.path}, which this profile writes (${place.by}), so it reads it anyway; granted for reading as well, it is a grant its own agent could redirect with a symbolic link (Codex follows it again for every command) to read what it is not given`,
+      fix: `take it out of ${keyPath(g.key)}${g.key[0] === 'capabilities' ? `, or keep ${g.path} out of the folders this profile writes` : ''}`,
+    };
+  }
+  if (place && g.access === 'read' && place.shared) {
+    // shared_write is the trust to edit what every profile reads (doctrine, skills): said plainly, not refused.
+    return {
+      ...base, note: true,
+      message: `${g.path} (${g.what}) lies in ${place.path}, which ${place.by} may edit: that agent could also replace it with a symbolic link, and a running session of this profile would then read where the link leads (its next start refuses the link); give shared_write only to a profile you trust with what every profile reads`,
+      fix: `move ${g.path} out of ${place.path}, or turn shared_write off for ${place.profile}`,
+    };
+  }
   if (place) {
     const who = place.profile === g.profile ? "this profile's own agent" : place.profile !== null ? `profile ${place.profile}'s agent` : 'an agent';
     return {
@@ -298,7 +320,9 @@ function restrictionProblems(table: Pick<LoadedTable, 'capabilities' | 'profiles
   const policy = profilePolicy(table, profile, { ...facts, apiSocket: null, platform: facts.platform ?? process.platform });
   const seen = new Set<string>();
   for (const rule of policy.rules) {
-    if (rule.access === 'write' || rule.glob || seen.has(rule.path) || !isAbsolute(rule.path)) continue;
+    // A deny rule, or a launch file kept read-only. Other read entries are grants (read_dirs, given
+    // skills): inside a folder the profile writes anyway, escaping them opens nothing it is not given.
+    if (!(rule.access === 'deny' || (rule.access === 'read' && rule.source.startsWith('launch file'))) || rule.glob || seen.has(rule.path) || !isAbsolute(rule.path)) continue;
     seen.add(rule.path);
     const walked = walkPath(resolve(rule.path), fs);
     const forms = [...new Set([resolve(rule.path), ...(walked.real ? [walked.real] : [])])];
