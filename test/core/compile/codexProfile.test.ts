@@ -360,10 +360,10 @@ describe('compileCodexLaunch: grants (HOME private by default)', () => {
     expect(b.filesystem['/h/keys/notes.key']).toBe('deny');
   });
 
-  it('the /ask variant has no angelia command to read', () => {
+  it('the /ask variant reads the angelia command too (there it says it is a read-only copy), writes nothing', () => {
     const ask = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS, { readOnly: true });
-    for (const p of ['/h/.angelia/bin', '/usr/bin/node', '/opt/angelia/out']) expect(ask.filesystem[p], p).toBeUndefined();
-    expect(ask.filesystem['/opt/codex/vendor/x86_64-unknown-linux-musl']).toBe('read');
+    for (const p of ['/h/.angelia/bin', '/usr/bin/node', '/opt/angelia/out', '/opt/codex/vendor/x86_64-unknown-linux-musl']) expect(ask.filesystem[p], p).toBe('read');
+    expect(Object.values(ask.filesystem)).not.toContain('write');
   });
 
   it('refuses a read_dir that holds, or lies in, a Codex home or the private state; the workspace is fine', () => {

@@ -203,9 +203,8 @@ export function refuseReachOverPrivate(profile: ResolvedProfile, facts: CompileF
  * The read grants of a sandboxed launch beyond its folders, with their sources, split into those given
  * (something is at the path now, `facts.exists`) and the profile's own that are not: what the profile
  * names (`reads`: policy.ts `reads`, i.e. read_dirs and given skills), skills installed for every
- * profile, Codex's own program (`facts.codexReads`), and for an agent that has the `angelia` command
- * (`withAngelia`: not the /ask variant) its launcher folder `<state>/bin` and Angelia's CLI
- * (`facts.angeliaReads`). Pure (given `facts.exists`).
+ * profile, Codex's own program (`facts.codexReads`), and with `withAngelia` the `angelia` command: its
+ * launcher folder `<state>/bin` and Angelia's CLI (`facts.angeliaReads`). Pure (given `facts.exists`).
  */
 export function readGrants(profile: Pick<ResolvedProfile, 'bin'>, reads: readonly FsRule[], facts: CompileFacts, withAngelia: boolean): { given: FsRule[]; missing: FsRule[] } {
   const exists = facts.exists ?? ((): boolean => true);
@@ -277,7 +276,8 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   // sandbox (measured on codex 0.169.0, Linux: without a base profile, HOME, /tmp, /opt and every other
   // folder hold only the components leading to a grant). The deny entries stay for what runs outside
   // the sandbox once approved (an escalated command keeps them) and read-only entries inside grants.
-  const grants = readGrants(profile, policy.reads, facts, !readOnly);
+  // The /ask copy keeps the angelia command readable too: there it says it is a read-only copy (api/client.ts).
+  const grants = readGrants(profile, policy.reads, facts, true);
   const compiled: FsRule[] = [
     { path: profile.cwd, access: 'write', source: "this profile's folder", folder: true },
     ...(cacheDir ? [{ path: cacheDir, access: 'write', source: "this profile's package cache", folder: true } as FsRule] : []),
