@@ -275,6 +275,8 @@ export const ProfileDraft = z.object({
   permission_mode: PermissionMode,
   sandbox: z.boolean(),
   add_dirs: z.array(z.string().min(1)),
+  /** Folders the agent may read besides its own (docs/security-model.md); null = left out: the toolchain starter set. */
+  read_dirs: z.array(z.string().min(1)).nullable(),
   model: z.string().nullable(),
   effort: z.string().nullable(),
   capabilities: z.array(z.string()),

@@ -80,4 +80,12 @@ describe('check-config findings: key path and fix on each', () => {
     const f = await findings(i, i.table, { ...i.facts, userMcpServers: ['github'] });
     expect(f.errors).toEqual([{ path: ['profiles', 'coder'], message: expect.stringContaining('has the name of an MCP server in your Codex config'), fix: expect.stringContaining('rename [capabilities.github]') }]);
   });
+
+  it('a read_dir in a Codex home is an error naming read_dirs[i] (the notes folder beside it is not)', async () => {
+    const i = await setup();
+    const table = { ...i.table, profiles: { ...i.table.profiles, coder: { ...i.table.profiles.coder!, readDirs: [join(i.home, 'notes'), join(i.paths.codexHome, 'sessions')], readDirsStarter: false } } };
+    expect((await findings(i, table)).errors).toEqual([{
+      path: ['profiles', 'coder', 'read_dirs', 1], message: expect.stringContaining("lies in Codex's home") as unknown, fix: 'remove it from read_dirs',
+    }]);
+  });
 });

@@ -70,7 +70,7 @@ describe('the draft of a profile', () => {
   it('is the table as written, defaults filled in', async () => {
     expect(await svc.getDraft('coder')).toEqual({
       name: 'coder', cwd: 'profiles/coder', bin: null, permission_mode: 'default', sandbox: true, add_dirs: [], model: null, effort: null,
-      capabilities: ['docs'], except: [], deny: ['vault'], unsafe_ok: false, isolated: false, shared_write: false, accept_from: [], answer_from: [],
+      read_dirs: null, capabilities: ['docs'], except: [], deny: ['vault'], unsafe_ok: false, isolated: false, shared_write: false, accept_from: [], answer_from: [],
     });
     expect(await failure(svc.getDraft('nobody'))).toMatchObject({ code: 'profile-unknown', where: `${paths.tableFile}: profiles.nobody` });
   });

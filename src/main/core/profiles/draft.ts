@@ -11,14 +11,14 @@ import { profileSchema } from '../table/schema';
 
 /** The fields the editor edits, in the order a new profile's keys are written. */
 export const DRAFT_FIELDS = [
-  'cwd', 'bin', 'permission_mode', 'sandbox', 'add_dirs', 'model', 'effort', 'capabilities', 'except', 'deny',
+  'cwd', 'bin', 'permission_mode', 'sandbox', 'add_dirs', 'read_dirs', 'model', 'effort', 'capabilities', 'except', 'deny',
   'unsafe_ok', 'isolated', 'shared_write', 'accept_from', 'answer_from',
 ] as const;
 /** One of DRAFT_FIELDS. */
 export type DraftField = (typeof DRAFT_FIELDS)[number];
 
-/** The fields that may be null in a draft (null = left out of the table). */
-export const OPTIONAL_FIELDS: ReadonlySet<DraftField> = new Set(['bin', 'model', 'effort']);
+/** The fields that may be null in a draft (null = left out of the table; `read_dirs` left out is the starter set). */
+export const OPTIONAL_FIELDS: ReadonlySet<DraftField> = new Set(['bin', 'read_dirs', 'model', 'effort']);
 
 /** A parsed TOML table (plain object). */
 export type TomlObject = Record<string, unknown>;

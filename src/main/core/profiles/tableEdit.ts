@@ -261,7 +261,7 @@ function pathProblem(p: string, at: PropertyKey[]): TableProblem {
 }
 
 /**
- * Field case B12 for the editor: `cwd` and each `add_dirs` entry must be absolute, `~` or `~/…`. Only
+ * Field case B12 for the editor: `cwd` and each `add_dirs` and `read_dirs` entry must be absolute, `~` or `~/…`. Only
  * values the draft CHANGES are checked (a relative path the table already had keeps working: the loader
  * resolves it against the table's folder). Returns one problem per bad path (key path + fix).
  */
@@ -272,6 +272,10 @@ export function draftPathProblems(draft: ProfileDraft, before: TomlObject | null
   const old = Array.isArray(before?.add_dirs) ? (before.add_dirs as unknown[]) : [];
   draft.add_dirs.forEach((dir, i) => {
     if (!editorPathOk(dir) && !old.includes(dir)) out.push(pathProblem(dir, at('add_dirs', i)));
+  });
+  const oldReads = Array.isArray(before?.read_dirs) ? (before.read_dirs as unknown[]) : [];
+  (draft.read_dirs ?? []).forEach((dir, i) => {
+    if (!editorPathOk(dir) && !oldReads.includes(dir)) out.push(pathProblem(dir, at('read_dirs', i)));
   });
   return out;
 }

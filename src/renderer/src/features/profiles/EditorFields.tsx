@@ -7,7 +7,7 @@
  */
 import type { ReactElement, ReactNode } from 'react';
 import type { ModelsView, ProfileDraft } from '../../../../shared/contract';
-import { defaultEffortInForce, MODE_SENTENCE, modelInForce, MODES, NO_SANDBOX_WARNING, offeredEfforts, relativeNote, type DraftField } from './draft';
+import { defaultEffortInForce, MODE_SENTENCE, modelInForce, MODES, NO_SANDBOX_WARNING, offeredEfforts, READ_DIRS_STARTER, relativeNote, type DraftField } from './draft';
 import { Check, Chips, Field, FolderInput, FolderList, FolderNote, IssueLines, RefsInput, type ShownIssue } from './fields';
 import { fieldLevel, type PlacedIssues } from './issues';
 
@@ -135,6 +135,7 @@ function InForce({ value, source, error, testid }: { value: string; source: stri
 export function EditorFields({ draft, issues, set, profiles, catalog, tableDir, capabilityNames, pick, isNew, profileExtra, justAdded = null }: Props): ReactElement {
   const fix = (field: DraftField) => (value: string, issue: ShownIssue) => {
     if (field === 'add_dirs' && typeof issue.index === 'number') set('add_dirs', draft.add_dirs.map((d, i) => (i === issue.index ? value : d)));
+    else if (field === 'read_dirs' && typeof issue.index === 'number' && draft.read_dirs) set('read_dirs', draft.read_dirs.map((d, i) => (i === issue.index ? value : d)));
     else if (field === 'cwd') set('cwd', value);
     else if (field === 'bin') set('bin', value);
     else if (field === 'effort') set('effort', value);
@@ -168,6 +169,22 @@ export function EditorFields({ draft, issues, set, profiles, catalog, tableDir, 
       <Section title="Folders it may write (add_dirs)" testid="section-folders">
         <Field label="Extra folders" testid="field-add_dirs" issues={fieldLevel(issues.byField.add_dirs)} help="On top of its own folder. Absolute, ~/…, or relative to the table's folder.">
           <FolderList values={draft.add_dirs} onChange={(v) => set('add_dirs', v)} pick={pick} issues={issues.byField.add_dirs ?? []} onFix={fix('add_dirs')} testid="add-dirs" highlight={justAdded} noteOf={(v) => relativeNote(v, tableDir)} />
+        </Field>
+      </Section>
+
+      <Section title="Folders it may read (read_dirs)" testid="section-read-folders">
+        <Field label="Read-only folders" testid="field-read_dirs" issues={fieldLevel(issues.byField.read_dirs)} help="Nothing else of your home is readable: not your keys, histories or other tools' data. Absolute, ~/…, or relative to the table's folder.">
+          {draft.read_dirs === null ? (
+            <div data-testid="read-dirs-starter">
+              <span className="meta">Left out: the toolchains in your home that exist ({READ_DIRS_STARTER.join(', ')}).</span>{' '}
+              <button type="button" className="btn small" data-testid="read-dirs-name" onClick={() => set('read_dirs', [...READ_DIRS_STARTER])}>Name the folders</button>
+            </div>
+          ) : (
+            <>
+              <FolderList values={draft.read_dirs} onChange={(v) => set('read_dirs', v)} pick={pick} issues={issues.byField.read_dirs ?? []} onFix={fix('read_dirs')} testid="read-dirs" noteOf={(v) => relativeNote(v, tableDir)} />
+              <button type="button" className="btn small" data-testid="read-dirs-starter-back" onClick={() => set('read_dirs', null)}>Leave it out (the toolchain starter set)</button>
+            </>
+          )}
         </Field>
       </Section>
 

@@ -10,7 +10,7 @@ import { equal } from '../../store/equal';
 
 /** The fields of a draft, in the order the editor shows them. */
 export const DRAFT_FIELDS = [
-  'name', 'cwd', 'permission_mode', 'sandbox', 'add_dirs', 'model', 'effort', 'capabilities', 'except', 'deny',
+  'name', 'cwd', 'permission_mode', 'sandbox', 'add_dirs', 'read_dirs', 'model', 'effort', 'capabilities', 'except', 'deny',
   'unsafe_ok', 'isolated', 'shared_write', 'accept_from', 'answer_from', 'bin',
 ] as const satisfies readonly (keyof ProfileDraft)[];
 
@@ -222,6 +222,10 @@ export function localIssues(draft: ProfileDraft, ctx: EditorContext = { tableDir
     const p = folderProblem(dir, ctx.tableDir);
     if (p) push('add_dirs', i, p.message === 'a folder is needed here' ? { ...p, fix: 'write a folder, or remove this row' } : p);
   });
+  (draft.read_dirs ?? []).forEach((dir, i) => {
+    const p = folderProblem(dir, ctx.tableDir);
+    if (p) push('read_dirs', i, p.message === 'a folder is needed here' ? { ...p, fix: 'write a folder, or remove this row' } : p);
+  });
   if (draft.bin !== null && !(draft.bin === '~' || draft.bin.startsWith('~/') || draft.bin.startsWith('/'))) {
     // table/load.ts: the loader's own words.
     push('bin', null, { level: 'error', message: `${JSON.stringify(draft.bin)} is not a full path`, fix: 'give the full path of the codex executable (or ~/…), or leave bin out', fixValue: null });
@@ -331,10 +335,16 @@ export function draftChanges(base: ProfileDraft | null, draft: ProfileDraft): Dr
   return out;
 }
 
+/**
+ * What `read_dirs` is when left out: the toolchains in HOME (table/schema.ts READ_DIRS_STARTER, repeated
+ * here to keep Node out of the renderer; a unit test holds them equal). Only those that exist are given.
+ */
+export const READ_DIRS_STARTER: readonly string[] = ['~/.local/bin', '~/.cargo/bin', '~/.nvm', '~/.pyenv', '~/.rustup'];
+
 /** The starting values of a new profile: asks before anything more, sandboxed, nothing extra. */
 export function newDraft(name = '', cwd = ''): ProfileDraft {
   return {
-    name, cwd, bin: null, permission_mode: 'default', sandbox: true, add_dirs: [], model: null, effort: null, capabilities: [], except: [], deny: [],
+    name, cwd, bin: null, permission_mode: 'default', sandbox: true, add_dirs: [], read_dirs: null, model: null, effort: null, capabilities: [], except: [], deny: [],
     unsafe_ok: false, isolated: false, shared_write: false, accept_from: [], answer_from: [],
   };
 }
