@@ -70,11 +70,13 @@ describe('the window over real codex: a request for private state', { timeout: 1
     const reply = w.replies.find((r) => r.method === 'item/permissions/requestApproval');
     expect(reply?.result).toMatchObject({ scope: 'turn', permissions: { fileSystem: { write: [outside] } } });
     expect(JSON.stringify(reply?.result)).not.toContain(state);
-    // The agent's next command: the report is written; the token is not read; nothing is planted in <state>.
+    // The agent's next command: the report is written; the token is not read; nothing is planted in <state>
+    // (checked on the host: <state> is not granted, so a write there lands in the sandbox's own in-memory
+    // root and vanishes with the command; docs/security-model.md "Filesystem: private by default").
     const cmd = w.orch.chat('demo').transcript.all().filter((i) => i.type === 'command').at(-1);
     const output = cmd?.type === 'command' ? cmd.output : '';
     expect(output).toContain('REPORT-WRITTEN');
-    expect(output).not.toMatch(/PLANTED|TOKEN-READ/);
+    expect(output).not.toMatch(/TOKEN-READ/);
     expect(output).not.toContain(readFileSync(paths.apiToken, 'utf8').trim());
     expect(readFileSync(target, 'utf8')).toBe('report\n');
     expect(existsSync(join(state, 'planted.txt'))).toBe(false);
