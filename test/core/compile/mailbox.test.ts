@@ -144,4 +144,13 @@ describe('developer instructions', () => {
     expect(developerInstructions(base)).not.toContain('angelia send-media');
     expect(developerInstructions({ ...base, mode: 'plan', api: { command: '/x', chat: 'coder' } })).not.toContain('angelia send-media');
   });
+
+  it('say what the agent can read (HOME is private by default), that there is no /tmp, and the read_dirs fix', () => {
+    for (const mode of ['acceptEdits', 'plan'] as const) {
+      expect(developerInstructions({ ...base, mode })).toContain('You can read only your folders, the system folders (/usr, /etc, /bin, /lib …) and what your profile names to read; nothing else of the home folder is there');
+    }
+    const text = developerInstructions(base);
+    expect(text).toContain('the temp folder ($TMPDIR; there is no /tmp)');
+    expect(text).toContain('add the folder to add_dirs (to write) or read_dirs (to read) of profile "coder"');
+  });
 });
