@@ -76,6 +76,22 @@ describe('the draft of a profile', () => {
   });
 });
 
+describe('the preview: read grants (HOME is private by default)', () => {
+  it('lists each read grant with its source: read_dirs, the starter set that exists, skills, what commands need to run', async () => {
+    await mkdir(join(paths.home, '.local', 'bin'), { recursive: true });
+    await mkdir(join(root, 'notes'), { recursive: true });
+    const starter = await svc.preview(await svc.getDraft('coder'), 'coder');
+    const at = (p: typeof starter, path: string) => p.entries.find((e) => e.path === path);
+    expect(at(starter, join(paths.home, '.local', 'bin'))).toMatchObject({ access: 'read', origin: 'read_dirs:starter', note: 'read_dirs (starter set: a toolchain in your home)' });
+    expect(at(starter, join(paths.home, '.nvm'))).toBeUndefined();
+    expect(starter.entries.filter((e) => e.origin === 'runtime').map((e) => e.access)).toEqual(expect.arrayContaining(['read']));
+    const named = await svc.preview({ ...(await svc.getDraft('coder')), read_dirs: [join(root, 'notes')] }, 'coder');
+    expect(at(named, join(root, 'notes'))).toMatchObject({ access: 'read', origin: 'read_dirs', note: 'read_dirs' });
+    expect(at(named, join(paths.home, '.local', 'bin'))).toBeUndefined();
+    expect(named.plan).toContainEqual({ kind: '+', text: `read ${join(root, 'notes')} (read_dirs)` });
+  });
+});
+
 describe('the preview', () => {
   it('shows a new add_dir in the plan and the entries (origin add_dirs), and writes nothing', async () => {
     const draft = { ...(await svc.getDraft('coder')), add_dirs: [site] };
