@@ -42,6 +42,26 @@ describe('a table accepted but not compiled', () => {
   });
 });
 
+describe('a variable passed on purpose (env) waits for compile --write', () => {
+  it('refuses a start that passes a name the last compile did not record; an old guard records none', () => {
+    const state = mkdtempSync(join(tmpdir(), 'angelia-guard-'));
+    try {
+      mkdirSync(join(state, 'compiled'), { recursive: true });
+      const guard = { version: 1, profile: 'coder', cwd: '/w', backend: 'codex', deny: [], codexSandbox: true, write: [], compiledAt: '2026-11-30T00:00:00Z' };
+      writeFileSync(guardPath(state, 'coder'), JSON.stringify({ ...guard, env: ['PGHOST'] }));
+      expect(() => assertCompileCurrent(state, 'coder', [], [], undefined, [], ['PGHOST'])).not.toThrow();
+      expect(() => assertCompileCurrent(state, 'coder', [], [], undefined, [], [])).not.toThrow();
+      expect(() => assertCompileCurrent(state, 'coder', [], [], undefined, [], ['PGHOST', 'DATABASE_URL'])).toThrow(expect.objectContaining({
+        app: expect.objectContaining({ code: 'refused', fix: 'angelia compile --write coder', message: expect.stringContaining('passes 1 environment variable(s) to this profile\'s commands that the last compile did not (DATABASE_URL)') }) as unknown,
+      }));
+      writeFileSync(guardPath(state, 'coder'), JSON.stringify(guard));
+      expect(() => assertCompileCurrent(state, 'coder', [], [], undefined, [], ['PGHOST'])).toThrow(/environment variable/);
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('what runs outside the sandbox waits for compile --write (MCP servers, bin)', () => {
   const GH = 'gh {"command":"npx","args":["-y","server-github"],"url":null,"env":["GITHUB_TOKEN"]}';
   function withGuard(extra: Record<string, unknown>, run: (state: string) => void): void {

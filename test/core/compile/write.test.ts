@@ -38,7 +38,7 @@ describe('compileWrite', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(join(i.paths.stateDir, 'compiled'))).mode & 0o777).toBe(0o700);
     const raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(raw)).toEqual(['version', 'profile', 'cwd', 'backend', 'deny', 'codexSandbox', 'write', 'readOnly', 'mcp', 'bin', 'read', 'compiledAt']);
+    expect(Object.keys(raw)).toEqual(['version', 'profile', 'cwd', 'backend', 'deny', 'codexSandbox', 'write', 'readOnly', 'mcp', 'bin', 'read', 'env', 'compiledAt']);
     const guard = guardFileSchema.parse(raw);
     expect(guard).toMatchObject({ version: 1, profile: 'coder', cwd: i.profileDir('coder'), backend: 'codex', codexSandbox: true, readOnly: false, bin: null });
     // What runs outside the sandbox, as compiled: the MCP servers given, with their definitions.

@@ -61,7 +61,7 @@ export function scrubEnv(parent: NodeJS.ProcessEnv, add: Record<string, string>)
  * what the profile names for reading (rules.ts `wantRead`; absent: not checked); the guard holds what
  * the last compile wrote. Throws AppFailure `refused` with the fix `angelia compile --write <profile>`.
  */
-export function assertCompileCurrent(stateDir: string, profile: string, currentDeny: readonly string[], currentWrite: readonly string[] = [], outside?: OutsideSandbox, currentRead?: readonly string[]): void {
+export function assertCompileCurrent(stateDir: string, profile: string, currentDeny: readonly string[], currentWrite: readonly string[] = [], outside?: OutsideSandbox, currentRead?: readonly string[], currentEnv?: readonly string[]): void {
   const file = guardPath(stateDir, profile);
   const guard = guardFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!guard.success) throw new AppFailure({ code: 'refused', message: 'the launch guard cannot be read', where: file, fix: `angelia compile --write ${profile}` });
@@ -98,6 +98,17 @@ export function assertCompileCurrent(stateDir: string, profile: string, currentD
       message: guard.data.read === undefined
         ? `HOME is private by default now: an agent reads only its folders and what its profile names (read_dirs; left out, the toolchains ${newReads.slice(0, 3).join(', ')}${newReads.length > 3 ? ', …' : ''}), and the last compile of this profile is from before; compile again to see and accept what it may read`
         : `the accepted table now lets this profile read ${newReads.length} location(s) the last compile did not (${newReads.slice(0, 3).join(', ')}${newReads.length > 3 ? ', …' : ''}); that takes effect when you compile again`,
+      where: file,
+      fix: `angelia compile --write ${profile}`,
+    });
+  }
+  // Nor a variable passed on purpose (`env`): its value reaches every command, and may be a secret.
+  const recordedEnv = new Set(guard.data.env ?? []);
+  const newEnv = (currentEnv ?? []).filter((n) => !recordedEnv.has(n));
+  if (newEnv.length) {
+    throw new AppFailure({
+      code: 'refused',
+      message: `the accepted table now passes ${newEnv.length} environment variable(s) to this profile's commands that the last compile did not (${newEnv.slice(0, 3).join(', ')}${newEnv.length > 3 ? ', …' : ''}); their values may be secrets, so that takes effect when you compile again`,
       where: file,
       fix: `angelia compile --write ${profile}`,
     });
@@ -249,7 +260,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   const launch = compileCodexLaunch(table, profile.name, facts, { mailbox, readOnly });
   if (launch.sandboxed) {
     const policy = profilePolicy(table, profile, facts);
-    assertCompileCurrent(paths.stateDir, profile.name, wantDeny(policy), wantWrite(policy), outsideSandbox(table, profile, launch.mcpServers), wantRead(policy));
+    assertCompileCurrent(paths.stateDir, profile.name, wantDeny(policy), wantWrite(policy), outsideSandbox(table, profile, launch.mcpServers), wantRead(policy), profile.env);
   }
   if (launch.cacheDir) await refusing(ensureCacheDirs(launch.cacheDir));
   // TMPDIR is a writable entry of its own (codexProfile.ts), so Codex mounts its placeholders there too.

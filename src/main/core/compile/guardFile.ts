@@ -70,6 +70,12 @@ export const guardFileSchema = z.object({
    * profile needs one compile, whose plan says what the agent may read now.
    */
   read: z.array(z.string()).optional(),
+  /**
+   * The variable names the profile passes to its agent's commands on purpose (`env`), as compiled. A name
+   * the last compile did not record waits for the next one (chats/launchPlan.ts `assertCompileCurrent`):
+   * its value may be a secret. Absent in guards written before it existed: read as none.
+   */
+  env: z.array(z.string()).optional(),
   compiledAt: z.iso.datetime(),
 });
 
@@ -78,8 +84,8 @@ export type GuardFile = z.output<typeof guardFileSchema>;
 
 /** The guard's text as written: pretty JSON with a final newline, keys in the contract's order. */
 export function guardText(guard: GuardFile): string {
-  const { version, profile, cwd, backend, deny, codexSandbox, write, readOnly, mcp, bin, read, compiledAt } = guard;
-  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, write, readOnly, mcp, bin, read, compiledAt }, null, 2)}\n`;
+  const { version, profile, cwd, backend, deny, codexSandbox, write, readOnly, mcp, bin, read, env, compiledAt } = guard;
+  return `${JSON.stringify({ version, profile, cwd, backend, deny, codexSandbox, write, readOnly, mcp, bin, read, env, compiledAt }, null, 2)}\n`;
 }
 
 /** What a profile runs outside its sandbox, in the guard's terms (`mcp`, `bin`). */

@@ -159,7 +159,7 @@ export function planProfile(table: LoadedTable, name: string, facts: CompileFact
     writes.push({ rel: RECORD_REL, text: recordText(record), mode: modeOf(snap.record) });
   }
 
-  const guard: GuardFile = { version: 1, profile: name, cwd: profile.cwd, backend: profile.backend, deny, codexSandbox: profile.sandbox, write: wantWrite(policy), readOnly: profile.sandbox && profile.permissionMode === 'plan', ...outsideSandbox(table, profile, policy.mcpAllowed), read: wantRead(policy), compiledAt: now };
+  const guard: GuardFile = { version: 1, profile: name, cwd: profile.cwd, backend: profile.backend, deny, codexSandbox: profile.sandbox, write: wantWrite(policy), readOnly: profile.sandbox && profile.permissionMode === 'plan', ...outsideSandbox(table, profile, policy.mcpAllowed), read: wantRead(policy), env: profile.env, compiledAt: now };
   const g = guardChanged(snap.guard, guard);
   if (g.line) lines.push(g.line);
 
