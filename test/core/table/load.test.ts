@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTable, parseTableText } from '../../../src/main/core/table/load';
@@ -82,6 +82,21 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
       ['profiles.coder.read_dirs.1', `${join(home, 'notes')} does not exist; it is not given to the agent until it does (at its next start)`],
       ['profiles.coder.read_dirs.3', `${join(root, 'ws', 'docs')} does not exist; it is not given to the agent until it does (at its next start)`],
     ]);
+  });
+
+  it('leaves out a starter-set folder reached through a symbolic link, with a warning naming the real path', async () => {
+    const linkedHome = join(root, 'linked-home');
+    await mkdir(join(linkedHome, 'dotfiles', 'bin'), { recursive: true });
+    await mkdir(join(linkedHome, '.local'), { recursive: true });
+    await mkdir(join(linkedHome, '.cargo', 'bin'), { recursive: true });
+    await symlink(join(linkedHome, 'dotfiles', 'bin'), join(linkedHome, '.local', 'bin'));
+    const t = await loadTable(await table('[profiles.a]\ncwd = "profiles/coder"\n'), { home: linkedHome, env: {} });
+    expect(t.profiles.a!.readDirs).toEqual(['.cargo/bin', '.nvm', '.pyenv', '.rustup'].map((d) => join(linkedHome, d)));
+    expect(t.warnings).toEqual([{
+      path: ['profiles', 'a', 'read_dirs'],
+      message: `${join(linkedHome, '.local', 'bin')} (read_dirs starter set) goes through a symbolic link to ${join(linkedHome, 'dotfiles', 'bin')}, so it is not given`,
+      fix: `name the real path in read_dirs, e.g. read_dirs = ["${join(linkedHome, 'dotfiles', 'bin')}"]`,
+    }]);
   });
 
   it('warns (but loads) when an add_dirs folder does not exist', async () => {

@@ -3,7 +3,7 @@
  * then each profile's paths resolved (`~` expanded, relative paths against the table's folder) and
  * checked. Every error is an AppFailure with `where` = `<file>: <key path>` and a `fix`.
  */
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parse } from 'smol-toml';
 import { AppFailure } from '../../../shared/result';
@@ -119,6 +119,14 @@ async function resolveProfile(
   for (const [i, dir] of (raw.read_dirs ?? READ_DIRS_STARTER).entries()) {
     const abs = expandPath(dir, home, base);
     const problem = globProblem(abs, at('read_dirs', i));
+    // The starter set gives only real folders: one reached through a symbolic link (a dotfile manager's
+    // `~/.local/bin`, say) is left out with a warning instead of refusing every start (compile/grants.ts
+    // refuses a named grant through a link; docs/security-model.md).
+    const linked = !problem && raw.read_dirs === undefined ? await realpath(abs).then((r) => (r !== abs ? r : null), () => null) : null;
+    if (linked !== null) {
+      warnings.push({ path: at('read_dirs'), message: `${abs} (read_dirs starter set) goes through a symbolic link to ${linked}, so it is not given`, fix: `name the real path in read_dirs, e.g. read_dirs = ["${linked}"]` });
+      continue;
+    }
     if (problem) problems.push(problem);
     else if (!readDirs.includes(abs)) readDirs.push(abs);
     if (!problem && raw.read_dirs !== undefined && !(await present(abs))) {
