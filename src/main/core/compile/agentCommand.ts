@@ -4,8 +4,8 @@
  * them with the same Node (or, inside the Electron app, the app's own binary with
  * `ELECTRON_RUN_AS_NODE=1`). A launch puts `<state>/bin` first on the agent's PATH and names the
  * launcher in its developer instructions (a login shell may reset PATH). Inside Codex's sandbox the Node
- * binary and Angelia's files are read through the `:workspace` view's read-everywhere (measured on Linux
- * by test/integration/api-mailbox.test.ts).
+ * binary, Angelia's built CLI and this launcher are read grants of every launch that has the command
+ * (codexProfile.ts; docs/security-model.md; measured on Linux by test/integration/api-mailbox.test.ts).
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';

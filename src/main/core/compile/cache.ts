@@ -1,10 +1,10 @@
 /**
  * Per-profile package caches (seed-spec.md §4.3): `<state>/cache/codex/<first 16 hex of sha256(name)>`
  * with `npm`, `uv`, `pip`, `xdg` and `tmp` inside, writable to that profile alone. Not `~/.npm` (its
- * `_npx` holds code run later outside the sandbox) and not the shared temp folder: `/tmp` is read-only
- * to every sandboxed profile (codexProfile.ts `":slash_tmp" = "read"`), and each profile's `TMPDIR` is
- * its own `tmp/` here, so one profile's agent cannot leave files for another's (a tester measured
- * `/tmp` shared between an isolated profile and the others before this).
+ * `_npx` holds code run later outside the sandbox) and not the shared temp folder: `/tmp` is not in a
+ * sandboxed profile's sandbox at all (no grant names it; docs/security-model.md), and each profile's
+ * `TMPDIR` is its own `tmp/` here, a write entry of its own, so one profile's agent cannot leave files
+ * for another's.
  */
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, unlink, writeFile } from 'node:fs/promises';

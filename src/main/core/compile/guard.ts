@@ -6,8 +6,10 @@
  *
  * The guard file is WRITTEN by compile; its shape and path are compile/guardFile.ts's (`guardPath`,
  * `guardFileSchema`): `<state>/compiled/<encodeURIComponent(profile)>.json` = `{"version":1,"profile",
- * "cwd","backend","deny":[rules],"codexSandbox","compiledAt"}`, rules in settings.json syntax
- * (`Read(/abs/**)`, `Edit(/abs/file)`, `mcp__name`).
+ * "cwd","backend","deny":[rules],"codexSandbox","write","readOnly","mcp","bin","read","env","compiledAt"}`
+ * (guardFileSchema documents each), rules in settings.json syntax (`Read(/abs/**)`, `Edit(/abs/file)`,
+ * `mcp__name`). What this file checks against the table is the shape of the start; what the accepted
+ * table loosens since the last compile is chats/launchPlan.ts `assertCompileCurrent`.
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
