@@ -1,5 +1,5 @@
 /**
- * Applies a compile plan (seed-spec.md §2.9), the effectful half of compile: skill links, then
+ * Applies a compile plan (plan.ts), the effectful half of compile: skill links, then
  * `.claude/settings.json`, CLAUDE.md's managed block, `_common/`, the compiled record, and last the
  * launch guard in `<state>/compiled/` (mode 600, folder 700). Files inside the profile go through the
  * no-follow writer (safeWrite.ts) below the profile's real path; the guard and `_common/` are never

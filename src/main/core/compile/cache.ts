@@ -1,5 +1,5 @@
 /**
- * Per-profile package caches (seed-spec.md §4.3): `<state>/cache/codex/<first 16 hex of sha256(name)>`
+ * Per-profile package caches (docs/security-model.md): `<state>/cache/codex/<first 16 hex of sha256(name)>`
  * with `npm`, `uv`, `pip`, `xdg` and `tmp` inside, writable to that profile alone. Not `~/.npm` (its
  * `_npx` holds code run later outside the sandbox) and not the shared temp folder: `/tmp` is not in a
  * sandboxed profile's sandbox at all (no grant names it; docs/security-model.md), and each profile's

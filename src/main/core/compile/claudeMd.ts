@@ -1,5 +1,5 @@
 /**
- * The managed block of `<cwd>/CLAUDE.md` (seed-spec.md §2.7): between two `angelia:self` markers,
+ * The managed block of `<cwd>/CLAUDE.md` (written by compile): between two `angelia:self` markers,
  * compile keeps one line per allowed capability that has something to say (a command to run, an MCP
  * server, a folder, a skill — each with its `when`). Everything outside the markers is the user's and
  * is kept byte for byte. A broken marker pair, or a CLAUDE.md that is a link or has another hard link,

@@ -1,8 +1,8 @@
 /**
- * A profile compiled to a Codex launch (product.md §2 "Permission profile for Codex", seed-spec.md
- * §4.2, §4.5, §4.6): the `codex` argv with one named permission profile `angelia` in `-c` flags, the
- * added environment, and the thread parameters. Pure: no file is read or written here.
- * Protocol facts: codex 0.169.0 (shared/design/codex-app-server.md §5, §9; network flags measured with
+ * A profile compiled to a Codex launch (docs/security-model.md "Filesystem: private by default"): the
+ * `codex` argv with one named permission profile `angelia` in `-c` flags, the added environment, and
+ * the thread parameters. Pure: no file is read or written here.
+ * Protocol facts: codex 0.169.0 (`codex app-server -c key=value` overrides; network flags measured with
  * `codex sandbox` on Linux, see test/integration/sandbox-compile.test.ts).
  */
 import { realpathSync } from 'node:fs';
@@ -343,7 +343,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   };
 }
 
-/** Parameters of `thread/start` and `thread/resume` derived from a launch (seed-spec.md §4.5). */
+/** Parameters of `thread/start` and `thread/resume` derived from a launch (codex 0.169.0 `ThreadStartParams`). */
 export interface ThreadParams {
   approvalPolicy: 'on-request' | 'never';
   /** Pinned: a Codex config can route approvals to a model reviewer. */

@@ -1,6 +1,6 @@
 /**
- * The warnings `angelia check-config` adds to the table's own (seed-spec.md §1.1, from compile.ts and
- * locate.ts of the seed): a profile never compiled or whose settings.json lacks part of the current
+ * The warnings `angelia check-config` adds to the table's own (table/warnings.ts),
+ * from compile and the launch guard: a profile never compiled or whose settings.json lacks part of the current
  * deny rules ("run angelia compile <name> --write"), a settings.json deny rule that covers the
  * profile's own folder (self-deny), a Codex executable that cannot be found, and the compile warnings
  * of each profile (lifted floor entries, overlapping reach, paths the sandbox cannot hold). A profile

@@ -1,5 +1,5 @@
 /**
- * The `developerInstructions` sent on thread/start and thread/resume (seed-spec §4.10, in our words):
+ * The `developerInstructions` sent on thread/start and thread/resume (codex 0.169.0), in our words:
  * who the agent is, the sandbox it is in, the folders it may write, and how to ask for one more folder.
  * Without the "you may ask" line Codex never asks, so the on-request modes would behave like bypass.
  * When the agent's commands can reach Angelia (`api`), one more paragraph names the `angelia` command,

@@ -1,6 +1,6 @@
 /**
- * Folds filesystem rules into the entries of a Codex permission profile (seed-spec.md §4.2
- * "Filesystem entry algorithm"): for one path, deny beats read beats write; paths that are not
+ * Folds filesystem rules into the entries of a Codex permission profile (codex 0.169.0
+ * `permissions.<name>.filesystem`): for one path, deny beats read beats write; paths that are not
  * absolute or that Codex would read as a glob are not passed (with a warning). Then, on Linux,
  * `bwrapSafeEntries` reshapes the entries that Codex's bubblewrap sandbox cannot mount. Pure (given
  * the `exists` check).

@@ -9,11 +9,11 @@ export interface CompileFacts {
   home: string;
   /** The instance's state folder (`ANGELIA_STATE_DIR` or `~/.angelia`). */
   stateDir: string;
-  /** `<state>/workspace`: holds `_shared/`, `_capabilities/` and `_common/` (seed-spec.md §1.2). */
+  /** `<state>/workspace`: holds `_shared/`, `_capabilities/` and `_common/` (instance/paths.ts). */
   workspace: string;
   /**
    * Whether the workspace folder exists (default true). Without it there is no `_common/` to give or
-   * deny (seed-spec.md §2.2 item 8, §2.3).
+   * deny (policy.ts: written to by every profile not isolated, denied to an isolated one).
    */
   workspaceExists?: boolean;
   /** `CODEX_HOME` (default `~/.codex`); its stores are denied like `~/.codex`'s. */

@@ -1,5 +1,5 @@
 /**
- * The deny floor of a profile (seed-spec.md §2.2 items 1–3, product.md §2): the instance's private
+ * The deny floor of a profile (docs/security-model.md "The deny floor stays"): the instance's private
  * files, credential locations under home, every CLI's transcripts and user config (for `~/.codex` and
  * `CODEX_HOME` alike), other profiles' folders, and the package-cache root. Pure.
  *
@@ -15,23 +15,23 @@ import type { TableProblem } from '../table/errors';
 import type { ResolvedProfile } from '../table/load';
 import type { CompileFacts, FsRule } from './facts';
 
-/** Credential folders under home (seed-spec.md §1.2 HOME_PRIVATE). */
+/** Credential folders under home, denied to every profile (HOME_PRIVATE). */
 export const HOME_PRIVATE_DIRS = [
   '.ssh', '.aws', '.gnupg', '.config/gh', '.config/gcloud', '.docker', '.kube', '.password-store',
-  // Beyond seed-spec's list (a tester's review, 2026-12-01): Azure CLI tokens, Terraform Cloud tokens.
+  // Added after the first list was reviewed: Azure CLI tokens, Terraform Cloud tokens.
   '.azure', '.terraform.d',
 ];
 /** macOS-only credential folders under home (left out elsewhere, where they do not exist). */
 export const HOME_PRIVATE_DIRS_MACOS = ['Library/Keychains', 'Library/Cookies', 'Library/Messages', 'Library/Mail'];
-/** Credential files under home (seed-spec.md §1.2 HOME_PRIVATE). */
+/** Credential files under home, denied to every profile (HOME_PRIVATE). */
 export const HOME_PRIVATE_FILES = [
   '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.pgpass', '.vault-token', '.zsh_history', '.bash_history',
   '.pi/agent/auth.json', '.grok/auth.json', '.codex/auth.json',
-  // Beyond seed-spec's list (a tester's review, 2026-12-01): crates.io, RubyGems and Maven credentials,
+  // Added after the first list was reviewed: crates.io, RubyGems and Maven credentials,
   // and the REPL histories that keep pasted secrets like the shells' do.
   '.cargo/credentials.toml', '.cargo/credentials', '.gem/credentials', '.m2/settings.xml', '.python_history', '.node_repl_history',
 ];
-/** Codex's login, transcripts and user config, inside `~/.codex` and `CODEX_HOME` (seed-spec.md §2.2 item 2). */
+/** Codex's login, transcripts and user config, inside `~/.codex` and `CODEX_HOME` (docs/security-model.md). */
 export const CODEX_STORES = ['auth.json', 'sessions', 'archived_sessions', 'memories', 'history.jsonl', 'session_index.jsonl', 'config.toml'];
 /**
  * The carve-outs of a Codex home (`~/.codex`, `CODEX_HOME`) that commands need, never denied: the
@@ -43,7 +43,7 @@ export const CODEX_STORES = ['auth.json', 'sessions', 'archived_sessions', 'memo
  * Codex home is granted; what `codexHomeScanRules` denies besides is for escalated commands.
  */
 export const CODEX_READABLE = ['tmp', 'skills'];
-/** Other CLIs' transcripts and user config under home (seed-spec.md §2.2 item 2 `cliStores`). */
+/** Other CLIs' transcripts and user config under home (docs/security-model.md). */
 export const OTHER_CLI_STORES = [
   '.claude/projects', '.claude/file-history', '.claude/paste-cache', '.claude/history.jsonl', '.claude.json',
   '.grok/sessions', '.grok/config.toml', '.pi/agent/sessions',
@@ -145,8 +145,8 @@ function unique(paths: string[]): string[] {
 }
 
 /**
- * The deny rules of `profile` given all `profiles` of the table (seed-spec.md §2.2 items 1–3, in
- * that order). A credential entry is lifted (dropped, with a warning) when one of the profile's
+ * The deny rules of `profile` given all `profiles` of the table (private state,
+ * credentials and stores, other profiles, in that order). A credential entry is lifted (dropped, with a warning) when one of the profile's
  * add_dirs is that path or lies inside it; a wider add_dir does not lift it. Another profile's folder
  * is denied unless it contains or lies inside this profile's reach (its cwd, an add_dir, or a folder
  * in `extraReach`, e.g. its allowed directory capabilities): then it is left out with a warning. The

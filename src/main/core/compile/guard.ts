@@ -1,5 +1,5 @@
 /**
- * The launch guard CHECK (seed-spec.md §3.2 item 2, §1.4; product.md §3 step 2): before every start of
+ * The launch guard CHECK (docs/architecture.md flow (a) step 5; guardFile.ts): before every start of
  * an agent, the guard file the last `angelia compile --write` left in `<state>/compiled/` (out of every
  * profile's reach) is compared with the profile as the accepted table has it now and with the
  * profile's `.claude/settings.json`. Any reason refuses the start; a check that cannot run refuses too.
@@ -154,7 +154,7 @@ export async function checkLaunch(stateDir: string, profile: GuardedProfile): Pr
 }
 
 /**
- * The one-line reason a chat shows (seed-spec.md §3.2): "its profile was never compiled, so it has no
+ * The one-line reason a refused chat shows: "its profile was never compiled, so it has no
  * deny rules yet"; "<n> of its protections were changed outside Angelia: …" when every reason is a
  * missing deny rule or `sandbox off`; else the first reason.
  */

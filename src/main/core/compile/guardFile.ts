@@ -1,5 +1,5 @@
 /**
- * The launch guard FILE (seed-spec.md §1.4; the shape is a contract with compile/guard.ts, which
+ * The launch guard FILE (docs/codebase-map.md; the shape is a contract with compile/guard.ts, which
  * checks it before every start): `<state>/compiled/<encodeURIComponent(profile)>.json`, mode 600 in a
  * folder of mode 700, written by `angelia compile --write` at the same time as the profile's record.
  * It lives in the state folder, which every profile is denied, so an agent that edits or deletes its

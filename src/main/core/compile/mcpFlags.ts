@@ -1,5 +1,5 @@
 /**
- * MCP servers on the Codex command line (seed-spec.md §2.6, §4.2 item 10; product.md §2): each
+ * MCP servers on the Codex command line (docs/security-model.md "What runs outside the sandbox"): each
  * allowed mcp capability is defined with one `-c mcp_servers.<name>={…}` inline table, and each
  * user-level server the profile is not given is switched off with `mcp_servers.<name>.enabled=false`.
  *
@@ -73,7 +73,7 @@ export function mcpFlags(table: Pick<LoadedTable, 'file' | 'capabilities'>, prof
 }
 
 /**
- * Environment variable NAMES for a launch's environment (seed-spec.md §4.3): `all` = every name any mcp
+ * Environment variable NAMES for Codex's own environment (not its commands'): `all` = every name any mcp
  * capability of the table lists (remove them all from the child's environment), `given` = the names of
  * the profile's allowed mcp capabilities (add those back, so Codex can pass them to the servers through
  * `env_vars`). Both sorted. Values are never in the table.

@@ -1,5 +1,5 @@
 /**
- * The compile plan of one profile (seed-spec.md §2, product.md §2 "Compile"): a PURE function of the
+ * The compile plan of one profile (docs/architecture.md flow (a) step 3): a PURE function of the
  * table, the facts of the machine, a snapshot of the profile's files (snapshot.ts) and the time. It
  * says what `--write` would change — skill links, `.claude/settings.json`, CLAUDE.md's managed block,
  * `_common/`, the compiled record and the launch guard — as plan lines, and holds the exact contents

@@ -1,9 +1,9 @@
 /**
  * A profile's whole policy, the one source both outputs of compile derive from: the deny rules written
  * to `<cwd>/.claude/settings.json` (rules.ts) and the Codex permission profile passed at launch
- * (codexProfile.ts). Items follow seed-spec.md §2.2 in order: state and credential floor, other
+ * (codexProfile.ts). Items in this order: state and credential floor, other
  * profiles, shared read-only, launch files, denied capabilities (and their secrets), user MCP servers
- * not given, `_common/` for an isolated profile; then the writable folders (§2.3); and, apart, the
+ * not given, `_common/` for an isolated profile; then the writable folders; and, apart, the
  * read grants the profile names (`reads`: read_dirs, given skills). Pure.
  */
 import { join } from 'node:path';
@@ -14,9 +14,9 @@ import type { CompileFacts, FsRule } from './facts';
 import { floorRules } from './floor';
 
 /**
- * Launch files of a Codex profile, relative to its cwd: read-only to the agent (§2.2 item 5). The seed
- * lists `.claude/settings.json`, `.claude/settings.local.json` and `.claude/angelia-compiled.json` one
- * by one; here the whole `.claude/` folder is one entry, because on codex 0.169.0 (Linux, bwrap) two
+ * Launch files of a Codex profile, relative to its cwd: read-only to the agent (it must not
+ * rewrite its own deny rules). Not `.claude/settings.json`, `settings.local.json` and `angelia-compiled.json`
+ * one by one: the whole `.claude/` folder is one entry, because on codex 0.169.0 (Linux, bwrap) two
  * entries for missing files below one missing folder inside a writable root stop the sandbox from
  * starting ("Can't bind mount … on …/.claude: No such file or directory", measured), and the folder
  * holds nothing else the agent needs to write. A missing folder is masked by Codex (the agent cannot
@@ -36,7 +36,7 @@ export interface McpDeny {
 
 /** The policy of one profile. */
 export interface ProfilePolicy {
-  /** Filesystem rules: deny and read rules in §2.2 order, then write rules. */
+  /** Filesystem rules: deny and read rules in the order above, then write rules. */
   rules: FsRule[];
   /** MCP servers denied, in order: denied mcp capabilities, then user-level servers not given. */
   mcpDeny: McpDeny[];
@@ -44,7 +44,7 @@ export interface ProfilePolicy {
   userMcpOff: string[];
   /** Allowed mcp capability names, sorted (the only servers that may load). */
   mcpAllowed: string[];
-  /** `permissions.additionalDirectories`: allowed directory capabilities, then `_common/` (§2.3). */
+  /** `permissions.additionalDirectories`: allowed directory capabilities, then `_common/`. */
   dirs: string[];
   /** `<workspace>/_common`, when the profile is given it (create it on apply), else null. */
   common: string | null;

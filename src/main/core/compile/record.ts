@@ -1,5 +1,5 @@
 /**
- * The compiled record (seed-spec.md §1.3): `<cwd>/.claude/angelia-compiled.json`, written only by
+ * The compiled record: `<cwd>/.claude/angelia-compiled.json`, written only by
  * `angelia compile --write`. It says which entries in the profile's files are Angelia's, so the next
  * compile changes or removes only those (a hand-written entry is never touched), and it lists the MCP
  * servers the profile was given (the start check refuses any other that would load).
@@ -36,7 +36,7 @@ export const recordSchema = z.object({
 /** A record as validated. */
 export type CompiledRecord = z.output<typeof recordSchema>;
 
-/** The record's text as written: pretty JSON with a final newline, keys in the order of §1.3. */
+/** The record's text as written: pretty JSON with a final newline, keys always in the order below. */
 export function recordText(r: CompiledRecord): string {
   const { version, backend, links, mcpServers, deny, additionalDirectories, blockLines, compiledAt } = r;
   return `${JSON.stringify({ version, backend, links, mcpServers, deny, additionalDirectories, blockLines, compiledAt }, null, 2)}\n`;

@@ -1,5 +1,5 @@
 /**
- * Rule syntax of `.claude/settings.json` (seed-spec.md §2.1, Claude Code's rule shapes): for Codex an
+ * Rule syntax of `.claude/settings.json` (Claude Code's permission rule shapes): for Codex an
  * absolute path, `Read(<path>)` and `Edit(<path>)`, a folder as `<path>/**`; MCP servers as
  * `mcp__<name>`. A deny FsRule gives Read+Edit, a read-only FsRule gives Edit only. Pure.
  */
@@ -22,7 +22,7 @@ export function ruleStrings(rule: FsRule): string[] {
 
 /**
  * Every deny rule compile wants for a policy (wantDeny), de-duplicated: the filesystem rules in the
- * policy's order (seed-spec.md §2.2), then one `mcp__<name>` per denied MCP server.
+ * policy's order (policy.ts), then one `mcp__<name>` per denied MCP server.
  */
 export function wantDeny(policy: Pick<ProfilePolicy, 'rules' | 'mcpDeny'>): string[] {
   const out = policy.rules.flatMap(ruleStrings);
@@ -54,7 +54,7 @@ export interface ParsedRule {
 }
 
 /**
- * Parses a settings.json rule the way the launcher reads it (seed-spec.md §4.2): `Read(p)` or
+ * Parses a settings.json rule back (the shapes ruleStrings writes): `Read(p)` or
  * `Edit(p)`, a leading `//` collapsed, `~` / `~/` expanded to `home`, a trailing `/**` removed. Null
  * for other rule kinds and for paths that are not absolute or still hold a `*`.
  */

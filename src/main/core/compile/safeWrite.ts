@@ -1,5 +1,5 @@
 /**
- * The no-follow writer for files inside a profile's folder (seed-spec.md §2.8). The agent can write
+ * The no-follow writer for files inside a profile's folder (docs/security-model.md). The agent can write
  * its own folder, so any name there may be a link it planted (to `~/.ssh/config`, say), a hard link, or
  * a FIFO meant to hang the writer. Every path is rebuilt from the REAL path of the profile's folder;
  * every folder below it must be a plain folder (not a link); the file is opened with O_NOFOLLOW (plus

@@ -1,5 +1,5 @@
 /**
- * `<cwd>/.claude/settings.json` merged (seed-spec.md §2.1–§2.3, §2.9): `permissions.deny` and
+ * `<cwd>/.claude/settings.json` merged (by plan.ts, written by apply.ts): `permissions.deny` and
  * `permissions.additionalDirectories` get what compile wants; every other key is kept as it is. Only
  * entries the previous record lists as Angelia's are removed; a hand-written entry stays, and one that
  * contradicts a deny is a conflict (never "fixed"). A file that does not parse refuses ("fix it by hand

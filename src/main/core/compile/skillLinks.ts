@@ -1,5 +1,5 @@
 /**
- * Skill links (seed-spec.md §2.5): one symlink per allowed skill in `<cwd>/.agents/skills/<name>`
+ * Skill links (written by compile): one symlink per allowed skill in `<cwd>/.agents/skills/<name>`
  * (where Codex looks for a project's skills). Link text is relative when the target and the profile
  * share a folder below home (so a cloned workspace still works), absolute otherwise. Only links the
  * previous record lists as Angelia's are replaced or removed; anything else at a skill's name is a

@@ -1,7 +1,7 @@
 /**
  * Reads (never writes) the user's Codex `config.toml` for the one fact compile needs from it: the
  * names of user-level MCP servers (`[mcp_servers.<name>]`), which a profile not given them must have
- * switched off (seed-spec.md §2.2 item 7, §4.2 item 10). Parsed with smol-toml, so every TOML spelling
+ * switched off (mcpFlags.ts `enabled=false`). Parsed with smol-toml, so every TOML spelling
  * (bare, quoted, dotted, inline) yields the same names.
  */
 import { readFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * The three things `angelia compile` does with plans (seed-spec.md §2): plan profiles (read only),
+ * The three things `angelia compile` does with plans (README "Use it"): plan profiles (read only),
  * write named profiles (`compileWrite`, refusing on any conflict), and check compiled profiles for
  * drift (`compileCheck`). The accepted-table refusal is NOT here: the caller runs it first (see the
  * hook in cli/commands/compile.ts) and passes the table it returns.
