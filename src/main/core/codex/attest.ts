@@ -1,6 +1,6 @@
 /**
  * Start attestation: pure checks of what Codex reports, before an agent is allowed to run
- * (product.md §3 steps 3–5). Each check returns the refusals it found; an empty list passes.
+ * (docs/architecture.md flow (a) steps 9–10). Each check returns the refusals it found; an empty list passes.
  * Facts from codex 0.169.0: `initialize` result `userAgent` ("<client>/<version> (...)"); `config/read
  * {includeLayers:true, cwd}` result `{config, origins, layers:[{name:{type, file?}, config, disabledReason}]}`;
  * thread/start|resume result `{activePermissionProfile:{id, extends}|null, approvalsReviewer, sandbox:{type}}`.
@@ -8,7 +8,7 @@
 import type { Enforcement } from '../../../shared/contract';
 import { isObj, type Obj } from './wire';
 
-/** The lowest Codex version Angelia runs (product.md §3). */
+/** The lowest Codex version Angelia runs (`checkVersion` refuses an older one). */
 export const MIN_CODEX_VERSION = '0.157.0';
 
 /** Compares dotted versions numerically: negative when a < b. */

@@ -1,7 +1,7 @@
 /**
  * The record of the Codex children Angelia runs, `<state>/private/children.json` (mode 600, written
  * atomically, in the private folder: instance/paths.ts PRIVATE_DIR says why),
- * and the reaping of orphans when an Angelia process starts (field case B29: a SIGKILLed Angelia leaves its
+ * and the reaping of orphans when an Angelia process starts (needed because a SIGKILLed Angelia leaves its
  * `codex app-server` children, their sandbox helpers and commands running).
  *
  * Each child is recorded as soon as it is spawned (before `initialize`) with its identity (pid + start

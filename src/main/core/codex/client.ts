@@ -1,7 +1,7 @@
 /**
  * `CodexClient`: one `codex app-server` child and one vscode-jsonrpc connection over NDJSON stdio.
  *
- * Protocol facts (codex-cli 0.169.0, `shared/design/codex-app-server.md` §1, §3, §5, §9, verified):
+ * Protocol facts (codex-cli 0.169.0 `codex app-server`, `initialize` and the stdio transport, verified):
  * handshake `initialize {clientInfo, capabilities:{experimentalApi:true}}` → result `{userAgent,
  * codexHome, platformFamily, platformOs}` → notification `initialized`; server→client requests carry
  * `id` and `method`, their ids are a separate counter from 0 (they may equal ours), so messages are routed

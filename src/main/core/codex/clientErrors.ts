@@ -54,8 +54,8 @@ export class CodexTimeoutError extends Error {
 
 /**
  * `CodexClient.start` failed: the process could not be spawned, exited before answering `initialize`
- * (typically a fatal configuration error: Codex prints `Error: …` on stderr and exits — codex 0.169.0,
- * codex-app-server.md §5), did not answer in time, or answered with an error. `exit` is set when the
+ * (typically a fatal configuration error: Codex prints `Error: …` on stderr and exits — codex 0.169.0
+ * `codex app-server`), did not answer in time, or answered with an error. `exit` is set when the
  * process is known to have ended; the message carries the last stderr lines.
  */
 export class CodexStartError extends Error {

@@ -1,6 +1,6 @@
 /**
- * When a chat's Codex process may be started again after it died unexpectedly (product.md §4: a crashed
- * app-server "can be restarted (resuming the thread)"). The next message restarts it, unless it crashed
+ * When a chat's Codex process may be started again after it died unexpectedly (README "Chats": a crashed
+ * Codex offers Restart, which resumes the thread). The next message restarts it, unless it crashed
  * `MAX_CRASHES` times within `CRASH_WINDOW_MS`: then starts are refused until the oldest of those exits
  * leaves the window, so a Codex that dies on every start does not spin. Deliberate stops (dispose, a
  * refused start) are not crashes. Pure apart from `CrashHistory` keeping the list.

@@ -1,6 +1,6 @@
 /**
  * Who a process is, so a recorded pid is never confused with another process that got the same pid later
- * (field case B29: "verify identity, don't kill by name"). A process is identified by its pid AND its start
+ * (verify identity, never kill by name or by a bare pid). A process is identified by its pid AND its start
  * time: on Linux field 22 of /proc/<pid>/stat (clock ticks after boot) plus the boot id, on macOS the
  * `ps -o lstart=` text (local time, one-second resolution). Elsewhere identity is unknown (null) and
  * callers must refuse to signal.

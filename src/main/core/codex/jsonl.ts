@@ -1,17 +1,17 @@
 /**
  * NDJSON framing for vscode-jsonrpc over a `codex app-server` child's stdio.
  *
- * Wire facts (codex-cli 0.169.0, `shared/design/codex-app-server.md` §1, verified): one JSON object per
+ * Wire facts (codex-cli 0.169.0 `codex app-server` stdio transport, verified): one JSON object per
  * line, no `Content-Length` header, and no `"jsonrpc"` member in what Codex writes (it is not needed in
- * what it reads either). Field cases B26 (huge or non-JSON lines must not kill the reader) and B27
- * (multibyte characters split across chunks; U+2028 is not a line break) shape the reader.
+ * what it reads either). Two rules shape the reader: huge or non-JSON lines must not kill it, and
+ * multibyte characters split across chunks survive (U+2028 is not a line break).
  */
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter } from 'vscode-jsonrpc/node';
 import type { DataCallback, Disposable, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc/node';
 
-/** Default cap on one line: 64 MiB of bytes (B26: a 5 MB `item/completed` line is normal). */
+/** Default cap on one line: 64 MiB of bytes (a 5 MB `item/completed` line is normal). */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Longest excerpt of a skipped line kept in a `ReaderIssue` (code points). */
@@ -37,7 +37,7 @@ export interface NdjsonReaderOptions {
   onIssue?: (issue: ReaderIssue) => void;
 }
 
-/** Leading ANSI CSI sequences, e.g. bracketed-paste `ESC[?2004h` a shell may put in front of output (B26). */
+/** Leading ANSI CSI sequences, e.g. bracketed-paste `ESC[?2004h` a shell may put in front of output. */
 // eslint-disable-next-line no-control-regex -- matching ESC is the point
 const LEADING_CSI = /^(?:\u001b\[[0-9;?]*[ -/]*[@-~])+/;
 
@@ -168,8 +168,8 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
 
 /**
  * Serialises one JSON-RPC message as a line of JSON: drops the `"jsonrpc"` member (Codex neither sends nor
- * needs it, codex-app-server.md §1) and escapes U+2028/U+2029 as `\u2028`/`\u2029` so no consumer that
- * treats them as line breaks can cut the line (B27). Returns the text including the final `\n`.
+ * needs it, codex 0.169.0) and escapes U+2028/U+2029 as `\u2028`/`\u2029` so no consumer that
+ * treats them as line breaks can cut the line. Returns the text including the final `\n`.
  */
 export function encodeNdjson(msg: Message): string {
   const { jsonrpc: _jsonrpc, ...rest } = msg as Message & Record<string, unknown>;

@@ -1,7 +1,7 @@
 /**
- * Spawning and reaping a child (the `codex app-server`) in its own session and process group (field case
- * B29): stdio pipes, a bounded stderr ring, stop escalation stdin-close → SIGTERM → SIGKILL to the whole
- * tree (group, and on Linux every process of the session, see reap.ts), and a SIGKILL to the tree as
+ * Spawning and reaping a child (the `codex app-server`) in its own session and process group, so
+ * everything it starts can be found and stopped: stdio pipes, a bounded stderr ring, stop escalation
+ * stdin-close → SIGTERM → SIGKILL to the whole tree (group, and on Linux every process of the session, see reap.ts), and a SIGKILL to the tree as
  * soon as the leader has exited so no grandchild outlives it. POSIX only (Linux, macOS): the session and
  * group are created with `detached: true` (setsid).
  */
@@ -104,7 +104,7 @@ export class LaunchedProcess {
     });
     this.exited = new Promise<ProcessExit>((resolve) => {
       child.once('exit', (code, signal) => {
-        // The leader is gone: take any grandchild that stayed in its group or session with it (B29).
+        // The leader is gone: take any grandchild that stayed in its group or session with it.
         signalTree(this.pid, 'SIGKILL');
         const drain = delay(STDERR_DRAIN_MS);
         void Promise.race([stderrEnded, drain.promise]).then(() => {

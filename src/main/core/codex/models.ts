@@ -1,5 +1,5 @@
 /**
- * The model and effort catalog behind `/model` and `/effort` (product.md §4, seed-spec §4.11, field case B33):
+ * The model and effort catalog behind `/model` and `/effort` (README "Chats"; codex 0.169.0 `model/list`):
  * what `model/list` offers on a live app-server, validation of a user's choice against it, and the text the
  * two commands show. The model id is only ever a catalog id; the effort is a separate setting (turn/start
  * `effort`), never appended to the id.
@@ -18,7 +18,7 @@
  * `model` for every entry. `includeHidden:true` adds 3 hidden entries (gpt-daybreak-blue-latest,
  * gpt-daybreak-red-latest, codex-auto-review). `limit:3` pages with `nextCursor` "3", "6", then null.
  * Codex itself does not check efforts: turn/start `effort:"bogus"` was sent to the model as
- * `reasoning:{effort:"bogus"}`, and `model:""` was sent as `model:""` (B33) — hence the checks here.
+ * `reasoning:{effort:"bogus"}`, and `model:""` was sent as `model:""` — hence the checks here.
  */
 import { AppFailure } from '../../../shared/result';
 import type { CodexConnection } from '../chats/connection';
@@ -30,7 +30,7 @@ import { isObj, str } from './wire';
  */
 export interface ModelInfo { id: string; name: string; efforts: string[]; defaultEffort: string | null; isDefault: boolean }
 
-/** Effort levels offered when the model is not in Codex's list (seed-spec §4.11). */
+/** Effort levels offered when the model is not in Codex's list (so /effort still offers a choice). */
 export const FALLBACK_EFFORTS: readonly string[] = ['low', 'medium', 'high', 'xhigh'];
 
 /** The note attached to a model accepted without a catalog to check it against. */
@@ -60,7 +60,7 @@ export function toModelInfo(raw: unknown): ModelInfo | null {
  * pages (`cursor` ← `nextCursor` until null; at most 50 pages, stops on a repeated cursor), drops hidden
  * entries and duplicate ids, and caches a NON-EMPTY result for `ttlMs` (default 10 minutes). Concurrent calls
  * for one key share one listing. A failed listing (JSON-RPC error, 15 s timeout, exited process) resolves
- * to `[]` and is not cached: callers then accept any model name with `NO_LIST_NOTE` (seed-spec §4.11).
+ * to `[]` and is not cached: callers then accept any model name with `NO_LIST_NOTE`.
  */
 export class ModelCatalog {
   private readonly ttlMs: number;
@@ -138,7 +138,7 @@ const listIds = (models: ModelInfo[]): string => models.map((m) => (m.isDefault 
  * profile's model or Codex's default). A listed id or display name (any case) → `{model: <catalog id>, note:
  * null}`. With an EMPTY list any name is accepted → `{model: name, note: NO_LIST_NOTE}`.
  * Throws AppFailure: `model-missing` (empty argument), `model-with-effort` ("gpt-5.5/high": effort goes in
- * /effort, B33), `unknown-model` (not listed; the message lists the choices, default marked).
+ * /effort), `unknown-model` (not listed; the message lists the choices, default marked).
  */
 export function chooseModel(models: ModelInfo[], arg: string): { clear: true } | { model: string; note: string | null } {
   const name = arg.trim();

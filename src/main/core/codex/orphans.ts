@@ -1,5 +1,5 @@
 /**
- * Reaping the Codex children a dead Angelia process left behind (field case B29), from the record in
+ * Reaping the Codex children a dead Angelia process left behind (by identity, never by name), from the record in
  * `<state>/private/children.json` (children.ts). Run once when an Angelia process starts (`Orchestrator.create`).
  *
  * For each recorded child:

@@ -1,5 +1,5 @@
 /**
- * Signalling everything a child started (field case B29). The child runs as leader of its own session and
+ * Signalling everything a child started, and nothing else. The child runs as leader of its own session and
  * process group (`detached: true` = setsid, so session id = group id = its pid). Signalling the group is
  * not enough for Codex: measured with codex-cli 0.169.0 on Linux, its sandboxed helpers (`bwrap …
  * codex --codex-run-as-fs-helper`) are moved into process groups of their own but stay in the app-server's

@@ -9,7 +9,7 @@
  * (the other `CODEX_MANAGED_BY_*` variables removed). In 0.169.0 the shim does NOT add the platform
  * package's `codex-path/` folder (rg) to PATH: the native binary finds `codex-path/rg` and
  * `codex-resources/bwrap` next to itself. Running the native binary directly (not the npm shim) means
- * signals reach Codex itself (field case B29).
+ * signals reach Codex itself (reap.ts).
  */
 import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -168,7 +168,7 @@ export function codexEnv(base: NodeJS.ProcessEnv, resolved: Pick<ResolvedCodex, 
 /**
  * Codex's version from the `initialize` result's `userAgent`, e.g.
  * `"angelia/0.169.0 (Debian 12.0.0; x86_64) xterm (angelia; 0.1.0)"` → `"0.169.0"` (codex 0.169.0
- * puts `<originator>/<version>` first, codex-app-server.md §3). The first `/X.Y.Z` wins; a pre-release
+ * puts `<originator>/<version>` first in `initialize`'s `userAgent`). The first `/X.Y.Z` wins; a pre-release
  * suffix (`-alpha.1`) is kept. Null when there is none.
  */
 export function codexVersionFromUserAgent(userAgent: string): string | null {

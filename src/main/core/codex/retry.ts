@@ -1,7 +1,7 @@
 /**
  * Back-off for Codex's overload answer. Codex app-server replies
- * `{"code":-32001,"message":"Server overloaded; retry later."}` when its ingress queue is full (field case
- * B31, openai/codex#46878); the error carries no `codex_error_info`, so retries are keyed on the code.
+ * `{"code":-32001,"message":"Server overloaded; retry later."}` when its ingress queue is full (codex
+ * 0.169.0, `codex app-server`); the error carries no `codex_error_info`, so retries are keyed on the code.
  */
 import { ResponseError } from 'vscode-jsonrpc/node';
 

@@ -1,11 +1,11 @@
 /**
  * What a Codex server request asks, in Angelia's terms, and how each answer is written back on the wire.
- * Wire shapes are read here only (house rule 2). Method names and shapes: codex 0.169.0 generated types
- * (`ServerRequest`, `CommandExecutionRequestApprovalParams`, `PermissionsRequestApprovalParams`,
+ * Wire shapes are read here only (one place to change when Codex does). Method names and shapes:
+ * codex 0.169.0 generated types (`ServerRequest`, `CommandExecutionRequestApprovalParams`, `PermissionsRequestApprovalParams`,
  * `RequestPermissionProfile`, `GrantedPermissionProfile`, `PermissionsRequestApprovalResponse`,
  * `ExecCommandApprovalParams`, `ApplyPatchApprovalParams`, `ToolRequestUserInputResponse`,
- * `McpServerElicitationRequestResponse`) and codex-app-server.md §4. What no grant may open, whoever
- * answers: approvals/privateReach.ts (refused here, and again when an answer is written).
+ * `McpServerElicitationRequestResponse`; test/core/codex/serverRequests.test.ts). What no grant may
+ * open, whoever answers: approvals/privateReach.ts (refused here, and again when an answer is written).
  */
 import { isAbsolute } from 'node:path';
 import type { ApprovalAnswer, ApprovalKind, RefusedAccess, RequestedAccess } from '../../../shared/contract';
@@ -43,9 +43,9 @@ export interface AskRequest {
    * when `grant` comes with anything but an Allow of a permissions request, when `grant` is not a
    * non-empty subset of `requested`, or when a path granted is one no grant may open (checked again
    * now, see `checkGrant`). Permissions replies: `{permissions: <granted subset>, scope:
-   * "turn"|"session"}` for Allow, exactly `{permissions: {}}` for Deny (field case B03); never a
+   * "turn"|"session"}` for Allow, exactly `{permissions: {}}` for Deny (the response has no decision); never a
    * `decision`. Command and file-change replies: `{decision}` for the answer given, which is one of
-   * `answers` (B04).
+   * `answers` (only what was offered).
    */
   toWire(answer: ApprovalAnswer, grant?: RequestedAccess): unknown;
   /** The answer written when nobody answers in time (always `deny`: Codex `decline`). */
@@ -228,10 +228,10 @@ const ANSWER_TO_DECISION = {
 const ALL_ANSWERS: ApprovalAnswer[] = ['allow', 'allowForSession', 'deny', 'cancel'];
 
 /**
- * Buttons from `availableDecisions` when given (field case B04), else every v2 decision. Deny
+ * Buttons from `availableDecisions` when given (only what Codex offers), else every v2 decision. Deny
  * (`decline`) is always offered: it grants nothing, and codex 0.169.0 lists only `accept`, an
  * amendment and `cancel` for an escalation yet accepts `decline` and lets the turn go on (measured,
- * codex-app-server.md §4.1); without it the only refusal would stop the whole turn.
+ * `item/commandExecution/requestApproval`); without it the only refusal would stop the whole turn.
  */
 function answersFrom(available: unknown): ApprovalAnswer[] {
   if (!Array.isArray(available)) return [...ALL_ANSWERS];
@@ -289,7 +289,7 @@ function grantSubset(permissions: unknown, grant: RequestedAccess): v2.GrantedPe
   return out as v2.GrantedPermissionProfile;
 }
 
-/** Wraps a reply writer: refuses an answer that was not offered (B04) and a grant on a request that is not for permissions. */
+/** Wraps a reply writer: refuses an answer that was not offered and a grant on a request that is not for permissions. */
 function decisionOnly(answers: readonly ApprovalAnswer[], write: (a: ApprovalAnswer) => unknown): AskRequest['toWire'] {
   return (a, grant) => {
     assertOffered(answers, a);
@@ -306,7 +306,7 @@ function assertOffered(answers: readonly ApprovalAnswer[], a: ApprovalAnswer): v
  * The reply to `item/permissions/requestApproval` (codex 0.169.0 `PermissionsRequestApprovalResponse`):
  * Allow → `{permissions: <grant, or everything grantable>, scope: "turn"}`, Allow for the session → the
  * same with `scope: "session"`, Deny → exactly `{permissions: {}}` (empty grant; Codex reads an omitted
- * scope as "turn", field case B03). Never a `decision`. What is granted is always echoed through
+ * scope as "turn"). Never a `decision`. What is granted is always echoed through
  * `grantSubset` from the checked grant, so nothing Angelia could not name or never grants goes back.
  */
 function permissionsWire(answers: readonly ApprovalAnswer[], permissions: unknown, requested: RequestedAccess | null, guard: GrantGuard): AskRequest['toWire'] {
@@ -358,10 +358,10 @@ const ALREADY_WHY = 'a grant on a place the agent can change could be redirected
 
 /**
  * Classifies one server request (codex 0.169.0 `ServerRequest` methods). Never throws. Unknown methods
- * come back as `unknown` (the caller answers -32601 at once, field case B02); `requestUserInput` and MCP
+ * come back as `unknown` (the caller answers -32601 at once, never silently); `requestUserInput` and MCP
  * elicitation are answered at once with their schema-correct refusal (`{answers: {}}`, `{action:
- * "decline", content: null, _meta: null}`, B02); permission requests are answered with a grant or an
- * empty grant, never a decision (B03), and at once with an empty grant when the mode has no approvals.
+ * "decline", content: null, _meta: null}`); permission requests are answered with a grant or an
+ * empty grant, never a decision, and at once with an empty grant when the mode has no approvals.
  * Paths no grant may open (privateReach.ts, against `ctx.floor`) are never offered: a permissions request
  * shows them as `refused` and grants only the rest; when nothing else is asked it is answered at once
  * with an empty grant, and a command whose additional permissions name one is declined at once (a

@@ -1,7 +1,7 @@
 /**
  * A bounded tail of a child's stderr, decoded with a stateful UTF-8 decoder so a character split across
- * pipe chunks is not turned into U+FFFD (field case B27). Codex writes tracing logs and, on a fatal
- * startup error, `Error: …` to stderr (codex-app-server.md §5); only the tail is kept for error messages.
+ * pipe chunks is not turned into U+FFFD. Codex writes tracing logs and, on a fatal
+ * startup error, `Error: …` to stderr (codex 0.169.0); only the tail is kept for error messages.
  */
 import { StringDecoder } from 'node:string_decoder';
 

@@ -1,6 +1,6 @@
 /**
  * A failed turn told plainly: its kind is read from `turn.error.codexErrorInfo` (and the `httpStatusCode` of
- * the object variants), never from the message text (product.md §4, field case B33). The message keeps
+ * the object variants), never from the message text (which Codex may reword). The message keeps
  * Codex's own text (a usage limit's text carries the reset time when Codex knows it); the hint says what to
  * do, with the `/model` hint where switching model helps (usage limit, model unavailable, overloaded).
  *
