@@ -1,5 +1,5 @@
 /**
- * Tokens of the local API (seed-spec §1.6, §6.1): the owner token in `<state>/private/api.token` (24
+ * Tokens of the local API (README "The loopback API"): the owner token in `<state>/private/api.token` (24
  * random bytes, base64url, mode 600, minted on first use and re-tightened if its mode was widened), and a
  * per-chat agent token = base64url(HMAC-SHA256(owner token, "angelia-session:" + chat id)), stable
  * across restarts and useless for any other chat.

@@ -2,7 +2,7 @@
  * The one approval broker: every server request a person must answer gets an Angelia id (a UUID), an
  * audit line, a durable record (records.ts) and exactly one answer, whichever surface answers first
  * (window, notification, tray, CLI, API) or the timeout. Later answers learn "already answered"
- * (field case B06). Requests Codex settles itself (`serverRequest/resolved`) or that outlive their turn
+ * and change nothing. Requests Codex settles itself (`serverRequest/resolved`) or that outlive their turn
  * are withdrawn and never answered. Wire shapes come from the request (`AskRequest.toWire`,
  * serverRequests.ts; codex 0.169.0).
  */
@@ -30,7 +30,7 @@ export interface OpenRequest {
  * request (codex 0.169.0 shapes, from `AskRequest.toWire`). `by: 'timeout'` means nobody answered in
  * time and the request was denied (the chat says so). `reason` is the trimmed text typed with a Deny
  * (null when none): the wire carries no free text, so the chat sends it to the agent as a steer after
- * writing `wire` (field case B08). `granted` is what an Allow of a permissions request granted (the
+ * writing `wire`. `granted` is what an Allow of a permissions request granted (the
  * grant, or everything asked when no grant was given); null for every other answer and kind.
  */
 export interface Settlement {
@@ -150,8 +150,8 @@ export class ApprovalBroker {
    * The first answer wins and settles the request exactly once; an unknown id → outcome `unknown`; a
    * request already answered, timed out or withdrawn → `already-answered` with the answer in force (no
    * checks of the late answer, nothing written). Throws AppFailure `bad-answer` (and changes nothing)
-   * when `answer` was not offered (field case B04), when `opts.grant` is given with anything but an
-   * Allow of a permissions request or is not a non-empty subset of what can be granted (B03), when it
+   * when `answer` was not offered, when `opts.grant` is given with anything but an
+   * Allow of a permissions request or is not a non-empty subset of what can be granted, when it
    * names a path Angelia never grants (`refused`, approvals/privateReach.ts), when
    * `opts.reason` is given with an answer other than deny/cancel or is longer than `MAX_DENY_REASON`
    * after trimming; throws the audit sink's error before anything is written.

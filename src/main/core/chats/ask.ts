@@ -1,5 +1,5 @@
 /**
- * `POST /ask` (seed-spec §6.2: "read-only copy of the session answers, up to 10 min"): one question
+ * `POST /ask` (docs/api-ask.md: a read-only copy of the session answers, up to 10 min): one question
  * answered by a READ-ONLY FORK of a chat's current Codex thread, on a short-lived `codex app-server` of
  * its own, never touching the chat's own process, thread or transcript. Facts measured on codex 0.169.0
  * (docs/api-ask.md):
@@ -50,7 +50,7 @@ export interface AskInput {
   effort: string | null;
   /** The question as the asked agent receives it (already labelled for an agent caller). */
   text: string;
-  /** The whole ask, start to answer (seed-spec: up to 10 minutes). */
+  /** The whole ask, start to answer (README: up to 10 minutes). */
   timeoutMs: number;
   /** Aborted when the caller goes away: the ask is stopped. */
   signal?: AbortSignal;

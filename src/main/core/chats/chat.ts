@@ -4,10 +4,10 @@
  * `turn/start` per message (or `turn/steer` into the running turn), streams items into the transcript,
  * routes server requests through the approval broker, answers the chat commands (commands.ts), and
  * watches the turn (stall watchdog, an approval Codex waits on but never sent) and the process (idle
- * exit, crash). Protocol facts: codex 0.169.0 (codex-app-server.md §3, §4, §6, §7; generated types
+ * exit, crash). Protocol facts: codex 0.169.0 (`initialize`, `thread/*`, `turn/*`, `item/*`; generated types
  * `TurnStartParams`, `TurnSteerParams`, `ThreadStatus`).
  *
- * Lifecycle rules (issue 5):
+ * Lifecycle rules:
  * - A unit of work (a message or a `/compact`) goes through three phases: `starting` (Codex may still be
  *   starting; nothing sent yet), `requested` (turn/start or thread/compact/start sent; the turn not
  *   active yet), `running` (`turn/started` came: the turn is active). Every stop (`/stop`, Stop =
@@ -112,13 +112,13 @@ export interface ChatDeps {
   models: ModelCatalog;
   /** Folder `/export` writes into (created mode 700). */
   exportDir: string;
-  /** The id of another live chat of this Angelia that holds `threadId`, or null (field case B23). */
+  /** The id of another live chat of this Angelia that holds `threadId`, or null (one chat per thread). */
   threadHeldElsewhere: (threadId: string) => string | null;
   /** The chat's profile in the accepted table now (null when it left the table); absent: unknown (mode shown from the attestation only). */
   profileNow?: () => ProfileNow | null;
 }
 
-/** The most messages a chat holds (running + waiting), product.md §4. */
+/** The most messages a chat holds (running + waiting), README "Chats". */
 export const MAX_QUEUE = 10;
 
 /**
@@ -215,7 +215,7 @@ export class Chat {
   /** The message (or compaction) whose turn Codex's crash cut off, told at the next start. */
   private killedTurn: string | null = null;
   private readonly fileChanges = new Map<string, ChangeView[]>();
-  /** The last approval of the running turn and how it ended, to explain an interrupted turn (field case B03). */
+  /** The last approval of the running turn and how it ended, to explain an interrupted turn. */
   private lastAsk: { title: string; outcome: 'pending' | 'cancel' | 'deny' | 'allow' } | null = null;
   /**
    * Texts steered into the running turn that Codex has not yet taken into the conversation. Measured on
@@ -739,7 +739,7 @@ export class Chat {
     void this.interruptTurn();
   }
 
-  /** Why an interrupted turn stopped, naming the request involved rather than a bare "aborted" (field case B03). */
+  /** Why an interrupted turn stopped, naming the request involved rather than a bare "aborted". */
   private interruptedBecause(): string {
     const ask = this.lastAsk;
     // The turn-end line reads "turn stopped: <reason>": the reason does not repeat "stopped".
@@ -775,7 +775,7 @@ export class Chat {
   /**
    * `/compact`: `thread/compact/start` answers `{}` at once; the compaction runs as a turn of its own.
    * "Compacting…" holds until the `contextCompaction` item completes or the turn ends; there is no
-   * fixed deadline (field case B35), only the stall watchdog.
+   * fixed deadline (a long compaction is not a failure), only the stall watchdog.
    */
   private async runCompact(cur: Current): Promise<void> {
     const row = this.deps.sessions.active(this.deps.chatId);
@@ -1536,7 +1536,7 @@ export class Chat {
     if (at >= 0) this.steered.splice(at, 1);
   }
 
-  /** Records and shows a server request answered -32601 (field case B02: never dropped silently). */
+  /** Records and shows a server request answered -32601 (never dropped silently). */
   private noteUnknown(method: string): void {
     this.deps.audit.append({ at: new Date().toISOString(), chatId: this.deps.chatId, profile: this.deps.profile, event: 'refused-unknown', kind: 'unknown', method });
     this.transcript.push({ type: 'notice', id: this.transcript.localId('notice'), text: `Codex sent a request Angelia does not know (${method}); it was answered "unsupported".` });
@@ -1557,7 +1557,7 @@ export class Chat {
     if (c.type === 'immediate') {
       this.deps.audit.append({ ...base, event: 'answered-immediately', kind: c.kind, method, ...(c.refused ? { refused: c.refused } : {}) });
       this.transcript.push({ type: 'notice', id: this.transcript.localId('notice'), text: c.notice });
-      // Written after the reply (this handler's result), as a Deny's reason is (field case B08).
+      // Written after the reply (this handler's result), as a Deny's reason is.
       const note = c.agentNote;
       if (note) setTimeout(() => void this.tellAgent(note), 0);
       return c.result;
@@ -1582,7 +1582,7 @@ export class Chat {
     }
     if (settled.by === 'timeout') this.notice(`No answer to the permission request in time, so it was denied. (${id8(id)})`);
     if (settled.reason && settled.answer === 'deny') {
-      // The decline is written first (this handler's result); the typed reason follows as a steer (field case B08).
+      // The decline is written first (this handler's result); the typed reason follows as a steer.
       const reason = settled.reason;
       setTimeout(() => void this.steer(reason, 'denyReason'), 0);
     } else if (settled.reason) {

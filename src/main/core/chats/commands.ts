@@ -1,5 +1,5 @@
 /**
- * The chat commands typed in the composer (product.md §4, seed-spec §5): how a message is recognised as
+ * The chat commands typed in the composer (README "Chats"): how a message is recognised as
  * one, and the texts they answer with. The commands themselves run in chat.ts; they cost no model tokens.
  */
 import { shortId, type SessionRow } from './sessions';

@@ -1,7 +1,7 @@
 /**
- * Export of a chat's sessions (seed-spec §4.12 row shape, field case B34), read through Codex's
+ * Export of a chat's sessions (README "Export": the row shape), read through Codex's
  * app-server and never by parsing rollout files: the rollout format changed under every tool that read
- * it, silently (B34). Used by `angelia export` (cli/commands/export.ts, on a short-lived app-server) and
+ * it, silently. Used by `angelia export` (cli/commands/export.ts, on a short-lived app-server) and
  * by the chat's `/export` command (chat.ts, on the chat's own connection).
  *
  * Protocol source: codex 0.169.0, generated types `v2/ThreadTurnsListParams`, `ThreadTurnsListResponse`,
@@ -40,7 +40,7 @@ export function exportFileName(chatId: string, sessionId: string, among: readonl
   return `${chatId}-${shortId(sessionId, among).replace(/^…/, '')}-${at.toISOString().replace(/[:.]/g, '-')}.md`;
 }
 
-/** One exported row (seed-spec §4.12 shape). `ts` is an ISO-8601 UTC time, or null when Codex recorded none. */
+/** One exported row (README "Export" shape). `ts` is an ISO-8601 UTC time, or null when Codex recorded none. */
 export interface ExportRow {
   ts: string | null;
   /** The chat id (sessions store key). */
@@ -88,9 +88,9 @@ export interface ReadOptions {
   timeoutMs?: number;
 }
 
-/** Turns asked for per `thread/turns/list` page (seed-spec §4.12 caps the history page at 50). */
+/** Turns asked for per `thread/turns/list` page (`limit`; a page of 50 turns keeps each answer small). */
 export const EXPORT_PAGE_SIZE = 50;
-/** Deadline of one page request, ms (seed-spec §4.12: 20 s). */
+/** Deadline of one page request, ms (a stuck read becomes a warning, never a hang). */
 export const EXPORT_READ_TIMEOUT_MS = 20_000;
 /** The most pages read from one thread (at the default page size, 100 000 turns) before giving up with a warning. */
 export const EXPORT_MAX_PAGES = 2000;
@@ -98,7 +98,7 @@ export const EXPORT_MAX_PAGES = 2000;
 /**
  * Item kinds (codex 0.169.0 `ThreadItem.type`) that are understood but not exported: reasoning and
  * plans are the agent's working notes, the rest are bookkeeping. Anything not here and not mapped
- * below counts as "not understood" and is reported (B34).
+ * below counts as "not understood" and is reported (nothing disappears silently).
  */
 const SKIPPED_KINDS = new Set(['reasoning', 'plan', 'hookPrompt', 'contextCompaction', 'enteredReviewMode', 'exitedReviewMode', 'sleep', 'subAgentActivity']);
 
@@ -353,7 +353,7 @@ function readHint(message: string): string {
  * warning; `toMarkdown` still gives it a heading and "No turns yet"); a thread
  * Codex cannot read gives a warning naming it and its id in `failed`; a thread that yields no turns or
  * no rows gives a warning; items not understood are counted per session in a warning naming their
- * kinds and Codex's version (B34: nothing disappears silently).
+ * kinds and Codex's version (nothing disappears silently).
  */
 export async function readSessionRows(conn: CodexConnection | null, sessions: ExportSession[], meta: { chat: string; profile: string }, opts: ReadOptions): Promise<ExportResult> {
   const rows: ExportRow[] = [];
@@ -400,7 +400,7 @@ export async function readSessionRows(conn: CodexConnection | null, sessions: Ex
   return { rows, warnings, notes, failed };
 }
 
-/** JSON Lines: one row per line (keys in the §4.12 order), each line ending with "\n"; "" for no rows. */
+/** JSON Lines: one row per line (keys in README "Export" order), each line ending with "\n"; "" for no rows. */
 export function toJsonl(rows: ExportRow[]): string {
   return rows.map((r) => JSON.stringify({ ts: r.ts, chat: r.chat, profile: r.profile, backend: r.backend, session: r.session, role: r.role, text: r.text, ...(r.tools ? { tools: r.tools } : {}) }) + '\n').join('');
 }
@@ -421,7 +421,7 @@ function fence(text: string): string {
  * `meta.sessions`; rows of a session not listed come last under its id) a `## <label>` heading with the
  * session and thread ids, then each row: `**You**` / `**Agent**` (with the tools used) followed by the
  * text as written, and tool rows as `**Tool** \`name\`` followed by a fenced block. A session with no
- * rows keeps its heading and says so instead of vanishing (B34): `_No turns yet._` when it has no
+ * rows keeps its heading and says so instead of vanishing: `_No turns yet._` when it has no
  * thread, `_Nothing exported from this session._` when its thread gave nothing.
  */
 export function toMarkdown(rows: ExportRow[], meta: { chat: string; profile: string; sessions: ExportSession[] }): string {

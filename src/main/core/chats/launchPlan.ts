@@ -55,7 +55,7 @@ export function scrubEnv(parent: NodeJS.ProcessEnv, add: Record<string, string>)
  * Refuses a start whose accepted table now denies LESS, lets the agent write MORE, or runs more OUTSIDE
  * the sandbox (an MCP server given or redefined, another `bin`) than the last compile wrote: accepting a table
  * does not loosen a running profile's sandbox by itself; the loosening takes effect only through
- * `angelia compile --write <profile>` (seed-spec §2: capabilities go live one profile at a time).
+ * `angelia compile --write <profile>` (a loosening goes live one profile at a time).
  * `currentDeny` is what compile would write now, `currentWrite` its write folders, `outside` what the
  * start runs outside the sandbox (guardFile.ts `outsideSandbox`; absent: not checked), `currentRead`
  * what the profile names for reading (rules.ts `wantRead`; absent: not checked); the guard holds what

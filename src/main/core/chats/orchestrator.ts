@@ -148,7 +148,7 @@ export class Orchestrator {
       chatId, profile: profile.name,
       plan: () => planLaunch({ table: this.table, profile: profile.name, chatId, paths: this.opts.paths, env: this.opts.env }),
       startCodex: async (spec) => {
-        // Every child is recorded in <state>/private/children.json from its spawn to its exit (B29).
+        // Every child is recorded in <state>/private/children.json from its spawn to its exit (for orphans.ts).
         const tracked: CodexStartSpec = { ...spec, track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId, bin: spec.bin }) };
         const conn = await this.opts.startCodex(tracked);
         this.codexVersion = conn.version;

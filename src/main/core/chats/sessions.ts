@@ -1,8 +1,8 @@
 /**
- * The sessions store (`<state>/private/sessions.json`, seed-spec §1.5; in the private folder so that
+ * The sessions store (`<state>/private/sessions.json`; in the private folder so that
  * its atomic rewrites never sit under a named deny: instance/paths.ts PRIVATE_DIR): per chat, the active
  * session and a history of sessions. A session row takes the thread id Codex mints; it is resumed only once it is
- * materialized (a turn started on it: field case B22).
+ * materialized (a turn started on it: before that Codex has no rollout to resume).
  *
  * Files: `sessions.json` written atomically (write-file-atomic), mode 600; before every write the version
  * on disk is kept as `sessions.json.bak`, also written atomically with mode 600 whatever the mode of the

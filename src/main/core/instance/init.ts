@@ -1,5 +1,5 @@
 /**
- * `angelia init`: creates an instance (product.md §2 "Instance"): the state folder and its private
+ * `angelia init`: creates an instance (README "Use it"): the state folder and its private
  * folders (mode 700), the workspace, one starter profile `assistant` with a starter CLAUDE.md, and the
  * table `angelia.toml` describing it (with a comment on every field). Never overwrites a table.
  */

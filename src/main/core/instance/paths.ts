@@ -1,5 +1,5 @@
 /**
- * Where an Angelia instance keeps its files (product.md §2 "Instance", seed-spec.md §1.2), and the one
+ * Where an Angelia instance keeps its files (`ANGELIA_STATE_DIR`, default `~/.angelia`), and the one
  * path-expansion helper the core uses (`~` → home, relative → absolute against a base folder).
  */
 import { join, sep } from 'node:path';
@@ -66,8 +66,8 @@ export interface InstancePaths {
   apiSock: string;
   /**
    * `<state>/env`: `NAME=value` secrets (mode 600), read into memory only. Kept at the top of the state
-   * folder, not in `privateDir`: the user writes it (documented as `~/.angelia/env`, product.md §2,
-   * seed-spec.md §1.2) and Angelia never creates nor rewrites it, so no write of Angelia's races the
+   * folder, not in `privateDir`: the user writes it (`~/.angelia/env` for the default
+   * instance) and Angelia never creates nor rewrites it, so no write of Angelia's races the
    * sandbox. Denied by name: an editor that saves by renaming a new file over it while an agent runs
    * makes the new content readable to that agent's commands already running (see PRIVATE_DIR), so edit
    * it while no agent runs, or with an editor that writes the file in place.

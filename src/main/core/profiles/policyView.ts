@@ -1,6 +1,6 @@
 /**
  * What a profile of a loaded table compiles to, as the editor's preview and the policy inspector show it
- * (product.md §6): the compile plan lines, the effective permission entries with their origin, the
+ * (README "The desktop app"): the compile plan lines, the effective permission entries with their origin, the
  * network rule, the Codex argv and the warnings with key paths. Everything is DERIVED from the compiler
  * itself — `compileCodexLaunch` (the permission profile's filesystem entries and each entry's source),
  * `planProfiles` (the `compile --write` plan) and `profilePolicy` (its warnings) — never recomputed here.
@@ -54,7 +54,7 @@ export function originOf(source: string): string {
   return 'compile';
 }
 
-/** Where `path` points when it is a symbolic link (its real path, else the link's text), or null (B13). */
+/** Where `path` points when it is a symbolic link (its real path, else the link's text), or null (Codex binds the target). */
 export async function linkTarget(path: string): Promise<string | null> {
   const isLink = await lstat(path).then((s) => s.isSymbolicLink(), () => false);
   if (!isLink) return null;

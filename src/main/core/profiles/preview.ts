@@ -1,7 +1,7 @@
 /**
  * The preview of a draft (contract `profiles:preview`): the table as it WOULD be after the edit, loaded
  * with the real loader (schema, paths, folders, warnings) and described by the compiler
- * (policyView.ts), plus the editor's own checks (B12 paths, tableEdit.ts). Nothing is written.
+ * (policyView.ts), plus the editor's own checks (absolute or `~` paths, tableEdit.ts). Nothing is written.
  *
  * A new profile's folder may not exist yet (`profiles:create` makes it). With `allowMissingCwd`, such a
  * profile is loaded as if its folder were `/` — a folder with no `.env` or `secrets`, as a new empty

@@ -1,9 +1,9 @@
 /**
- * The core behind the profile editor, the policy inspector and "the table changed" (product.md §2
- * "Table", "Accepted table", §6 "Window"). One instance per orchestrator; every method reads the disk
+ * The core behind the profile editor, the policy inspector and "the table changed" (README "The desktop
+ * app"; docs/architecture.md flow (a) step 2). One instance per orchestrator; every method reads the disk
  * afresh (the table file, the accepted copy), so nothing here goes stale.
  *
- * A save by the owner in Angelia's editor IS the acceptance (product.md §2): the table is edited in place
+ * A save by the owner in Angelia's editor IS the acceptance (README "The desktop app"): the table is edited in place
  * (tableEdit.ts), written atomically with `<table>.bak`, accepted (table/accepted.ts `acceptTable`),
  * compiled for that profile exactly as `angelia compile --write <profile>` does (`requireAccepted` +
  * `gatherFacts` + `compileWrite`), then verified (`verifyProfile`, the probes of `angelia verify`).

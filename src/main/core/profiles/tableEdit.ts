@@ -1,12 +1,12 @@
 /**
- * Surgical edits of the table TEXT for the profile editor (product.md §2 "The editor … must not destroy
- * the user's comments and layout", field cases B18, B19). The edit goes through
+ * Surgical edits of the table TEXT for the profile editor (it must never destroy the user's comments
+ * and layout, nor turn a backslash into an escape). The edit goes through
  * `@decimalturn/toml-patch` (`patch`: it keeps comments, key order and layout and rewrites only the
  * values that differ, dropping removed keys); a key the profile did not have is inserted right after the
  * last key of its `[profiles.<name>]` section (patch would put it after the comments that open the next
  * section); a new profile is appended as its own `[profiles.<name>]` section. Then:
  * - a string value the editor wrote that holds a backslash is spelt as a TOML literal string
- *   (`'C:\dir'`), never as a basic string where `\U` would be an escape (B19);
+ *   (`'C:\dir'`), never as a basic string where `\U` would be an escape;
  * - the result is parsed again with smol-toml (the loader's parser) and must hold exactly the intended
  *   values, else nothing is returned (AppFailure `table-edit`).
  *
@@ -102,7 +102,7 @@ function withProfile(root: TomlObject, original: string | null, name: string, ra
   return out;
 }
 
-// ---- literal strings for backslashes (B19) ------------------------------------------------------
+// ---- literal strings for backslashes -----------------------------------------------------------
 
 interface CstNode {
   type: string;
@@ -242,7 +242,7 @@ export function editTableText(text: string, edit: DraftEdit, file: string): stri
   });
 }
 
-// ---- B12: paths typed in the editor -----------------------------------------------------------------
+// ---- paths typed in the editor ----------------------------------------------------------------------
 
 /** True for a path the editor takes: absolute, `~` or `~/…`. */
 export function editorPathOk(p: string): boolean {
@@ -261,7 +261,7 @@ function pathProblem(p: string, at: PropertyKey[]): TableProblem {
 }
 
 /**
- * Field case B12 for the editor: `cwd` and each `add_dirs` and `read_dirs` entry must be absolute, `~` or `~/…`. Only
+ * The editor's path rule: `cwd` and each `add_dirs` and `read_dirs` entry must be absolute, `~` or `~/…`. Only
  * values the draft CHANGES are checked (a relative path the table already had keeps working: the loader
  * resolves it against the table's folder). Returns one problem per bad path (key path + fix).
  */
@@ -284,7 +284,7 @@ export function draftPathProblems(draft: ProfileDraft, before: TomlObject | null
 
 /**
  * Writes the table atomically (mode 600), first keeping the text it replaces as ONE backup,
- * `<table>.bak` (mode 600; product.md §2 "keeps angelia.toml.bak"): the backup always holds the table as
+ * `<table>.bak` (mode 600; README "The desktop app"): the backup always holds the table as
  * it was before Angelia's last write (a save, a create, or a discard). Returns the backup's path, or
  * null when there was no table to keep. Throws the fs error.
  */
