@@ -1,5 +1,5 @@
 /**
- * The accepted table (product.md §2 "Accepted table", seed-spec.md §5 "Accepted table"): agents, compile
+ * The accepted table (docs/architecture.md flow (a) step 2 "Accept"): agents, compile
  * and the app run on the copy of the table the user accepted, `<state>/compiled/angelia.accepted.toml`
  * (mode 600, inside the state folder every profile is denied). The first run takes the table as it
  * stands; afterwards an edit made on disk (by hand, or by an agent that can write the workspace) waits

@@ -1,8 +1,8 @@
 /**
- * Capabilities at load time (seed-spec.md §1.1): their paths resolved (`~` expanded, relative paths
+ * Capabilities at load time (`[capabilities.<name>]`): their paths resolved (`~` expanded, relative paths
  * against the table's folder), every name a list uses checked to exist ("unknown capability" is
  * fatal: a misspelt deny would be a hole that looks like a wall), a name both given and denied
- * refused, and each profile's `allowed` / `denied` computed in the seed's order. Pure: no file access.
+ * refused, and each profile's `allowed` / `denied` computed by `resolveAccess`. Pure: no file access.
  */
 import { expandPath } from '../instance/paths';
 import type { TableProblem } from './errors';
@@ -119,7 +119,7 @@ export function checkNames(raw: RawTable, problems: TableProblem[]): void {
 }
 
 /**
- * A profile's capabilities, weakest first (seed-spec.md §1.1): `defaults.capabilities` minus
+ * A profile's capabilities, weakest first: `defaults.capabilities` minus
  * `except`, plus its own `capabilities`; denied = `defaults.deny` minus its own `capabilities`, plus
  * its own `deny`; anything denied is removed from allowed. Both lists sorted.
  */

@@ -1,5 +1,5 @@
 /**
- * The `[capabilities.<name>]` section of the table (seed-spec.md §1.1 "Capabilities section"): four
+ * The `[capabilities.<name>]` section of the table (`kind` = skill, directory, mcp or command): four
  * kinds discriminated on `kind`, every object strict. Secrets are never values here: an MCP server's
  * `env` lists variable NAMES only (values live in `<state>/env`); `secrets` lists files.
  * MCP facts (codex 0.169.0, measured with `codex mcp list --json` and `config/read`): a stdio server is
@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 
-/** An environment variable name (seed-spec.md §1.1): `[A-Za-z_][A-Za-z0-9_]*`. */
+/** An environment variable name (POSIX shell names): `[A-Za-z_][A-Za-z0-9_]*`. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * A field-by-field diff of two parsed tables (product.md §2 "Accepted table": a changed table is shown
+ * A field-by-field diff of two parsed tables (`angelia accept`, the window's banner: a changed table is shown
  * as a diff to accept or discard). It compares parsed values, never text, so comments and layout do not
  * count. Pure: no file access.
  *

@@ -72,7 +72,7 @@ async function present(path: string): Promise<boolean> {
   return lstat(path).then(() => true, () => false);
 }
 
-/** `bypassPermissions` without `unsafe_ok` on a folder holding `.env` or `secrets` (seed-spec.md §1.1). */
+/** `bypassPermissions` without `unsafe_ok` on a folder holding `.env` or `secrets` (secrets used unseen). */
 async function bypassProblem(name: string, raw: RawProfile, dirs: string[]): Promise<TableProblem | null> {
   if (raw.permission_mode !== 'bypassPermissions' || raw.unsafe_ok) return null;
   for (const dir of dirs) {

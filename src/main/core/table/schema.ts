@@ -1,15 +1,15 @@
 /**
- * The table's schema (`angelia.toml`; product.md §2 "Table", field meanings from seed-spec.md §1.1).
+ * The table's schema (`angelia.toml`; field meanings in README and docs/security-model.md).
  * Every object is strict: an unknown key is an error naming its full path, because a misspelt
  * `sanbox` silently defaulting to the less safe value was a real failure. Sections: `defaults`,
- * `capabilities.<name>` (capabilitySchema.ts), `profiles.<name>`. Chat-platform fields of the seed
+ * `capabilities.<name>` (capabilitySchema.ts), `profiles.<name>`. Chat-platform fields of other tools
  * (routes, owners, mentions, pacing, shell) do not exist here: writing one is an error.
  */
 import { z } from 'zod';
 import { CAPABILITY_FIXES, CAPABILITY_KEYS, CAPABILITY_KINDS, capabilitySchema, ENV_NAME, type CapabilityKind } from './capabilitySchema';
 import { STRIPPED_ENV } from '../codex/strippedEnv';
 
-/** Permission modes (seed-spec.md §4.6). Any other value is a load error, never a fallback. */
+/** Permission modes (as Claude Code names them). Any other value is a load error, never a fallback. */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const;
 /** One of PERMISSION_MODES. */
 export type PermissionMode = (typeof PERMISSION_MODES)[number];

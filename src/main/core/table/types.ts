@@ -1,6 +1,6 @@
 /**
  * The table as the core uses it after loading: every path absolute, every default applied, and each
- * profile's capabilities resolved into `allowed` and `denied` (seed-spec.md §1.1).
+ * profile's capabilities resolved into `allowed` and `denied` (capabilities.ts `resolveAccess`).
  */
 import type { TableProblem } from './errors';
 import type { Backend, Effort, PermissionMode } from './schema';

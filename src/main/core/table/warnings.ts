@@ -1,8 +1,8 @@
 /**
- * Load-time warnings of the table (seed-spec.md §1.1 "check-config warnings", the ones that are not
- * chat-platform only): a skill or directory path that is missing, a skill folder without SKILL.md, a
+ * Load-time warnings of the table (shown by `angelia check-config`; none of the
+ * chat-platform ones): a skill or directory path that is missing, a skill folder without SKILL.md, a
  * skill kept outside the workspace, one profile folder inside another's, and `sandbox = false`; plus a
- * folder given as a link (field case B13: Codex's sandbox applies the rule to the link's target). Each
+ * folder given as a link (Codex's sandbox applies the rule to the link's target). Each
  * names the full key path and the fix. Never fatal. Reads the disk (stat) only.
  */
 import { lstat, realpath, stat } from 'node:fs/promises';

@@ -5,7 +5,7 @@
  * "app-server"). Probes whose path does not exist are reported as skipped, never as passed. The
  * runner's own files (a probe file in `<state>/compiled/`, a symlink in the profile's folder, written
  * probe files, a Unix socket and a loopback port) are removed afterwards. Protocol: codex 0.169.0
- * (`codex sandbox [-c key=value]… -- cmd`, codex-app-server.md §9).
+ * (`codex sandbox [-c key=value]… -- cmd`, test/integration/verify.test.ts).
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
