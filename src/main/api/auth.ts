@@ -1,5 +1,5 @@
 /**
- * Who is calling the loopback API (seed-spec §6.1). A request carries `Authorization: Bearer <token>`:
+ * Who is calling the loopback API (README "The loopback API"). A request carries `Authorization: Bearer <token>`:
  * the owner token (`<state>/private/api.token`) reaches every chat; a chat token (core/api/tokens.ts:
  * HMAC-SHA256 of the owner token and the chat id) speaks for that one chat's agent. Tokens are compared in constant
  * time. Relative to the chat a request targets, an agent token is of class `chat` (its own chat) or

@@ -1,5 +1,5 @@
 /**
- * The client side of the loopback API, for the CLI (seed-spec §6.4). It finds the socket, the token and
+ * The client side of the loopback API, for the CLI (docs/sandbox-sockets.md). It finds the socket, the token and
  * the channel itself:
  *
  * - inside an agent: the chat token and chat from `ANGELIA_API_TOKEN` / `ANGELIA_SESSION_KEY` when they

@@ -1,9 +1,9 @@
 /**
- * What the loopback API needs from the core (seed-spec §6, product.md §7), as one narrow interface. The
+ * What the loopback API needs from the core (README "The loopback API"), as one narrow interface. The
  * API never reaches into the orchestrator: `orchestratorCore.ts` adapts the Orchestrator's public API
  * (`api()`, `broker`, `hub`, `chat(id)`) to this, and the tests drive the API with a fake.
  *
- * Events are the API's own (seed-spec §6.2: `turn`, `progress`, `out`, `permission`,
+ * Events are the API's own (`turn`, `progress`, `out`, `permission`,
  * `permission-answered`, `turn-end`, each with `key` = the chat id and `at` = ISO time); the adapter
  * derives them from the contract's `chat:item` / `chat:updated` / `approval:updated` events and tags
  * each with the API turn id it belongs to (null for a turn the window started, before it is seen).
@@ -44,7 +44,7 @@ const at = z.string().describe('ISO 8601 time the event was emitted');
 const key = z.string().describe('the chat id');
 const turn = z.string().nullable().describe('the API turn id (as `/turn` answered it); null when unknown');
 
-/** The events of `GET /events` (seed-spec §6.2), one JSON object per SSE `data:` line, named by `event`. */
+/** The events of `GET /events`, one JSON object per SSE `data:` line, named by `event`. */
 export const ApiEventSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('turn'), key, at, turn: z.string(), text: z.string().describe('the message the turn runs on') }).strict(),
   z.object({
@@ -116,7 +116,7 @@ export interface ApiCore {
   /**
    * The deny rules in force for `profile`, in settings.json syntax (`Read(/abs/**)`, `Edit(…)`,
    * `mcp__x`): the last launch guard's, the profile's current settings.json and today's floor, united
-   * (seed-spec §6.3 `agentDenyRules`). Only the `Read` rules are applied to media.
+   * (a rule in any one of them holds). Only the `Read` rules are applied to media.
    */
   readDenyRules(profile: string): Promise<string[]>;
   /** Every approval the broker holds (pending and settled), oldest first. */

@@ -1,5 +1,5 @@
 /**
- * Errors of the loopback API and how they are shown (seed-spec §6.1): a JSON body `{error, code}`
+ * Errors of the loopback API and how they are shown (every route): a JSON body `{error, code}`
  * (plus `fix` for the owner) with a message safe to show — never a stack, never a path the caller may
  * not know. System errors become "a file could not be read (<CODE>)"; anything unexpected becomes
  * "internal error".

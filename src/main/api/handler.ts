@@ -1,5 +1,5 @@
 /**
- * The one request handler of the loopback API, shared by both transports (seed-spec §6.1,
+ * The one request handler of the loopback API, shared by both transports (README,
  * docs/sandbox-sockets.md): the Unix socket (server.ts) and the chats' mailboxes (mailbox.ts). A request
  * is a method, a target (path and query), a bearer token and a body; the answer is a status and a JSON
  * body, or an event stream (socket only).

@@ -1,5 +1,5 @@
 /**
- * send-media path checks (seed-spec §6.3), applied once for every caller, and the private copy.
+ * send-media path checks (docs/security-model.md "Files the API copies"), applied once for every caller, and the private copy.
  *
  * A path is taken as given when something exists there, else trimmed of quotes and trailing punctuation
  * (mediaPathAsMeant); `~/` is expanded, the path required absolute, and checked
@@ -41,7 +41,7 @@ export const READ_DENIED = 'this profile may not read that file';
 
 /** System folders nothing is sent from. */
 export const SYSTEM_DIRS = ['/etc', '/proc', '/sys', '/dev', '/var/db', '/private/etc', '/private/var/db'];
-/** Folders under home nothing is sent from, besides HOME_PRIVATE (seed-spec §6.3). */
+/** Folders under home nothing is sent from, besides HOME_PRIVATE (other tools' state). */
 export const HOME_REFUSED_DIRS = ['.claude', '.grok', '.pi', '.codex', '.config/git', 'Library/Application Support', 'Library/Containers', 'Library/Group Containers'];
 /** Folder names that refuse everything below them, wherever they are. */
 export const REFUSED_SEGMENTS = ['secrets', '.secrets', 'credentials', 'keychains', '.gnupg', '.ssh'];
@@ -146,7 +146,7 @@ export function cleanMediaPath(raw: string, home: string): string {
 }
 
 /**
- * The path send-media checks (seed-spec §6.3 "Trim quotes/trailing punctuation"), trimmed only as much
+ * The path send-media checks (README: quotes and trailing punctuation trimmed), trimmed only as much
  * as needed: the path exactly as given (only `~/` expanded) when something exists there — a file named
  * `ok.txt.` is sent as itself, not as `ok.txt` —, else without its surrounding quotes (and punctuation
  * after the closing quote) when that exists (`'/a/ok.txt.'`), else fully trimmed (cleanMediaPath), for

@@ -1,5 +1,5 @@
 /**
- * Messages between profiles (seed-spec §5 "Inter-profile messaging", product.md §2): an agent may write
+ * Messages between profiles (README "The loopback API", class `peer`): an agent may write
  * into another chat only by a labelled message, never as the owner. Refused when either profile is
  * `isolated`; a turn needs the target's `accept_from`, a question its `answer_from` (profile names or
  * `"*"`); at most 30 messages an hour from one chat to another. Chats of the same profile share its

@@ -1,5 +1,5 @@
 /**
- * THE route table of the loopback API (seed-spec §6.2, version `api: 1`): every route's method, path,
+ * THE route table of the loopback API (README, version `api: 1`): every route's method, path,
  * who may call it, its zod schemas (query, body, answer), its documented errors and examples, and its
  * handler. The server answers only these routes; the OpenAPI document (openapi.ts) and the tests are
  * generated from this one table.
@@ -21,7 +21,7 @@ import { checkReach, cleanText, labelled, normalizeBreaks, quoted, type RateLimi
 
 /** The API version `/healthz` reports. */
 export const API_VERSION = 1 as const;
-/** Features `/healthz` reports (seed-spec §6.2 names `command`, `files`, `views`, `openapi`; these two are served). */
+/** Features `/healthz` reports: only those served (no `command` or `views` route exists). */
 export const API_FEATURES = ['files', 'openapi'] as const;
 /** The longest message text (as the contract's `chats:send`). */
 export const MAX_TEXT = 100_000;
@@ -31,7 +31,7 @@ export interface RouteDeps {
   core: ApiCore;
   places: MediaPlaces;
   limiter: RateLimiter;
-  /** How long `/ask` waits for the answer (seed-spec: up to 10 minutes). */
+  /** How long `/ask` waits for the answer (README: up to 10 minutes). */
   askTimeoutMs: number;
   socketPath: string;
   /** The OpenAPI document (served at `/openapi.json`). */
@@ -246,7 +246,7 @@ async function admitPeer(ctx: RouteContext, target: string, kind: 'send' | 'turn
   ctx.deps.limiter.take(from, target);
 }
 
-/** The deny rules of the calling agent's profile, or null for the owner (seed-spec §6.3). */
+/** The deny rules of the calling agent's profile (its Read rules bind what it sends), or null for the owner. */
 async function callerDeny(ctx: RouteContext): Promise<string[] | null> {
   const from = agentChat(ctx);
   if (from === null) return null;
@@ -260,7 +260,7 @@ interface CheckedTurnFile {
 }
 
 /**
- * Checks every file of an owner's turn with the send-media checks (seed-spec §6.3), copying nothing; a
+ * Checks every file of an owner's turn with the send-media checks (media.ts), copying nothing; a
  * `{path, from}` file is checked with the Read rules of chat `from`'s profile too, as if that chat's
  * agent had sent it. Throws ApiError (400 bad path, 403 refused, 404 unknown `from` chat or no such
  * file, 413 too large) at the first file refused.

@@ -1,5 +1,5 @@
 /**
- * The loopback API server (seed-spec §6.1): HTTP/1.1 over the Unix socket `<state>/api.sock`, never a
+ * The loopback API server (README "The loopback API"): HTTP/1.1 over the Unix socket `<state>/api.sock`, never a
  * TCP port. The socket path is at most 100 bytes; a file already at that path is removed only when it
  * is a socket nothing answers on ("another Angelia answers on …" otherwise); the socket is chmod 600
  * right after listen, in a folder of mode 700. The owner token is `<state>/private/api.token` (minted,
@@ -33,7 +33,7 @@ import { routes, type RouteDeps } from './routes';
 import { openSse, PING_MS, type SseStream } from './sse';
 
 export { MAX_BODY_BYTES } from './handler';
-/** The longest socket path (Unix socket addresses hold 104–108 bytes; the seed keeps 100). */
+/** The longest socket path (Unix socket addresses hold 104–108 bytes; 100 fits everywhere). */
 export const MAX_SOCKET_PATH_BYTES = 100;
 /** How long `/ask` waits by default: 10 minutes. */
 export const ASK_TIMEOUT_MS = 10 * 60_000;

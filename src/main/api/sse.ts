@@ -1,5 +1,5 @@
 /**
- * Server-sent events for `GET /events` (seed-spec §6.2): `event: <name>` and one JSON `data:` line per
+ * Server-sent events for `GET /events` (README): `event: <name>` and one JSON `data:` line per
  * event, a `: ping` comment every 15 s, and a client that lets more than 1 MiB pile up unread is
  * disconnected (it reconnects and reads `/permissions` again).
  */
