@@ -1,7 +1,7 @@
 /**
  * A `CODEX_HOME` that runs Codex offline against the scripted model, and fresh scratch folders for tests.
  *
- * The config is the recipe of `shared/design/codex-app-server.md` §10 (codex-cli 0.169.0, verified): a
+ * The config is an offline Codex recipe (codex-cli 0.169.0, verified by test/integration/scripted-turn.test.ts): a
  * custom provider `mock` with `wire_api="responses"`, no auth, no retries, no websockets. With a bundled
  * model slug (default `gpt-5.5`) Codex offers `apply_patch` and prints no "unknown model" warning.
  */

@@ -5,7 +5,7 @@
  *
  * Stateless: each request is answered from its own body (the last user text and the current turn's tool
  * calls with their outputs, `scriptedRequest.ts`). Tool shapes and output texts: codex-cli 0.169.0,
- * `shared/design/codex-app-server.md` §3–§4. The "access" row needs Codex features
+ * measured by test/integration/demo-scenario.test.ts. The "access" row needs Codex features
  * `request_permissions_tool` and `exec_permission_approvals` (Angelia turns them on for `default` mode).
  */
 import type { Responder } from './scriptedModel';
@@ -57,7 +57,7 @@ function reportExec(call: TurnToolCall | undefined, what: Purpose): string {
   return `I tried to ${what.todo}, but the command failed${r.exitCode === undefined ? '' : ` (exit code ${r.exitCode})`}:\n\n${fence(r.output)}`;
 }
 
-/** Empty read-only folders Codex's sandbox mounts in every writable root while a command runs (§9). */
+/** Empty read-only folders Codex's sandbox mounts in every writable root while a command runs (docs/sandbox-sockets.md). */
 const PLACEHOLDERS = new Set(['.git', '.agents', '.codex', '.aws']);
 
 function summarizeListing(call: TurnToolCall | undefined): string {

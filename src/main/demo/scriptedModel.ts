@@ -6,7 +6,7 @@
  * Each `POST {baseUrl}/responses` answers with ONE step: the next queued step, else the `script`
  * responder's step for that request body, else a `response.failed` saying nothing was scripted.
  * `GET /__requests` lists the captured requests as JSON. Protocol facts: codex-cli 0.169.0,
- * `shared/design/codex-app-server.md` §2 and §10.
+ * its Responses API requests and `model_providers` config (test/integration/scripted-turn.test.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

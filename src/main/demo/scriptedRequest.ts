@@ -2,7 +2,7 @@
  * Reading a Responses-API request body that Codex sent to the scripted model: the user's text, the tool
  * calls of the current turn and their outputs, and whether the request is a compaction.
  *
- * Source (codex-cli 0.169.0, `shared/design/codex-app-server.md` §2, §7): `input` holds, in order, developer
+ * Source (codex-cli 0.169.0, its Responses API requests, measured): `input` holds, in order, developer
  * messages, a user `<environment_context>` message, the conversation (user / assistant messages,
  * `function_call` + `function_call_output`, `custom_tool_call` + `custom_tool_call_output`, all linked by
  * `call_id`); a local compaction request ends with a user message "You are performing a CONTEXT CHECKPOINT

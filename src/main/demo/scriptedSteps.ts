@@ -2,8 +2,8 @@
  * Steps of the scripted model: what one `POST {baseUrl}/responses` answers, and how each step becomes the
  * Server-Sent-Events frames of the OpenAI Responses API that Codex reads.
  *
- * Source of the protocol facts: codex-cli 0.169.0, measured (`shared/design/codex-app-server.md` §2, §4,
- * §7, §10). Frames are `event: <type>\ndata: <json>\n\n`; Codex needs at least `response.created`,
+ * Source of the protocol facts: codex-cli 0.169.0, measured (test/integration/scripted-turn.test.ts,
+ * demo-scenario.test.ts). Frames are `event: <type>\ndata: <json>\n\n`; Codex needs at least `response.created`,
  * `response.output_item.done` per item and `response.completed` (with `response.id`); the `.added`/delta
  * frames make it stream `item/agentMessage/delta` notifications.
  */

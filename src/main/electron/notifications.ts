@@ -1,5 +1,5 @@
 /**
- * Native notifications for approvals (product.md §5): one per request. The title says which profile
+ * Native notifications for approvals (README "The desktop app"): one per request. The title says which profile
  * asks what; the body shows the command, folders or files in full enough to judge (truncated by code
  * point). On macOS it carries Allow / Deny buttons (only the answers the request offers; Deny = Codex
  * `decline`); elsewhere a click opens the window on that chat. When the request is settled anywhere

@@ -34,7 +34,7 @@ function checkText(cmp: TableComparison): string {
 }
 
 /**
- * `angelia accept [--check] [--json]` (product.md §2 "Accepted table"): the field-by-field diff between
+ * `angelia accept [--check] [--json]` (docs/architecture.md flow (a) step 2): the field-by-field diff between
  * the table on disk and the accepted copy agents run on (`<state>/compiled/angelia.accepted.toml`).
  * - `--check`: writes nothing; exit 1 when they differ or the table does not load, 0 when equal.
  * - without `--check`: loads the table in full (a table that does not load is never accepted; the error

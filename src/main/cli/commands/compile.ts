@@ -20,8 +20,8 @@ const USAGE = 'usage: angelia compile [profile...] [--write | --check] [--json]\
 /**
  * HOOK (accepted table): the table `angelia compile --write` compiles: the ACCEPTED table
  * (table/accepted.ts `requireAccepted`; the first run takes the table as it stands). A table on disk
- * with changes not yet accepted is refused (`table-not-accepted`, fix `angelia accept`), seed-spec.md §2,
- * product.md §2 "Accepted table".
+ * with changes not yet accepted is refused (`table-not-accepted`, fix `angelia accept`), so an
+ * edit nobody accepted never reaches a sandbox.
  */
 export async function tableForWrite(paths: InstancePaths, options: LoadOptions): Promise<LoadedTable> {
   return requireAccepted(paths, options);
@@ -142,7 +142,7 @@ async function check(table: LoadedTable, o: Options, facts: CompileFacts): Promi
 }
 
 /**
- * `angelia compile [profile…] [--write | --check] [--json]` (seed-spec.md §2). Without a flag: prints
+ * `angelia compile [profile…] [--write | --check] [--json]` (README "Use it"). Without a flag: prints
  * each profile's plan (`+`, `-`, `~`, `CONFLICT`, `note:` lines or "up to date") and its Codex launch;
  * writes nothing. `--write <names…>`: applies the named plans, refusing (nothing written) when any has a
  * conflict. `--check`: exit 1 when any compiled profile differs from what compile would write (never

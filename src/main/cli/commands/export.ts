@@ -1,7 +1,7 @@
 /**
  * `angelia export <chat> [--all | --session <id>] [--format jsonl|md] [--tools] [--out <file> [--force]]`:
- * a chat's sessions as JSON Lines (seed-spec §4.12 rows) or Markdown, read through a short-lived
- * `codex app-server` with `thread/turns/list` (core/chats/export.ts), never from rollout files (B34).
+ * a chat's sessions as JSON Lines (README "Export" rows) or Markdown, read through a short-lived
+ * `codex app-server` with `thread/turns/list` (core/chats/export.ts), never from rollout files.
  *
  * - `<chat>`: a chat id of the sessions store (`<state>/private/sessions.json`); the first chat of a profile is
  *   named after it. Default: the chat's active session; `--all`: every session, oldest first (by the
@@ -12,7 +12,7 @@
  *   (symlinks resolved: the real path of the folder, and of the file when it is a link). Checked
  *   before Codex starts. Warnings (`warning: …`) and notes (`note: …`, e.g. a session with no turns
  *   yet) on stderr. A session with no turns gives its heading and "No turns yet" in Markdown and no
- *   row in JSON Lines (every line stays a §4.12 row), with the note.
+ *   row in JSON Lines (every line stays an export row), with the note.
  * - Codex is started with the profile's launch plan (same CODEX_HOME, flags, scrubbed environment;
  *   `planLaunch` refuses → nothing starts), recorded in `<state>/private/children.json`, answers every server
  *   request -32601 (CodexClient's default with no handler), and is always stopped. No turn, no model call.
@@ -192,7 +192,7 @@ export const exportCommand: CliCommand = {
       }
       picked = [hit.row];
     } else picked = [store.active(chatId) ?? history[0] as SessionRow];
-    // A row is materialized only once a turn started on it (B22): before that its thread has no history.
+    // A row is materialized only once a turn started on it: before that its thread has no history.
     const sessions: ExportSession[] = picked.map((r) => ({ id: r.id, threadId: r.started ? r.threadId : null, label: r.label }));
     const meta = { chat: chatId, profile: chat.profile };
 

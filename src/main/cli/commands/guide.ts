@@ -1,5 +1,5 @@
 /**
- * `angelia guide [topic]`: the manual agents read (product.md §7, seed-spec §6.4), printed on stdout.
+ * `angelia guide [topic]`: the manual agents read (README "The loopback API"), printed on stdout.
  * Topics that apply to the desktop: `api` (how to reach Angelia from inside the sandbox: the commands,
  * the channel, who may do what, what is refused and why, the exit codes), `commands` (the commands an
  * agent can run, with their options and exit codes), `profiles` (the profile words) and `layout` (the

@@ -1,6 +1,6 @@
 /**
  * `angelia run <profile> <prompt> [--json] [--approve ask|allow|deny]`: one turn in the profile's chat,
- * starting or resuming its thread, in this process. STABLE interface (issue 2):
+ * starting or resuming its thread, in this process. STABLE interface (scripts rely on it):
  * - text mode streams the agent's text and asks approvals on the terminal (`ask` is the default on a
  *   TTY, `deny` otherwise);
  * - `--json` prints one JSON object a line: `{"type":"item","item":ChatItem}` as items complete,

@@ -10,7 +10,7 @@ import { verifyProfile } from '../../core/verify/run';
 const USAGE = 'usage: angelia verify <profile> [--json]\n';
 
 /**
- * `angelia verify <profile> [--json]` (product.md §6 "sandbox check"): runs the probe matrix of
+ * `angelia verify <profile> [--json]` (README "Security"): runs the probe matrix of
  * core/verify through `codex sandbox` with the profile's compiled flags and environment, on the
  * accepted table. Prints the table of probes (probe, path, op, expected, observed, pass) or, with
  * `--json`, exactly `{"profile","codexVersion","probes":[…],"pass"}`. Exit 0 when every probe that ran
