@@ -17,7 +17,7 @@ export type Enforcement = z.infer<typeof Enforcement>;
 export const AgentState = z.enum(['idle', 'starting', 'working', 'needs-you', 'error', 'refused', 'stopped']);
 export type AgentState = z.infer<typeof AgentState>;
 
-/** Angelia's permission modes (product.md §2). */
+/** Angelia's permission modes (Claude Code's names; modeLabel.ts words them). */
 export const PermissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']);
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
@@ -217,7 +217,7 @@ export const ApprovalView = z.object({
   by: AnswerSource.nullable(),
   /** What an Allow of a permissions request granted (a subset of `requested`); null otherwise. */
   granted: RequestedAccess.nullable(),
-  /** The reason typed with a Deny (sent to the agent as a steer after the decline, field case B08). */
+  /** The reason typed with a Deny (sent to the agent as a steer after the decline: the wire has no text). */
   denyReason: z.string().nullable(),
   /**
    * The Codex item the request is about (`itemId` of codex 0.169.0 `item/commandExecution/requestApproval`
@@ -259,7 +259,7 @@ export const AnswerOutcome = z.object({
 });
 export type AnswerOutcome = z.infer<typeof AnswerOutcome>;
 
-// ---- profiles, the table, the policy (issue 6) -------------------------------------------------
+// ---- profiles, the table, the policy ----------------------------------------------------------
 
 /** `accept_from` / `answer_from`: profile names, or "*" for every profile. */
 export const ProfileRefs = z.union([z.literal('*'), z.array(z.string())]);
@@ -306,7 +306,7 @@ export const PolicyEntry = z.object({
   access: z.enum(['read', 'write', 'deny']),
   origin: z.string(),
   note: z.string().nullable(),
-  /** Where a symlinked path really points (Codex binds the target, field case B13), else null. */
+  /** Where a symlinked path really points (Codex binds the target, not the link), else null. */
   symlinkTarget: z.string().nullable(),
 });
 export type PolicyEntry = z.infer<typeof PolicyEntry>;
@@ -453,7 +453,7 @@ export const invokeTable = {
   /** What saving `draft` would do (`original`: the profile's name before a rename, null for a new one). Writes nothing. */
   'profiles:preview': { input: z.object({ draft: ProfileDraft, original: z.string().nullable() }).strict(), output: ProfilePreview },
   /**
-   * Saves a draft: the table is edited in place (comments and layout kept, field case B18), the previous
+   * Saves a draft: the table is edited in place (comments and layout kept: core/profiles/tableEdit.ts), the previous
    * version kept as a backup, then accepted, compiled (`compile --write`) and verified. A GUI save by the
    * owner is the acceptance. Throws (AppFailure naming the field and fix) when the draft is invalid.
    */

@@ -1,6 +1,6 @@
 /**
  * The chat commands the composer hints at when a message starts with "/". The core answers them
- * (product.md §4); this list only helps the user type them, so it never decides what is a command.
+ * (README "Chats"); this list only helps the user type them, so it never decides what is a command.
  * The core's rule (core/chats/commands.ts): a known `/command` runs; `//text` goes to the agent as
  * `/text`; any other `/word` is answered "unknown command". So "//" shows no hints, and a "/" text that
  * names no command gets the tip to start it with "//".

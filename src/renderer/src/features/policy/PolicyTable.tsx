@@ -1,7 +1,7 @@
 /**
  * The effective permission table of a profile: one row per path with what Codex's sandbox gets (read,
  * write, deny), where the entry comes from (`floor`, `cwd`, `add_dirs`, `capability:<name>`…) and its
- * note. A path that is a link shows its target: Codex binds the target, not the link (field case B13).
+ * note. A path that is a link shows its target: Codex binds the target, not the link.
  * Also the network line and the `-c` flags the profile compiles to.
  */
 import type { ReactElement } from 'react';

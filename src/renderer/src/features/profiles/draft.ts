@@ -17,7 +17,7 @@ export const DRAFT_FIELDS = [
 /** One field of a draft. */
 export type DraftField = keyof ProfileDraft;
 
-/** One plain sentence per mode (product.md §2 "Modes"). */
+/** One plain sentence per mode (shown in the editor; said the same on every surface). */
 export const MODE_SENTENCE: Record<PermissionMode, string> = {
   default: 'Works inside its folders and asks you before it needs anything more (a command outside the sandbox, another folder for this turn).',
   acceptEdits: 'Like default: edits inside its folders go ahead; it asks you before it needs anything more.',
