@@ -453,9 +453,10 @@ export const invokeTable = {
   /** What saving `draft` would do (`original`: the profile's name before a rename, null for a new one). Writes nothing. */
   'profiles:preview': { input: z.object({ draft: ProfileDraft, original: z.string().nullable() }).strict(), output: ProfilePreview },
   /**
-   * Saves a draft: the table is edited in place (comments and layout kept: core/profiles/tableEdit.ts), the previous
-   * version kept as a backup, then accepted, compiled (`compile --write`) and verified. A GUI save by the
-   * owner is the acceptance. Throws (AppFailure naming the field and fix) when the draft is invalid.
+   * Saves a draft: the table is edited in place (comments and layout kept: core/profiles/tableEdit.ts),
+   * the previous version kept as a backup, then accepted, compiled (`compile --write`) and verified. A
+   * GUI save by the owner is the acceptance. Throws (AppFailure naming the field and fix) when the draft
+   * is invalid.
    */
   'profiles:save': { input: z.object({ draft: ProfileDraft, original: z.string().nullable() }).strict(), output: SaveResult },
   /** A new profile: creates the folder (and a starter CLAUDE.md when asked), then saves like `profiles:save`. */

@@ -1,5 +1,6 @@
 /**
- * send-media path checks (docs/security-model.md "Files the API copies"), applied once for every caller, and the private copy.
+ * send-media path checks (docs/security-model.md "Files the API copies"), applied once for every caller,
+ * and the private copy.
  *
  * A path is taken as given when something exists there, else trimmed of quotes and trailing punctuation
  * (mediaPathAsMeant); `~/` is expanded, the path required absolute, and checked

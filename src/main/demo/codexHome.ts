@@ -1,9 +1,10 @@
 /**
  * A `CODEX_HOME` that runs Codex offline against the scripted model, and fresh scratch folders for tests.
  *
- * The config is an offline Codex recipe (codex-cli 0.169.0, verified by test/integration/scripted-turn.test.ts): a
- * custom provider `mock` with `wire_api="responses"`, no auth, no retries, no websockets. With a bundled
- * model slug (default `gpt-5.5`) Codex offers `apply_patch` and prints no "unknown model" warning.
+ * The config is an offline Codex recipe (codex-cli 0.169.0, verified by
+ * test/integration/scripted-turn.test.ts): a custom provider `mock` with `wire_api="responses"`, no auth,
+ * no retries, no websockets. With a bundled model slug (default `gpt-5.5`) Codex offers `apply_patch` and
+ * prints no "unknown model" warning.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';

@@ -1,9 +1,9 @@
 /**
  * Spawning and reaping a child (the `codex app-server`) in its own session and process group, so
  * everything it starts can be found and stopped: stdio pipes, a bounded stderr ring, stop escalation
- * stdin-close → SIGTERM → SIGKILL to the whole tree (group, and on Linux every process of the session, see reap.ts), and a SIGKILL to the tree as
- * soon as the leader has exited so no grandchild outlives it. POSIX only (Linux, macOS): the session and
- * group are created with `detached: true` (setsid).
+ * stdin-close → SIGTERM → SIGKILL to the whole tree (group, and on Linux every process of the session,
+ * see reap.ts), and a SIGKILL to the tree as soon as the leader has exited so no grandchild outlives it.
+ * POSIX only (Linux, macOS): the session and group are created with `detached: true` (setsid).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';

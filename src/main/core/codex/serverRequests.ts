@@ -1,11 +1,12 @@
 /**
  * What a Codex server request asks, in Angelia's terms, and how each answer is written back on the wire.
- * Wire shapes are read here only (one place to change when Codex does). Method names and shapes:
- * codex 0.169.0 generated types (`ServerRequest`, `CommandExecutionRequestApprovalParams`, `PermissionsRequestApprovalParams`,
- * `RequestPermissionProfile`, `GrantedPermissionProfile`, `PermissionsRequestApprovalResponse`,
- * `ExecCommandApprovalParams`, `ApplyPatchApprovalParams`, `ToolRequestUserInputResponse`,
- * `McpServerElicitationRequestResponse`; test/core/codex/serverRequests.test.ts). What no grant may
- * open, whoever answers: approvals/privateReach.ts (refused here, and again when an answer is written).
+ * Wire shapes are read here only (one place to change when Codex does). Method names and shapes: codex
+ * 0.169.0 generated types (`ServerRequest`, `CommandExecutionRequestApprovalParams`,
+ * `PermissionsRequestApprovalParams`, `RequestPermissionProfile`, `GrantedPermissionProfile`,
+ * `PermissionsRequestApprovalResponse`, `ExecCommandApprovalParams`, `ApplyPatchApprovalParams`,
+ * `ToolRequestUserInputResponse`, `McpServerElicitationRequestResponse`;
+ * test/core/codex/serverRequests.test.ts). What no grant may open, whoever answers:
+ * approvals/privateReach.ts (refused here, and again when an answer is written).
  */
 import { isAbsolute } from 'node:path';
 import type { ApprovalAnswer, ApprovalKind, RefusedAccess, RequestedAccess } from '../../../shared/contract';

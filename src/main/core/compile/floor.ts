@@ -145,12 +145,12 @@ function unique(paths: string[]): string[] {
 }
 
 /**
- * The deny rules of `profile` given all `profiles` of the table (private state,
- * credentials and stores, other profiles, in that order). A credential entry is lifted (dropped, with a warning) when one of the profile's
- * add_dirs is that path or lies inside it; a wider add_dir does not lift it. Another profile's folder
- * is denied unless it contains or lies inside this profile's reach (its cwd, an add_dir, or a folder
- * in `extraReach`, e.g. its allowed directory capabilities): then it is left out with a warning. The
- * cache root is denied; the profile's own cache (a deeper write entry) is added by codexProfile.ts.
+ * The deny rules of `profile` given all `profiles` of the table (private state, credentials and stores,
+ * other profiles, in that order). A credential entry is lifted (dropped, with a warning) when one of the
+ * profile's add_dirs is that path or lies inside it; a wider add_dir does not lift it. Another profile's
+ * folder is denied unless it contains or lies inside this profile's reach (its cwd, an add_dir, or a
+ * folder in `extraReach`, e.g. its allowed directory capabilities): then it is left out with a warning.
+ * The cache root is denied; the profile's own cache (a deeper write entry) is added by codexProfile.ts.
  */
 export function floorRules(profile: ResolvedProfile, profiles: Record<string, ResolvedProfile>, facts: CompileFacts, extraReach: readonly string[] = []): Floor {
   const rules: FsRule[] = [];

@@ -3,12 +3,12 @@
  * app"; docs/architecture.md flow (a) step 2). One instance per orchestrator; every method reads the disk
  * afresh (the table file, the accepted copy), so nothing here goes stale.
  *
- * A save by the owner in Angelia's editor IS the acceptance (README "The desktop app"): the table is edited in place
- * (tableEdit.ts), written atomically with `<table>.bak`, accepted (table/accepted.ts `acceptTable`),
- * compiled for that profile exactly as `angelia compile --write <profile>` does (`requireAccepted` +
- * `gatherFacts` + `compileWrite`), then verified (`verifyProfile`, the probes of `angelia verify`).
- * A save is refused, with nothing written, while the table on disk holds changes made elsewhere that are
- * not accepted yet: saving would accept them unseen.
+ * A save by the owner in Angelia's editor IS the acceptance (README "The desktop app"): the table is
+ * edited in place (tableEdit.ts), written atomically with `<table>.bak`, accepted (table/accepted.ts
+ * `acceptTable`), compiled for that profile exactly as `angelia compile --write <profile>` does
+ * (`requireAccepted` + `gatherFacts` + `compileWrite`), then verified (`verifyProfile`, the probes of
+ * `angelia verify`). A save is refused, with nothing written, while the table on disk holds changes made
+ * elsewhere that are not accepted yet: saving would accept them unseen.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

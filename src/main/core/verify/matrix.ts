@@ -1,6 +1,6 @@
 /**
- * The probe matrix of `angelia verify <profile>` (README "Security"; docs/security-model.md
- * "Filesystem: private by default"): which paths and sockets an agent of one profile must reach or must not, and how
+ * The probe matrix of `angelia verify <profile>` (README "Security"; docs/security-model.md "Filesystem:
+ * private by default"): which paths and sockets an agent of one profile must reach or must not, and how
  * each is tried. Pure: (profile, table, facts, last compile's deny rules, fixtures) → probes. Running
  * them through `codex sandbox` is run.ts's job, which also skips probes whose path does not exist.
  *

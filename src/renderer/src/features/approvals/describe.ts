@@ -28,10 +28,10 @@ export function approvalForItem(approvals: Iterable<ApprovalView>, itemId: strin
 }
 
 /**
- * How a command or file-change item's status shows, given the approval that names it
- * (`approvalForItem`). Codex sends the item's `item/started` (status inProgress) BEFORE it asks (codex
- * 0.169.0, `item/commandExecution/requestApproval`), so a `running` item whose approval is pending is `waiting` (for
- * approval), not running; once denied (Deny, "Deny and stop", or a timeout's deny) it is `declined`
+ * How a command or file-change item's status shows, given the approval that names it (`approvalForItem`).
+ * Codex sends the item's `item/started` (status inProgress) BEFORE it asks (codex 0.169.0,
+ * `item/commandExecution/requestApproval`), so a `running` item whose approval is pending is `waiting`
+ * (for approval), not running; once denied (Deny, "Deny and stop", or a timeout's deny) it is `declined`
  * until Codex's `item/completed` says so itself; once allowed it is as the item says (running). A
  * withdrawn approval, or an item that is no longer running, changes nothing.
  */
