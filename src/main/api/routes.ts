@@ -141,7 +141,7 @@ const TurnFile = z.union([
   filePath,
   z.object({
     path: filePath,
-    from: chatKey.optional().describe('the chat the file comes from (seed-spec §6.2 `{path, from}`): the path is checked as if that chat\'s agent sent it, with its profile\'s Read rules on top of the send-media checks'),
+    from: chatKey.optional().describe('the chat the file comes from (`{path, from}`): the path is checked as if that chat\'s agent sent it, with its profile\'s Read rules on top of the send-media checks'),
     name: z.string().min(1).max(255).optional().describe('the name to give the copy (sanitised); default the file\'s own'),
   }).strict(),
 ]);
@@ -184,7 +184,7 @@ const Queued = z.object({ ok, queued: z.number().int().nonnegative(), turn: z.st
 const Answered = z.object({ answer: z.string().describe('the last agent message of the read-only copy\'s turn ("" when it wrote none)') }).strict();
 const Jobs = z.object({
   version: z.literal(1),
-  supported: z.literal(false).describe('scheduled jobs are not in this version of Angelia (product.md §8)'),
+  supported: z.literal(false).describe('scheduled jobs are not in this version of Angelia'),
   profile: z.string().nullable().describe('the profile asked about, or null for every profile'),
   jobs: z.array(z.never()).max(0).describe('always empty: no job is scheduled, and none can be'),
   reason: z.string(),
@@ -384,7 +384,7 @@ export const routes: readonly Route[] = [
   json({
     id: 'sendMedia', method: 'POST', path: '/send-media', access: ['owner', 'chat'],
     summary: 'Post a file into a chat',
-    description: 'Checks the path (seed-spec §6.3: absolute, real path, no credential or system location, no secrets folder or credential name, '
+    description: 'Checks the path (absolute, real path, no credential or system location, no secrets folder or credential name, '
       + 'not Angelia\'s state, the asking profile\'s Read rules, a regular non-empty file of at most 25 MiB), takes a private copy into '
       + '`<state>/media/`, and shows it in the chat. Peers are refused: files go only into your own chat.',
     query: null, body: SendMediaBody, response: MediaSent, errors: { 413: 'file over 25 MiB' },
@@ -596,7 +596,7 @@ export const routes: readonly Route[] = [
   json({
     id: 'jobs', method: 'GET', path: '/jobs', access: ['owner'],
     summary: 'Scheduled jobs (not in this version)',
-    description: 'Scheduled jobs are not in this version of Angelia (product.md §8): the route answers so that a caller gets a well-formed, '
+    description: 'Scheduled jobs are not in this version of Angelia: the route answers so that a caller gets a well-formed, '
       + 'honest answer, `supported: false` and no jobs, for every profile or for the one named in `?profile=` (404 when there is no such profile).',
     query: JobsQuery, body: null, response: Jobs, errors: { 404: 'no such profile' },
     examples: [
