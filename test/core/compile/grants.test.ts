@@ -191,6 +191,8 @@ describe('checkGrants: what runs outside the sandbox', () => {
 
   it('fine: bin, PATH, MCP command and args outside every writable folder', () => {
     expect(checkGrants(table({}, [mcp({ args: ['/usr/bin/npx'] })]), FACTS, fakeFs(fsBase), { exec: exec() })).toEqual([]);
+    // Angelia installed beside the profiles' folders, their state under it (as the tests run it): fine.
+    expect(checkGrants(table(), FACTS, fakeFs(fsBase), { exec: exec({ program: ['/usr/bin/node', '/w/bin', '/w/out', '/w/node_modules', '/w/package.json'] }) })).toEqual([]);
   });
 
   const cases: Array<{ name: string; over?: Partial<ResolvedProfile>; caps?: Capability[]; exec: Partial<LaunchExec>; links?: Record<string, string>; refused: string[]; why: RegExp }> = [
@@ -203,6 +205,9 @@ describe('checkGrants: what runs outside the sandbox', () => {
     { name: 'an MCP command given as an absolute path in a writable folder', caps: [mcp({ command: '/w/writer/bin/npx' })], exec: {}, refused: ['capabilities.gh.command'], why: /lies in \/w\/writer/ },
     { name: 'an MCP command relative to the folder servers start in, when that folder is writable', caps: [mcp({ command: './server' })], exec: { mcpCwd: '/w/writer' }, refused: ['capabilities.gh'], why: /MCP servers start in \/w\/writer/ },
     { name: 'an MCP argument in a writable folder', caps: [mcp({ command: 'node', args: ['/w/writer/server.js'] })], exec: {}, refused: ['capabilities.gh.args[0]'], why: /an argument of MCP capability gh/ },
+    { name: "Angelia's install inside a profile's folder (its bin/angelia.js runs outside the sandbox)", exec: { program: ['/usr/bin/node', '/w/writer/angelia/bin', '/w/writer/angelia/out', '/w/writer/angelia/node_modules', '/w/writer/angelia/package.json'] }, refused: ['profiles.coder'], why: /^Angelia's own program \/w\/writer\/angelia\/bin lies in \/w\/writer, which profile writer's folder \(profiles\.writer\.cwd\) can write/ },
+    { name: "a profile's folder inside Angelia's node_modules", over: { cwd: '/opt/angelia/node_modules/x' }, exec: { program: ['/usr/bin/node', '/opt/angelia/bin', '/opt/angelia/out', '/opt/angelia/node_modules', '/opt/angelia/package.json'] }, refused: ['profiles.coder'], why: /^Angelia's own program \/opt\/angelia\/node_modules holds \/opt\/angelia\/node_modules\/x/ },
+    { name: 'the Node executable in a writable folder', exec: { program: ['/w/coder/.nvm/bin/node'] }, refused: ['profiles.coder'], why: /Angelia's own program \/w\/coder\/.nvm\/bin\/node lies in \/w\/coder/ },
   ];
   for (const c of cases) {
     it(c.name, () => {

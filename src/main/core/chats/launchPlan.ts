@@ -17,7 +17,7 @@ import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve'
 import { cacheTmpDir, ensureCacheDirs, ensureSandboxPlaceholders } from '../compile/cache';
 import { ensureStateFolders } from '../compile/stateFolders';
 import { compileCodexLaunch, threadParams } from '../compile/codexProfile';
-import { agentBinDir, writeAgentLauncher } from '../compile/agentCommand';
+import { agentBinDir, angeliaProgram, writeAgentLauncher } from '../compile/agentCommand';
 import { ensureMailbox, mailboxDirFor } from '../compile/mailbox';
 import { developerInstructions } from '../compile/developerInstructions';
 import type { CompileFacts } from '../compile/facts';
@@ -241,7 +241,7 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   // what compile checked can have changed since (a folder renamed, a link put on a path).
   refuseGrants(checkGrants(table, grantFactsOf(paths), liveFs, {
     profiles: [profile.name],
-    exec: () => ({ codex: codex.path, searchPath: [...(readOnly ? [] : [agentBinDir(paths.stateDir)]), ...(parentEnv.PATH ? parentEnv.PATH.split(delimiter) : [])], mcpCwd: paths.home }),
+    exec: () => ({ codex: codex.path, searchPath: [...(readOnly ? [] : [agentBinDir(paths.stateDir)]), ...(parentEnv.PATH ? parentEnv.PATH.split(delimiter) : [])], mcpCwd: paths.home, program: angeliaProgram() }),
   }), table.file, 'refused');
   // Before the facts are read: the private folders and the chat's mailbox must exist when Codex mounts
   // the sandbox (a missing denied folder is masked with a file, and a write entry below it would fail).

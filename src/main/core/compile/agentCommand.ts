@@ -34,6 +34,19 @@ export function currentCliRuntime(): CliRuntime | null {
   return { exec: process.execPath, script, electron: typeof process.versions.electron === 'string' };
 }
 
+/**
+ * Angelia's own program as it runs outside the sandbox: the executable of this process (Node, or the
+ * Electron binary) and, in the install folder (the folder of package.json), `bin/`, `out/`,
+ * `node_modules/` and `package.json`. The grant check (grants.ts) refuses a start when an agent can
+ * write any of them: an agent that rewrote `bin/angelia.js` would run its code with the user's full
+ * access at the next `angelia` command (found by an attack on a profile whose folder held the install).
+ * Absolute paths; reads nothing.
+ */
+export function angeliaProgram(): string[] {
+  const root = repoRoot();
+  return [process.execPath, ...['bin', 'out', 'node_modules', 'package.json'].map((n) => join(root, n))];
+}
+
 /** `s` quoted for a POSIX shell (single quotes). */
 function shQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;

@@ -42,6 +42,7 @@ import { isWithin } from '../instance/paths';
 import { keyPath } from '../table/errors';
 import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { allowedCapabilities } from '../table/types';
+import { angeliaProgram } from './agentCommand';
 import type { CompileFacts } from './facts';
 import { STATE_BIN, STATE_CACHE, STATE_PUBLIC } from './floor';
 import { profilePolicy } from './policy';
@@ -177,6 +178,12 @@ export interface LaunchExec {
   searchPath: readonly string[];
   /** The folder Codex starts MCP servers in (compile/mcpFlags.ts gives each server's `cwd`). */
   mcpCwd: string;
+  /**
+   * Angelia's own program, which runs outside the sandbox (every `angelia` command, the app, the agents'
+   * `angelia` launcher): the Node or Electron executable and, under the install folder, `bin/`, `out/`,
+   * `node_modules/` and `package.json` (compile/agentCommand.ts `angeliaProgram`). Absent: not checked.
+   */
+  program?: readonly string[];
 }
 
 /**
@@ -192,7 +199,7 @@ export function execAtCompile(profile: Pick<ResolvedProfile, 'bin'>, facts: Pick
   } catch {
     // No executable to check; the start refuses on its own.
   }
-  return { codex, searchPath: [join(facts.stateDir, STATE_BIN), ...(env.PATH ? env.PATH.split(delimiter) : [])], mcpCwd: facts.home };
+  return { codex, searchPath: [join(facts.stateDir, STATE_BIN), ...(env.PATH ? env.PATH.split(delimiter) : [])], mcpCwd: facts.home, program: angeliaProgram() };
 }
 
 /** Read folders of a profile (its `read_dirs`, or the starter set when it has none). */
@@ -375,6 +382,16 @@ function execProblems(table: Pick<LoadedTable, 'file' | 'capabilities'>, profile
     const p = execProblem(exec.codex, profile.bin ? [...at, 'bin'] : at, profile.name, profile.bin ? 'the Codex executable (bin)' : 'the bundled Codex executable', fs, writable,
       profile.bin ? `install Codex where no agent can write and point ${keyPath([...at, 'bin'])} at it, or remove bin to use the bundled one` : "install Angelia where no profile's folder holds it");
     if (p) out.push(p);
+  }
+  // Angelia itself: a file of its program at or inside an agent's writable folder, or such a folder
+  // inside one of its program folders (a profile whose folder holds the Angelia install, say).
+  for (const p of exec.program ?? []) {
+    const forms = formsOf(p, fs);
+    const place = insidePlace(forms, writable, true) ?? writable.find((w) => w.forms.some((a) => forms.some((f) => strictlyIn(a, f)))) ?? null;
+    if (place) {
+      out.push({ profile: profile.name, key: at, path: p, message: `Angelia's own program ${p} ${place.forms.some((a) => forms.some((f) => strictlyIn(a, f))) ? `holds ${place.path}` : `lies in ${place.path}`}, which ${place.by} can write; it runs outside the sandbox (every angelia command, the app, the agents' angelia command), so an agent could replace it and have its own code run with your full access`, fix: `install Angelia where no agent can write, or stop granting ${place.path}` });
+      break;
+    }
   }
   exec.searchPath.forEach((dir) => {
     if (!isAbsolute(dir)) {
