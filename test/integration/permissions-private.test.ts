@@ -180,7 +180,10 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     expect(reply?.result).toEqual({ decision: 'decline' });
     expect(audit.records[0]).toMatchObject({ event: 'answered-immediately', kind: 'command', refused: [{ access: 'write', path: inst.paths.codexHome }] });
     expect(existsSync(planted)).toBe(false);
-    expect(items.find((i) => i.type === 'agent')).toMatchObject({ text: 'declined, going on' });
+    // The last agent message is the model's whole answer. An earlier one may hold its first words only:
+    // the steer Angelia sends after the decline can reach Codex while that answer streams, and Codex then
+    // ends the message where it was and asks the model again (seen once in a CI run: "declin").
+    expect(items.filter((i) => i.type === 'agent').at(-1)).toMatchObject({ text: 'declined, going on' });
     // The agent was told why, in this turn.
     const later = inst.model.modelRequests().slice(1).map((r) => JSON.stringify(r.body)).join('\n');
     expect(later).toContain('[Angelia] Angelia declined your command without asking the user');
