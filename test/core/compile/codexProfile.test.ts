@@ -169,6 +169,14 @@ describe('compileCodexLaunch: filesystem floor', () => {
     expect(launch.warnings).toEqual(expect.arrayContaining([expect.stringContaining('profiles.a.add_dirs[0]: /h/.ssh lifts the floor entry /h/.ssh')]));
   });
 
+  it('a read_dir named in the table that is a credential location lifts it for reading, with a warning; the starter set never does', () => {
+    const named = compileCodexLaunch(tableOf(profile('a', { readDirs: ['/h/.ssh'], readDirsStarter: false })), 'a', FACTS);
+    expect(named.filesystem['/h/.ssh']).toBe('read');
+    expect(named.warnings).toEqual(expect.arrayContaining([expect.stringContaining('profiles.a.read_dirs[0]: /h/.ssh lifts the floor entry /h/.ssh')]));
+    const starter = compileCodexLaunch(tableOf(profile('a', { readDirs: ['/h/.ssh'], readDirsStarter: true })), 'a', FACTS);
+    expect(starter.filesystem['/h/.ssh']).toBe('deny');
+  });
+
   it("refuses a folder that holds the state folder or a Codex home: denies there hold only for names that exist", () => {
     for (const [dirs, held] of [[['/h'], '/h/.angelia'], [['/h/src', '/h/.codex'], '/h/.codex'], [['/h/.angelia'], '/h/.angelia']] as const) {
       expect(() => compileCodexLaunch(tableOf(profile('a', { addDirs: [...dirs] })), 'a', FACTS)).toThrow(expect.objectContaining({

@@ -171,8 +171,12 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
     if (seen.has(rule.path)) continue;
     seen.add(rule.path);
     const i = profile.addDirs.findIndex((dir) => isWithin(dir, rule.path));
+    // A read_dir named in the table (not the starter set) lifts it the same way, for reading.
+    const r = profile.readDirsStarter ? -1 : profile.readDirs.findIndex((dir) => isWithin(dir, rule.path));
     if (i >= 0) {
       warnings.push({ path: at('add_dirs', i), message: `${profile.addDirs[i]} lifts the floor entry ${rule.path} (${rule.source}): the agent may read and write it`, fix: 'remove it from add_dirs unless the agent must hold that credential' });
+    } else if (r >= 0) {
+      warnings.push({ path: at('read_dirs', r), message: `${profile.readDirs[r]} lifts the floor entry ${rule.path} (${rule.source}): the agent may read it`, fix: 'remove it from read_dirs unless the agent must read that credential' });
     } else rules.push(rule);
   }
 
