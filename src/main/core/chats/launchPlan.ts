@@ -15,7 +15,7 @@ import { AppFailure } from '../../../shared/result';
 import { grantFloor, type GrantFloor } from '../approvals/privateReach';
 import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
 import { cacheTmpDir, ensureCacheDirs, ensureSandboxPlaceholders } from '../compile/cache';
-import { ensureStateFolders } from '../compile/stateFolders';
+import { ensureCodexHome, ensureStateFolders } from '../compile/stateFolders';
 import { compileCodexLaunch, threadParams } from '../compile/codexProfile';
 import { agentBinDir, angeliaProgram, writeAgentLauncher } from '../compile/agentCommand';
 import { ensureMailbox, mailboxDirFor } from '../compile/mailbox';
@@ -246,6 +246,11 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   // Before the facts are read: the private folders and the chat's mailbox must exist when Codex mounts
   // the sandbox (a missing denied folder is masked with a file, and a write entry below it would fail).
   if (profile.sandbox || readOnly) await refusing(ensureStateFolders(paths.stateDir));
+  try {
+    await ensureCodexHome(paths.codexHome);
+  } catch (e) {
+    throw new AppFailure({ code: 'refused', message: `Codex's home ${paths.codexHome} does not exist and cannot be created: ${(e as Error).message}`, where: paths.codexHome, fix: 'create that folder, or set CODEX_HOME to a folder that exists' });
+  }
   const token = chatToken(ensureOwnerToken(paths.apiToken), input.chatId);
   let mailbox: string | null = null;
   if (!readOnly) {

@@ -18,6 +18,7 @@ import { AppFailure } from '../../../shared/result';
 import { launchFacts, scrubEnv } from '../chats/launchPlan';
 import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
 import { ensureCacheDirs } from '../compile/cache';
+import { ensureCodexHome } from '../compile/stateFolders';
 import { compileCodexLaunch } from '../compile/codexProfile';
 import { checkLaunch, readLaunchFiles, refusalText } from '../compile/guard';
 import { guardFileSchema, guardPath } from '../compile/guardFile';
@@ -172,6 +173,8 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
   } catch (e) {
     throw new AppFailure({ code: 'codex-missing', message: (e as Error).message, where: `${table.file}: profiles.${profile.name}.bin`, fix: 'run angelia check-config' });
   }
+  // Codex refuses to start on a CODEX_HOME that does not exist; a start would make it (launchPlan.ts).
+  await ensureCodexHome(paths.codexHome);
   const facts = await launchFacts(paths);
   const launch = compileCodexLaunch(table, profile.name, facts);
   const cwd = profile.cwd;
