@@ -397,5 +397,7 @@ describe("compile's plan text shows the grants", () => {
     expect(text).toContain('not given (nothing there now; given at the first start after it appears): /h/.nvm (read_dirs (starter set: a toolchain in your home))');
     expect(text).toContain('/h/.pyenv');
     expect(text).not.toContain(':slash_tmp');
+    expect(text).toContain('variables passed to its commands on purpose (env): none (besides the plain ones: PATH, HOME, LANG, …)');
+    expect(planText(compileCodexLaunch(t, 'a', { ...FACTS, exists }), 'acceptEdits', ['GH_TOKEN', 'PGHOST'])).toContain('variables passed to its commands on purpose (env): GH_TOKEN, PGHOST (besides');
   });
 });

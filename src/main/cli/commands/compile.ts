@@ -60,7 +60,7 @@ function parse(argv: string[]): Options | string {
 
 function launchText(table: LoadedTable, name: string, facts: CompileFacts): string {
   try {
-    return planText(compileCodexLaunch(table, name, facts), table.profiles[name]!.permissionMode);
+    return planText(compileCodexLaunch(table, name, facts), table.profiles[name]!.permissionMode, table.profiles[name]!.env);
   } catch {
     return '';
   }

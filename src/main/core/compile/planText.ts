@@ -12,8 +12,11 @@ export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The plan text of `launch` (lines end with `\n`). `mode` is the profile's permission mode. */
-export function planText(launch: CodexLaunch, mode: string): string {
+/**
+ * The plan text of `launch` (lines end with `\n`). `mode` is the profile's permission mode; `passedEnv`
+ * the variable names its table passes to the agent's commands on purpose (`env`), shown as grants.
+ */
+export function planText(launch: CodexLaunch, mode: string, passedEnv: readonly string[] = []): string {
   const lines: string[] = [];
   if (!launch.sandboxed) {
     lines.push(`profile ${launch.profile}: NOT SANDBOXED (sandbox = false), mode ${mode} -> approval ${launch.approvalPolicy}`);
@@ -35,6 +38,7 @@ export function planText(launch: CodexLaunch, mode: string): string {
     if (launch.writableRoots.length > 0) lines.push(`writable: ${launch.writableRoots.join(', ')}`);
   }
   lines.push(`MCP servers given: ${launch.mcpServers.length > 0 ? launch.mcpServers.join(', ') : 'none'}`);
+  lines.push(`variables passed to its commands on purpose (env): ${passedEnv.length > 0 ? passedEnv.join(', ') : 'none'} (besides the plain ones: PATH, HOME, LANG, …)`);
   const env = Object.entries(launch.env);
   if (env.length > 0) {
     lines.push('environment:');
