@@ -11,11 +11,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatItem } from '../../src/shared/contract';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
-import { makeInstance, turnOn, type TestInstance, type TestProfile } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance, type TestProfile, commandItems } from '../fixtures/instance';
 
 let inst: TestInstance | null = null;
 let orch: Orchestrator | null = null;
@@ -56,7 +55,7 @@ function names(envOutput: string): string[] {
   return [...new Set(envOutput.split('\n').map((l) => /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(l)?.[1]).filter((n): n is string => n !== undefined))].sort();
 }
 
-const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
+const commands = commandItems;
 
 /** Every file Codex wrote into CODEX_HOME/shell_snapshots (none when Codex keeps no snapshots). */
 async function snapshots(codexHome: string): Promise<{ file: string; text: string }[]> {

@@ -9,7 +9,7 @@ import type { AppEvent, ApprovalAnswer, ChatItem } from '../../src/shared/contra
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
-import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance, commandItems } from '../fixtures/instance';
 
 let inst: TestInstance | null = null;
 let orchs: Orchestrator[] = [];
@@ -34,7 +34,7 @@ async function orchestrator(i: TestInstance, answer?: ApprovalAnswer) {
 
 const turn = turnOn;
 
-const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
+const commands = commandItems;
 const turnEnd = (items: ChatItem[]) => items.find((i) => i.type === 'turnEnd');
 
 describe('a chat on real codex in a real sandbox', () => {

@@ -11,11 +11,10 @@
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatItem } from '../../src/shared/contract';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
-import { makeInstance, turnOn, type TestInstance, type TestProfile } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance, type TestProfile, commandItems } from '../fixtures/instance';
 
 let inst: TestInstance | null = null;
 let orch: Orchestrator | null = null;
@@ -26,7 +25,7 @@ afterEach(async () => {
   inst = null;
 });
 
-const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
+const commands = commandItems;
 
 /** One start of profile `name`'s chat in a new orchestrator (a new Codex process): a turn that runs a command. */
 async function startOnce(i: TestInstance, name: string, marker: string): Promise<void> {

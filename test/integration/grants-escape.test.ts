@@ -28,7 +28,7 @@ import { loadTable, type LoadedTable } from '../../src/main/core/table/load';
 import { messageText } from '../../src/main/demo/scriptedRequest';
 import type { Responder } from '../../src/main/demo/scriptedModel';
 import type { Step } from '../../src/main/demo/scriptedSteps';
-import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance, commandItems } from '../fixtures/instance';
 
 let inst: TestInstance | null = null;
 let orch: Orchestrator | null = null;
@@ -56,7 +56,7 @@ function byProgress(turns: Record<string, Step[]>): Responder {
   };
 }
 
-const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
+const commands = commandItems;
 const refusal = (items: ChatItem[]) => items.find((i): i is Extract<ChatItem, { type: 'error' }> => i.type === 'error');
 
 /** Writes `table` as the instance's table (never accepted yet: the first start takes it) and loads it. */

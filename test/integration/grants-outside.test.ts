@@ -26,7 +26,7 @@ import { compileWrite } from '../../src/main/core/compile/write';
 import { loadTable, type LoadedTable } from '../../src/main/core/table/load';
 import type { Step } from '../../src/main/demo/scriptedSteps';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';
-import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance, commandItems } from '../fixtures/instance';
 import { until } from '../fixtures/until';
 
 let inst: TestInstance | null = null;
@@ -38,7 +38,7 @@ afterEach(async () => {
   inst = null;
 });
 
-const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
+const commands = commandItems;
 const refusal = (items: ChatItem[]) => items.find((i): i is Extract<ChatItem, { type: 'error' }> => i.type === 'error');
 
 async function retable(i: TestInstance, table: Record<string, unknown>): Promise<LoadedTable> {

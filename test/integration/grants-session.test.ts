@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatItem } from '../../src/shared/contract';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { launchFacts } from '../../src/main/core/chats/launchPlan';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
@@ -30,7 +29,7 @@ import { loadTable } from '../../src/main/core/table/load';
 import type { Step } from '../../src/main/demo/scriptedSteps';
 import { BareCodex, runTurn } from '../fixtures/bareCodex';
 import { writeCompiled } from '../fixtures/compiled';
-import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance, commandItems } from '../fixtures/instance';
 
 let inst: TestInstance | null = null;
 let orch: Orchestrator | null = null;
@@ -44,7 +43,7 @@ afterEach(async () => {
   inst = null;
 });
 
-const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
+const commands = commandItems;
 
 describe('a grant swapped for a link between two commands of one turn', () => {
   it('codex 0.169.0 resolves the grant again for the next command and follows the link (measured on a bare app-server)', async () => {

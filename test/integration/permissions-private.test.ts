@@ -9,10 +9,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalView, ChatItem } from '../../src/shared/contract';
+import type { ApprovalView } from '../../src/shared/contract';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
-import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance, commandItems } from '../fixtures/instance';
 import { tappedStartCodex, type WireReply } from '../fixtures/realWindow';
 import type { Responder } from '../../src/main/demo/scriptedModel';
 import { messageText } from '../../src/main/demo/scriptedRequest';
@@ -65,7 +65,7 @@ function byProgress(turns: Record<string, Step[]>): Responder {
   };
 }
 
-const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
+const commands = commandItems;
 
 /**
  * Tries to plant a file in the state folder, read the owner token and write `outside`; prints what worked.

@@ -11,12 +11,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatItem } from '../../src/shared/contract';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { loadTable } from '../../src/main/core/table/load';
-import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance, commandItems } from '../fixtures/instance';
 import { writeCompiled } from '../fixtures/compiled';
 
 let inst: TestInstance | null = null;
@@ -28,7 +27,7 @@ afterEach(async () => {
   inst = null;
 });
 
-const commands = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
+const commands = commandItems;
 
 describe('a running chat and a table accepted while it runs (real codex)', () => {
   it("its next command reads neither a profile added since nor a folder denied since; it restarted first and said so", async () => {
