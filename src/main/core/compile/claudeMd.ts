@@ -8,7 +8,7 @@
  */
 import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { allowedCapabilities } from '../table/types';
-import type { FileState } from './snapshot';
+import type { FileState } from './snapshotTypes';
 
 /** The file compile keeps a block in, relative to the profile's folder. */
 export const CLAUDE_MD = 'CLAUDE.md';

@@ -7,7 +7,7 @@
  */
 import { isWithin } from '../instance/paths';
 import { parseRule } from './rules';
-import type { FileState } from './snapshot';
+import type { FileState } from './snapshotTypes';
 
 /** The settings file's path relative to the profile's folder. */
 export const SETTINGS_REL = '.claude/settings.json';

@@ -10,7 +10,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { isWithin } from '../instance/paths';
 import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { allowedCapabilities, deniedCapabilities } from '../table/types';
-import type { EntryState, ProfileSnapshot } from './snapshot';
+import type { EntryState, ProfileSnapshot } from './snapshotTypes';
 
 /** The skills folder relative to the profile's folder. */
 export const SKILLS_REL = '.agents/skills';
