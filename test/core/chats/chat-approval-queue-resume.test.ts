@@ -1,10 +1,10 @@
 /**
- * The chat against scripted connections, for the tester's bugs: "Deny and stop" drops the queue like
+ * The chat against scripted connections, for its approval, queue and resume rules: "Deny and stop" drops the queue like
  * /stop (1); an approval names the item it is about, so the window can show the command waiting (2); a
  * settled approval records when and why it ended (3); /resume shows the resumed session's turns, read
  * from Codex (4); the chat's last line is kept with its session row and shown after a restart (5); a
  * command to run outside the sandbox carries how many places stay denied (6). On real Codex:
- * test/integration/chat-tester-fixes.test.ts.
+ * test/integration/chat-approval-queue-resume.test.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ function replying(reply: string, id = 'turn-1'): Answer {
   };
 }
 
-describe('"Deny and stop" drops the queue, as /stop does (bug 1)', () => {
+describe('"Deny and stop" drops the queue, as /stop does', () => {
   it('the messages waiting behind the turn are dropped and named; none of them starts', async () => {
     const conn = new FakeConn({ ...baseAnswers(), 'turn/start': () => ({ turn: { id: 'turn-1' } }) });
     const { chat, broker } = await makeChat([conn]);
@@ -76,7 +76,7 @@ describe('"Deny and stop" drops the queue, as /stop does (bug 1)', () => {
   });
 });
 
-describe('what an approval view carries (bugs 2, 3, 6)', () => {
+describe('what an approval view carries', () => {
   it('the item it is about, and, withdrawn at the turn end, when and why', async () => {
     const conn = new FakeConn({ ...baseAnswers(), 'turn/start': () => ({ turn: { id: 'turn-1' } }) });
     const { chat, broker } = await makeChat([conn]);
@@ -133,7 +133,7 @@ describe('what an approval view carries (bugs 2, 3, 6)', () => {
   });
 });
 
-describe('/resume shows the resumed session (bug 4)', () => {
+describe('/resume shows the resumed session', () => {
   /** A turn of thread history as `thread/turns/list` (itemsView "full") gives it. */
   const pastTurn = (id: string, question: string, answer: string) => ({
     id, status: 'completed', startedAt: 1, error: null,
@@ -203,7 +203,7 @@ describe('/resume shows the resumed session (bug 4)', () => {
   });
 });
 
-describe('the last line after a restart (bug 5)', () => {
+describe('the last line after a restart', () => {
   it('is kept with the session row and shown by a new chat object before its transcript is read', async () => {
     const a = new FakeConn({ ...baseAnswers(), 'turn/start': replying('All 42 tests pass.\nNothing else   to do.') });
     const { chat, dir } = await makeChat([a]);

@@ -1,12 +1,12 @@
 /**
  * On real Codex (pinned npm package, 0.169.0) in the real Linux sandbox with the scripted model, the
- * tester's chat bugs that depend on what Codex does:
+ * chat's approval, queue and resume rules that depend on what Codex does:
  * - 1: "Deny and stop" (an escalation answered `cancel`) drops the queued messages, and none reaches the model;
  * - 2: Codex announces the command (item/started, running) BEFORE its approval request, which names that item;
  * - 6: the escalation's card carries how many deny entries the launch has (what it still cannot touch);
  * - 4: `/resume` of another session shows that session's turns, read from Codex, and the next message continues it;
  * - 5: after a restart the chat list shows the chat's last line before its transcript is read.
- * The same rules against scripted connections: test/core/chats/chat-tester-fixes.test.ts.
+ * The same rules against scripted connections: test/core/chats/chat-approval-queue-resume.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ async function orchestrator(i: TestInstance): Promise<Orchestrator> {
 const notices = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'notice' }> => i.type === 'notice').map((i) => i.text);
 const sawText = (i: TestInstance, text: string) => i.model.modelRequests().some((r) => JSON.stringify(r.body).includes(text));
 
-describe('an escalation on real Codex (bugs 1, 2, 6)', () => {
+describe('an escalation on real Codex', () => {
   it('the command waits for its approval, the card counts the denied places, and "Deny and stop" drops the queue', async () => {
     inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true });
     const plan = await planLaunch({ table: await loadTable(inst.paths.tableFile, { home: inst.paths.home, env: inst.env }), profile: 'coder', chatId: 'coder', paths: inst.paths, env: inst.env });
@@ -76,7 +76,7 @@ describe('an escalation on real Codex (bugs 1, 2, 6)', () => {
   });
 });
 
-describe('/resume on real Codex (bug 4)', () => {
+describe('/resume on real Codex', () => {
   it('shows the resumed session\'s turns read from Codex, and the next message continues that conversation', async () => {
     inst = await makeInstance({ coder: {} });
     const o = await orchestrator(inst);
@@ -110,7 +110,7 @@ describe('/resume on real Codex (bug 4)', () => {
   });
 });
 
-describe('the last line after a restart on real Codex (bug 5)', () => {
+describe('the last line after a restart on real Codex', () => {
   it('a new Orchestrator lists the chat with its last line before its transcript is read', async () => {
     inst = await makeInstance({ coder: {} });
     inst.model.enqueue({ message: 'The REPORT is written to report.md.' });

@@ -1,5 +1,5 @@
 /**
- * The profile editor's fixes for what a user found: relative folders judged as the table loader judges
+ * The profile editor's values, as the table and Codex have them: relative folders judged as the table loader judges
  * them (held to the real loader), "default" model and effort named by the config really in force, only
  * efforts the model offers and the table accepts, "Discard unsaved changes?" before leaving unsaved
  * edits (the store's transitions and the actions' guard), and the New chat menu placed to fit the
