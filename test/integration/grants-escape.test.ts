@@ -25,9 +25,8 @@ import { gatherFacts } from '../../src/main/core/compile/gather';
 import { guardFileSchema, guardPath } from '../../src/main/core/compile/guardFile';
 import { compileWrite } from '../../src/main/core/compile/write';
 import { loadTable, type LoadedTable } from '../../src/main/core/table/load';
-import { messageText } from '../../src/main/demo/scriptedRequest';
 import type { Responder } from '../../src/main/demo/scriptedModel';
-import type { Step } from '../../src/main/demo/scriptedSteps';
+import { byProgress } from '../fixtures/byProgress';
 import { makeInstance, turnOn, type TestInstance, commandItems } from '../fixtures/instance';
 
 let inst: TestInstance | null = null;
@@ -38,23 +37,6 @@ afterEach(async () => {
   await inst?.cleanup();
   inst = null;
 });
-
-/** The k-th step of the turn whose user message holds `key` answers every model request carrying k tool outputs since it. */
-function byProgress(turns: Record<string, Step[]>): Responder {
-  return (body) => {
-    const input = Array.isArray(body.input) ? body.input : [];
-    for (let i = input.length - 1; i >= 0; i--) {
-      const item = input[i]!;
-      if (item.role !== 'user') continue;
-      const key = Object.keys(turns).find((k) => messageText(item).includes(k));
-      if (!key) continue;
-      const done = input.slice(i + 1).filter((it) => it.type === 'function_call_output' || it.type === 'custom_tool_call_output').length;
-      const steps = turns[key]!;
-      return steps[Math.min(done, steps.length - 1)]!;
-    }
-    return { message: 'no turn matched' };
-  };
-}
 
 const commands = commandItems;
 const refusal = (items: ChatItem[]) => items.find((i): i is Extract<ChatItem, { type: 'error' }> => i.type === 'error');

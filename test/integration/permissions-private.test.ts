@@ -12,11 +12,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalView } from '../../src/shared/contract';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
+import { byProgress } from '../fixtures/byProgress';
 import { makeInstance, turnOn, type TestInstance, commandItems } from '../fixtures/instance';
 import { tappedStartCodex, type WireReply } from '../fixtures/realWindow';
 import type { Responder } from '../../src/main/demo/scriptedModel';
-import { messageText } from '../../src/main/demo/scriptedRequest';
-import type { Step } from '../../src/main/demo/scriptedSteps';
 
 let inst: TestInstance | null = null;
 let orch: Orchestrator | null = null;
@@ -40,29 +39,6 @@ async function start(i: TestInstance, answer: 'allow' | 'allowForSession' = 'all
     o.broker.answer(e.payload.id, answer, 'window');
   });
   return { o, replies, audit, shown };
-}
-
-/**
- * Steps by progress, not by request count: the k-th step of the turn whose user message contains `key`
- * answers every model request carrying k tool outputs since that message. After an immediate refusal
- * Angelia steers a note into the turn, and Codex then makes one more model request, or drops the answer
- * in flight and asks again, depending on timing (measured on codex 0.169.0, about 1 run in 4): a queue of
- * steps would go out of step, this does not. The last step answers anything further.
- */
-function byProgress(turns: Record<string, Step[]>): Responder {
-  return (body) => {
-    const input = Array.isArray(body.input) ? body.input : [];
-    for (let i = input.length - 1; i >= 0; i--) {
-      const item = input[i]!;
-      if (item.role !== 'user') continue;
-      const key = Object.keys(turns).find((k) => messageText(item).includes(k));
-      if (!key) continue;
-      const done = input.slice(i + 1).filter((it) => it.type === 'function_call_output' || it.type === 'custom_tool_call_output').length;
-      const steps = turns[key]!;
-      return steps[Math.min(done, steps.length - 1)]!;
-    }
-    return { message: 'no turn matched' };
-  };
 }
 
 const commands = commandItems;
