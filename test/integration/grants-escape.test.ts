@@ -15,19 +15,16 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stringify } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatItem } from '../../src/shared/contract';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { gatherFacts } from '../../src/main/core/compile/gather';
 import { guardFileSchema, guardPath } from '../../src/main/core/compile/guardFile';
 import { compileWrite } from '../../src/main/core/compile/write';
-import { loadTable, type LoadedTable } from '../../src/main/core/table/load';
 import type { Responder } from '../../src/main/demo/scriptedModel';
 import { byProgress } from '../fixtures/byProgress';
-import { makeInstance, turnOn, type TestInstance, commandItems } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance, commandItems, refusalItem, retable } from '../fixtures/instance';
 
 let inst: TestInstance | null = null;
 let orch: Orchestrator | null = null;
@@ -39,13 +36,7 @@ afterEach(async () => {
 });
 
 const commands = commandItems;
-const refusal = (items: ChatItem[]) => items.find((i): i is Extract<ChatItem, { type: 'error' }> => i.type === 'error');
-
-/** Writes `table` as the instance's table (never accepted yet: the first start takes it) and loads it. */
-async function retable(i: TestInstance, table: Record<string, unknown>): Promise<LoadedTable> {
-  await writeFile(i.paths.tableFile, stringify(table));
-  return loadTable(i.paths.tableFile, { home: i.paths.home, env: i.env });
-}
+const refusal = refusalItem;
 
 /** The launch guard of `profile` as an older Angelia would have left it: also recording `write` (the grant it compiled). */
 async function olderGuard(i: TestInstance, profile: string, write: string): Promise<void> {

@@ -13,9 +13,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stringify } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatItem } from '../../src/shared/contract';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { planLaunch } from '../../src/main/core/chats/launchPlan';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
@@ -23,10 +21,10 @@ import { startCodexClient } from '../../src/main/core/codex/start';
 import { gatherFacts } from '../../src/main/core/compile/gather';
 import { guardFileSchema, guardPath } from '../../src/main/core/compile/guardFile';
 import { compileWrite } from '../../src/main/core/compile/write';
-import { loadTable, type LoadedTable } from '../../src/main/core/table/load';
+import type { LoadedTable } from '../../src/main/core/table/load';
 import type { Step } from '../../src/main/demo/scriptedSteps';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';
-import { makeInstance, turnOn, type TestInstance, commandItems } from '../fixtures/instance';
+import { makeInstance, turnOn, type TestInstance, commandItems, refusalItem, retable } from '../fixtures/instance';
 import { until } from '../fixtures/until';
 
 let inst: TestInstance | null = null;
@@ -39,12 +37,7 @@ afterEach(async () => {
 });
 
 const commands = commandItems;
-const refusal = (items: ChatItem[]) => items.find((i): i is Extract<ChatItem, { type: 'error' }> => i.type === 'error');
-
-async function retable(i: TestInstance, table: Record<string, unknown>): Promise<LoadedTable> {
-  await writeFile(i.paths.tableFile, stringify(table));
-  return loadTable(i.paths.tableFile, { home: i.paths.home, env: i.env });
-}
+const refusal = refusalItem;
 
 /** Edits `profile`'s launch guard (as an older compile would have left it). */
 async function editGuard(i: TestInstance, profile: string, edit: (g: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
