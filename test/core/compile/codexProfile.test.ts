@@ -219,6 +219,15 @@ describe('compileCodexLaunch: filesystem floor', () => {
     expect(inner.filesystem['/h/work']).toBeUndefined();
   });
 
+  it("another profile's folder given through add_dirs or a named read_dir: the warning names that field; a read_dir there stays denied and says so", () => {
+    const t = tableOf(profile('assistant', { cwd: '/h/work/assistant' }), profile('w', { cwd: '/h/w', addDirs: ['/h/work/assistant'] }), profile('r', { cwd: '/h/r', readDirs: ['/h/work/assistant'], readDirsStarter: false }));
+    const w = compileCodexLaunch(t, 'w', FACTS);
+    expect(w.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^profiles\.w\.add_dirs\[0\]: profile assistant's folder \/h\/work\/assistant overlaps this profile's reach \/h\/work\/assistant/)]));
+    const r = compileCodexLaunch(t, 'r', FACTS);
+    expect(r.filesystem['/h/work/assistant']).toBe('deny');
+    expect(r.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^profiles\.r\.read_dirs\[0\]: \/h\/work\/assistant lies in profile assistant's folder \/h\/work\/assistant, which stays denied/)]));
+  });
+
   it('skips a path Codex would read as a glob, and says the location is not denied', () => {
     const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', { ...FACTS, home: '/home/[x]' });
     expect(Object.keys(launch.filesystem).some((p) => p.startsWith('/home/[x]'))).toBe(false);

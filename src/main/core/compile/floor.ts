@@ -180,14 +180,23 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
     } else rules.push(rule);
   }
 
-  const reach = [profile.cwd, ...profile.addDirs, ...extraReach];
+  // What this profile writes, each with the field that gives it. A read_dir is not reach: another
+  // profile's folder inside one stays denied (said below when the read_dir is in that folder).
+  const reach: Array<[string, PropertyKey[]]> = [
+    [profile.cwd, at('cwd')],
+    ...profile.addDirs.map((d, i): [string, PropertyKey[]] => [d, at('add_dirs', i)]),
+    ...extraReach.map((d): [string, PropertyKey[]] => [d, at('capabilities')]),
+  ];
   for (const other of Object.values(profiles)) {
     if (other.name === profile.name) continue;
-    const overlap = reach.find((r) => isWithin(other.cwd, r) || isWithin(r, other.cwd));
+    const overlap = reach.find(([r]) => isWithin(other.cwd, r) || isWithin(r, other.cwd));
     if (overlap) {
-      warnings.push({ path: at('cwd'), message: `profile ${other.name}'s folder ${other.cwd} overlaps this profile's reach ${overlap}, so it is not denied; nested profile folders share their files`, fix: `move one of the folders so that neither holds the other` });
+      const [dir, key] = overlap;
+      warnings.push({ path: key, message: `profile ${other.name}'s folder ${other.cwd} overlaps this profile's reach ${dir}, so it is not denied; nested profile folders share their files (its CLAUDE.md, skills and launch files included)`, fix: `move one of the folders so that neither holds the other` });
     } else {
       rules.push({ path: other.cwd, access: 'deny', source: `profile ${other.name}'s folder`, folder: true });
+      const r = profile.readDirsStarter ? -1 : profile.readDirs.findIndex((d) => isWithin(d, other.cwd));
+      if (r >= 0) warnings.push({ path: at('read_dirs', r), message: `${profile.readDirs[r]} lies in profile ${other.name}'s folder ${other.cwd}, which stays denied to this profile: it is not readable`, fix: 'remove it from read_dirs (another profile\'s folder is never given for reading)' });
     }
   }
 
