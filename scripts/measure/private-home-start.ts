@@ -9,7 +9,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type * as LaunchPlan from '../../src/main/core/chats/launchPlan';
+import type * as LaunchPlan from '../../src/main/core/launch/plan';
 import type * as CodexHome from '../../src/main/demo/codexHome';
 import type * as Scripted from '../../src/main/demo/scriptedModel';
 import type * as Paths from '../../src/main/core/instance/paths';
@@ -25,7 +25,7 @@ const REPOS = (process.env.REPOS ?? process.cwd()).split(',');
 type Mods = typeof LaunchPlan & typeof CodexHome & typeof Scripted & typeof Paths & typeof Load & typeof Bare & typeof Compiled;
 const mods: Record<string, Mods> = {};
 for (const REPO of REPOS) {
-  const parts = await Promise.all(['src/main/core/chats/launchPlan.ts', 'src/main/demo/codexHome.ts', 'src/main/demo/scriptedModel.ts', 'src/main/core/instance/paths.ts',
+  const parts = await Promise.all(['src/main/core/launch/plan.ts', 'src/main/demo/codexHome.ts', 'src/main/demo/scriptedModel.ts', 'src/main/core/instance/paths.ts',
     'src/main/core/table/load.ts', 'test/fixtures/bareCodex.ts', 'test/fixtures/compiled.ts'].map((f) => import(`${REPO}/${f}`) as Promise<object>));
   mods[REPO] = Object.assign({}, ...parts) as Mods;
 }

@@ -133,7 +133,7 @@ describe('the Codex version gate', () => {
     await writeFile(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve(__dirname, '../fixtures/fake-app-server.mjs'))} "$@"\n`);
     await chmod(wrapper, 0o755);
     await writeFile(i.paths.tableFile, stringify({ profiles: { coder: { cwd: i.cwd.coder, permission_mode: 'default', bin: wrapper } } }));
-    // Another bin waits for a compile (chats/launchPlan.ts assertCompileCurrent): compiled, the start reaches the version gate.
+    // Another bin waits for a compile (launch/plan.ts assertCompileCurrent): compiled, the start reaches the version gate.
     await writeCompiled(i.paths, await loadTable(i.paths.tableFile, { home: i.paths.home, env: i.env }));
     i.env.FAKE_CODEX_VERSION = '0.150.2';
     const r = await attempt(i);

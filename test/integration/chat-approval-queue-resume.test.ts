@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatItem } from '../../src/shared/contract';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
-import { planLaunch } from '../../src/main/core/chats/launchPlan';
+import { planLaunch } from '../../src/main/core/launch/plan';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { loadTable } from '../../src/main/core/table/load';

@@ -15,7 +15,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
-import { planLaunch } from '../../src/main/core/chats/launchPlan';
+import { planLaunch } from '../../src/main/core/launch/plan';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { gatherFacts } from '../../src/main/core/compile/gather';

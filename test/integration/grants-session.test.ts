@@ -19,7 +19,7 @@ import { stringify } from 'smol-toml';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
-import { launchFacts } from '../../src/main/core/chats/launchPlan';
+import { launchFacts } from '../../src/main/core/launch/plan';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { cacheDirFor, ensureCacheDirs, ensureSandboxPlaceholders } from '../../src/main/core/compile/cache';

@@ -190,7 +190,7 @@ describe('a grant the agent could redirect with a symbolic link, on real codex',
     const { o, replies, audit, shown } = await start(inst, 'allowForSession');
     const items = await turnOn(o, 'coder', 'make a cache');
     expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
-    // Made by the launch (chats/launchPlan.ts), before the agent's first command.
+    // Made by the launch (launch/plan.ts), before the agent's first command.
     const token = readFileSync(inst.paths.apiToken, 'utf8').trim();
     expect(token.length).toBeGreaterThan(8);
 

@@ -12,8 +12,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planLaunch } from '../../src/main/core/chats/launchPlan';
-import type { LaunchPlan } from '../../src/main/core/chats/chat';
+import { planLaunch } from '../../src/main/core/launch/plan';
+import type { LaunchPlan } from '../../src/main/core/launch/plan';
 import { freshDir, writeOfflineCodexHome } from '../../src/main/demo/codexHome';
 import { startScriptedModel, type ScriptedModel } from '../../src/main/demo/scriptedModel';
 import { resolveInstance, type InstancePaths } from '../../src/main/core/instance/paths';
@@ -30,7 +30,7 @@ let table: LoadedTable;
 let model: ScriptedModel;
 const live: BareCodex[] = [];
 
-/** Starts the agent of `profile` as a chat plans it (launchPlan.ts), returns it and its thread. */
+/** Starts the agent of `profile` as a chat plans it (launch/plan.ts), returns it and its thread. */
 async function agent(profile: string, chatId: string): Promise<{ codex: BareCodex; threadId: string; plan: LaunchPlan }> {
   const plan = await planLaunch({ table, profile, chatId, paths, env });
   const codex = BareCodex.spawn({ bin: plan.spawn.bin, args: plan.spawn.args.slice(0, -1), cwd: plan.spawn.cwd, env: plan.spawn.env, codexHome: paths.codexHome });

@@ -1,7 +1,7 @@
 /**
  * An approved escalation on a REAL Codex (0.169.0, Linux bubblewrap) with the floor Angelia compiles
  * for a fresh home where most floor paths do not exist (no ~/.claude, ~/.grok, ~/.pi, ~/.config, …),
- * the instance in its default layout, and the launch exactly as a chat plans it (launchPlan.ts
+ * the instance in its default layout, and the launch exactly as a chat plans it (launch/plan.ts
  * `planLaunch`: compiled guard, launch facts, flags, environment, thread parameters). A scripted model
  * runs the commands. Before the fix every approved escalation failed before running:
  * `bwrap: Can't bind mount /bindfile… on …/home/.claude: … No such file or directory`.
@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planLaunch } from '../../src/main/core/chats/launchPlan';
-import type { LaunchPlan } from '../../src/main/core/chats/chat';
+import { planLaunch } from '../../src/main/core/launch/plan';
+import type { LaunchPlan } from '../../src/main/core/launch/plan';
 import { freshDir, writeOfflineCodexHome } from '../../src/main/demo/codexHome';
 import { startScriptedModel, type ScriptedModel } from '../../src/main/demo/scriptedModel';
 import { resolveInstance, type InstancePaths } from '../../src/main/core/instance/paths';

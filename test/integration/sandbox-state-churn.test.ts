@@ -22,7 +22,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchFacts } from '../../src/main/core/chats/launchPlan';
+import { launchFacts } from '../../src/main/core/launch/plan';
 import { ensureCacheDirs } from '../../src/main/core/compile/cache';
 import { compileCodexLaunch, type CodexLaunch } from '../../src/main/core/compile/codexProfile';
 import { ensureStateFolders } from '../../src/main/core/compile/stateFolders';

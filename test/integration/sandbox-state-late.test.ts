@@ -6,7 +6,7 @@
  * it writes in `<state>/private/`, denied whole (instance/paths.ts PRIVATE_DIR).
  *
  * Each case runs one `codex sandbox <the launch's -c flags> -- sh -c …` in the profile's folder (the
- * launch compiled as a start compiles it: launchPlan.ts `launchFacts`, with `ensureStateFolders` first).
+ * launch compiled as a start compiles it: launch/plan.ts `launchFacts`, with `ensureStateFolders` first).
  * The command writes `started.txt` in its folder, waits until `go.txt` appears there, then tries to read
  * each file. Between the two, this process writes, with Angelia's own code: the sessions store rewritten
  * atomically (SessionStore, which also writes its `.bak` for the first time), the first audit line
@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureOwnerToken } from '../../src/main/core/api/tokens';
 import { fileAudit, type AuditRecord } from '../../src/main/core/approvals/audit';
-import { launchFacts } from '../../src/main/core/chats/launchPlan';
+import { launchFacts } from '../../src/main/core/launch/plan';
 import { SessionStore } from '../../src/main/core/chats/sessions';
 import { ChildLedger, ownerIdentity } from '../../src/main/core/codex/children';
 import { ensureCacheDirs } from '../../src/main/core/compile/cache';

@@ -2,7 +2,7 @@
  * Angelia's state folder on the real Linux sandbox of the pinned Codex (0.169.0): with the instance in
  * its default layout (the profile's folder in `<state>/workspace/profiles/<name>`), every probe runs
  * `codex sandbox <the launch's -c flags> -- sh -c …` in the profile's folder, with a fake HOME, the
- * launch facts of a start (launchPlan.ts `launchFacts`) and every folder under <repo>/.angelia-test.
+ * launch facts of a start (launch/plan.ts `launchFacts`) and every folder under <repo>/.angelia-test.
  * Nothing of the state folder but workspace/ can be read: `private/` (Angelia's own files), the files
  * the floor names (also when rewritten in place after the launch), a file and a folder found there at
  * launch, and a file that appears after a launch from the next launch on (no `<state>/*` glob: floor.ts `isTransient`); the profile's own folder,
@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchFacts } from '../../src/main/core/chats/launchPlan';
+import { launchFacts } from '../../src/main/core/launch/plan';
 import { ensureCacheDirs } from '../../src/main/core/compile/cache';
 import { compileCodexLaunch, type CodexLaunch } from '../../src/main/core/compile/codexProfile';
 import { resolveInstance, type InstancePaths } from '../../src/main/core/instance/paths';

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchFacts } from '../../src/main/core/chats/launchPlan';
+import { launchFacts } from '../../src/main/core/launch/plan';
 import { ensureCacheDirs } from '../../src/main/core/compile/cache';
 import { compileCodexLaunch, type CodexLaunch } from '../../src/main/core/compile/codexProfile';
 import { resolveInstance, type InstancePaths } from '../../src/main/core/instance/paths';

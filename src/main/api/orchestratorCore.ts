@@ -20,7 +20,7 @@ import { guardPath } from '../core/compile/guardFile';
 import { profilePolicy } from '../core/compile/policy';
 import { wantDeny } from '../core/compile/rules';
 import { MAX_QUEUE } from '../core/chats/chat';
-import { launchFacts } from '../core/chats/launchPlan';
+import { launchFacts } from '../core/launch/plan';
 import type { InstancePaths } from '../core/instance/paths';
 import { loadAccepted } from '../core/table/accepted';
 import type { LoadedTable } from '../core/table/load';

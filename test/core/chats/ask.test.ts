@@ -9,11 +9,11 @@
 import { describe, expect, it } from 'vitest';
 import { AppFailure } from '../../../src/shared/result';
 import { ASK_FRAME, askReadOnly, type AskInput } from '../../../src/main/core/chats/ask';
-import type { LaunchPlan } from '../../../src/main/core/chats/chat';
+import type { LaunchPlan } from '../../../src/main/core/launch/plan';
 import { grantFloor } from '../../../src/main/core/approvals/privateReach';
 import { FakeConn, type Answer } from './fakes';
 
-/** A read-only plan as launchPlan.ts makes it (what the checks look at). */
+/** A read-only plan as launch/plan.ts makes it (what the checks look at). */
 const roPlan: LaunchPlan = {
   spawn: { bin: '/fake/codex', args: ['app-server'], cwd: '/w', env: {} },
   sandboxed: true, permissionsExtends: null, readOnly: true, onRequest: false,

@@ -5,7 +5,7 @@
  * "Filesystem: private by default").
  */
 import { describe, expect, it } from 'vitest';
-import type { LaunchPlan } from '../../../src/main/core/chats/chat';
+import type { LaunchPlan } from '../../../src/main/core/launch/plan';
 import { sightLost } from '../../../src/main/core/chats/sight';
 import { compileCodexLaunch } from '../../../src/main/core/compile/codexProfile';
 import { lostAccess } from '../../../src/main/core/compile/entries';

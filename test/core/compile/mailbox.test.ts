@@ -9,7 +9,7 @@ import { lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchFacts } from '../../../src/main/core/chats/launchPlan';
+import { launchFacts } from '../../../src/main/core/launch/plan';
 import { agentBinDir, launcherText, writeAgentLauncher } from '../../../src/main/core/compile/agentCommand';
 import { compileCodexLaunch, type CodexLaunch } from '../../../src/main/core/compile/codexProfile';
 import { developerInstructions } from '../../../src/main/core/compile/developerInstructions';

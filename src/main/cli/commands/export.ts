@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import writeFileAtomic from 'write-file-atomic';
 import { toAppError } from '../../../shared/result';
 import { readSessionRows, toJsonl, toMarkdown, type ExportResult, type ExportSession } from '../../core/chats/export';
-import { planLaunch } from '../../core/chats/launchPlan';
+import { planLaunch } from '../../core/launch/plan';
 import { findSession, SessionStore, shortId, type SessionRow } from '../../core/chats/sessions';
 import { checkVersion } from '../../core/codex/attest';
 import { childTracker } from '../../core/codex/children';

@@ -30,7 +30,7 @@ import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, ch
 import { idsOf, readTurnEnd } from '../codex/items';
 import { describeTurnError } from '../codex/turnErrors';
 import { isObj, str } from '../codex/wire';
-import type { LaunchPlan } from './chat';
+import type { LaunchPlan } from '../launch/plan';
 import type { CodexConnection, StartCodex } from './connection';
 
 /** The line put before the question in the fork (its developerInstructions cannot be changed, see above). */
@@ -38,7 +38,7 @@ export const ASK_FRAME = '[Angelia: this is a read-only copy of the conversation
 
 /** What one ask needs. */
 export interface AskInput {
-  /** The chat's launch plan compiled read-only (launchPlan.ts `planLaunch({ …, readOnly: true })`). */
+  /** The chat's launch plan compiled read-only (launch/plan.ts `planLaunch({ …, readOnly: true })`). */
   plan: LaunchPlan;
   /** Starts (and records) the short-lived app-server. */
   startCodex: StartCodex;

@@ -35,7 +35,7 @@ import type { AgentState, AppEvent, ChatItem, ChatView, Enforcement } from '../.
 import { AppFailure, toAppError } from '../../../shared/result';
 import type { ApprovalBroker, Settlement } from '../approvals/broker';
 import type { AuditSink } from '../approvals/audit';
-import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion, type ExpectedLaunch } from '../codex/attest';
+import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion } from '../codex/attest';
 import { idsOf, readChanges, readTurnEnd, toChatItem, type TurnEnd } from '../codex/items';
 import { describeTurnError } from '../codex/turnErrors';
 import { chooseEffort, chooseModel, describeEfforts, describeModels, effortsFor, type ModelCatalog, type ModelInfo } from '../codex/models';
@@ -43,44 +43,14 @@ import { classifyServerRequest, type ChangeView } from '../codex/serverRequests'
 import { grantedPlaces, type GrantFloor, type WritablePlace } from '../approvals/privateReach';
 import { CrashHistory } from '../codex/crashPolicy';
 import { classifyStderr, stderrCause } from '../codex/stderrClass';
-import type { CodexConnection, CodexExit, CodexSpawnSpec, StartCodex } from './connection';
+import type { CodexConnection, CodexExit, StartCodex } from './connection';
 import { LAST_LINE_MAX, type SessionRow, type SessionStore } from './sessions';
 import { Transcript } from './transcript';
 import { extraTextRefusal, helpText, id8, parseCommand, sessionRef, sessionsText, SLASH_ESCAPE_HINT, statusText, type ParsedCommand } from './commands';
 import { chronological, exportFileName, readSessionRows, readThreadTurns, toMarkdown } from './export';
 import { isObj, str, type Obj } from '../codex/wire';
+import type { LaunchPlan } from '../launch/plan';
 import { approvalWord, deriveChatMode, modePhrase, type AttestedMode, type ProfileNow } from './mode';
-
-/** Everything needed to start this chat's agent, compiled from the accepted table (throws AppFailure to refuse). */
-export interface LaunchPlan {
-  spawn: CodexSpawnSpec;
-  sandboxed: boolean;
-  permissionsExtends: string | null;
-  /** Approval policy is on-request (modes default and acceptEdits). */
-  onRequest: boolean;
-  /** thread/start and thread/resume parameters (never a `sandbox` value while sandboxed). */
-  threadParams: Record<string, unknown>;
-  effort: string | null;
-  /** What the managed-requirements check compares against. */
-  expect: ExpectedLaunch;
-  /** MCP servers the profile was given (any other that would load refuses the start). */
-  allowedMcpServers: string[];
-  /** What no runtime grant may open for this launch (approvals/privateReach.ts `grantFloor`). */
-  grantFloor: GrantFloor;
-  /**
-   * The compiled launch's deny entries (absolute paths; codexProfile.ts `filesystem` entries `deny`): the
-   * only places a command Codex runs outside the sandbox still cannot touch (approval cards say how many).
-   * Absent: unknown.
-   */
-  sandboxDeny?: readonly string[];
-  /**
-   * The compiled launch's filesystem entries (codexProfile.ts `filesystem`): what the running agent can
-   * see, compared with a newly accepted table's (orchestrator.ts `useTable`). Absent: unknown.
-   */
-  filesystem?: Readonly<Record<string, 'read' | 'write' | 'deny'>>;
-  /** True for a read-only launch (plan mode, the /ask variant): nothing is writable. */
-  readOnly?: boolean;
-}
 
 /** The chat's clocks, in milliseconds (from the table's `defaults`, minutes × 60 000). */
 export interface ChatTiming {

@@ -31,7 +31,7 @@ import { ModelCatalog } from '../codex/models';
 import { Chat, timingFromMinutes, type ChatTiming } from './chat';
 import type { StartCodex } from './connection';
 import { EventHub } from './eventHub';
-import { launchFacts, planLaunch } from './launchPlan';
+import { launchFacts, planLaunch } from '../launch/plan';
 import { restartWhereSightIsLost } from './sight';
 import { askReadOnly } from './ask';
 import { SessionStore } from './sessions';
@@ -290,7 +290,7 @@ export class Orchestrator {
   /**
    * `POST /ask`: answers `text` from a read-only copy of the chat's current thread (chats/ask.ts
    * `askReadOnly`; docs/api-ask.md) on a short-lived app-server started with the profile's read-only
-   * compile variant (launchPlan.ts `readOnly`) and recorded in children.json like every child; a chat
+   * compile variant (launch/plan.ts `readOnly`) and recorded in children.json like every child; a chat
    * with no thread on disk yet is answered by a fresh read-only thread. The chat itself (its process,
    * queue, thread and transcript) is not touched; `shutdown` stops an ask in flight and waits for its
    * process. Throws AppFailure: `unknown-chat`, `refused` (the launch guard, a check or the

@@ -13,7 +13,7 @@ import type { CompileFacts } from '../compile/facts';
 import { mailboxDirFor } from '../compile/mailbox';
 import type { InstancePaths } from '../instance/paths';
 import type { LoadedTable } from '../table/load';
-import type { LaunchPlan } from './chat';
+import type { LaunchPlan } from '../launch/plan';
 
 /** What `restartWhereSightIsLost` needs of a chat. */
 export interface SightChat {

@@ -29,7 +29,7 @@ export const PLAIN_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'L
 
 /**
  * Angelia's own variables the in-sandbox `angelia` command reads (api/client.ts `locateApi`;
- * chats/launchPlan.ts sets them). Not `ANGELIA_API_TOKEN`: the command reads the chat token from the
+ * launch/plan.ts sets them). Not `ANGELIA_API_TOKEN`: the command reads the chat token from the
  * mailbox's identity file, so the token is never in the commands' environment.
  */
 export const AGENT_CHANNEL_ENV = ['ANGELIA_MAILBOX', 'ANGELIA_SESSION_KEY', 'ANGELIA_API_SOCK', 'ANGELIA_ASK'] as const;

@@ -113,7 +113,7 @@ export const STATE_CACHE = 'cache';
  * that is missing at that moment with an empty regular file it creates on the host for the command's
  * duration (measured), and the API server refuses to start on a path that holds a file that is not a
  * socket. Denying it would add nothing: on Linux an agent's commands reach no Unix socket at all
- * (measured, see codexProfile.ts), and a launch grants none on macOS (launchPlan.ts `launchFacts`).
+ * (measured, see codexProfile.ts), and a launch grants none on macOS (launch/plan.ts `launchFacts`).
  */
 export const STATE_SOCKET = 'api.sock';
 

@@ -48,7 +48,7 @@ function real(path: string): string | null {
  * What commands must read of the Codex executable `bin` (a profile's `bin`, null for the bundled one;
  * CompileFacts `codexReads`), by real path: the package folder `…/vendor/<triple>` when the binary lies
  * in `…/vendor/<triple>/bin/` (the npm package layout of codex 0.169.0, codex/resolve.ts), else the
- * binary alone. [] when it cannot be found (the start then refuses on its own, launchPlan.ts).
+ * binary alone. [] when it cannot be found (the start then refuses on its own, launch/plan.ts).
  */
 export function codexReadsOf(bin: string | null, env: NodeJS.ProcessEnv = process.env): string[] {
   let exe: string;

@@ -1,7 +1,7 @@
 /**
  * The grant check (docs/security-model.md "Grants are checked by real path, at compile and at every
  * start"): ONE pure function, `checkGrants`, run by compile and accept (write.ts `planProfiles`,
- * configCheck.ts `launchProblem`) and by every start (chats/launchPlan.ts `planLaunch`, which `ask` and
+ * configCheck.ts `launchProblem`) and by every start (launch/plan.ts `planLaunch`, which `ask` and
  * export use too). The filesystem is read through an injected `FsView` (lstat and readlink only).
  *
  * Why: codex 0.169.0 resolves each grant again, following symbolic links, every time it builds a
@@ -172,7 +172,7 @@ export type GrantFacts = Pick<CompileFacts, 'stateDir' | 'home' | 'codexHome' | 
 
 /** What a start of the profile runs outside the sandbox (see the file comment); null parts are not checked. */
 export interface LaunchExec {
-  /** The Codex executable (chats/launchPlan.ts resolves it; `bin` or the bundled one), or null. */
+  /** The Codex executable (launch/plan.ts resolves it; `bin` or the bundled one), or null. */
   codex: string | null;
   /** The PATH of the Codex process, in search order (Codex and its MCP servers look programs up there). */
   searchPath: readonly string[];
@@ -188,7 +188,7 @@ export interface LaunchExec {
 
 /**
  * What a start of `profile` would run outside the sandbox, as compile and accept see it from `env`
- * (chats/launchPlan.ts `planLaunch` gives the start's own): the Codex executable it resolves (null when
+ * (launch/plan.ts `planLaunch` gives the start's own): the Codex executable it resolves (null when
  * none is found: check-config says so), PATH `<state>/bin` then `env`'s, MCP servers started in `home`
  * (compile/mcpFlags.ts). Reads the filesystem to resolve Codex.
  */

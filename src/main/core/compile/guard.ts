@@ -9,7 +9,7 @@
  * "cwd","backend","deny":[rules],"codexSandbox","write","readOnly","mcp","bin","read","env","compiledAt"}`
  * (guardFileSchema documents each), rules in settings.json syntax (`Read(/abs/**)`, `Edit(/abs/file)`,
  * `mcp__name`). What this file checks against the table is the shape of the start; what the accepted
- * table loosens since the last compile is chats/launchPlan.ts `assertCompileCurrent`.
+ * table loosens since the last compile is launch/plan.ts `assertCompileCurrent`.
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

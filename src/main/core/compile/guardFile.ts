@@ -36,7 +36,7 @@ export const guardFileSchema = z.object({
   /**
    * The folders the profile may write, as compiled (its write rules: add_dirs, directory capabilities,
    * `_common/`). A start that would write anywhere else is refused until the next compile
-   * (chats/launchPlan.ts `assertCompileCurrent`). Absent in guards written before it existed: such a
+   * (launch/plan.ts `assertCompileCurrent`). Absent in guards written before it existed: such a
    * guard allows no write beyond the profile's folder until compiled again (fail closed).
    */
   write: z.array(z.string()).optional(),
@@ -52,7 +52,7 @@ export const guardFileSchema = z.object({
    * The MCP servers the profile may start, as compiled (`outsideSandbox`): one `<name> <definition>`
    * per allowed mcp capability. Codex starts them OUTSIDE the sandbox (compile/mcpFlags.ts), so a server
    * given (or redefined) since is a loosening: a start is refused until the next compile
-   * (chats/launchPlan.ts `assertCompileCurrent`). Absent in guards written before it existed: read as
+   * (launch/plan.ts `assertCompileCurrent`). Absent in guards written before it existed: read as
    * none (fail closed), so a profile with an MCP server needs one compile.
    */
   mcp: z.array(z.string()).optional(),
@@ -65,14 +65,14 @@ export const guardFileSchema = z.object({
   /**
    * What the profile names for its agent to read, as compiled (rules.ts `wantRead`: its `read_dirs` or
    * the starter set, the skills it is given and their secrets). A start whose profile names one more
-   * waits for the next compile (chats/launchPlan.ts `assertCompileCurrent`). Absent in guards written
+   * waits for the next compile (launch/plan.ts `assertCompileCurrent`). Absent in guards written
    * before HOME became private by default (docs/security-model.md): read as none (fail closed), so each
    * profile needs one compile, whose plan says what the agent may read now.
    */
   read: z.array(z.string()).optional(),
   /**
    * The variable names the profile passes to its agent's commands on purpose (`env`), as compiled. A name
-   * the last compile did not record waits for the next one (chats/launchPlan.ts `assertCompileCurrent`):
+   * the last compile did not record waits for the next one (launch/plan.ts `assertCompileCurrent`):
    * its value may be a secret. Absent in guards written before it existed: read as none.
    */
   env: z.array(z.string()).optional(),

@@ -1,7 +1,7 @@
 /**
  * The models Codex offers a profile and the config it runs with (contract `models:list`, the editor's
  * model and effort pickers): `model/list` and `config/read` on a short-lived `codex app-server` started
- * from the profile's own launch plan (chats/launchPlan.ts `planLaunch`: the same executable, flags,
+ * from the profile's own launch plan (launch/plan.ts `planLaunch`: the same executable, flags,
  * folder and scrubbed environment a chat would use). `model/list` goes through the orchestrator's
  * ModelCatalog (cached 10 minutes per Codex executable, shared with `/model`); `config/read` is asked
  * every time (the user may edit their config.toml), so the app-server is started once per call and always
@@ -16,7 +16,7 @@
 import type { CodexSetting, ModelsView } from '../../../shared/contract';
 import { AppFailure, toAppError } from '../../../shared/result';
 import type { CodexConnection, CodexExit, CodexSpawnSpec } from '../chats/connection';
-import { planLaunch, type PlanInput } from '../chats/launchPlan';
+import { planLaunch, type PlanInput } from '../launch/plan';
 import type { ModelCatalog } from '../codex/models';
 import { isObj, str } from '../codex/wire';
 import { EFFORTS } from '../table/schema';

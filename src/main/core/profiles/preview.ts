@@ -12,7 +12,7 @@ import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ProfilePreview, TableIssue } from '../../../shared/contract';
 import { AppFailure, toAppError } from '../../../shared/result';
-import { launchFacts } from '../chats/launchPlan';
+import { launchFacts } from '../launch/plan';
 import { gatherFacts } from '../compile/gather';
 import { expandPath, type InstancePaths } from '../instance/paths';
 import { globProblem } from '../table/capabilities';

@@ -14,7 +14,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PolicyView, ProfileDraft, ProfilePreview, SaveResult, TableChangesView, VerifyView } from '../../../shared/contract';
 import { AppFailure, toAppError } from '../../../shared/result';
-import { launchFacts } from '../chats/launchPlan';
+import { launchFacts } from '../launch/plan';
 import { CLAUDE_MD } from '../compile/claudeMd';
 import { compileCodexLaunch } from '../compile/codexProfile';
 import { refuseUncompilable } from '../compile/configCheck';

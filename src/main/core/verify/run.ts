@@ -1,7 +1,7 @@
 /**
  * Runs `angelia verify <profile>`: every probe of matrix.ts through `codex sandbox <the profile's
  * compiled -c flags> -- <command>` in the profile's folder, with the environment `angelia run` gives the
- * agent (compileCodexLaunch of the accepted table, the same facts as launchPlan.ts, minus the trailing
+ * agent (compileCodexLaunch of the accepted table, the same facts as launch/plan.ts, minus the trailing
  * "app-server"). Probes whose path does not exist are reported as skipped, never as passed. The
  * runner's own files (a probe file in `<state>/compiled/`, a symlink in the profile's folder, written
  * probe files, a Unix socket and a loopback port) are removed afterwards. Protocol: codex 0.169.0
@@ -15,7 +15,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppFailure } from '../../../shared/result';
-import { launchFacts, scrubEnv } from '../chats/launchPlan';
+import { launchFacts, scrubEnv } from '../launch/plan';
 import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
 import { ensureCacheDirs } from '../compile/cache';
 import { ensureCodexHome } from '../compile/stateFolders';
@@ -173,7 +173,7 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
   } catch (e) {
     throw new AppFailure({ code: 'codex-missing', message: (e as Error).message, where: `${table.file}: profiles.${profile.name}.bin`, fix: 'run angelia check-config' });
   }
-  // Codex refuses to start on a CODEX_HOME that does not exist; a start would make it (launchPlan.ts).
+  // Codex refuses to start on a CODEX_HOME that does not exist; a start would make it (launch/plan.ts).
   await ensureCodexHome(paths.codexHome);
   const facts = await launchFacts(paths);
   const launch = compileCodexLaunch(table, profile.name, facts);

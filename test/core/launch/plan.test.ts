@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'smol-toml';
 import { splitRequested } from '../../../src/main/core/approvals/privateReach';
-import { assertCompileCurrent, featuresOf, planLaunch, scrubEnv } from '../../../src/main/core/chats/launchPlan';
+import { assertCompileCurrent, featuresOf, planLaunch, scrubEnv } from '../../../src/main/core/launch/plan';
 import { guardPath } from '../../../src/main/core/compile/guardFile';
 import { loadTable } from '../../../src/main/core/table/load';
 import { writeCompiled } from '../../fixtures/compiled';

@@ -33,8 +33,40 @@ import { delimiter } from 'node:path';
 import type { InstancePaths } from '../instance/paths';
 import { chatToken, ensureOwnerToken } from '../api/tokens';
 import type { LoadedTable } from '../table/load';
-import type { LaunchPlan } from './chat';
+import type { CodexSpawnSpec } from '../chats/connection';
+import type { ExpectedLaunch } from '../codex/attest';
 import { STRIPPED_ENV } from '../codex/strippedEnv';
+
+/** Everything needed to start this chat's agent, compiled from the accepted table (throws AppFailure to refuse). */
+export interface LaunchPlan {
+  spawn: CodexSpawnSpec;
+  sandboxed: boolean;
+  permissionsExtends: string | null;
+  /** Approval policy is on-request (modes default and acceptEdits). */
+  onRequest: boolean;
+  /** thread/start and thread/resume parameters (never a `sandbox` value while sandboxed). */
+  threadParams: Record<string, unknown>;
+  effort: string | null;
+  /** What the managed-requirements check compares against. */
+  expect: ExpectedLaunch;
+  /** MCP servers the profile was given (any other that would load refuses the start). */
+  allowedMcpServers: string[];
+  /** What no runtime grant may open for this launch (approvals/privateReach.ts `grantFloor`). */
+  grantFloor: GrantFloor;
+  /**
+   * The compiled launch's deny entries (absolute paths; codexProfile.ts `filesystem` entries `deny`): the
+   * only places a command Codex runs outside the sandbox still cannot touch (approval cards say how many).
+   * Absent: unknown.
+   */
+  sandboxDeny?: readonly string[];
+  /**
+   * The compiled launch's filesystem entries (codexProfile.ts `filesystem`): what the running agent can
+   * see, compared with a newly accepted table's (orchestrator.ts `useTable`). Absent: unknown.
+   */
+  filesystem?: Readonly<Record<string, 'read' | 'write' | 'deny'>>;
+  /** True for a read-only launch (plan mode, the /ask variant): nothing is writable. */
+  readOnly?: boolean;
+}
 
 export { STRIPPED_ENV } from '../codex/strippedEnv';
 
