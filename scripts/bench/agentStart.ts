@@ -17,7 +17,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
-import type { CodexConnection } from '../../src/main/core/chats/connection';
+import type { CodexConnection } from '../../src/main/core/codex/connection';
 import { startCodexClient, type CodexStartSpec } from '../../src/main/core/codex/start';
 import { makeInstance } from '../../test/fixtures/instance';
 import { sectionHead, loadLine, ms, seriesTable, stats, type Benchmark, type BenchContext, type BenchResult, type Series, type Verdict } from './benchmark';

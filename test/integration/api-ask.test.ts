@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { chatToken } from '../../src/main/core/api/tokens';
 import { ASK_FRAME } from '../../src/main/core/chats/ask';
-import type { CodexConnection, CodexExit } from '../../src/main/core/chats/connection';
+import type { CodexConnection, CodexExit } from '../../src/main/core/codex/connection';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient, type CodexStartSpec } from '../../src/main/core/codex/start';
 import { lastUserText, turnToolCalls } from '../../src/main/demo/scriptedModel';

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatItem } from '../../src/shared/contract';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
-import type { CodexConnection, StartCodex } from '../../src/main/core/chats/connection';
+import type { CodexConnection, StartCodex } from '../../src/main/core/codex/connection';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { makeInstance, turnOn, type TestInstance } from '../fixtures/instance';

@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CodexConnection, CodexExit } from '../../src/main/core/chats/connection';
+import type { CodexConnection, CodexExit } from '../../src/main/core/codex/connection';
 import { readTurnEnd } from '../../src/main/core/codex/items';
 import { ModelCatalog, chooseEffort, chooseModel } from '../../src/main/core/codex/models';
 import { MODEL_HINT, describeTurnError, type TurnErrorView } from '../../src/main/core/codex/turnErrors';

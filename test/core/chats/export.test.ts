@@ -4,7 +4,7 @@
  * a patch), trimmed of nothing but ids. The connection is a fake that serves them page by page.
  */
 import { describe, expect, it } from 'vitest';
-import type { CodexConnection } from '../../../src/main/core/chats/connection';
+import type { CodexConnection } from '../../../src/main/core/codex/connection';
 import type { SessionRow } from '../../../src/main/core/chats/sessions';
 import { chronological, readSessionRows, readThreadTurns, toJsonl, toMarkdown, toolName, turnRows, userText, type ExportRow } from '../../../src/main/core/chats/export';
 import { pickSession } from '../../../src/main/cli/commands/export';

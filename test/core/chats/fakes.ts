@@ -8,7 +8,7 @@ import { afterEach } from 'vitest';
 import type { AppEvent, ChatItem } from '../../../src/shared/contract';
 import { Chat, type ChatTiming } from '../../../src/main/core/chats/chat';
 import type { LaunchPlan } from '../../../src/main/core/launch/plan';
-import type { CodexConnection, CodexExit } from '../../../src/main/core/chats/connection';
+import type { CodexConnection, CodexExit } from '../../../src/main/core/codex/connection';
 import { SessionStore } from '../../../src/main/core/chats/sessions';
 import type { ProfileNow } from '../../../src/main/core/chats/mode';
 import { ApprovalBroker } from '../../../src/main/core/approvals/broker';

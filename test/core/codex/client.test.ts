@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
-import type { CodexConnection } from '../../../src/main/core/chats/connection';
+import type { CodexConnection } from '../../../src/main/core/codex/connection';
 import { CodexClient, type CodexClientOptions } from '../../../src/main/core/codex/client';
 import { CodexExitedError, CodexStartError, CodexTimeoutError } from '../../../src/main/core/codex/clientErrors';
 import { pgidOf, treeMembers, waitFor, waitGone, waitTreeEmpty } from './processes';

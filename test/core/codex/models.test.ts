@@ -3,7 +3,7 @@
  * entries), the per-key cache, and validating and describing choices (seed-spec §4.11, field case B33).
  */
 import { describe, expect, it } from 'vitest';
-import type { CodexConnection, CodexExit } from '../../../src/main/core/chats/connection';
+import type { CodexConnection, CodexExit } from '../../../src/main/core/codex/connection';
 import {
   FALLBACK_EFFORTS,
   ModelCatalog,

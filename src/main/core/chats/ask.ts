@@ -31,7 +31,7 @@ import { idsOf, readTurnEnd } from '../codex/items';
 import { describeTurnError } from '../codex/turnErrors';
 import { isObj, str } from '../codex/wire';
 import type { LaunchPlan } from '../launch/plan';
-import type { CodexConnection, StartCodex } from './connection';
+import type { CodexConnection, StartCodex } from '../codex/connection';
 
 /** The line put before the question in the fork (its developerInstructions cannot be changed, see above). */
 export const ASK_FRAME = '[Angelia: this is a read-only copy of the conversation, made to answer one question; nothing you write or change here is kept. Answer the question below.]';

@@ -43,7 +43,7 @@ import { classifyServerRequest, type ChangeView } from '../codex/serverRequests'
 import { grantedPlaces, type GrantFloor, type WritablePlace } from '../approvals/privateReach';
 import { CrashHistory } from '../codex/crashPolicy';
 import { classifyStderr, stderrCause } from '../codex/stderrClass';
-import type { CodexConnection, CodexExit, StartCodex } from './connection';
+import type { CodexConnection, CodexExit, StartCodex } from '../codex/connection';
 import { LAST_LINE_MAX, type SessionRow, type SessionStore } from './sessions';
 import { Transcript } from './transcript';
 import { extraTextRefusal, helpText, id8, parseCommand, sessionRef, sessionsText, SLASH_ESCAPE_HINT, statusText, type ParsedCommand } from './commands';

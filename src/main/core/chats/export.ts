@@ -24,7 +24,7 @@
  *   source rollout`; a bad cursor → `invalid cursor: <cursor>`.
  * - Turn `startedAt`/`completedAt` are Unix SECONDS; items carry `startedAtMs`/`completedAtMs` (ms).
  */
-import type { CodexConnection } from './connection';
+import type { CodexConnection } from '../codex/connection';
 import { shortId } from './sessions';
 import { isObj, str, strList, type Obj } from '../codex/wire';
 
@@ -345,7 +345,7 @@ function readHint(message: string): string {
 }
 
 /**
- * Reads the sessions' threads on a live connection (`CodexConnection`, core/chats/connection.ts; the
+ * Reads the sessions' threads on a live connection (`CodexConnection`, core/codex/connection.ts; the
  * thread need not be loaded in it) and turns them into rows, sessions in the order given, turns oldest
  * first (`chronological`, then `turnRows`). `conn` may be null when no session has a thread (then only the skip warnings
  * come back; a session with a thread would count as unreadable). Never starts a turn, never asks the model; installs no handler on `conn`.

@@ -29,7 +29,7 @@ import { guardPath } from '../compile/guardFile';
 import { reconcileApprovalRecords } from '../approvals/records';
 import { ModelCatalog } from '../codex/models';
 import { Chat, timingFromMinutes, type ChatTiming } from './chat';
-import type { StartCodex } from './connection';
+import type { StartCodex } from '../codex/connection';
 import { EventHub } from './eventHub';
 import { launchFacts, planLaunch } from '../launch/plan';
 import { restartWhereSightIsLost } from './sight';

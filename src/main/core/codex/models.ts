@@ -21,7 +21,7 @@
  * `reasoning:{effort:"bogus"}`, and `model:""` was sent as `model:""` — hence the checks here.
  */
 import { AppFailure } from '../../../shared/result';
-import type { CodexConnection } from '../chats/connection';
+import type { CodexConnection } from './connection';
 import { isObj, str } from './wire';
 
 /**

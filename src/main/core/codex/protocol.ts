@@ -13,8 +13,13 @@ import type * as v2 from './generated/v2';
 /** Every request method a client may send (e.g. `"thread/start"`). */
 export type ClientRequestMethod = ClientRequest['method'];
 
-/** The `params` of client request `M` (`undefined` for methods without params, e.g. `configRequirements/read`). */
-export type RequestParams<M extends ClientRequestMethod> = Extract<ClientRequest, { method: M }>['params'];
+/**
+ * The `params` of client request `M`. A method without params in the generated union (e.g.
+ * `configRequirements/read`) takes `undefined` or an empty object (`{}` is what Angelia has always sent).
+ */
+export type RequestParams<M extends ClientRequestMethod> = Extract<ClientRequest, { method: M }>['params'] extends undefined
+  ? undefined | Record<string, never>
+  : Extract<ClientRequest, { method: M }>['params'];
 
 /** Result types of the client requests Angelia uses (codex 0.169.0 generated `*Response` types). */
 export interface ResponseMap {
@@ -25,6 +30,7 @@ export interface ResponseMap {
   'thread/list': v2.ThreadListResponse;
   'thread/fork': v2.ThreadForkResponse;
   'thread/compact/start': v2.ThreadCompactStartResponse;
+  'thread/turns/list': v2.ThreadTurnsListResponse;
   'turn/start': v2.TurnStartResponse;
   'turn/interrupt': v2.TurnInterruptResponse;
   'turn/steer': v2.TurnSteerResponse;

@@ -1,6 +1,6 @@
 /**
  * The production way to start a Codex connection from a spawn spec (bin, argv ending with "app-server",
- * cwd, env): `CodexClient.start` with Angelia's defaults. Matches `StartCodex` of core/chats/connection.ts.
+ * cwd, env): `CodexClient.start` with Angelia's defaults. Matches `StartCodex` of core/codex/connection.ts.
  */
 import { CodexClient } from './client';
 import type { ChildTracker } from './launcher';

@@ -33,7 +33,7 @@ import { delimiter } from 'node:path';
 import type { InstancePaths } from '../instance/paths';
 import { chatToken, ensureOwnerToken } from '../api/tokens';
 import type { LoadedTable } from '../table/load';
-import type { CodexSpawnSpec } from '../chats/connection';
+import type { CodexSpawnSpec } from '../codex/connection';
 import type { ExpectedLaunch } from '../codex/attest';
 import { STRIPPED_ENV } from '../codex/strippedEnv';
 

@@ -15,7 +15,7 @@
  */
 import type { CodexSetting, ModelsView } from '../../../shared/contract';
 import { AppFailure, toAppError } from '../../../shared/result';
-import type { CodexConnection, CodexExit, CodexSpawnSpec } from '../chats/connection';
+import type { CodexConnection, CodexExit, CodexSpawnSpec } from '../codex/connection';
 import { planLaunch, type PlanInput } from '../launch/plan';
 import type { ModelCatalog } from '../codex/models';
 import { isObj, str } from '../codex/wire';
