@@ -7,14 +7,13 @@
  * Each child is recorded as soon as it is spawned (before `initialize`) with its identity (pid + start
  * time, see identity.ts), its process group and session, the boot it ran in, the chat it serves and the
  * identity of the Angelia process that owns it; the entry is removed when the child has exited. File
- * format: `{"version":1,"children":[ChildRecord…]}`. Writes are synchronous read-modify-write, so entries
- * from one process never interleave; two Angelia processes writing at the same instant can lose an entry.
+ * format: `{"version":1,"children":[ChildRecord…]}`. Every change is a synchronous read-modify-write
+ * under the state-file lock (instance/jsonStore.ts), so two Angelia processes on one state folder
+ * (`angelia serve` and `angelia run`) never lose each other's entries.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { AppFailure } from '../../../shared/result';
+import { JsonLockError, readJsonSync, updateJsonSync, type JsonRead } from '../instance/jsonStore';
 import { privateFile } from '../instance/paths';
 import { bootId, processInfo } from './identity';
 import type { ChildTracker } from './launcher';
@@ -67,37 +66,37 @@ export class ChildLedger {
    * file when it cannot be read or is not a valid record.
    */
   list(): ChildRecord[] {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw this.failure(`cannot be read: ${(e as Error).message}`);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (e) {
-      throw this.failure(`is not valid JSON: ${(e as Error).message}`);
-    }
-    const checked = FileSchema.safeParse(parsed);
-    if (!checked.success) throw this.failure(`is not a record of Codex children: ${checked.error.issues[0]?.message ?? 'invalid'}`);
-    return checked.data.children;
+    const read = readJsonSync(this.file, FileSchema);
+    if (read.kind === 'missing') return [];
+    if (read.kind !== 'ok') throw this.badRead(read);
+    return read.data.children;
   }
 
   /**
-   * Applies `change` to the list and writes the result (mode 600, atomically) when it differs, creating
-   * the folder (mode 700) when it is missing. Throws the fs error when it cannot be written.
+   * Applies `change` to the list as it is on disk, under the state-file lock, and writes the result
+   * (mode 600, atomically) when it differs, creating the folder (mode 700) when it is missing. Throws
+   * AppFailure `state-file` when the file does not load, and the fs error when it cannot be written.
    */
   update(change: (list: ChildRecord[]) => ChildRecord[]): void {
-    const before = this.list();
-    const after = change([...before]);
-    if (after.length === before.length && after.every((r, i) => r === before[i])) return;
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    // Atomic but not fsynced: the record only has to outlive an Angelia process, not the OS (after a
-    // reboot every child is gone and the boot id differs). An fsync here cost ~10 ms at every spawn and
-    // exit of a Codex process (docs/benchmarks.md).
-    writeFileAtomic.sync(this.file, JSON.stringify({ version: 1, children: after }, null, 2) + '\n', { mode: 0o600, fsync: false });
+    try {
+      updateJsonSync(this.file, FileSchema, (data) => {
+        const before = data.children;
+        const after = change([...before]);
+        if (after.length === before.length && after.every((r, i) => r === before[i])) return { result: undefined, write: false };
+        data.children = after;
+        return { result: undefined };
+      }, {
+        initial: () => ({ version: 1 as const, children: [] }),
+        failure: (read) => this.badRead(read),
+        // Atomic but not fsynced: the record only has to outlive an Angelia process, not the OS (after a
+        // reboot every child is gone and the boot id differs). An fsync here cost ~10 ms at every spawn and
+        // exit of a Codex process (docs/benchmarks.md).
+        fsync: false,
+      });
+    } catch (e) {
+      if (e instanceof JsonLockError) throw this.failure(e.kind === 'timeout' ? `stays locked (${e.lock})` : `cannot be locked: ${(e.cause as Error)?.message}`);
+      throw e;
+    }
   }
 
   /** Adds `record`, replacing an entry with the same pid. */
@@ -108,6 +107,12 @@ export class ChildLedger {
   /** Removes the entry of pid `pid` started at `startTime` (any entry of that pid when `startTime` is null). */
   remove(pid: number, startTime: string | null): void {
     this.update((list) => list.filter((r) => !(r.pid === pid && (startTime === null || r.startTime === startTime))));
+  }
+
+  private badRead(read: Exclude<JsonRead<unknown>, { kind: 'ok' } | { kind: 'missing' }>): AppFailure {
+    if (read.kind === 'unreadable') return this.failure(`cannot be read: ${read.error.message}`);
+    if (read.kind === 'not-json') return this.failure(`is not valid JSON: ${read.error.message}`);
+    return this.failure(`is not a record of Codex children: ${read.issues[0]?.message ?? 'invalid'}`);
   }
 
   private failure(what: string): AppFailure {
