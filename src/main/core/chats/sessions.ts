@@ -4,31 +4,30 @@
  * session and a history of sessions. A session row takes the thread id Codex mints; it is resumed only once it is
  * materialized (a turn started on it: before that Codex has no rollout to resume).
  *
- * Files: `sessions.json` written atomically (write-file-atomic), mode 600; before every write the version
- * on disk is kept as `sessions.json.bak`, also written atomically with mode 600 whatever the mode of the
- * source was; `sessions.json.lock` exists only while one process writes. All three, and
- * write-file-atomic's temps, lie beside the file (so in `private/`).
+ * Files: `sessions.json` written atomically, mode 600; before every write the version on disk is kept
+ * as `sessions.json.bak`, also written atomically with mode 600 whatever the mode of the source was;
+ * `sessions.json.lock` exists only while one process writes. All three, and the write temps, lie beside
+ * the file (so in `private/`). How they are read, written and locked is the state-file store's
+ * (instance/jsonStore.ts, docs/architecture.md "State files").
  *
  * Several processes may share one state folder (`angelia serve` and `angelia run` at once). Every change
  * is made as: take the lock, RE-READ the file, apply the change to what is on disk, write, drop the lock.
- * So no process writes back a stale copy and nothing another process wrote is lost. The lock is a file
- * created with O_EXCL holding `{pid, host, at}`; it is taken over when stale: its process is gone (same
- * host), it holds no readable record for more than a moment, or it is older than `SESSIONS_LOCK_STALE_MS`
- * (a write takes milliseconds; this also covers a reused pid). Reads do not lock (writes are atomic
- * renames): they re-read the file when its inode, size or mtime changed.
+ * So no process writes back a stale copy and nothing another process wrote is lost. A lock is taken over
+ * when stale (not refreshed for `SESSIONS_LOCK_STALE_MS`; a write takes milliseconds; a lock file of an
+ * older Angelia also when its process is gone). Reads do not lock (writes are atomic renames): they
+ * re-read the file when its inode, size or mtime changed.
  *
  * Session ids as shown to people (`shortId`): Codex thread ids are UUIDv7, whose leading characters are a
  * millisecond clock, so sessions made within about a minute share their first 8 characters. Ids are
  * therefore shown by their LAST characters (random in UUIDv7), as `…c7f1a3d8`, and `/resume` and
  * `--session` take either the start or the end of an id (`findSession`).
  */
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { AppFailure } from '../../../shared/result';
+import { fileSignature, JsonLockError, readJsonSync, withLockSync, writeJsonSync } from '../instance/jsonStore';
 import { keyPath } from '../table/errors';
 
 /** The longest `last_line` kept with a session row, in characters (the chat list's line, transcript.ts `lastLine`). */
@@ -66,8 +65,6 @@ type StoreFile = z.infer<typeof StoreFile>;
 export const SESSIONS_LOCK_STALE_MS = 10_000;
 /** How long (ms) a change waits for another process's lock before failing with `sessions-locked`. */
 export const SESSIONS_LOCK_WAIT_MS = 15_000;
-/** A lock file with no readable record is stale after this long (ms): its writer died between create and write. */
-const LOCK_EMPTY_STALE_MS = 2_000;
 /** The shortest selector `findSession` takes (characters of the start or the end of an id). */
 export const SESSION_SELECTOR_MIN = 5;
 /** Characters of an id shown by `shortId` (more when two ids end alike). */
@@ -145,16 +142,6 @@ interface DiskState {
   sig: string;
 }
 
-/** inode, size and mtime (ns) of `file`, or null when it is missing. */
-function signature(file: string): string | null {
-  try {
-    const st = statSync(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}`;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The fix for a store that does not load: restore the backup when it loads itself, else move the broken
  * file aside (the conversations stay in CODEX_HOME; only the list of sessions is lost).
@@ -180,125 +167,38 @@ function repairFix(file: string): string {
  * restore `sessions.json.bak` or move the file aside.
  */
 export function readSessionsFile(file: string): DiskState | null {
-  // The signature is taken BEFORE reading: a write that lands in between makes it stale, so it is read again later.
-  const sig = signature(file) ?? '';
-  let raw: string;
-  try {
-    raw = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new AppFailure({ code: 'sessions-unreadable', message: `the sessions store cannot be read: ${(e as Error).message}`, where: file, fix: 'make it readable by this user (it should be mode 600, owned by you)' });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (e) {
-    throw new AppFailure({ code: 'sessions-unreadable', message: `the sessions store is not valid JSON: ${(e as Error).message}`, where: file, fix: repairFix(file) });
-  }
-  const parsed = StoreFile.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues;
-    const first = issues[0];
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length === 2 ? '' : 's'})` : '';
-    throw new AppFailure({ code: 'sessions-invalid', message: `the sessions store is not valid: ${first ? `${keyPath(first.path)}: ${first.message}` : 'unknown problem'}${more}`, where: file, fix: repairFix(file) });
-  }
-  return { data: parsed.data, raw, sig };
-}
-
-const sleepCell = new Int32Array(new SharedArrayBuffer(4));
-/** Blocks this thread for `ms` (the store's API is synchronous). */
-function sleepSync(ms: number): void {
-  Atomics.wait(sleepCell, 0, 0, ms);
-}
-
-/** True when a process with this pid exists (EPERM: it exists but is someone else's). */
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The record in a lock file. */
-interface LockRecord {
-  pid: number;
-  host: string;
-  at: string;
-}
-
-/** What a lock file holds now: its record (null when unreadable), age and inode; null when it is gone. */
-function readLock(lock: string): { record: LockRecord | null; ageMs: number; ino: number } | null {
-  try {
-    const st = lstatSync(lock);
-    let record: LockRecord | null = null;
-    try {
-      const r = JSON.parse(readFileSync(lock, 'utf8')) as Partial<LockRecord>;
-      if (typeof r.pid === 'number' && typeof r.host === 'string') record = { pid: r.pid, host: r.host, at: String(r.at ?? '') };
-    } catch {
-      record = null;
+  const read = readJsonSync(file, StoreFile);
+  switch (read.kind) {
+    case 'ok':
+      return { data: read.data, raw: read.raw, sig: read.sig };
+    case 'missing':
+      return null;
+    case 'unreadable':
+      throw new AppFailure({ code: 'sessions-unreadable', message: `the sessions store cannot be read: ${read.error.message}`, where: file, fix: 'make it readable by this user (it should be mode 600, owned by you)' });
+    case 'not-json':
+      throw new AppFailure({ code: 'sessions-unreadable', message: `the sessions store is not valid JSON: ${read.error.message}`, where: file, fix: repairFix(file) });
+    case 'invalid': {
+      const issues = read.issues;
+      const first = issues[0];
+      const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length === 2 ? '' : 's'})` : '';
+      throw new AppFailure({ code: 'sessions-invalid', message: `the sessions store is not valid: ${first ? `${keyPath(first.path)}: ${first.message}` : 'unknown problem'}${more}`, where: file, fix: repairFix(file) });
     }
-    return { record, ageMs: Date.now() - st.mtimeMs, ino: st.ino };
-  } catch {
-    return null;
   }
 }
 
 /**
- * Takes `lock` (O_EXCL create, mode 600) and returns the function that drops it. Waits (polling, 5–50
- * ms) while a live lock is held; takes over a stale one (see the module comment). Throws AppFailure
- * `sessions-locked` after `waitMs`, naming the holder and how to clear the lock, or `sessions-lock-failed`
- * when the lock cannot be created at all (permissions).
+ * The AppFailure for a lock that could not be taken: `sessions-locked` (held past the wait, naming the
+ * holder when its lock file has a record, and how to clear the lock) or `sessions-lock-failed` (it cannot
+ * be created at all: permissions).
  */
-function acquireLock(lock: string, waitMs: number, staleMs: number): () => void {
-  const deadline = Date.now() + waitMs;
-  const me: LockRecord = { pid: process.pid, host: hostname(), at: '' };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const fd = openSync(lock, 'wx', 0o600);
-      try {
-        writeSync(fd, JSON.stringify({ ...me, at: new Date().toISOString() }));
-      } finally {
-        closeSync(fd);
-      }
-      const ino = lstatSync(lock).ino;
-      return () => {
-        // Only our own lock is removed (a takeover after a very long pause may have replaced it).
-        try {
-          if (lstatSync(lock).ino === ino) unlinkSync(lock);
-        } catch {
-          /* already gone */
-        }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new AppFailure({ code: 'sessions-lock-failed', message: `cannot create the sessions lock: ${(e as Error).message}`, where: lock, fix: `make ${dirname(lock)} writable by this user` });
-      }
-    }
-    const held = readLock(lock);
-    if (!held) continue;
-    const { record, ageMs } = held;
-    const dead = record !== null && record.host === me.host && record.pid !== process.pid && !pidAlive(record.pid);
-    const stale = dead || (record === null && ageMs > LOCK_EMPTY_STALE_MS) || ageMs > staleMs;
-    if (stale) {
-      // Removed only if it is still the same lock file that was judged stale.
-      const again = readLock(lock);
-      if (again && again.ino === held.ino) {
-        try {
-          unlinkSync(lock);
-        } catch {
-          /* another process took it over first */
-        }
-      }
-      continue;
-    }
-    if (Date.now() > deadline) {
-      const who = record ? `process ${record.pid} on ${record.host} (since ${record.at})` : 'a process that left no record';
-      throw new AppFailure({ code: 'sessions-locked', message: `the sessions store stays locked by ${who}`, where: lock, fix: `wait for it to finish; if no Angelia process${record ? ` ${record.pid}` : ''} is running, delete ${lock}` });
-    }
-    sleepSync(Math.min(50, 5 * (attempt + 1)));
+function lockFailure(e: JsonLockError): AppFailure {
+  const lock = e.lock;
+  if (e.kind === 'failed') {
+    return new AppFailure({ code: 'sessions-lock-failed', message: `cannot create the sessions lock: ${(e.cause as Error)?.message ?? 'unknown error'}`, where: lock, fix: `make ${dirname(lock)} writable by this user` });
   }
+  const record = e.holder;
+  const who = record ? `process ${record.pid} on ${record.host} (since ${record.at})` : 'another process';
+  return new AppFailure({ code: 'sessions-locked', message: `the sessions store stays locked by ${who}`, where: lock, fix: `wait for it to finish; if no Angelia process${record ? ` ${record.pid}` : ''} is running, delete ${lock}${record ? '' : ' (a folder: rmdir)'}` });
 }
 
 /**
@@ -309,12 +209,10 @@ function acquireLock(lock: string, waitMs: number, staleMs: number): () => void 
 export class SessionStore {
   private data: StoreFile = { version: 1, chats: {} };
   private sig: string | null = null;
-  private readonly lock: string;
   private readonly lockWaitMs: number;
   private readonly lockStaleMs: number;
 
   constructor(private readonly file: string, opts: SessionStoreOptions = {}) {
-    this.lock = `${file}.lock`;
     this.lockWaitMs = opts.lockWaitMs ?? SESSIONS_LOCK_WAIT_MS;
     this.lockStaleMs = opts.lockStaleMs ?? SESSIONS_LOCK_STALE_MS;
     const disk = readSessionsFile(file);
@@ -465,7 +363,7 @@ export class SessionStore {
    * throws the clear error instead of writing over it.
    */
   private fresh(): StoreFile {
-    const sig = signature(this.file);
+    const sig = fileSignature(this.file);
     if (sig !== null && sig !== this.sig) {
       try {
         const disk = readSessionsFile(this.file);
@@ -483,25 +381,24 @@ export class SessionStore {
   /**
    * Applies `change` to the store as it is on disk, under the lock, and writes it: the file on disk (or,
    * when it vanished, this process's copy) is the base, so another process's writes are kept. The
-   * version replaced is kept as `.bak` (mode 600). Throws what `readSessionsFile`, `acquireLock` or
-   * `change` throw; nothing is written then.
+   * version replaced is kept as `.bak` (mode 600). Throws what `readSessionsFile` or `change` throw, and
+   * AppFailure `sessions-locked` / `sessions-lock-failed` for the lock; nothing is written then.
    */
   private mutate<T>(change: (data: StoreFile) => T): T {
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    const release = acquireLock(this.lock, this.lockWaitMs, this.lockStaleMs);
     try {
-      const disk = readSessionsFile(this.file);
-      const data: StoreFile = disk ? disk.data : structuredClone(this.data);
-      const out = change(data);
-      // The backup is not fsynced (the store itself is): one fsync less on every chat start and turn
-      // (~10 ms on a virtual disk, docs/benchmarks.md); an OS crash can only cost the previous version.
-      if (disk) writeFileAtomic.sync(`${this.file}.bak`, disk.raw, { mode: 0o600, fsync: false });
-      writeFileAtomic.sync(this.file, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
-      this.data = data;
-      this.sig = signature(this.file);
-      return out;
-    } finally {
-      release();
+      return withLockSync(this.file, () => {
+        const disk = readSessionsFile(this.file);
+        const data: StoreFile = disk ? disk.data : structuredClone(this.data);
+        const out = change(data);
+        // The backup is not fsynced (the store itself is): one fsync less on every chat start and turn
+        // (~10 ms on a virtual disk, docs/benchmarks.md); an OS crash can only cost the previous version.
+        writeJsonSync(this.file, data, { backup: disk?.raw });
+        this.data = data;
+        this.sig = fileSignature(this.file);
+        return out;
+      }, { waitMs: this.lockWaitMs, staleMs: this.lockStaleMs });
+    } catch (e) {
+      throw e instanceof JsonLockError ? lockFailure(e) : e;
     }
   }
 }
