@@ -1,7 +1,9 @@
 /**
  * The durable record of each approval request: `<recordDir>/<id>.json` (the chat core passes
- * `<state>/approvals`), one file per request, written atomically (temp file + rename,
- * write-file-atomic) with mode 600 in a folder of mode 700, on open and on every change of state. The
+ * `<state>/approvals`), one file per request, written atomically (temp file + rename) with mode 600 in a
+ * folder of mode 700, on open and on every change of state, under the file's lock (`<id>.json.lock`,
+ * instance/jsonStore.ts), so the startup reconcile of another Angelia process never writes over a newer
+ * state with `abandoned`. The
  * same shape for every server request method: the `ApprovalView` as the UI shows it, plus Codex's
  * JSON-RPC id and thread/turn ids, and the state `abandoned` that the view has no name for.
  *
@@ -11,11 +13,11 @@
  * log (audit.ts) keeps the history for good.
  */
 import { chmodSync, mkdirSync } from 'node:fs';
-import { chmod, readdir, readFile, unlink } from 'node:fs/promises';
+import { chmod, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { ApprovalView } from '../../../shared/contract';
+import { readJson, withLock, withLockSync, writeJson, writeJsonSync } from '../instance/jsonStore';
 import type { AuditSink } from './audit';
 
 /** Records whose `updatedAt` is older than this many days are deleted by `reconcileApprovalRecords`. */
@@ -72,7 +74,8 @@ function prepareDir(recordDir: string): void {
 export function writeApprovalRecord(recordDir: string, record: ApprovalRecord): void {
   const checked = ApprovalRecord.parse(record);
   prepareDir(recordDir);
-  writeFileAtomic.sync(approvalRecordFile(recordDir, checked.id), JSON.stringify(checked, null, 2) + '\n', { mode: 0o600, fsync: false });
+  const file = approvalRecordFile(recordDir, checked.id);
+  withLockSync(file, () => writeJsonSync(file, checked, { fsync: false, mkdir: false }));
 }
 
 /**
@@ -117,13 +120,19 @@ export async function reconcileApprovalRecords(recordDir: string, audit: AuditSi
     const r = await readRecord(file);
     if (!r) continue;
     if (r.state === 'pending') {
-      audit.append({
-        at: now.toISOString(), event: 'abandoned', approvalId: r.id, chatId: r.chatId, profile: r.profile,
-        kind: r.kind, title: r.title, rpcId: r.rpcId,
+      // Re-read under the lock: a state written since the read above is not overwritten.
+      const marked = await withLock(file, async () => {
+        const again = await readRecord(file);
+        if (again?.state !== 'pending') return false;
+        audit.append({
+          at: now.toISOString(), event: 'abandoned', approvalId: again.id, chatId: again.chatId, profile: again.profile,
+          kind: again.kind, title: again.title, rpcId: again.rpcId,
+        });
+        const next: ApprovalRecord = { ...again, state: 'abandoned', updatedAt: now.toISOString() };
+        await writeJson(file, next, { mkdir: false });
+        return true;
       });
-      const next: ApprovalRecord = { ...r, state: 'abandoned', updatedAt: now.toISOString() };
-      await writeFileAtomic(file, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
-      abandoned++;
+      if (marked) abandoned++;
       continue;
     }
     const t = Date.parse(r.updatedAt);
@@ -141,20 +150,11 @@ async function listRecordFiles(recordDir: string): Promise<string[]> {
   }
 }
 
+/** The record in `file`; null when it is missing, not JSON or not an `ApprovalRecord`. Throws other fs errors. */
 async function readRecord(file: string): Promise<ApprovalRecord | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-  try {
-    const r = ApprovalRecord.safeParse(JSON.parse(text));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
+  const read = await readJson(file, ApprovalRecord);
+  if (read.kind === 'unreadable') throw read.error;
+  return read.kind === 'ok' ? read.data : null;
 }
 
 function ignoreMissing(e: unknown): void {
