@@ -12,7 +12,8 @@ import { CodexClient } from '../../../src/main/core/codex/client';
 import { launch, type LaunchedProcess } from '../../../src/main/core/codex/launcher';
 import { until } from '../../fixtures/until';
 import { waitGone } from './processes';
-import { adoptPrespawned, launchMemoryFile, prespawnCodex, prespawnedPid, rememberLaunch, type PrespawnSpec } from '../../../src/main/core/codex/prespawn';
+import { adoptPrespawned, launchMemoryFile, prespawnCodex, prespawnedPid, type PrespawnSpec } from '../../../src/main/core/codex/prespawn';
+import { readLaunchMemory, rememberLaunch } from '../../../src/main/core/codex/launchMemory';
 
 let state: string;
 let procs: LaunchedProcess[] = [];
@@ -129,6 +130,18 @@ describe('starting Codex from the chat\'s last launch', () => {
     writeFileSync(launchMemoryFile(state, 'coder'), '{"version":1,"bin":5}');
     prespawnCodex(state, 'coder', base);
     expect(prespawnedPid()).toBeNull();
+  });
+
+  it('the memory is a checked state file: what is remembered reads back through its schema, mode 600; another shape reads as none', async () => {
+    const { statSync } = await import('node:fs');
+    rememberLaunch(state, 'coder', specOf(), base);
+    const memo = readLaunchMemory(state, 'coder');
+    expect(memo).toMatchObject({ version: 3, bin: process.execPath, cwd: state, set: { MARK: 'compiled' } });
+    expect(memo?.stamps.map((s) => s.path)).toEqual([process.execPath]);
+    expect(statSync(launchMemoryFile(state, 'coder')).mode & 0o777).toBe(0o600);
+    writeFileSync(launchMemoryFile(state, 'coder'), '{"version":2,"bin":"x"}');
+    expect(readLaunchMemory(state, 'coder')).toBeNull();
+    expect(readLaunchMemory(state, 'nobody')).toBeNull();
   });
 
   it('an early child that dies just before adoption (not yet reaped) is replaced by a fresh spawn, and the start succeeds', async () => {

@@ -24,7 +24,7 @@ import { APP_VERSION } from '../instance/version';
 import { childTracker, childrenFile } from '../codex/children';
 import { reapOrphans } from '../codex/orphans';
 import type { CodexStartSpec } from '../codex/start';
-import { rememberLaunch } from '../codex/prespawn';
+import { rememberLaunch } from '../codex/launchMemory';
 import { guardPath } from '../compile/guardFile';
 import { reconcileApprovalRecords } from '../approvals/records';
 import { ModelCatalog } from '../codex/models';

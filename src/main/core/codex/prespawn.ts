@@ -5,7 +5,7 @@
  * spawn Codex, and Codex then spends ~90 ms starting before it answers `initialize`. This module (Node
  * built-ins only, so it loads in a millisecond) lets the two overlap: right after Node starts, `run`
  * spawns Codex with EXACTLY the spawn spec the chat's last launch used (executable, argv, cwd, environment;
- * remembered in `<state>/private/launch/<chatId>.json` by `rememberLaunch`; the environment holds only the
+ * remembered in `<state>/private/launch/<chatId>.json` by launchMemory.ts `rememberLaunch`; the environment holds only the
  * variables that launch had, so nothing the plan strips reaches it), and nothing is written to it.
  * When the real launch plan is ready, `launcher.launch` asks `adoptPrespawned(spec)`: the child is used
  * only if its spec is identical, field by field and variable by variable, to the one just computed; any
@@ -15,7 +15,7 @@
  * when the process exits; one left by a killed `angelia` sees its stdin close and exits.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { signalTree } from './reap';
 import { STRIPPED_ENV } from './strippedEnv';
@@ -24,7 +24,7 @@ import { STRIPPED_ENV } from './strippedEnv';
  * What `<state>/private/launch/<chatId>.json` holds: a spawn spec, and its environment as the names of
  * all its variables plus the values that differed from the environment of the process that launched it.
  */
-interface RememberedLaunch {
+export interface RememberedLaunch {
   version: 3;
   bin: string;
   args: string[];
@@ -46,7 +46,7 @@ interface RememberedLaunch {
  * A file's identity and size at one moment; a rename over it (an atomic write) changes `ino`, and any
  * write changes `ctimeMs` (which, unlike `mtimeMs`, no user can set back).
  */
-interface FileStamp {
+export interface FileStamp {
   path: string;
   ino: number;
   size: number;
@@ -54,7 +54,8 @@ interface FileStamp {
   ctimeMs: number;
 }
 
-function stampOf(path: string): FileStamp | null {
+/** `path`'s stamp now, or null when it cannot be stat'ed. */
+export function stampOf(path: string): FileStamp | null {
   try {
     const st = statSync(path);
     return { path, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
@@ -84,29 +85,6 @@ let pending: { spec: PrespawnSpec; child: ChildProcessWithoutNullStreams } | nul
 /** `<state>/private/launch/<chatId>.json`. */
 export function launchMemoryFile(stateDir: string, chatId: string): string {
   return join(stateDir, 'private', 'launch', `${encodeURIComponent(chatId)}.json`);
-}
-
-/**
- * Remembers `spec` as chat `chatId`'s last launch (its variables' names, and the values that differ from
- * `baseEnv`; the current state of each file of `plannedFrom` and of the executable), written atomically (a temp name renamed
- * over). Best effort: an error is swallowed (the next run then spawns Codex after its plan, as without this).
- */
-export function rememberLaunch(stateDir: string, chatId: string, spec: PrespawnSpec, baseEnv: NodeJS.ProcessEnv, plannedFrom: string[] = []): void {
-  try {
-    const set: Record<string, string> = {};
-    for (const [k, v] of Object.entries(spec.env)) if (v !== undefined && baseEnv[k] !== v) set[k] = v;
-    const names = Object.keys(spec.env).filter((k) => spec.env[k] !== undefined);
-    const stamps = [...plannedFrom, spec.bin].map(stampOf);
-    if (stamps.some((x) => x === null)) return;
-    const memo: RememberedLaunch = { version: 3, bin: spec.bin, args: spec.args, cwd: spec.cwd, names, set, stamps: stamps as FileStamp[] };
-    const file = launchMemoryFile(stateDir, chatId);
-    mkdirSync(join(stateDir, 'private', 'launch'), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(memo), { mode: 0o600 });
-    renameSync(tmp, file);
-  } catch {
-    // Only a speed-up: without it the next start spawns Codex after its plan.
-  }
 }
 
 /**
