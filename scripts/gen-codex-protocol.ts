@@ -10,7 +10,8 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { codexEnv, resolveCodexBin } from '../src/main/core/codex/resolve';
+import { resolveCodexBin } from '../src/main/core/codex/resolve';
+import { codexEnv } from '../src/main/core/launch/env';
 
 const run = promisify(execFile);
 

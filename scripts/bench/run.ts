@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { repoRoot } from '../../src/main/demo/codexHome';
+import { packageRoot as repoRoot } from '../../src/main/core/instance/program';
 import { pinnedCodexBin } from '../../test/fixtures/bareCodex';
 import { agentStart } from './agentStart';
 import { approvalRelay } from './approvalRelay';

@@ -14,7 +14,7 @@ import { callApi, locateApi, type ApiEndpoint } from '../../src/main/api/client'
 import { MAX_REQUEST_BYTES, requestName, responseName } from '../../src/main/api/mailboxProtocol';
 import { callMailbox } from '../../src/main/api/mailboxClient';
 import { SOCKET_ONLY } from '../../src/main/api/handler';
-import { ensureMailbox, IDENTITY_FILE, mailboxDirFor } from '../../src/main/core/compile/mailbox';
+import { ensureMailbox, IDENTITY_FILE, mailboxDirFor } from '../../src/main/core/launch/mailbox';
 import { createFakeApiCore, type FakeApiCore } from './fakeApiCore';
 import { apiDirs, startTestApi, type ApiDirs, type TestApi } from './helpers';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ESCALATED, READ_ONLY_COPY } from '../../src/main/api/client';
 import { routes } from '../../src/main/api/routes';
 import { apiParagraph } from '../../src/main/core/compile/developerInstructions';
-import { mailboxDirFor } from '../../src/main/core/compile/mailbox';
+import { mailboxDirFor } from '../../src/main/core/launch/mailbox';
 import { PERMISSION_MODES } from '../../src/main/core/table/schema';
 import { commands } from '../../src/main/cli/commands';
 import { AGENT_COMMANDS, GUIDE_TOPICS, runGuide } from '../../src/main/cli/commands/guide';

@@ -18,7 +18,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLaunch } from '../../src/main/core/compile/guard';
+import { launchReasons } from '../../src/main/core/launch/check';
 import { gatherFacts } from '../../src/main/core/compile/gather';
 import { compileCheck } from '../../src/main/core/compile/write';
 import { loadAccepted } from '../../src/main/core/table/accepted';
@@ -166,7 +166,7 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     const { table } = await loadAccepted(inst.paths, { home: inst.paths.home, env: inst.env });
     expect(table.profiles.demo?.addDirs).toEqual([folder]);
     expect((await compileCheck(table, ['demo'], await gatherFacts(inst.paths))).map((c) => c.status)).toEqual(['up to date']);
-    expect(await checkLaunch(inst.paths.stateDir, { name: 'demo', cwd: inst.cwd.demo!, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual([]);
+    expect(await launchReasons(inst.paths.stateDir, { name: 'demo', cwd: inst.cwd.demo!, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual([]);
     expect(orch.profileViews().find((p) => p.name === 'demo')?.addDirs).toEqual([folder]);
     // The editor's preview now answers for the saved table.
     await expect.poll(() => page.getByTestId('preview').getByTestId('plan-line').allTextContents(), { timeout: 30_000 }).not.toContain(`+ write ${folder} (add_dirs)`);
@@ -292,7 +292,7 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     expect(written).toBe(`${before}\n[profiles.scribe]\ncwd = "${cwd}"\npermission_mode = "acceptEdits"\n`);
     expect(written).toContain(TOP_COMMENT);
     expect(await readFile(`${tableFile}.bak`, 'utf8')).toBe(before);
-    expect(await checkLaunch(inst.paths.stateDir, { name: 'scribe', cwd, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual([]);
+    expect(await launchReasons(inst.paths.stateDir, { name: 'scribe', cwd, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual([]);
     expect(orch.profileViews().map((p) => p.name)).toEqual(['demo', 'scribe']);
     expect(orch.chatViews().map((c) => c.id)).toContain('scribe');
     expect(problems).toEqual([]);

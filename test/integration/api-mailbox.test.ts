@@ -19,7 +19,7 @@ import { startApi, type RunningApi } from '../../src/main/api/server';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
-import { IDENTITY_FILE, mailboxDirFor } from '../../src/main/core/compile/mailbox';
+import { IDENTITY_FILE, mailboxDirFor } from '../../src/main/core/launch/mailbox';
 import { lastUserText, turnToolCalls } from '../../src/main/demo/scriptedModel';
 import type { ChatItem } from '../../src/shared/contract';
 import { makeInstance, type TestInstance, type TestProfile } from '../fixtures/instance';

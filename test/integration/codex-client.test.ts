@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { CodexClient, type CodexClientOptions } from '../../src/main/core/codex/client';
 import { CodexExitedError, CodexStartError } from '../../src/main/core/codex/clientErrors';
-import { codexEnv, resolveCodexBin } from '../../src/main/core/codex/resolve';
+import { resolveCodexBin } from '../../src/main/core/codex/resolve';
+import { codexEnv } from '../../src/main/core/launch/env';
 import { startScriptedModel, type ScriptedModel } from '../../src/main/demo/scriptedModel';
 import { waitFor, waitTreeEmpty } from '../core/codex/processes';
 

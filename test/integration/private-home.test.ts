@@ -11,7 +11,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchFacts } from '../../src/main/core/launch/plan';
-import { ensureCacheDirs } from '../../src/main/core/compile/cache';
+import { ensureCacheDirs } from '../../src/main/core/launch/prepare';
 import { compileCodexLaunch, type CodexLaunch } from '../../src/main/core/compile/codexProfile';
 import { resolveInstance, type InstancePaths } from '../../src/main/core/instance/paths';
 import { loadTable } from '../../src/main/core/table/load';

@@ -14,7 +14,7 @@ import type { AppEvent } from '../../src/shared/contract';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
-import { checkLaunch } from '../../src/main/core/compile/guard';
+import { launchReasons } from '../../src/main/core/launch/check';
 import { makeInstance, type TestInstance } from '../fixtures/instance';
 
 let inst: TestInstance | null = null;
@@ -67,7 +67,7 @@ describe('the profile editor on real codex', { timeout: 300_000 }, () => {
     expect(await readFile(`${paths.tableFile}.bak`, 'utf8')).toBe(table);
     expect(statSync(`${paths.tableFile}.bak`).mode & 0o777).toBe(0o600);
     expect(await readFile(paths.acceptedTable, 'utf8')).toBe(written);
-    expect(await checkLaunch(paths.stateDir, { name: 'coder', cwd: inst.cwd.coder!, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual([]);
+    expect(await launchReasons(paths.stateDir, { name: 'coder', cwd: inst.cwd.coder!, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual([]);
     expect(saved.verify).toMatchObject({ profile: 'coder', codexVersion: '0.169.0', pass: true });
     expect(saved.verify?.probes.find((p) => p.path === outside && p.op === 'write')).toMatchObject({ expected: 'allowed', pass: true });
     expect(profilesChanged).toContainEqual({ names: ['coder'] });

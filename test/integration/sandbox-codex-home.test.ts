@@ -14,7 +14,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchFacts } from '../../src/main/core/launch/plan';
-import { ensureCacheDirs } from '../../src/main/core/compile/cache';
+import { ensureCacheDirs } from '../../src/main/core/launch/prepare';
 import { compileCodexLaunch, type CodexLaunch } from '../../src/main/core/compile/codexProfile';
 import { resolveInstance, type InstancePaths } from '../../src/main/core/instance/paths';
 import { loadTable } from '../../src/main/core/table/load';

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCacheDirs } from '../../src/main/core/compile/cache';
+import { ensureCacheDirs } from '../../src/main/core/launch/prepare';
 import { compileCodexLaunch, type CodexLaunch } from '../../src/main/core/compile/codexProfile';
 import { gatherFacts } from '../../src/main/core/compile/gather';
 import { resolveInstance, type InstancePaths } from '../../src/main/core/instance/paths';

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCacheDirs } from '../../src/main/core/compile/cache';
+import { ensureCacheDirs } from '../../src/main/core/launch/prepare';
 import { compileCodexLaunch } from '../../src/main/core/compile/codexProfile';
 import { compileWrite } from '../../src/main/core/compile/write';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';

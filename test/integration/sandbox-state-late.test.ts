@@ -26,9 +26,8 @@ import { fileAudit, type AuditRecord } from '../../src/main/core/approvals/audit
 import { launchFacts } from '../../src/main/core/launch/plan';
 import { SessionStore } from '../../src/main/core/chats/sessions';
 import { ChildLedger, ownerIdentity } from '../../src/main/core/codex/children';
-import { ensureCacheDirs } from '../../src/main/core/compile/cache';
+import { ensureCacheDirs, ensureStateFolders } from '../../src/main/core/launch/prepare';
 import { compileCodexLaunch, type CodexLaunch } from '../../src/main/core/compile/codexProfile';
-import { ensureStateFolders } from '../../src/main/core/compile/stateFolders';
 import { resolveInstance, type InstancePaths } from '../../src/main/core/instance/paths';
 import { loadTable } from '../../src/main/core/table/load';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';

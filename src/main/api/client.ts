@@ -19,7 +19,7 @@
 import { request } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IDENTITY_FILE } from '../core/compile/mailbox';
+import { IDENTITY_FILE } from '../core/launch/mailbox';
 import { resolveInstance, type InstanceEnv } from '../core/instance/paths';
 import { callMailbox, MailboxError } from './mailboxClient';
 

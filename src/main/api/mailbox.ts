@@ -17,7 +17,7 @@
 import { constants, watch, type FSWatcher } from 'node:fs';
 import { lstat, open, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAILBOX_ROOT, mailboxName, writeNoFollow } from '../core/compile/mailbox';
+import { MAILBOX_ROOT, mailboxName, writeNoFollow } from '../core/launch/mailbox';
 import { ApiError } from './errors';
 import { MAX_BODY_BYTES, type ApiHandler, type ApiRequest } from './handler';
 import { MAILBOX_API, MAX_REQUEST_BYTES, MailboxRequest, REQUEST_NAME, RESPONSE_NAME, responseName, type MailboxResponse } from './mailboxProtocol';

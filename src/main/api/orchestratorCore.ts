@@ -11,15 +11,14 @@
  * A posted line (`/send`, `/send-media`) is a `notice` item `[label] text` with `[file: <copy>]` lines,
  * as the contract has no item for a message from another profile or a file.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { AppEvent, ChatItem, ChatView, CoreApi } from '../../shared/contract';
 import { AppFailure } from '../../shared/result';
 import type { ApprovalBroker } from '../core/approvals/broker';
-import { settingsFilePath } from '../core/compile/guard';
-import { guardPath } from '../core/compile/guardFile';
 import { profilePolicy } from '../core/compile/policy';
 import { wantDeny } from '../core/compile/rules';
 import { MAX_QUEUE } from '../core/chats/chat';
+import { recordedDenyRules } from '../core/launch/guard';
 import { launchFacts } from '../core/launch/plan';
 import type { InstancePaths } from '../core/instance/paths';
 import { loadAccepted } from '../core/table/accepted';
@@ -43,20 +42,6 @@ export interface OrchestratorPort {
 /** The adapter, with `close` to stop listening to the core. */
 export interface OrchestratorApiCore extends ApiCore {
   close(): void;
-}
-
-async function readJson(file: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-function denyList(v: unknown, pick: (o: Record<string, unknown>) => unknown): string[] {
-  if (typeof v !== 'object' || v === null) return [];
-  const list = pick(v as Record<string, unknown>);
-  return Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string') : [];
 }
 
 /**
@@ -129,16 +114,8 @@ export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: In
       const table = await accepted();
       const profile = table.profiles[profileName];
       if (!profile) throw new AppFailure({ code: 'unknown-profile', message: `no profile named "${profileName}" in the accepted table` });
-      const [guard, settings, facts] = await Promise.all([
-        readJson(guardPath(ctx.paths.stateDir, profileName)),
-        readJson(settingsFilePath(profile.cwd)),
-        launchFacts(ctx.paths),
-      ]);
-      return [...new Set([
-        ...denyList(guard, (g) => g.deny),
-        ...denyList(settings, (s) => (typeof s.permissions === 'object' && s.permissions !== null ? (s.permissions as Record<string, unknown>).deny : null)),
-        ...wantDeny(profilePolicy(table, profile, facts)),
-      ])];
+      const [recorded, facts] = await Promise.all([recordedDenyRules(ctx.paths.stateDir, profile), launchFacts(ctx.paths)]);
+      return [...new Set([...recorded, ...wantDeny(profilePolicy(table, profile, facts))])];
     },
     approvals: () => h['approvals:list']({}),
     answer: async (id, answer, opts) => orch.broker.answer(id, answer, 'api', opts),

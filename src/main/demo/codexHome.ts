@@ -6,11 +6,10 @@
  * no retries, no websockets. With a bundled model slug (default `gpt-5.5`) Codex offers `apply_patch` and
  * prints no "unknown model" warning.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { stringify } from 'smol-toml';
+import { packageRoot } from '../core/instance/program';
 
 /** Options of `writeOfflineCodexHome`. */
 export interface OfflineCodexHomeOptions {
@@ -57,23 +56,12 @@ export async function writeOfflineCodexHome(dir: string, opts: OfflineCodexHomeO
   return path;
 }
 
-/** The repository root: the nearest folder above this module holding `package.json` (works from src/ and out/). */
-export function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) return process.cwd();
-    dir = up;
-  }
-}
-
 /**
  * A new empty folder `<repo>/.angelia-test/<prefix>-XXXXXX` (outside /tmp, git-ignored, mode 700).
  * The caller removes it (`rm(dir, {recursive:true, force:true})`).
  */
 export async function freshDir(prefix: string): Promise<string> {
-  const base = join(repoRoot(), '.angelia-test');
+  const base = join(packageRoot(), '.angelia-test');
   await mkdir(base, { recursive: true, mode: 0o700 });
   return mkdtemp(join(base, `${prefix.replace(/[^A-Za-z0-9_.-]/g, '_')}-`));
 }

@@ -6,11 +6,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppFailure } from '../../shared/result';
-import { repoRoot } from '../demo/codexHome';
+import { packageRoot } from '../core/instance/program';
 
 /** The absolute folder holding the renderer's index.html. Throws AppFailure `no-renderer` when it is not built. */
 export function rendererDir(env: NodeJS.ProcessEnv = process.env): string {
-  const dir = repoRoot();
+  const dir = packageRoot();
   const given = env.ANGELIA_RENDERER_DIR ? resolve(env.ANGELIA_RENDERER_DIR) : null;
   const out = given ?? join(dir, 'out', 'renderer');
   if (!existsSync(join(out, 'index.html'))) {

@@ -2,7 +2,8 @@ import { chmodSync, mkdtempSync, mkdirSync, realpathSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codexEnv, codexTargetTriple, codexVersionFromUserAgent, resolveCodexBin } from '../../../src/main/core/codex/resolve';
+import { codexTargetTriple, codexVersionFromUserAgent, resolveCodexBin } from '../../../src/main/core/codex/resolve';
+import { codexEnv } from '../../../src/main/core/launch/env';
 
 function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'angelia-resolve-'));

@@ -6,7 +6,7 @@
 import { lstat, mkdir, readlink, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCodexHome } from '../../../src/main/core/compile/stateFolders';
+import { ensureCodexHome } from '../../../src/main/core/launch/prepare';
 import { makeTestDir, removeTestDir } from '../instance/testDir';
 
 let root = '';

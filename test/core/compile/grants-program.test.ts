@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { angeliaProgram } from '../../../src/main/core/compile/agentCommand';
+import { angeliaProgram } from '../../../src/main/core/instance/program';
 import { checkGrants, execAtCompile, liveFs, type GrantFacts } from '../../../src/main/core/compile/grants';
 import { keyPath } from '../../../src/main/core/table/errors';
 import { makeTestDir, removeTestDir, REPO_ROOT } from '../instance/testDir';

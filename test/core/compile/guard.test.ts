@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryAudit } from '../../../src/main/core/approvals/audit';
 import { Orchestrator } from '../../../src/main/core/chats/orchestrator';
 import { guardPath } from '../../../src/main/core/compile/guardFile';
-import { checkLaunch, launchCheck, refusalText, settingsFilePath, type FileText, type GuardedProfile, type LaunchReason } from '../../../src/main/core/compile/guard';
+import { checkLaunch, launchReasons, refusalText, type GuardedProfile, type LaunchReason } from '../../../src/main/core/launch/check';
+import { settingsFilePath, type FileText } from '../../../src/main/core/launch/guard';
 import { resolveInstance, type InstancePaths } from '../../../src/main/core/instance/paths';
 import { READ_DIRS_STARTER } from '../../../src/main/core/table/schema';
 import { makeTestDir, removeTestDir } from '../instance/testDir';
@@ -18,6 +19,8 @@ const S = '/w/coder/.claude/settings.json';
 const guard = (over: Record<string, unknown> = {}): FileText => ({ path: G, text: JSON.stringify({ ...GUARD, ...over }) });
 const settings = (deny: unknown = RULES, extra: Record<string, unknown> = {}): FileText => ({ path: S, text: JSON.stringify({ ...extra, permissions: { deny } }) });
 const kinds = (r: LaunchReason[]) => r.map((x) => x.kind);
+/** The shape of the start alone (launch/check.ts `checkLaunch` without `current`). */
+const launchCheck = (g: FileText, s: FileText, profile: GuardedProfile): LaunchReason[] => checkLaunch({ guard: g, settings: s, profile });
 
 describe('launchCheck: every refusal of seed-spec §3.2', () => {
   it('passes when guard, settings and profile agree (rules added since are fine)', () => {
@@ -139,7 +142,7 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
     await mkdir(join(cwd(), '.claude'), { recursive: true });
     await writeFile(settingsFilePath(cwd()), JSON.stringify({ permissions: { deny: ['Read(/a/**)'] } }));
     expect((await refusal()).refusal).toBe('1 of its protections was changed outside Angelia: deny Read(/b/**). Fix: angelia compile --write coder');
-    expect(await checkLaunch(paths.stateDir, { name: 'coder', cwd: cwd(), backend: 'codex', sandbox: true, permissionMode: 'default' })).toHaveLength(1);
+    expect(await launchReasons(paths.stateDir, { name: 'coder', cwd: cwd(), backend: 'codex', sandbox: true, permissionMode: 'default' })).toHaveLength(1);
     await writeFile(guardPath(paths.stateDir, 'coder'), 'not json');
     expect((await refusal()).refusal).toMatch(/^the launch guard .*coder\.json cannot be read \(not JSON/);
     expect(started).toBe(0);

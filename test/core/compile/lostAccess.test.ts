@@ -9,7 +9,7 @@ import type { LaunchPlan } from '../../../src/main/core/launch/plan';
 import { sightLost } from '../../../src/main/core/chats/sight';
 import { compileCodexLaunch } from '../../../src/main/core/compile/codexProfile';
 import { lostAccess } from '../../../src/main/core/compile/entries';
-import { mailboxDirFor } from '../../../src/main/core/compile/mailbox';
+import { mailboxDirFor } from '../../../src/main/core/launch/mailbox';
 import { FACTS, profile, tableOf } from './fixture';
 
 describe('lostAccess', () => {

@@ -7,7 +7,7 @@
 import { lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureSandboxPlaceholders, SANDBOX_PLACEHOLDERS } from '../../../src/main/core/compile/cache';
+import { ensureSandboxPlaceholders, SANDBOX_PLACEHOLDERS } from '../../../src/main/core/launch/prepare';
 
 let dir: string;
 beforeEach(() => {

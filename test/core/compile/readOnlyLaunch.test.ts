@@ -8,7 +8,7 @@
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { compileCodexLaunch, type CodexLaunch } from '../../../src/main/core/compile/codexProfile';
-import { mailboxDirFor } from '../../../src/main/core/compile/mailbox';
+import { mailboxDirFor } from '../../../src/main/core/launch/mailbox';
 import { FACTS, fixtureTable, profile, tableOf } from './fixture';
 
 /** The parsed value of one `-c` flag (undefined when absent). */

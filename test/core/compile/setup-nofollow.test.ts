@@ -9,11 +9,11 @@
 import { lstat, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeAgentLauncher } from '../../../src/main/core/compile/agentCommand';
-import { cacheDirFor, ensureCacheDirs } from '../../../src/main/core/compile/cache';
+import { writeAgentLauncher } from '../../../src/main/core/launch/agentCommand';
+import { cacheDirFor } from '../../../src/main/core/compile/cache';
 import { guardPath } from '../../../src/main/core/compile/guardFile';
-import { ensureMailbox, mailboxDirFor } from '../../../src/main/core/compile/mailbox';
-import { ensureStateFolders } from '../../../src/main/core/compile/stateFolders';
+import { ensureMailbox, mailboxDirFor } from '../../../src/main/core/launch/mailbox';
+import { ensureCacheDirs, ensureStateFolders } from '../../../src/main/core/launch/prepare';
 import { compileWrite } from '../../../src/main/core/compile/write';
 import { makeTestDir, removeTestDir } from '../instance/testDir';
 import { makeFullInstance } from './fullInstance';

@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { guardFileSchema, guardPath } from '../../../src/main/core/compile/guardFile';
-import { checkLaunch } from '../../../src/main/core/compile/guard';
+import { launchReasons } from '../../../src/main/core/launch/check';
 import { recordPath, recordSchema } from '../../../src/main/core/compile/record';
 import { compileCheck, compileWrite, planProfiles } from '../../../src/main/core/compile/write';
 import { AppFailure } from '../../../src/shared/result';
@@ -49,7 +49,7 @@ describe('compileWrite', () => {
     expect(guard.deny).toEqual(expect.arrayContaining([`Read(${join(i.home, '.ssh')}/**)`, `Edit(${i.profileDir('coder')}/.claude/**)`, 'mcp__userdocs']));
     expect(guard.deny).not.toContain('mcp__github');
     expect((await settingsOf(i, 'writer')).permissions.deny).toEqual(expect.arrayContaining(['mcp__github', `Read(${join(i.home, 'secret/mfa.key')})`]));
-    for (const p of ['coder', 'writer']) expect(await checkLaunch(i.paths.stateDir, i.table.profiles[p]!)).toEqual([]);
+    for (const p of ['coder', 'writer']) expect(await launchReasons(i.paths.stateDir, i.table.profiles[p]!)).toEqual([]);
   });
 
   it('records readOnly only for a sandboxed plan-mode profile (sandbox = false has full access in every mode)', async () => {
@@ -59,11 +59,11 @@ describe('compileWrite', () => {
     const readOnly = async () => guardFileSchema.parse(JSON.parse(await readFile(guardPath(i.paths.stateDir, 'coder'), 'utf8'))).readOnly;
     await compileWrite(withCoder({ permissionMode: 'plan' }), ['coder'], i.facts);
     expect(await readOnly()).toBe(true);
-    expect(await checkLaunch(i.paths.stateDir, { ...coder, permissionMode: 'default' })).toMatchObject([{ kind: 'mode-loosened' }]);
+    expect(await launchReasons(i.paths.stateDir, { ...coder, permissionMode: 'default' })).toMatchObject([{ kind: 'mode-loosened' }]);
     await compileWrite(withCoder({ permissionMode: 'plan', sandbox: false }), ['coder'], i.facts);
     expect(await readOnly()).toBe(false);
     // From full access to a sandbox in default mode is a tightening: nothing about the mode is refused.
-    expect((await checkLaunch(i.paths.stateDir, { ...coder, permissionMode: 'default' })).filter((r) => r.kind === 'mode-loosened')).toEqual([]);
+    expect((await launchReasons(i.paths.stateDir, { ...coder, permissionMode: 'default' })).filter((r) => r.kind === 'mode-loosened')).toEqual([]);
   });
 
   it('writes the compiled record (§1.3) and creates _common/', async () => {

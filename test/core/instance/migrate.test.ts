@@ -14,7 +14,7 @@ import { AppFailure } from '../../../src/shared/result';
 import { SessionStore } from '../../../src/main/core/chats/sessions';
 import { ChildLedger } from '../../../src/main/core/codex/children';
 import { ensureOwnerToken } from '../../../src/main/core/api/tokens';
-import { ensureStateFolders } from '../../../src/main/core/compile/stateFolders';
+import { ensureStateFolders } from '../../../src/main/core/launch/prepare';
 import { migratePrivateFiles } from '../../../src/main/core/instance/migrate';
 import { PRIVATE_FILES, resolveInstance, type InstancePaths } from '../../../src/main/core/instance/paths';
 import { makeTestDir, removeTestDir } from './testDir';

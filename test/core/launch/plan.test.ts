@@ -1,15 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'smol-toml';
 import { splitRequested } from '../../../src/main/core/approvals/privateReach';
-import { assertCompileCurrent, featuresOf, planLaunch, scrubEnv } from '../../../src/main/core/launch/plan';
-import { guardPath } from '../../../src/main/core/compile/guardFile';
+import { featuresOf, planLaunch } from '../../../src/main/core/launch/plan';
+import { launchRefusal, loosenings } from '../../../src/main/core/launch/check';
+import { scrubEnv } from '../../../src/main/core/launch/env';
+import { parseGuard } from '../../../src/main/core/launch/guard';
+import { guardPath, type OutsideSandbox } from '../../../src/main/core/compile/guardFile';
 import { loadTable } from '../../../src/main/core/table/load';
 import { writeCompiled } from '../../fixtures/compiled';
 import { makeInstance } from '../../fixtures/instance';
+
+/**
+ * What planLaunch checks once the launch is compiled (launch/check.ts `loosenings`), thrown as a start
+ * throws it (`launchRefusal`): the guard in `state` against what the start would grant now.
+ */
+function assertCompileCurrent(state: string, profile: string, deny: string[], write: string[] = [], outside?: OutsideSandbox, read?: string[], env?: string[]): void {
+  const file = guardPath(state, profile);
+  const read1 = parseGuard({ path: file, text: readFileSync(file, 'utf8') });
+  if (!read1.ok) throw new Error(read1.text);
+  const reasons = loosenings(read1.guard, { deny, write, read, env, outside });
+  if (reasons.length > 0) throw launchRefusal(reasons, state, profile);
+}
 
 describe('launch plan helpers', () => {
   it('removes billing and endpoint variables and Angelia tokens from the child environment', () => {

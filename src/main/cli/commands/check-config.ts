@@ -4,6 +4,7 @@ import { configFindings } from '../../core/compile/configCheck';
 import { gatherFacts } from '../../core/compile/gather';
 import { snapshotProfile, type ProfileSnapshot } from '../../core/compile/snapshot';
 import { resolveInstance } from '../../core/instance/paths';
+import { launchFindings } from '../../core/launch/check';
 import { formatFailure, keyPath, problemJson, TableFailure, type ProblemJson, type TableProblem } from '../../core/table/errors';
 import { loadTable } from '../../core/table/load';
 import { toAppError } from '../../../shared/result';
@@ -31,7 +32,9 @@ function warningText(w: ProblemJson): string {
 /**
  * `angelia check-config [--json]`: loads the table (ANGELIA_CONFIG or <state>/workspace/angelia.toml)
  * and checks every profile without writing anything: the table's warnings, then compile's (never
- * compiled or drifted from the floor, self-deny, missing executable, lifted floor entries …). Text:
+ * compiled or drifted from the floor, self-deny, missing executable, lifted floor entries …), then every
+ * other reason a start would be refused with (launch/check.ts `launchFindings`: a loosening waiting for
+ * `angelia compile --write`, another folder, plan mode left …). Text:
  * `table: <file>`, one `warning: <key path>: <message>` + `  fix: …` pair per warning, then
  * `ok: N profiles` (exit 0) — or `config error: …` with `at:` and `fix:` (exit 1). `--json` prints one
  * `CheckConfigJson` object instead. Exit 2 on a bad option.
@@ -56,6 +59,8 @@ export const checkConfig: CliCommand = {
       const snaps: Record<string, ProfileSnapshot> = {};
       for (const p of Object.values(table.profiles)) snaps[p.name] = await snapshotProfile(table, p, facts);
       const found = configFindings(table, facts, snaps, process.env);
+      // Every reason a start would be refused with that compile's own view does not name (launch/check.ts).
+      found.warnings.push(...(await launchFindings(paths.stateDir, table, facts)));
       const json = (p: TableProblem, code: string): ProblemJson => problemJson(table.file, p, code);
       out = {
         table: table.file, ok: found.errors.length === 0, profiles: Object.keys(table.profiles).length,

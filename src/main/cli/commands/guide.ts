@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ESCALATED, READ_ONLY_COPY } from '../../api/client';
 import { routes } from '../../api/routes';
-import { IDENTITY_FILE } from '../../core/compile/mailbox';
+import { IDENTITY_FILE } from '../../core/launch/mailbox';
 import { apiParagraph } from '../../core/compile/developerInstructions';
 import { PERMISSION_MODES, type PermissionMode } from '../../core/table/schema';
 import type { CliCommand } from '../command';

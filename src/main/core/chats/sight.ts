@@ -10,7 +10,7 @@
 import { compileCodexLaunch } from '../compile/codexProfile';
 import { lostAccess } from '../compile/entries';
 import type { CompileFacts } from '../compile/facts';
-import { mailboxDirFor } from '../compile/mailbox';
+import { mailboxDirFor } from '../launch/mailbox';
 import type { InstancePaths } from '../instance/paths';
 import type { LoadedTable } from '../table/load';
 import type { LaunchPlan } from '../launch/plan';

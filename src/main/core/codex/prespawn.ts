@@ -18,7 +18,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { signalTree } from './reap';
-import { STRIPPED_ENV } from './strippedEnv';
+import { STRIPPED_ENV } from '../launch/env';
 
 /**
  * What `<state>/private/launch/<chatId>.json` holds: a spawn spec, and its environment as the names of

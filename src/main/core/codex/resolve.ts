@@ -23,7 +23,7 @@ export type CodexBinSource = 'profile' | 'package' | 'path';
 
 /**
  * A resolved Codex executable. `env` holds variables to add and `unsetEnv` variables to remove before
- * spawning it (apply both with `codexEnv`); `packageVersion` is the npm package's version ("0.169.0"),
+ * spawning it (apply both with launch/env.ts `codexEnv`); `packageVersion` is the npm package's version ("0.169.0"),
  * null when not from the package.
  */
 export interface ResolvedCodex {
@@ -156,13 +156,6 @@ export function resolveCodexBin(profileBin?: string, opts: ResolveCodexOptions =
   throw new Error(
     `no codex executable found: the @openai/codex package (with its platform package for ${opts.platform ?? process.platform}-${opts.arch ?? process.arch}) is not installed and \`codex\` is not on PATH. Run \`npm install\` in the Angelia folder, install Codex (\`npm install -g @openai/codex\`), or set \`bin\` in the profile.`,
   );
-}
-
-/** `base` with `resolved.unsetEnv` removed and `resolved.env` added (a new object). */
-export function codexEnv(base: NodeJS.ProcessEnv, resolved: Pick<ResolvedCodex, 'env' | 'unsetEnv'>): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...base };
-  for (const k of resolved.unsetEnv) delete out[k];
-  return Object.assign(out, resolved.env);
 }
 
 /**

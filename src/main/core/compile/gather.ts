@@ -8,7 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { resolveCodexBin } from '../codex/resolve';
 import type { InstancePaths } from '../instance/paths';
-import { currentCliRuntime, type CliRuntime } from './agentCommand';
+import { currentCliRuntime, type CliRuntime } from '../instance/program';
 import type { CompileFacts } from './facts';
 import { readUserMcpServers } from './userConfig';
 

@@ -42,7 +42,7 @@ import { isWithin } from '../instance/paths';
 import { keyPath } from '../table/errors';
 import type { LoadedTable, ResolvedProfile } from '../table/load';
 import { allowedCapabilities } from '../table/types';
-import { angeliaProgram } from './agentCommand';
+import { angeliaProgram } from '../instance/program';
 import type { CompileFacts } from './facts';
 import { STATE_BIN, STATE_CACHE, STATE_PUBLIC } from './floor';
 import { profilePolicy } from './policy';
@@ -181,7 +181,7 @@ export interface LaunchExec {
   /**
    * Angelia's own program, which runs outside the sandbox (every `angelia` command, the app, the agents'
    * `angelia` launcher): the Node or Electron executable and, under the install folder, `bin/`, `out/`,
-   * `node_modules/` and `package.json` (compile/agentCommand.ts `angeliaProgram`). Absent: not checked.
+   * `node_modules/` and `package.json` (instance/program.ts `angeliaProgram`). Absent: not checked.
    */
   program?: readonly string[];
 }

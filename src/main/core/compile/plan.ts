@@ -10,7 +10,8 @@ import type { LoadedTable } from '../table/load';
 import { blockLines, CLAUDE_MD, duplicateNotes, placeBlock } from './claudeMd';
 import { compileCodexLaunch, profileOf } from './codexProfile';
 import type { CompileFacts } from './facts';
-import { guardFileSchema, guardPath, outsideSandbox, type GuardFile } from './guardFile';
+import { parseGuard } from '../launch/guard';
+import { guardPath, outsideSandbox, type GuardFile } from './guardFile';
 import { profilePolicy } from './policy';
 import { parseRecord, RECORD_REL, recordText, sameRecord, type CompiledRecord } from './record';
 import { wantDeny, wantRead, wantWrite } from './rules';
@@ -87,13 +88,9 @@ function previousRecord(snap: ProfileSnapshot, conflicts: string[], notes: strin
 function guardChanged(current: FileState, want: GuardFile): { changed: boolean; line: PlanLine | null } {
   if (current.state === 'missing') return { changed: true, line: { kind: '+', text: 'launch guard' } };
   if (current.state !== 'file') return { changed: true, line: { kind: '~', text: 'launch guard (unreadable; rewritten)' } };
-  let parsed: GuardFile | null;
-  try {
-    const r = guardFileSchema.safeParse(JSON.parse(current.text));
-    parsed = r.success ? r.data : null;
-  } catch {
-    parsed = null;
-  }
+  // The guard is read only by launch/guard.ts; compile asks it whether the guard it wants is there.
+  const read = parseGuard({ path: '', text: current.text });
+  const parsed = read.ok ? read.guard : null;
   const same = parsed !== null && JSON.stringify({ ...parsed, compiledAt: '' }) === JSON.stringify({ ...want, compiledAt: '' });
   return same ? { changed: false, line: null } : { changed: true, line: { kind: '~', text: 'launch guard' } };
 }

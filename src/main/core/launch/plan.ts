@@ -1,41 +1,39 @@
 /**
  * Builds a chat's launch plan from the accepted table: the Codex executable, the compiled `-c` flags,
  * a scrubbed environment, and the thread parameters with developerInstructions. Any problem throws an
- * AppFailure that names the cause and the fix; nothing falls back to a weaker sandbox.
+ * AppFailure that names the cause and the fix; nothing falls back to a weaker sandbox. The one launch
+ * path of core/launch/: the guard is read by guard.ts, checked by check.ts, the start's folders are
+ * made by prepare.ts and the child's environment by env.ts.
  *
  * How the agent's commands reach Angelia (docs/sandbox-sockets.md): the chat's mailbox
- * (compile/mailbox.ts) is created before the spawn with its identity file (chat id and chat token) and
+ * (mailbox.ts) is created before the spawn with its identity file (chat id and chat token) and
  * given as one write entry; the environment carries `ANGELIA_API_SOCK`, `ANGELIA_MAILBOX`,
  * `ANGELIA_SESSION_KEY`, `ANGELIA_API_TOKEN` and PATH with `<state>/bin` (the `angelia` launcher,
- * compile/agentCommand.ts) first. The agent's commands get only the variables compile/codexProfile.ts
+ * agentCommand.ts) first. The agent's commands get only the variables compile/codexProfile.ts
  * `commandEnvNames` lists (shell_environment_policy.include_only): `ANGELIA_API_TOKEN` is not one of them,
  * so the commands read the token from the identity file.
  */
 import { AppFailure } from '../../../shared/result';
 import { grantFloor, type GrantFloor } from '../approvals/privateReach';
-import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
-import { cacheTmpDir, ensureCacheDirs, ensureSandboxPlaceholders } from '../compile/cache';
-import { ensureCodexHome, ensureStateFolders } from '../compile/stateFolders';
+import { resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
 import { compileCodexLaunch, threadParams } from '../compile/codexProfile';
-import { agentBinDir, angeliaProgram, writeAgentLauncher } from '../compile/agentCommand';
-import { ensureMailbox, mailboxDirFor } from '../compile/mailbox';
 import { developerInstructions } from '../compile/developerInstructions';
 import type { CompileFacts } from '../compile/facts';
 import { gatherFacts } from '../compile/gather';
 import { agentWritable, checkGrants, liveFs, refuseGrants, type GrantFacts } from '../compile/grants';
-import { assertLaunchAllowed } from '../compile/guard';
-import { guardFileSchema, guardPath, outsideSandbox, type OutsideSandbox } from '../compile/guardFile';
 import { mcpEnvNames } from '../compile/mcpFlags';
-import { profilePolicy } from '../compile/policy';
-import { wantDeny, wantRead, wantWrite } from '../compile/rules';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import type { InstancePaths } from '../instance/paths';
-import { chatToken, ensureOwnerToken } from '../api/tokens';
+import { angeliaProgram } from '../instance/program';
 import type { LoadedTable } from '../table/load';
 import type { CodexSpawnSpec } from '../codex/connection';
 import type { ExpectedLaunch } from '../codex/attest';
-import { STRIPPED_ENV } from '../codex/strippedEnv';
+import { agentBinDir } from './agentCommand';
+import { checkLaunch, currentGrants, refuseOn } from './check';
+import { ASK_ENV, childEnv, scrubFor } from './env';
+import { readLaunchFiles } from './guard';
+import { prepareSandbox, prepareStart } from './prepare';
 
 /** Everything needed to start this chat's agent, compiled from the accepted table (throws AppFailure to refuse). */
 export interface LaunchPlan {
@@ -68,118 +66,6 @@ export interface LaunchPlan {
   readOnly?: boolean;
 }
 
-export { STRIPPED_ENV } from '../codex/strippedEnv';
-
-/**
- * Set (to `1`) in the environment of a read-only copy answering `POST /ask`, and only there: its
- * commands have no channel to Angelia by design, and the `angelia` command says so (api/client.ts).
- */
-export const ASK_ENV = 'ANGELIA_ASK';
-
-/** The child's environment: the parent's minus stripped variables, plus the launch's own. */
-export function scrubEnv(parent: NodeJS.ProcessEnv, add: Record<string, string>): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...parent };
-  for (const k of STRIPPED_ENV) delete out[k];
-  return { ...out, RUST_LOG: out.RUST_LOG ?? 'warn', ...add };
-}
-
-/**
- * Refuses a start whose accepted table now denies LESS, lets the agent write MORE, or runs more OUTSIDE
- * the sandbox (an MCP server given or redefined, another `bin`) than the last compile wrote: accepting a table
- * does not loosen a running profile's sandbox by itself; the loosening takes effect only through
- * `angelia compile --write <profile>` (a loosening goes live one profile at a time).
- * `currentDeny` is what compile would write now, `currentWrite` its write folders, `outside` what the
- * start runs outside the sandbox (guardFile.ts `outsideSandbox`; absent: not checked), `currentRead`
- * what the profile names for reading (rules.ts `wantRead`; absent: not checked); the guard holds what
- * the last compile wrote. Throws AppFailure `refused` with the fix `angelia compile --write <profile>`.
- */
-export function assertCompileCurrent(stateDir: string, profile: string, currentDeny: readonly string[], currentWrite: readonly string[] = [], outside?: OutsideSandbox, currentRead?: readonly string[], currentEnv?: readonly string[]): void {
-  const file = guardPath(stateDir, profile);
-  const guard = guardFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!guard.success) throw new AppFailure({ code: 'refused', message: 'the launch guard cannot be read', where: file, fix: `angelia compile --write ${profile}` });
-  const now = new Set(currentDeny);
-  // Filesystem rules only: an mcp__ rule follows the user's own Codex config, which may change freely.
-  const lifted = guard.data.deny.filter((r) => /^(Read|Edit)\(/.test(r) && !now.has(r));
-  if (lifted.length) {
-    throw new AppFailure({
-      code: 'refused',
-      message: `the accepted table now lifts ${lifted.length} deny rule(s) of the last compile (${lifted.slice(0, 3).join(', ')}${lifted.length > 3 ? ', …' : ''}); they stay in force until you compile again`,
-      where: file,
-      fix: `angelia compile --write ${profile}`,
-    });
-  }
-  // Nor does it give a folder to write: a write rule the last compile did not record (an add_dir, a
-  // directory capability) waits for the compile too. A guard from before `write` was recorded allows none.
-  const compiled = new Set(guard.data.write ?? []);
-  const added = currentWrite.filter((w) => !compiled.has(w));
-  if (added.length) {
-    throw new AppFailure({
-      code: 'refused',
-      message: `the accepted table now lets this profile write ${added.length} folder(s) the last compile did not (${added.slice(0, 3).join(', ')}${added.length > 3 ? ', …' : ''}); that takes effect when you compile again`,
-      where: file,
-      fix: `angelia compile --write ${profile}`,
-    });
-  }
-  // Nor a folder to read: HOME is private by default (docs/security-model.md), and a read_dir the last
-  // compile did not record waits for it. A guard from before `read` was recorded allows none.
-  const recordedRead = new Set(guard.data.read ?? []);
-  const newReads = (currentRead ?? []).filter((r) => !recordedRead.has(r));
-  if (newReads.length) {
-    throw new AppFailure({
-      code: 'refused',
-      message: guard.data.read === undefined
-        ? `HOME is private by default now: an agent reads only its folders and what its profile names (read_dirs; left out, the toolchains ${newReads.slice(0, 3).join(', ')}${newReads.length > 3 ? ', …' : ''}), and the last compile of this profile is from before; compile again to see and accept what it may read`
-        : `the accepted table now lets this profile read ${newReads.length} location(s) the last compile did not (${newReads.slice(0, 3).join(', ')}${newReads.length > 3 ? ', …' : ''}); that takes effect when you compile again`,
-      where: file,
-      fix: `angelia compile --write ${profile}`,
-    });
-  }
-  // Nor a variable passed on purpose (`env`): its value reaches every command, and may be a secret.
-  const recordedEnv = new Set(guard.data.env ?? []);
-  const newEnv = (currentEnv ?? []).filter((n) => !recordedEnv.has(n));
-  if (newEnv.length) {
-    throw new AppFailure({
-      code: 'refused',
-      message: `the accepted table now passes ${newEnv.length} environment variable(s) to this profile's commands that the last compile did not (${newEnv.slice(0, 3).join(', ')}${newEnv.length > 3 ? ', …' : ''}); their values may be secrets, so that takes effect when you compile again`,
-      where: file,
-      fix: `angelia compile --write ${profile}`,
-    });
-  }
-  if (!outside) return;
-  const refuse = (message: string): never => {
-    throw new AppFailure({ code: 'refused', message, where: file, fix: `angelia compile --write ${profile}` });
-  };
-  // Codex starts MCP servers outside the sandbox (compile/mcpFlags.ts): one given or redefined since the
-  // last compile is a loosening. A guard from before `mcp` was recorded allows none (fail closed).
-  const recorded = new Set(guard.data.mcp ?? []);
-  const newServers = outside.mcp.filter((m) => !recorded.has(m)).map((m) => m.slice(0, m.indexOf(' ')));
-  if (newServers.length > 0) {
-    refuse(guard.data.mcp === undefined
-      ? `the last compile did not record which MCP servers this profile may start (a launch guard from before that was recorded), and it is given ${newServers.join(', ')}; MCP servers run outside the sandbox, so they start only once you compile again`
-      : `the accepted table now gives this profile ${newServers.length} MCP server(s) the last compile did not (${newServers.slice(0, 3).join(', ')}${newServers.length > 3 ? ', …' : ''}); MCP servers run outside the sandbox with your full access, so that takes effect when you compile again`);
-  }
-  // Codex itself runs outside the sandbox and enforces it: another executable waits for the compile too.
-  const bin = guard.data.bin ?? null;
-  if (outside.bin !== bin) {
-    refuse(guard.data.bin === undefined
-      ? `the last compile did not record which Codex executable this profile runs (a launch guard from before that was recorded), and its bin is ${outside.bin}; Codex runs outside the sandbox, so compile again`
-      : `the accepted table now runs the Codex executable ${outside.bin ?? 'bundled with Angelia'} (bin), but the last compile recorded ${bin === null ? 'the bundled one' : bin}; Codex runs outside the sandbox and enforces it, so that takes effect when you compile again`);
-  }
-}
-
-/**
- * `work`, with an AppFailure `unsafe-path` (a link where Angelia keeps its own folder, never followed:
- * compile/safeWrite.ts `ensurePlainFolder`) turned into a refused start with the same message and fix.
- */
-async function refusing<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (e) {
-    if (e instanceof AppFailure && e.app.code === 'unsafe-path') throw new AppFailure({ ...e.app, code: 'refused' });
-    throw e;
-  }
-}
-
 /**
  * `floor` with every folder ANOTHER profile's agent can write (compile/grants.ts `agentWritable`) added
  * as a writable place not the agent's own: a runtime grant in one, or a write grant holding one, is
@@ -204,13 +90,6 @@ export function grantFactsOf(paths: InstancePaths, platform: NodeJS.Platform = p
     // No workspace: no `_common/` to give.
   }
   return { stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, workspace: paths.workspace, workspaceExists, platform };
-}
-
-/** The child's environment: the parent's minus stripped variables and MCP secrets not given, plus the launch's own. */
-export function scrubFor(parent: NodeJS.ProcessEnv, mcp: { all: string[]; given: string[] }): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...parent };
-  for (const name of mcp.all) if (!mcp.given.includes(name)) delete out[name];
-  return out;
 }
 
 /** The `features.<name>=<bool>` flags of a compiled argv (`-c` pairs). */
@@ -253,8 +132,10 @@ export async function launchFacts(paths: InstancePaths, platform: NodeJS.Platfor
 }
 
 /**
- * Compiles the profile and gathers what a start needs, after the executable check and the launch
- * guard check (compile/guard.ts). Throws AppFailure (code "refused") with the fix.
+ * Compiles the profile and gathers what a start needs, after the executable check, the launch check
+ * (check.ts: the shape of the start, then what the accepted table loosens) and the grant check, with
+ * the start's folders prepared (prepare.ts) and the child's environment built (env.ts `childEnv`).
+ * Throws AppFailure (code "refused") with the fix.
  */
 export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   const { table, paths } = input;
@@ -266,9 +147,13 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   } catch (e) {
     throw new AppFailure({ code: 'refused', message: `the Codex executable is not installed where Angelia can find it: ${(e as Error).message}`, where: `${table.file}: profiles.${profile.name}.bin`, fix: 'run angelia check-config' });
   }
-  await assertLaunchAllowed(paths.stateDir, profile);
+  // The launch check (check.ts), in two steps on one read of the guard: the shape of the start now, and
+  // once the launch is compiled, what the accepted table loosens since the last compile.
+  const files = await readLaunchFiles(paths.stateDir, profile);
+  refuseOn(checkLaunch({ ...files, profile }), paths.stateDir, profile.name);
   const readOnly = input.readOnly === true;
-  const parentEnv = scrubFor(input.env, mcpEnvNames(table, profile));
+  const mcp = mcpEnvNames(table, profile);
+  const parentEnv = scrubFor(input.env, mcp);
   // Every grant, restriction and program run outside the sandbox, by real path, now (compile/grants.ts):
   // what compile checked can have changed since (a folder renamed, a link put on a path).
   refuseGrants(checkGrants(table, grantFactsOf(paths), liveFs, {
@@ -276,32 +161,12 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     exec: () => ({ codex: codex.path, searchPath: [...(readOnly ? [] : [agentBinDir(paths.stateDir)]), ...(parentEnv.PATH ? parentEnv.PATH.split(delimiter) : [])], mcpCwd: paths.home, program: angeliaProgram() }),
   }), table.file, 'refused');
   // Before the facts are read: the private folders and the chat's mailbox must exist when Codex mounts
-  // the sandbox (a missing denied folder is masked with a file, and a write entry below it would fail).
-  if (profile.sandbox || readOnly) await refusing(ensureStateFolders(paths.stateDir));
-  try {
-    await ensureCodexHome(paths.codexHome);
-  } catch (e) {
-    throw new AppFailure({ code: 'refused', message: `Codex's home ${paths.codexHome} does not exist and cannot be created: ${(e as Error).message}`, where: paths.codexHome, fix: 'create that folder, or set CODEX_HOME to a folder that exists' });
-  }
-  const token = chatToken(ensureOwnerToken(paths.apiToken), input.chatId);
-  let mailbox: string | null = null;
-  if (!readOnly) {
-    try {
-      mailbox = await ensureMailbox(paths.stateDir, input.chatId, { chat: input.chatId, token });
-    } catch (e) {
-      throw new AppFailure({ code: 'refused', message: `the chat's mailbox cannot be prepared: ${(e as Error).message}`, where: mailboxDirFor(paths.stateDir, input.chatId), fix: 'remove whatever is at that path (Angelia creates the folder itself) and start again' });
-    }
-  }
-  const launcher = readOnly ? null : await refusing(writeAgentLauncher(paths.stateDir));
+  // the sandbox (prepare.ts).
+  const { token, mailbox, launcher } = await prepareStart(paths, { chatId: input.chatId, sandboxed: profile.sandbox, readOnly });
   const facts = await launchFacts(paths);
   const launch = compileCodexLaunch(table, profile.name, facts, { mailbox, readOnly });
-  if (launch.sandboxed) {
-    const policy = profilePolicy(table, profile, facts);
-    assertCompileCurrent(paths.stateDir, profile.name, wantDeny(policy), wantWrite(policy), outsideSandbox(table, profile, launch.mcpServers), wantRead(policy), profile.env);
-  }
-  if (launch.cacheDir) await refusing(ensureCacheDirs(launch.cacheDir));
-  // TMPDIR is a writable entry of its own (codexProfile.ts), so Codex mounts its placeholders there too.
-  if (launch.sandboxed && process.platform === 'linux') await ensureSandboxPlaceholders([...launch.writableRoots, ...(launch.cacheDir ? [cacheTmpDir(launch.cacheDir)] : [])]);
+  if (launch.sandboxed) refuseOn(checkLaunch({ ...files, profile, current: currentGrants(table, profile, facts, launch.mcpServers) }), paths.stateDir, profile.name);
+  await prepareSandbox(launch);
   const reach = launcher !== null && launch.mailbox !== null;
   const params = {
     ...threadParams(launch, profile),
@@ -313,12 +178,12 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   };
   const path = [...(launcher ? [agentBinDir(paths.stateDir)] : []), ...(parentEnv.PATH ? [parentEnv.PATH] : [])].join(delimiter);
   return {
-    spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: codexEnv(scrubEnv(parentEnv, {
+    spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: childEnv(parentEnv, { mcp, codex, add: {
       ...launch.env, CODEX_HOME: paths.codexHome,
       ...(readOnly ? { [ASK_ENV]: '1' } : { ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: token, ANGELIA_API_SOCK: paths.apiSock }),
       ...(launch.mailbox ? { ANGELIA_MAILBOX: launch.mailbox } : {}),
       ...(path ? { PATH: path } : {}),
-    }), codex) },
+    } }) },
     sandboxed: launch.sandboxed,
     permissionsExtends: launch.permissionsExtends,
     onRequest: launch.approvalPolicy === 'on-request',

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { CAPABILITY_FIXES, CAPABILITY_KEYS, CAPABILITY_KINDS, capabilitySchema, ENV_NAME, type CapabilityKind } from './capabilitySchema';
-import { STRIPPED_ENV } from '../codex/strippedEnv';
+import { STRIPPED_ENV } from '../launch/env';
 
 /** Permission modes (as Claude Code names them). Any other value is a load error, never a fallback. */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const;

@@ -1,9 +1,10 @@
 /**
  * Runs `angelia verify <profile>`: every probe of matrix.ts through `codex sandbox <the profile's
  * compiled -c flags> -- <command>` in the profile's folder, with the environment `angelia run` gives the
- * agent (compileCodexLaunch of the accepted table, the same facts as launch/plan.ts, minus the trailing
- * "app-server"). Probes whose path does not exist are reported as skipped, never as passed. The
- * runner's own files (a probe file in `<state>/compiled/`, a symlink in the profile's folder, written
+ * agent (compileCodexLaunch of the accepted table, the same facts as launch/plan.ts, the same environment
+ * as launch/env.ts `childEnv` builds, minus the trailing "app-server"). Its first row is the launch check
+ * a start runs (launch/check.ts), so it names every reason a start would be refused with. Probes whose
+ * path does not exist are reported as skipped, never as passed. The runner's own files (a probe file in `<state>/compiled/`, a symlink in the profile's folder, written
  * probe files, a Unix socket and a loopback port) are removed afterwards. Protocol: codex 0.169.0
  * (`codex sandbox [-c key=value]… -- cmd`, test/integration/verify.test.ts).
  */
@@ -15,13 +16,15 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppFailure } from '../../../shared/result';
-import { launchFacts, scrubEnv } from '../launch/plan';
-import { codexEnv, resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
-import { ensureCacheDirs } from '../compile/cache';
-import { ensureCodexHome } from '../compile/stateFolders';
+import { launchFacts } from '../launch/plan';
+import { resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
 import { compileCodexLaunch } from '../compile/codexProfile';
-import { checkLaunch, readLaunchFiles, refusalText } from '../compile/guard';
-import { guardFileSchema, guardPath } from '../compile/guardFile';
+import { guardPath } from '../compile/guardFile';
+import { mcpEnvNames } from '../compile/mcpFlags';
+import { currentGrants, launchReasons, refusalText } from '../launch/check';
+import { childEnv } from '../launch/env';
+import { readGuard } from '../launch/guard';
+import { ensureCacheDirs, ensureCodexHome } from '../launch/prepare';
 import type { InstancePaths } from '../instance/paths';
 import { loadAccepted } from '../table/accepted';
 import { probeMatrix, type Probe, type ProbeFixtures } from './matrix';
@@ -144,18 +147,6 @@ async function codexVersion(codex: ResolvedCodex, env: NodeJS.ProcessEnv): Promi
   return /(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)/.exec(r.stdout)?.[1] ?? null;
 }
 
-/** The last compile's deny rules from the launch guard, or null when it is missing or invalid. */
-async function guardDeny(stateDir: string, profile: Parameters<typeof readLaunchFiles>[1]): Promise<string[] | null> {
-  const { guard } = await readLaunchFiles(stateDir, profile);
-  if (guard.text === null) return null;
-  try {
-    const parsed = guardFileSchema.safeParse(JSON.parse(guard.text));
-    return parsed.success ? parsed.data.deny : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Verifies one profile of the accepted table on this machine. Throws AppFailure for a table problem,
  * an unknown profile, or a Codex executable that cannot be found; every probe problem is a row.
@@ -178,9 +169,10 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
   const facts = await launchFacts(paths);
   const launch = compileCodexLaunch(table, profile.name, facts);
   const cwd = profile.cwd;
-  const env = codexEnv(scrubEnv(opts.env, { ...launch.env, CODEX_HOME: paths.codexHome, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) }), codex);
+  const env = childEnv(opts.env, { mcp: mcpEnvNames(table, profile), codex, add: { ...launch.env, CODEX_HOME: paths.codexHome, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) } });
   const version = await codexVersion(codex, env);
-  const reasons = await checkLaunch(paths.stateDir, profile);
+  // Every reason a start would be refused with (launch/check.ts), what the table loosens included.
+  const reasons = await launchReasons(paths.stateDir, profile, launch.sandboxed ? currentGrants(table, profile, facts, launch.mcpServers) : undefined);
   const rows: ProbeRow[] = [{
     name: 'launch guard check', path: guardPath(paths.stateDir, profile.name), op: 'check', expected: 'allowed',
     observed: reasons.length === 0 ? 'allowed: guard and settings match' : `refused: ${refusalText(reasons)}`, pass: reasons.length === 0,
@@ -196,7 +188,7 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
   const written: string[] = [];
   let home: HomeScan | undefined;
   try {
-    const probes = probeMatrix({ profile, table, facts, guardDeny: await guardDeny(paths.stateDir, profile), fixtures, filesystem: launch.filesystem });
+    const probes = probeMatrix({ profile, table, facts, guardDeny: (await readGuard(paths.stateDir, profile.name))?.deny ?? null, fixtures, filesystem: launch.filesystem });
     // One at a time: measured on 0.169.0, concurrent `codex sandbox` runs on one profile race on the
     // placeholders Codex creates and removes for read-only entries that do not exist ("bwrap: Can't find
     // source path …") and for writable folders (spurious ENOENT), which would blur what a probe saw.

@@ -15,7 +15,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensurePlainFolder, replaceAtomically } from './safeWrite';
+import { ensurePlainFolder, replaceAtomically } from '../compile/safeWrite';
 
 /** The folder of `<state>` that holds every chat's mailbox. */
 export const MAILBOX_ROOT = 'mailbox';

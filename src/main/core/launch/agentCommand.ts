@@ -5,47 +5,14 @@
  * `ELECTRON_RUN_AS_NODE=1`). A launch puts `<state>/bin` first on the agent's PATH and names the
  * launcher in its developer instructions (a login shell may reset PATH). Inside Codex's sandbox the Node
  * binary, Angelia's built CLI and this launcher are read grants of every launch that has the command
- * (codexProfile.ts; docs/security-model.md; measured on Linux by test/integration/api-mailbox.test.ts).
+ * (compile/codexProfile.ts; docs/security-model.md; measured on Linux by test/integration/api-mailbox.test.ts).
+ * The runtime itself (`CliRuntime`) and Angelia's install are instance/program.ts's.
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STATE_BIN } from './floor';
-import { ensurePlainFolder, readNoFollow, replaceAtomically } from './safeWrite';
-import { repoRoot } from '../../demo/codexHome';
-
-/** How to run Angelia's CLI: the executable, the built CLI script, and whether it is Electron's binary. */
-export interface CliRuntime {
-  /** Absolute path of Node (or of the Electron binary when `electron`). */
-  exec: string;
-  /** Absolute path of the built CLI (`out/main/cli.js`). */
-  script: string;
-  /** True inside Electron: the launcher sets ELECTRON_RUN_AS_NODE=1 so the binary runs as Node. */
-  electron: boolean;
-}
-
-/**
- * The CLI runtime of this process: `process.execPath` and `<package root>/out/main/cli.js`. Null when
- * the CLI is not built (then agents get no `angelia` command, and their instructions do not mention it).
- */
-export function currentCliRuntime(): CliRuntime | null {
-  const script = join(repoRoot(), 'out', 'main', 'cli.js');
-  if (!existsSync(script)) return null;
-  return { exec: process.execPath, script, electron: typeof process.versions.electron === 'string' };
-}
-
-/**
- * Angelia's own program as it runs outside the sandbox: the executable of this process (Node, or the
- * Electron binary) and, in the install folder (the folder of package.json), `bin/`, `out/`,
- * `node_modules/` and `package.json`. The grant check (grants.ts) refuses a start when an agent can
- * write any of them: an agent that rewrote `bin/angelia.js` would run its code with the user's full
- * access at the next `angelia` command (found by an attack on a profile whose folder held the install).
- * Absolute paths; reads nothing.
- */
-export function angeliaProgram(): string[] {
-  const root = repoRoot();
-  return [process.execPath, ...['bin', 'out', 'node_modules', 'package.json'].map((n) => join(root, n))];
-}
+import { STATE_BIN } from '../compile/floor';
+import { ensurePlainFolder, readNoFollow, replaceAtomically } from '../compile/safeWrite';
+import { currentCliRuntime, type CliRuntime } from '../instance/program';
 
 /** `s` quoted for a POSIX shell (single quotes). */
 function shQuote(s: string): string {
