@@ -5,17 +5,13 @@
  * every folder below it must be a plain folder (not a link); the file is opened with O_NOFOLLOW (plus
  * O_NOFOLLOW_ANY on macOS) and O_NONBLOCK and must be a plain file with one link; the new content goes
  * to a fresh temp file (O_EXCL|O_NOFOLLOW) renamed over the old name (atomic; rename replaces the
- * name, never follows it), and the previous content is kept as `<file>.bak` the same way.
+ * name, never follows it), and the previous content is kept as `<file>.bak` the same way. The opens
+ * and the temp-and-rename are instance/noFollow.ts's; this module adds the folder walk and the errors.
  */
-import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, rename, symlink, unlink } from 'node:fs/promises';
+import { lstat, mkdir, rename, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppFailure } from '../../../shared/result';
-
-/** O_NOFOLLOW_ANY of macOS (`<sys/fcntl.h>`: 0x20000000): no link anywhere in the path. 0 elsewhere. */
-const O_NOFOLLOW_ANY = process.platform === 'darwin' ? 0x20000000 : 0;
-const NOFOLLOW = constants.O_NOFOLLOW | O_NOFOLLOW_ANY;
+import { isLinkError, readNoFollow as readOpen, tempNameBeside, writeNoFollow } from '../instance/noFollow';
 
 function refuse(path: string, why: string): AppFailure {
   return new AppFailure({ code: 'unsafe-path', message: `compile refuses to write ${path}: ${why}`, where: path, fix: 'replace it with a plain file (or folder) by hand, then compile again' });
@@ -50,53 +46,33 @@ export async function safeParent(realCwd: string, rel: string, create: boolean):
  * link.
  */
 export async function readNoFollow(path: string): Promise<Buffer | null> {
-  let handle;
-  try {
-    handle = await open(path, constants.O_RDONLY | NOFOLLOW | constants.O_NONBLOCK);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    if (code === 'ELOOP' || code === 'EMLINK') throw refuse(path, 'it is a link');
-    throw e;
+  const read = await readOpen(path, { oneLink: true, anyLink: true });
+  switch (read.kind) {
+    case 'ok':
+      return read.data;
+    case 'missing':
+      return null;
+    case 'open-failed':
+      if (isLinkError(read.code)) throw refuse(path, 'it is a link');
+      throw read.error;
+    case 'not-file':
+      throw refuse(path, 'it is not a plain file');
+    case 'links':
+      throw refuse(path, `it has ${read.st.nlink} hard links (its content is shared with another file)`);
+    case 'too-large':
+    case 'grew':
+      throw refuse(path, 'it changed while it was read');
   }
-  try {
-    const s = await handle.stat();
-    if (!s.isFile()) throw refuse(path, 'it is not a plain file');
-    if (s.nlink !== 1) throw refuse(path, `it has ${s.nlink} hard links (its content is shared with another file)`);
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
-}
-
-function tempName(path: string): string {
-  return `${path}.angelia-${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
 }
 
 /**
- * Writes `data` to a fresh temp file beside `path` (opened O_CREAT|O_EXCL|O_NOFOLLOW with `mode`, synced)
- * and renames it over `path`: atomic, and a symbolic link at `path` is replaced, never followed.
- * `tmp` names the temp file (default `<path>.angelia-<pid>-<hex>.tmp`). Throws the fs error; the temp
- * file is removed on failure.
+ * Writes `data` to a fresh temp file beside `path` (opened O_CREAT|O_EXCL|O_NOFOLLOW, plus
+ * O_NOFOLLOW_ANY on macOS, with `mode`, synced) and renames it over `path`: atomic, and a symbolic link
+ * at `path` is replaced, never followed. `tmp` names the temp file (default
+ * `<path>.angelia-<pid>-<hex>.tmp`). Throws the fs error; the temp file is removed on failure.
  */
-export async function replaceAtomically(path: string, data: string | Buffer, mode: number, tmp = tempName(path)): Promise<void> {
-  const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode);
-  try {
-    await handle.writeFile(data);
-    await handle.chmod(mode);
-    await handle.sync();
-  } catch (e) {
-    await handle.close();
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-  await handle.close();
-  try {
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
+export async function replaceAtomically(path: string, data: string | Buffer, mode: number, tmp = tempNameBeside(path)): Promise<void> {
+  await writeNoFollow(path, data, { mode, tmp, anyLink: true });
 }
 
 /**
@@ -154,7 +130,7 @@ export async function safeLink(realCwd: string, rel: string, target: string, exp
   const now = await lstat(path).catch(() => null);
   if (expect === 'absent' && now !== null) throw refuse(path, 'something appeared there since the plan');
   if (expect === 'link' && !now?.isSymbolicLink()) throw refuse(path, 'it is no longer a link');
-  const tmp = tempName(path);
+  const tmp = tempNameBeside(path);
   await symlink(target, tmp);
   try {
     await rename(tmp, path);
