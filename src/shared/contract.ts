@@ -7,7 +7,10 @@
  * Nothing here imports Node, Electron or React.
  */
 import { z } from 'zod';
+import { PERMISSION_MODES, profileDraftShape } from './profileFields';
 import type { Result } from './result';
+
+export { ProfileRefs } from './profileFields';
 
 /** Who enforces the sandbox, in the model of Codex's PermissionProfile (codex 0.169.0). */
 export const Enforcement = z.enum(['managed', 'disabled', 'external']);
@@ -18,7 +21,7 @@ export const AgentState = z.enum(['idle', 'starting', 'working', 'needs-you', 'e
 export type AgentState = z.infer<typeof AgentState>;
 
 /** Angelia's permission modes (Claude Code's names; modeLabel.ts words them). */
-export const PermissionMode = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']);
+export const PermissionMode = z.enum(PERMISSION_MODES);
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
 /** One profile as the UI lists it. Paths are absolute. */
@@ -261,32 +264,14 @@ export type AnswerOutcome = z.infer<typeof AnswerOutcome>;
 
 // ---- profiles, the table, the policy ----------------------------------------------------------
 
-/** `accept_from` / `answer_from`: profile names, or "*" for every profile. */
-export const ProfileRefs = z.union([z.literal('*'), z.array(z.string())]);
-
 /**
  * One profile's table fields exactly as the editor edits them: raw values as written in the table
- * (paths may use `~`); null = the field is left out of the table (its default applies).
+ * (paths may use `~`); null = the field is left out of the table (its default applies). Every key but
+ * `name` comes from the one list of a profile's fields (profileFields.ts `PROFILE_FIELDS`).
  */
 export const ProfileDraft = z.object({
   name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'one word of letters, digits, _ and -').max(64),
-  cwd: z.string().min(1),
-  bin: z.string().nullable(),
-  permission_mode: PermissionMode,
-  sandbox: z.boolean(),
-  add_dirs: z.array(z.string().min(1)),
-  /** Folders the agent may read besides its own (docs/security-model.md); null = left out: the toolchain starter set. */
-  read_dirs: z.array(z.string().min(1)).nullable(),
-  model: z.string().nullable(),
-  effort: z.string().nullable(),
-  capabilities: z.array(z.string()),
-  except: z.array(z.string()),
-  deny: z.array(z.string()),
-  unsafe_ok: z.boolean(),
-  isolated: z.boolean(),
-  shared_write: z.boolean(),
-  accept_from: ProfileRefs,
-  answer_from: ProfileRefs,
+  ...profileDraftShape,
 });
 export type ProfileDraft = z.infer<typeof ProfileDraft>;
 

@@ -71,6 +71,7 @@ describe('the draft of a profile', () => {
     expect(await svc.getDraft('coder')).toEqual({
       name: 'coder', cwd: 'profiles/coder', bin: null, permission_mode: 'default', sandbox: true, add_dirs: [], model: null, effort: null,
       read_dirs: null, capabilities: ['docs'], except: [], deny: ['vault'], unsafe_ok: false, isolated: false, shared_write: false, accept_from: [], answer_from: [],
+      backend: 'codex', media_tags: false, env: [],
     });
     expect(await failure(svc.getDraft('nobody'))).toMatchObject({ code: 'profile-unknown', where: `${paths.tableFile}: profiles.nobody` });
   });
@@ -143,7 +144,7 @@ describe('the preview', () => {
     await untouched();
   });
 
-  it('shows where a symlinked folder really points, with a warning (B13)', async () => {
+  it('shows where a symlinked folder really points, with a warning', async () => {
     const link = join(root, 'site-link');
     await symlink(site, link);
     const p = await svc.preview({ ...(await svc.getDraft('coder')), add_dirs: [link] }, 'coder');

@@ -1,24 +1,23 @@
 /**
  * A profile as the editor holds it (the contract's ProfileDraft): the raw values written in the table
- * (paths keep their `~`), every field present, null for the optional ones left out. Defaults come from
- * the table's own schema (table/schema.ts `profileSchema`), never from a second list. Pure.
+ * (paths keep their `~`), every field present, null for the optional ones left out. The fields, their
+ * order and their defaults come from the one list of a profile's fields (src/shared/profileFields.ts),
+ * never from a second list. Pure.
  */
 import { parse } from 'smol-toml';
 import type { ProfileDraft } from '../../../shared/contract';
+import { FIELD_KEYS, fieldDefault as sharedDefault, fieldSpec, type FieldKey } from '../../../shared/profileFields';
 import { AppFailure } from '../../../shared/result';
 import { syntaxFailure } from '../table/errors';
 import { profileSchema } from '../table/schema';
 
-/** The fields the editor edits, in the order a new profile's keys are written. */
-export const DRAFT_FIELDS = [
-  'cwd', 'bin', 'permission_mode', 'sandbox', 'add_dirs', 'read_dirs', 'model', 'effort', 'capabilities', 'except', 'deny',
-  'unsafe_ok', 'isolated', 'shared_write', 'accept_from', 'answer_from',
-] as const;
+/** The fields the editor edits, in the order a new profile's keys are written: every key of a profile. */
+export const DRAFT_FIELDS: readonly FieldKey[] = FIELD_KEYS;
 /** One of DRAFT_FIELDS. */
-export type DraftField = (typeof DRAFT_FIELDS)[number];
+export type DraftField = FieldKey;
 
 /** The fields that may be null in a draft (null = left out of the table; `read_dirs` left out is the starter set). */
-export const OPTIONAL_FIELDS: ReadonlySet<DraftField> = new Set(['bin', 'read_dirs', 'model', 'effort']);
+export const OPTIONAL_FIELDS: ReadonlySet<DraftField> = new Set(FIELD_KEYS.filter((k) => fieldSpec(k).optional));
 
 /** A parsed TOML table (plain object). */
 export type TomlObject = Record<string, unknown>;
@@ -34,9 +33,7 @@ export function isTable(v: unknown): v is TomlObject {
  * (it is required): null.
  */
 export function fieldDefault(field: DraftField): unknown {
-  if (field === 'cwd' || OPTIONAL_FIELDS.has(field)) return null;
-  const parsed = profileSchema.shape[field].safeParse(undefined);
-  return parsed.success ? parsed.data : null;
+  return sharedDefault(field);
 }
 
 /**

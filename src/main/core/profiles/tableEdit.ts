@@ -22,6 +22,7 @@ import { lstat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { parse as patchParse, patch, stringify, TomlDocument } from '@decimalturn/toml-patch';
 import type { ProfileDraft } from '../../../shared/contract';
+import { FIELD_KEYS, fieldSpec } from '../../../shared/profileFields';
 import { AppFailure } from '../../../shared/result';
 import { atomicWrite } from '../instance/atomic';
 import { sameValue } from '../table/diff';
@@ -261,22 +262,26 @@ function pathProblem(p: string, at: PropertyKey[]): TableProblem {
 }
 
 /**
- * The editor's path rule: `cwd` and each `add_dirs` and `read_dirs` entry must be absolute, `~` or `~/…`. Only
- * values the draft CHANGES are checked (a relative path the table already had keeps working: the loader
- * resolves it against the table's folder). Returns one problem per bad path (key path + fix).
+ * The editor's path rule: every folder field (kind `path` or `paths` in src/shared/profileFields.ts:
+ * `cwd`, each `add_dirs` and `read_dirs` entry) must be absolute, `~` or `~/…`. Only values the draft
+ * CHANGES are checked (a relative path the table already had keeps working: the loader resolves it
+ * against the table's folder). Returns one problem per bad path (key path + fix), in the table's order.
  */
 export function draftPathProblems(draft: ProfileDraft, before: TomlObject | null): TableProblem[] {
   const out: TableProblem[] = [];
   const at = (...rest: PropertyKey[]): PropertyKey[] => ['profiles', draft.name, ...rest];
-  if (!editorPathOk(draft.cwd) && before?.cwd !== draft.cwd) out.push(pathProblem(draft.cwd, at('cwd')));
-  const old = Array.isArray(before?.add_dirs) ? (before.add_dirs as unknown[]) : [];
-  draft.add_dirs.forEach((dir, i) => {
-    if (!editorPathOk(dir) && !old.includes(dir)) out.push(pathProblem(dir, at('add_dirs', i)));
-  });
-  const oldReads = Array.isArray(before?.read_dirs) ? (before.read_dirs as unknown[]) : [];
-  (draft.read_dirs ?? []).forEach((dir, i) => {
-    if (!editorPathOk(dir) && !oldReads.includes(dir)) out.push(pathProblem(dir, at('read_dirs', i)));
-  });
+  for (const field of FIELD_KEYS) {
+    const kind = fieldSpec(field).kind;
+    const value = draft[field] as unknown;
+    if (kind === 'path' && typeof value === 'string') {
+      if (!editorPathOk(value) && before?.[field] !== value) out.push(pathProblem(value, at(field)));
+    } else if (kind === 'paths' && Array.isArray(value)) {
+      const old = Array.isArray(before?.[field]) ? (before[field] as unknown[]) : [];
+      (value as string[]).forEach((dir, i) => {
+        if (!editorPathOk(dir) && !old.includes(dir)) out.push(pathProblem(dir, at(field, i)));
+      });
+    }
+  }
   return out;
 }
 

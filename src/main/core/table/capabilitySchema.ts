@@ -7,9 +7,10 @@
  * is `{url}`; `env_vars` is for stdio servers only.
  */
 import { z } from 'zod';
+import { ENV_NAME } from '../../../shared/profileFields';
 
-/** An environment variable name (POSIX shell names): `[A-Za-z_][A-Za-z0-9_]*`. */
-export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An environment variable name (POSIX shell names), as a profile's `env` (src/shared/profileFields.ts). */
+export { ENV_NAME };
 
 /**
  * A capability name: one word of letters, digits, `_` and `-` (it becomes a `-c mcp_servers.<name>`

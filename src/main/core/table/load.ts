@@ -6,12 +6,13 @@
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parse } from 'smol-toml';
+import { FIELD_KEYS } from '../../../shared/profileFields';
 import { AppFailure } from '../../../shared/result';
 import { expandPath, resolveInstance } from '../instance/paths';
 import { checkNames, globProblem, refList, resolveAccess, resolveCapabilities } from './capabilities';
 import { problemsFromIssues, syntaxFailure, tableFailure, type TableProblem } from './errors';
 import { PROFILE_NAME, READ_DIRS_STARTER, tableSchema, type RawProfile, type RawTable } from './schema';
-import type { Capability, LoadedTable, ResolvedProfile } from './types';
+import { camelKey, RESOLVED_BY_HAND, type Capability, type CopiedFields, type LoadedTable, type ResolvedProfile } from './types';
 import { tableWarnings } from './warnings';
 
 export type { Capability, LoadedTable, ResolvedProfile, TableDefaults } from './types';
@@ -139,27 +140,31 @@ async function resolveProfile(
   }
   const access = resolveAccess(defaults, raw);
   return {
+    ...copiedFields(raw),
     name,
     cwd,
-    backend: raw.backend,
     bin,
-    permissionMode: raw.permission_mode,
-    sandbox: raw.sandbox,
     addDirs,
     readDirs,
     readDirsStarter: raw.read_dirs === undefined,
-    model: raw.model ?? null,
-    effort: raw.effort ?? null,
     allowed: access.allowed,
     denied: access.denied,
-    unsafeOk: raw.unsafe_ok,
-    isolated: raw.isolated,
-    sharedWrite: raw.shared_write,
     acceptFrom: refList(raw.accept_from),
     answerFrom: refList(raw.answer_from),
-    mediaTags: raw.media_tags,
     env: [...new Set(raw.env)],
   };
+}
+
+/**
+ * The keys of a profile not resolved by hand (types.ts `RESOLVED_BY_HAND`), as validated: camelCase
+ * names, null for one left out without a default (`model`, `effort`).
+ */
+export function copiedFields(raw: RawProfile): CopiedFields {
+  const out: Record<string, unknown> = {};
+  for (const key of FIELD_KEYS) {
+    if (!(RESOLVED_BY_HAND as readonly string[]).includes(key)) out[camelKey(key)] = raw[key] ?? null;
+  }
+  return out as CopiedFields;
 }
 
 /**

@@ -6,33 +6,15 @@
  * (routes, owners, mentions, pacing, shell) do not exist here: writing one is an error.
  */
 import { z } from 'zod';
-import { CAPABILITY_FIXES, CAPABILITY_KEYS, CAPABILITY_KINDS, capabilitySchema, ENV_NAME, type CapabilityKind } from './capabilitySchema';
+import { envNameSchema, PROFILE_FIXES, profileTableShape } from '../../../shared/profileFields';
+import { CAPABILITY_FIXES, CAPABILITY_KEYS, CAPABILITY_KINDS, capabilitySchema, type CapabilityKind } from './capabilitySchema';
 import { STRIPPED_ENV } from '../launch/env';
 
-/** Permission modes (as Claude Code names them). Any other value is a load error, never a fallback. */
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const;
-/** One of PERMISSION_MODES. */
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
-
-/** Reasoning efforts a profile may name (passed on each `turn/start`). */
-export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
-/** One of EFFORTS. */
-export type Effort = (typeof EFFORTS)[number];
-
-/** Backends. Only Codex for now; the seam stays open for others. */
-export const BACKENDS = ['codex'] as const;
-/** One of BACKENDS. */
-export type Backend = (typeof BACKENDS)[number];
-
-/** Profile names: one word of letters, digits, `_` and `-` (they appear in `-c` keys and file names). */
-export const PROFILE_NAME = /^[A-Za-z0-9_-]+$/;
-
-/** A model name: one word that does not start with `-` (so it can never read as a flag). */
-export const MODEL_NAME = /^[^\s-]\S*$/;
+// A profile's fields are declared once, in src/shared/profileFields.ts (the editor derives from them too).
+export { BACKENDS, EFFORTS, MODEL_NAME, PERMISSION_MODES, PROFILE_NAME, READ_DIRS_STARTER } from '../../../shared/profileFields';
+export type { Backend, Effort, PermissionMode } from '../../../shared/profileFields';
 
 const nameList = z.array(z.string().min(1)).default([]);
-/** `accept_from` / `answer_from`: profile names, or `"*"` (alone or in the list) for every profile. */
-const profileRefs = z.union([z.literal('*'), z.array(z.string().min(1))]).default([]);
 
 /** `[defaults]`: capabilities every profile gets or is denied, and limits in minutes. */
 export const defaultsSchema = z.strictObject({
@@ -43,46 +25,15 @@ export const defaultsSchema = z.strictObject({
   idle_exit_minutes: z.number().positive().max(35_000).default(30),
 });
 
-/** `[profiles.<name>]`: the fields this version reads. Paths are resolved by load.ts. */
-export const profileSchema = z.strictObject({
-  cwd: z.string().min(1),
-  backend: z.enum(BACKENDS).default('codex'),
-  bin: z.string().min(1).optional(),
-  permission_mode: z.enum(PERMISSION_MODES).default('acceptEdits'),
-  sandbox: z.boolean().default(true),
-  add_dirs: z.array(z.string().min(1)).default([]),
-  /**
-   * Folders (or files) the agent may read besides its own folder and add_dirs: nothing else in HOME is
-   * readable (docs/security-model.md "Filesystem: private by default"). Absent: READ_DIRS_STARTER.
-   */
-  read_dirs: z.array(z.string().min(1)).optional(),
-  model: z.string().regex(MODEL_NAME, { error: 'must be one word that does not start with "-"' }).optional(),
-  effort: z.enum(EFFORTS).optional(),
-  capabilities: nameList,
-  except: nameList,
-  deny: nameList,
-  unsafe_ok: z.boolean().default(false),
-  isolated: z.boolean().default(false),
-  shared_write: z.boolean().default(false),
-  accept_from: profileRefs,
-  answer_from: profileRefs,
-  media_tags: z.boolean().default(false),
-  /**
-   * Variables of Angelia's environment passed to the agent's commands on purpose (names only; the value
-   * is Angelia's): every other variable is kept from them (docs/security-model.md "Environment of the
-   * agent's commands"). Not the ones Angelia never gives Codex (codex/strippedEnv.ts).
-   */
-  env: z.array(z.string()
-    .regex(ENV_NAME, { error: 'must be a variable NAME (letters, digits, "_"; not starting with a digit), never a value' })
-    .refine((n) => !(STRIPPED_ENV as readonly string[]).includes(n), { error: 'is a variable Angelia never gives to Codex (a model key or its own channel)' })).default([]),
-});
-
 /**
- * What `read_dirs` is when a profile leaves it out: toolchains that live in HOME (docs/security-model.md
- * "Filesystem: private by default"). Only those that exist are given (compile's plan names the rest).
- * Not `~/.cargo` itself (its credentials.toml) nor `~/.local` (keyrings, other tools' data).
+ * `[profiles.<name>]`: the fields this version reads (src/shared/profileFields.ts `PROFILE_FIELDS`),
+ * strict. Paths are resolved by load.ts. `env` also refuses the variables Angelia never gives Codex
+ * (launch/env.ts; docs/security-model.md "Environment of the agent's commands").
  */
-export const READ_DIRS_STARTER: readonly string[] = ['~/.local/bin', '~/.cargo/bin', '~/.nvm', '~/.pyenv', '~/.rustup'];
+export const profileSchema = z.strictObject({
+  ...profileTableShape,
+  env: z.array(envNameSchema.refine((n) => !(STRIPPED_ENV as readonly string[]).includes(n), { error: 'is a variable Angelia never gives to Codex (a model key or its own channel)' })).default([]),
+});
 
 /** The whole table. */
 export const tableSchema = z.strictObject({
@@ -98,31 +49,14 @@ export type RawProfile = z.output<typeof profileSchema>;
 
 /** A one-line hint per field, used as the `fix` of an error about that field. */
 export const FIELD_FIXES: Record<string, string> = {
-  cwd: "set cwd to the profile's folder, e.g. cwd = \"~/assistants/coder\"",
-  backend: 'use backend = "codex" or leave it out',
-  bin: 'give the full path of the codex executable, or leave bin out to use the bundled one',
-  permission_mode: `use one of ${PERMISSION_MODES.join(', ')}`,
-  sandbox: 'use sandbox = true (recommended) or sandbox = false',
-  add_dirs: 'use a list of folders, e.g. add_dirs = ["~/projects/site"]',
-  read_dirs: 'use a list of folders the agent may read, e.g. read_dirs = ["~/.local/bin", "~/notes"] (leave it out for the toolchain starter set)',
-  model: 'use one model name, e.g. model = "gpt-5.5", or leave it out',
-  effort: `use one of ${EFFORTS.join(', ')}, or leave it out`,
+  ...PROFILE_FIXES,
   permission_timeout_minutes: 'use a number of minutes greater than 0',
   turn_stall_minutes: 'use a number of minutes (0 = never stop a stalled turn)',
   idle_exit_minutes: 'use a number of minutes greater than 0',
   profiles: 'add at least a [profiles.<name>] table with a cwd',
-  capabilities: 'list capability names defined under [capabilities.<name>], e.g. capabilities = ["github"]',
-  except: 'list default capability names this profile does not get, e.g. except = ["github"]',
-  deny: 'list capability names to deny, e.g. deny = ["github"]',
-  unsafe_ok: 'use unsafe_ok = true or false',
-  isolated: 'use isolated = true or false',
-  shared_write: 'use shared_write = true or false',
-  accept_from: 'list profile names, e.g. accept_from = ["coder"], or "*" for every profile',
-  answer_from: 'list profile names, e.g. answer_from = ["coder"], or "*" for every profile',
-  media_tags: 'use media_tags = true or false',
   ...CAPABILITY_FIXES,
-  // One key for both: a profile's env goes to its agent's commands, an mcp capability's to its server.
-  env: 'list variable NAMES, e.g. env = ["GITHUB_TOKEN"] (a profile: passed to its agent\'s commands; an mcp capability: to its server), and put the values in <state>/env',
+  // One key for both (the profile's words name both): a profile's env goes to its agent's commands, an mcp capability's to its server.
+  env: PROFILE_FIXES.env,
 };
 
 /**

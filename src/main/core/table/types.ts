@@ -3,7 +3,7 @@
  * profile's capabilities resolved into `allowed` and `denied` (capabilities.ts `resolveAccess`).
  */
 import type { TableProblem } from './errors';
-import type { Backend, Effort, PermissionMode } from './schema';
+import type { RawProfile } from './schema';
 
 /** `[defaults]` after validation. Minutes are numbers of minutes; lists are capability names. */
 export interface TableDefaults {
@@ -57,17 +57,39 @@ export interface DirectoryCapability {
 /** One resolved capability. */
 export type Capability = CommandCapability | SkillCapability | McpCapability | DirectoryCapability;
 
+/**
+ * The keys load.ts resolves by hand (`resolveProfile`): paths made absolute and checked, capabilities
+ * resolved into `allowed` / `denied`, lists de-duplicated. Every other key of a profile
+ * (src/shared/profileFields.ts) is copied as validated, under its camelCase name (`CopiedFields`).
+ */
+export const RESOLVED_BY_HAND = ['cwd', 'bin', 'add_dirs', 'read_dirs', 'capabilities', 'except', 'deny', 'accept_from', 'answer_from', 'env'] as const;
+
+/** `snake_case` → `camelCase`, as a type (`permission_mode` → `permissionMode`). */
+export type Camel<S extends string> = S extends `${infer A}_${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
+
+/** `permission_mode` → `permissionMode`: the name of a table key in a resolved profile. */
+export function camelKey<S extends string>(key: S): Camel<S> {
+  return key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) as Camel<S>;
+}
+
+/** The keys copied as validated. */
+export type CopiedKey = Exclude<keyof RawProfile, (typeof RESOLVED_BY_HAND)[number]>;
+
+/**
+ * The copied fields of a resolved profile: the validated value (its default applied), null for a key
+ * without a default that the table leaves out (`backend`, `permissionMode`, `sandbox` (false only when
+ * the table says `sandbox = false`), `model`, `effort`, `unsafeOk`, `isolated`, `sharedWrite`,
+ * `mediaTags` …; meanings in src/shared/profileFields.ts).
+ */
+export type CopiedFields = { [K in CopiedKey as Camel<K>]: undefined extends RawProfile[K] ? Exclude<RawProfile[K], undefined> | null : RawProfile[K] };
+
 /** One profile with every path absolute and every default applied. */
-export interface ResolvedProfile {
+export interface ResolvedProfile extends CopiedFields {
   name: string;
   /** Absolute path of an existing folder. */
   cwd: string;
-  backend: Backend;
   /** Absolute path of the Codex executable, or null for the bundled one. */
   bin: string | null;
-  permissionMode: PermissionMode;
-  /** False only when the table says `sandbox = false`. */
-  sandbox: boolean;
   /** Absolute, de-duplicated, in table order. */
   addDirs: string[];
   /**
@@ -78,24 +100,14 @@ export interface ResolvedProfile {
   readDirs: string[];
   /** True when `readDirs` is the starter set because the table has no `read_dirs`. */
   readDirsStarter: boolean;
-  model: string | null;
-  effort: Effort | null;
   /** Capability names the profile gets, sorted (defaults minus except, plus its own, minus denied). */
   allowed: string[];
   /** Capability names the profile is denied, sorted (defaults.deny minus its own capabilities, plus its deny). */
   denied: string[];
-  /** May run bypassPermissions on a folder holding `.env` or `secrets`. */
-  unsafeOk: boolean;
-  /** No `_common/` (denied instead); not reachable by other profiles. */
-  isolated: boolean;
-  /** May edit the workspace's `_shared/` and `_capabilities/`. */
-  sharedWrite: boolean;
   /** Profiles that may give it a task (`"*"` = every profile). */
   acceptFrom: string[];
   /** Profiles that may ask it a question (`"*"` = every profile). */
   answerFrom: string[];
-  /** Honour `MEDIA:<abs path>` lines in replies. */
-  mediaTags: boolean;
   /** Variable names passed to the agent's commands on purpose (`env`), de-duplicated, in table order. */
   env: string[];
 }

@@ -6,16 +6,16 @@
  * which field a table issue or a save error names, and what Save would change against the values loaded.
  */
 import type { ModelsView, PermissionMode, ProfileDraft, TableIssue } from '../../../../shared/contract';
+import { EDITOR_SECTIONS, FIELD_KEYS, fieldSpec, newProfileValues } from '../../../../shared/profileFields';
 import { equal } from '../../store/equal';
 
-/** The fields of a draft, in the order the editor shows them. */
-export const DRAFT_FIELDS = [
-  'name', 'cwd', 'permission_mode', 'sandbox', 'add_dirs', 'read_dirs', 'model', 'effort', 'capabilities', 'except', 'deny',
-  'unsafe_ok', 'isolated', 'shared_write', 'accept_from', 'answer_from', 'bin',
-] as const satisfies readonly (keyof ProfileDraft)[];
+export { READ_DIRS_STARTER } from '../../../../shared/profileFields';
 
 /** One field of a draft. */
 export type DraftField = keyof ProfileDraft;
+
+/** The fields of a draft, in the order the editor shows them (src/shared/profileFields.ts EDITOR_SECTIONS). */
+export const DRAFT_FIELDS: readonly DraftField[] = ['name', ...EDITOR_SECTIONS.flatMap((s) => s.fields)];
 
 /** One plain sentence per mode (shown in the editor; said the same on every surface). */
 export const MODE_SENTENCE: Record<PermissionMode, string> = {
@@ -190,6 +190,9 @@ export function editorContext(s: { table: { view: { tableFile: string } | null }
   return { tableDir: s.table.view ? folderOf(s.table.view.tableFile) : null, catalog: s.editor.catalog };
 }
 
+/** The folder fields of a draft (kind `path` or `paths`), in the table's order. */
+const FOLDER_FIELDS = FIELD_KEYS.filter((k) => fieldSpec(k).kind === 'path' || fieldSpec(k).kind === 'paths');
+
 /** A profile name as the contract's ProfileDraft accepts it. */
 const NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -216,16 +219,19 @@ export function localIssues(draft: ProfileDraft, ctx: EditorContext = { tableDir
   } else if (draft.name.length > 64) {
     push('name', null, { level: 'error', message: 'the name is longer than 64 characters', fix: 'shorten it', fixValue: null });
   }
-  const cwd = folderProblem(draft.cwd, ctx.tableDir);
-  if (cwd) push('cwd', null, cwd);
-  draft.add_dirs.forEach((dir, i) => {
-    const p = folderProblem(dir, ctx.tableDir);
-    if (p) push('add_dirs', i, p.message === 'a folder is needed here' ? { ...p, fix: 'write a folder, or remove this row' } : p);
-  });
-  (draft.read_dirs ?? []).forEach((dir, i) => {
-    const p = folderProblem(dir, ctx.tableDir);
-    if (p) push('read_dirs', i, p.message === 'a folder is needed here' ? { ...p, fix: 'write a folder, or remove this row' } : p);
-  });
+  // Every folder field (kind `path`, `paths`: src/shared/profileFields.ts), in the table's order.
+  for (const field of FOLDER_FIELDS) {
+    const value = draft[field] as string | string[] | null;
+    if (typeof value === 'string') {
+      const p = folderProblem(value, ctx.tableDir);
+      if (p) push(field, null, p);
+    } else {
+      (value ?? []).forEach((dir, i) => {
+        const p = folderProblem(dir, ctx.tableDir);
+        if (p) push(field, i, p.message === 'a folder is needed here' ? { ...p, fix: 'write a folder, or remove this row' } : p);
+      });
+    }
+  }
   if (draft.bin !== null && !(draft.bin === '~' || draft.bin.startsWith('~/') || draft.bin.startsWith('/'))) {
     // table/load.ts: the loader's own words.
     push('bin', null, { level: 'error', message: `${JSON.stringify(draft.bin)} is not a full path`, fix: 'give the full path of the codex executable (or ~/…), or leave bin out', fixValue: null });
@@ -336,17 +342,11 @@ export function draftChanges(base: ProfileDraft | null, draft: ProfileDraft): Dr
 }
 
 /**
- * What `read_dirs` is when left out: the toolchains in HOME (table/schema.ts READ_DIRS_STARTER, repeated
- * here to keep Node out of the renderer; a unit test holds them equal). Only those that exist are given.
+ * The starting values of a new profile: asks before anything more, sandboxed, nothing extra (every
+ * field at its default but the mode: src/shared/profileFields.ts `newProfileValues`).
  */
-export const READ_DIRS_STARTER: readonly string[] = ['~/.local/bin', '~/.cargo/bin', '~/.nvm', '~/.pyenv', '~/.rustup'];
-
-/** The starting values of a new profile: asks before anything more, sandboxed, nothing extra. */
 export function newDraft(name = '', cwd = ''): ProfileDraft {
-  return {
-    name, cwd, bin: null, permission_mode: 'default', sandbox: true, add_dirs: [], read_dirs: null, model: null, effort: null, capabilities: [], except: [], deny: [],
-    unsafe_ok: false, isolated: false, shared_write: false, accept_from: [], answer_from: [],
-  };
+  return { name, ...newProfileValues(), cwd };
 }
 
 /** Capability names worth offering: those the draft names and those the preview's entries come from. */
