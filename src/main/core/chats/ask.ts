@@ -26,10 +26,13 @@
  */
 import { ResponseError } from 'vscode-jsonrpc';
 import { AppFailure, toAppError } from '../../../shared/result';
-import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion } from '../codex/attest';
-import { idsOf, readTurnEnd } from '../codex/items';
+import { NO_ROLLOUT, openAttestedSession } from '../codex/session';
+import { startedTurnId } from '../codex/answers';
+import { readOnlyRefusals } from '../codex/attest';
+import type { CodexEvent } from '../codex/events';
+import type { TurnEnd } from '../codex/items';
+import type { TurnStartParams } from '../codex/generated/v2';
 import { describeTurnError } from '../codex/turnErrors';
-import { isObj, str } from '../codex/wire';
 import type { LaunchPlan } from '../launch/plan';
 import type { CodexConnection, StartCodex } from '../codex/connection';
 
@@ -86,18 +89,6 @@ function declineRequest(method: string): unknown {
   }
 }
 
-/** Refusals of the read-only copy's thread answer beyond `attestThread`: it must be read-only and never ask. */
-function readOnlyRefusals(answer: unknown): string[] {
-  const a = isObj(answer) ? answer : {};
-  const out: string[] = [];
-  const sandbox = isObj(a.sandbox) ? a.sandbox.type : null;
-  if (sandbox !== 'readOnly') out.push(`refused: the read-only copy reports a ${JSON.stringify(sandbox)} sandbox, not readOnly.`);
-  if (a.approvalPolicy !== 'never') out.push(`refused: the read-only copy reports the approval policy ${JSON.stringify(a.approvalPolicy ?? null)}, not "never".`);
-  return out;
-}
-
-const NO_ROLLOUT = /no rollout|not found|unknown thread|does not exist/i;
-
 /**
  * Answers `input.text` from a read-only copy of `input.threadId` (see the module comment). Throws
  * AppFailure: `refused` (a check failed; nothing ran), `ask-failed` (Codex did not start, the fork or
@@ -146,64 +137,48 @@ async function run(conn: CodexConnection, input: AskInput): Promise<AskAnswer> {
   let threadId: string | null = null;
   let turnId: string | null = null;
   const messages: string[] = [];
-  let finish: (params: unknown) => void = () => undefined;
-  const ended = new Promise<unknown>((resolve) => (finish = resolve));
-  const early: unknown[] = [];
+  let finish: (end: TurnEnd) => void = () => undefined;
+  const ended = new Promise<TurnEnd>((resolve) => (finish = resolve));
+  const early: Array<{ turnId: string | null; end: TurnEnd }> = [];
   conn.onServerRequest(async (method) => declineRequest(method));
-  conn.onNotification((method, params) => {
-    const ids = idsOf(params);
-    if (!threadId || ids.threadId !== threadId) return;
-    if (method === 'item/completed' && isObj(params) && isObj(params.item) && params.item.type === 'agentMessage' && (!turnId || ids.turnId === null || ids.turnId === turnId)) {
-      messages.push(str(params.item.text) ?? '');
+  conn.onEvent((e: CodexEvent) => {
+    if (!threadId || e.threadId !== threadId) return;
+    if (e.method === 'item/completed' && e.params.item.type === 'agentMessage' && (!turnId || e.turnId === null || e.turnId === turnId)) {
+      messages.push(e.params.item.text);
     }
-    if (method === 'turn/completed') {
-      if (turnId === null) early.push(params);
-      else if (!ids.turnId || ids.turnId === turnId) finish(params);
+    if (e.method === 'turn/completed') {
+      if (turnId === null) early.push({ turnId: e.turnId, end: e.params.turn });
+      else if (!e.turnId || e.turnId === turnId) finish(e.params.turn);
     }
   });
 
-  const version = checkVersion(conn.version);
-  if (version.length) throw new AppFailure({ code: 'refused', message: version.join(' ') });
-  const configRead = await conn.request('config/read', { includeLayers: true, cwd: plan.spawn.cwd });
-  const requirements = await conn.request('configRequirements/read', {});
-  const refusals = [...checkConfigLayers(configRead), ...checkMcpServers(configRead, plan.allowedMcpServers), ...checkRequirements(requirements, plan.expect)];
-  if (refusals.length) throw new AppFailure({ code: 'refused', message: refusals.join(' ') });
-
+  // The checks and the thread as a chat's start has them (codex/session.ts), plus: read-only, never asking.
   // developerInstructions are the plan's (plan mode wording) for a fresh thread; a fork keeps the parent's.
-  const params: Record<string, unknown> = { ...plan.threadParams, ephemeral: true, ...(input.model ? { model: input.model } : {}) };
-  let answer: unknown;
-  let forkedFrom: string | null = null;
-  if (input.threadId) {
-    const forkParams = Object.fromEntries(Object.entries(params).filter(([k]) => k !== 'developerInstructions'));
-    try {
-      answer = await conn.request('thread/fork', { ...forkParams, threadId: input.threadId, excludeTurns: true }, { timeoutMs: 120_000 });
-      forkedFrom = input.threadId;
-    } catch (e) {
-      const msg = toAppError(e).message;
+  const opened = await openAttestedSession(conn, plan, input.threadId ? { kind: 'fork', threadId: input.threadId } : { kind: 'start' }, {
+    params: { ephemeral: true, ...(input.model ? { model: input.model } : {}) },
+    threadError: (msg) => {
       if (!NO_ROLLOUT.test(msg)) throw new AppFailure({ code: 'ask-failed', message: `the conversation could not be copied: ${msg}` });
-      answer = undefined;
-    }
-  }
-  answer ??= await conn.request('thread/start', params, { timeoutMs: 120_000 });
-  const verdict = attestThread(answer, { sandboxed: true, permissionsExtends: null, writable: [] });
-  const more = readOnlyRefusals(answer);
-  if (verdict.refusals.length || more.length) throw new AppFailure({ code: 'refused', message: [...verdict.refusals, ...more].join(' ') });
-  const thread = isObj(answer) && isObj(answer.thread) ? answer.thread : {};
-  threadId = str(thread.id);
-  if (!threadId) throw new AppFailure({ code: 'refused', message: 'refused: Codex did not return a thread id for the read-only copy.' });
+      return 'fresh';
+    },
+    expect: { sandboxed: true, permissionsExtends: null, writable: [] },
+    moreRefusals: readOnlyRefusals,
+    what: ' for the read-only copy',
+  });
+  const forkedFrom = opened.target.kind === 'fork' ? opened.target.threadId : null;
+  threadId = opened.threadId;
 
-  const turn: Record<string, unknown> = {
+  // The effort is the table's word (table/schema.ts EFFORTS), sent as Codex's ReasoningEffort.
+  const turn: TurnStartParams = {
     threadId, input: [{ type: 'text', text: `${ASK_FRAME}\n\n${input.text}`, text_elements: [] }],
-    ...(input.model ? { model: input.model } : {}), ...(input.effort ? { effort: input.effort } : {}),
+    ...(input.model ? { model: input.model } : {}), ...(input.effort ? { effort: input.effort as TurnStartParams['effort'] } : {}),
   };
   const started = await conn.request('turn/start', turn);
-  turnId = isObj(started) && isObj(started.turn) ? str(started.turn.id) : null;
-  const pre = early.find((p) => !idsOf(p).turnId || idsOf(p).turnId === turnId);
-  if (pre !== undefined) finish(pre);
-  const end = readTurnEnd(await Promise.race([ended, conn.exited.then((x) => ({ exited: x }))]).then((v) => {
-    if (isObj(v) && 'exited' in v) throw new AppFailure({ code: 'ask-failed', message: 'Codex exited before the answer' });
-    return v;
-  }));
+  turnId = startedTurnId(started);
+  const pre = early.find((p) => !p.turnId || p.turnId === turnId);
+  if (pre !== undefined) finish(pre.end);
+  const end = await Promise.race([ended, conn.exited.then((): never => {
+    throw new AppFailure({ code: 'ask-failed', message: 'Codex exited before the answer' });
+  })]);
   if (end.status === 'failed') throw new AppFailure({ code: 'ask-failed', message: describeTurnError(end, { model: input.model }).message });
   if (end.status === 'interrupted') throw new AppFailure({ code: 'ask-failed', message: 'the turn was interrupted' });
   return { answer: messages.at(-1) ?? '', forkedFrom, codexVersion: conn.version };
