@@ -12,15 +12,24 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  {
-    files: ['src/main/core/**/*.ts'],
+  // The core under plain Node, and what the hosts compose (docs/architecture.md): it never reaches back
+  // into the demo or a host. A relative import leaves src/main/core after as many `../` as the file is
+  // deep (from core/<folder>/<file>.ts, `../api` is core/api and `../../api` is src/main/api).
+  ...[0, 1, 2, 3].map((depth) => ({
+    files: [`src/main/core/${'*/'.repeat(depth)}*.ts`],
     rules: {
-      'no-restricted-imports': ['error', { paths: [
-        { name: 'electron', message: 'The core runs under plain Node: no Electron imports below src/main/core.' },
-        { name: 'react', message: 'The core never imports React.' },
-      ] }],
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'electron', message: 'The core runs under plain Node: no Electron imports below src/main/core.' },
+          { name: 'react', message: 'The core never imports React.' },
+        ],
+        patterns: [{
+          regex: `^((\\.\\./){${depth + 1}}|(.*/)?main/)(demo|host|api|electron|cli)(/|$)`,
+          message: 'The core imports nothing from src/main/{demo,host,api,electron,cli}: move what it needs into the core.',
+        }],
+      }],
     },
-  },
+  })),
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
     rules: {

@@ -85,4 +85,26 @@ describe('check-config', () => {
       await writeFile(inst.tableFile, text);
     }
   });
+
+  it('names a loosening that waits for compile --write, as a start would refuse it (launch/check.ts)', async () => {
+    const write = await angelia(inst.env, 'compile', '--write', 'assistant');
+    expect(write.code, write.stderr).toBe(0);
+    const text = await readFile(inst.tableFile, 'utf8');
+    await writeFile(inst.tableFile, text.replace('sandbox = true', 'sandbox = true\nenv = ["PGHOST"]'));
+    try {
+      const json = await angelia(inst.env, 'check-config', '--json');
+      expect(json.code, json.stderr).toBe(0);
+      expect((JSON.parse(json.stdout) as { warnings: unknown[] }).warnings).toContainEqual(expect.objectContaining({
+        path: 'profiles.assistant',
+        message: expect.stringContaining("its agent will not start: the accepted table now passes 1 environment variable(s) to this profile's commands that the last compile did not (PGHOST)") as unknown,
+        fix: 'run angelia compile assistant --write',
+      }));
+      const plain = await angelia(inst.env, 'check-config');
+      expect(plain.stdout).toContain('warning: profiles.assistant: its agent will not start: the accepted table now passes 1 environment variable(s)');
+    } finally {
+      await writeFile(inst.tableFile, text);
+    }
+    const back = await angelia(inst.env, 'check-config', '--json');
+    expect(JSON.stringify((JSON.parse(back.stdout) as { warnings: unknown[] }).warnings)).not.toContain('its agent will not start');
+  });
 });
