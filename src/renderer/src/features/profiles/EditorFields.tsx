@@ -1,12 +1,14 @@
 /**
- * Every field of a profile draft, in sections: the profile (name, folder), what it may do (mode, with
- * one plain sentence each; sandbox, in red when off), its folders (add_dirs; a relative one says where
- * it really is), the model and effort Codex offers ("default" named by what is really used and where
- * that comes from; only the efforts the model offers and the table accepts), capabilities, other
- * profiles, and the advanced fields. Each field shows its problems.
+ * Every field of a profile draft, rendered from the one list of a profile's fields
+ * (src/shared/profileFields.ts): its sections in order, each field's widget picked by its kind, with
+ * its label and help. A few have their own widget: the mode (one plain sentence each), the sandbox (in
+ * red when off), `read_dirs` (left out: the starter set) and the model and effort Codex offers
+ * ("default" named by what is really used and where that comes from; only the efforts the model offers
+ * and the table accepts). Each field shows its problems; a relative folder says where it really is.
  */
 import type { ReactElement, ReactNode } from 'react';
 import type { ModelsView, ProfileDraft } from '../../../../shared/contract';
+import { EDITOR_SECTIONS, fieldDefault, fieldSpec, type FieldKey } from '../../../../shared/profileFields';
 import { defaultEffortInForce, MODE_SENTENCE, modelInForce, MODES, NO_SANDBOX_WARNING, offeredEfforts, READ_DIRS_STARTER, relativeNote, type DraftField } from './draft';
 import { Check, Chips, Field, FolderInput, FolderList, FolderNote, IssueLines, RefsInput, type ShownIssue } from './fields';
 import { fieldLevel, type PlacedIssues } from './issues';
@@ -131,49 +133,43 @@ function InForce({ value, source, error, testid }: { value: string; source: stri
   );
 }
 
-/** The fields of the editor. */
-export function EditorFields({ draft, issues, set, profiles, catalog, tableDir, capabilityNames, pick, isNew, profileExtra, justAdded = null }: Props): ReactElement {
-  const fix = (field: DraftField) => (value: string, issue: ShownIssue) => {
-    if (field === 'add_dirs' && typeof issue.index === 'number') set('add_dirs', draft.add_dirs.map((d, i) => (i === issue.index ? value : d)));
-    else if (field === 'read_dirs' && typeof issue.index === 'number' && draft.read_dirs) set('read_dirs', draft.read_dirs.map((d, i) => (i === issue.index ? value : d)));
-    else if (field === 'cwd') set('cwd', value);
-    else if (field === 'bin') set('bin', value);
-    else if (field === 'effort') set('effort', value);
-  };
-  const others = profiles.filter((p) => p !== draft.name);
-  return (
-    <div className="editor-fields">
-      <Section title="Profile" testid="section-profile">
-        <Field label="Name" testid="field-name" htmlFor="f-name" issues={fieldLevel(issues.byField.name)} help={isNew ? 'One word: letters, digits, _ and -.' : 'Renaming keeps its chats.'}>
-          <input id="f-name" type="text" className="text" data-testid="name-input" value={draft.name} spellCheck={false} onChange={(e) => set('name', e.target.value)} />
-        </Field>
-        <Field label="Folder (cwd)" testid="field-cwd" htmlFor="f-cwd" issues={fieldLevel(issues.byField.cwd)} onFix={fix('cwd')} help="Where the agent works; it may write here. Absolute, ~/… for your home, or relative to the table's folder.">
-          <FolderInput id="f-cwd" value={draft.cwd} onChange={(v) => set('cwd', v)} pick={pick} testid="cwd-input" bad={fieldLevel(issues.byField.cwd).some((i) => i.level === 'error')} />
-          <FolderNote note={relativeNote(draft.cwd, tableDir)} />
-        </Field>
-        {profileExtra}
-      </Section>
+/** What a field's widget needs besides its key: the editor's props, the other profiles and the fix-it of a field. */
+type FieldContext = Omit<Props, 'isNew' | 'profileExtra'> & { others: readonly string[]; fix: (field: DraftField) => (value: string, issue: ShownIssue) => void };
 
-      <Section title="What it may do" testid="section-access">
-        <ModeField draft={draft} set={set} issues={fieldLevel(issues.byField.permission_mode)} />
-        <Check checked={draft.sandbox} onChange={(v) => set('sandbox', v)} testid="sandbox-check" label="Sandbox" help="Codex's own OS sandbox holds the agent to the permission table below.">
+/** A field's test id stem: `add_dirs` → `add-dirs` (`add-dirs-row`, `unsafe-ok-check`, `bin-input` …). */
+const stem = (field: DraftField): string => field.replaceAll('_', '-');
+
+/**
+ * The widget of one table field, picked by its kind (src/shared/profileFields.ts): `path` a folder
+ * field, `paths` a folder list, `names` chips, `refs` profile names or every profile, `enum` a choice,
+ * `boolean` a checkbox, `text` and `number` an input. Label, help and placeholder come from the field.
+ * The mode, the sandbox, `read_dirs` (its starter set) and the model with its effort have their own.
+ */
+function TableField({ field, ctx }: { field: FieldKey; ctx: FieldContext }): ReactElement | null {
+  const { draft, issues, set, pick, tableDir } = ctx;
+  const spec = fieldSpec(field);
+  const setAny = (v: unknown): void => set(field, v as never);
+  const own = issues.byField[field] ?? [];
+  const level = fieldLevel(own);
+  const id = `f-${stem(field)}`;
+  const value = draft[field] as unknown;
+  switch (field) {
+    case 'permission_mode':
+      return <ModeField draft={draft} set={set} issues={level} />;
+    case 'sandbox':
+      return (
+        <Check checked={draft.sandbox} onChange={(v) => set('sandbox', v)} testid="sandbox-check" label={spec.label} help={spec.help}>
           {!draft.sandbox && (
             <div className="no-sandbox" data-testid="sandbox-warning" role="alert">
               <strong>No sandbox.</strong> This profile {NO_SANDBOX_WARNING} — your files, your keys, every project — with nothing to stop it.
             </div>
           )}
-          <IssueLines issues={fieldLevel(issues.byField.sandbox)} />
+          <IssueLines issues={level} />
         </Check>
-      </Section>
-
-      <Section title="Folders it may write (add_dirs)" testid="section-folders">
-        <Field label="Extra folders" testid="field-add_dirs" issues={fieldLevel(issues.byField.add_dirs)} help="On top of its own folder. Absolute, ~/…, or relative to the table's folder.">
-          <FolderList values={draft.add_dirs} onChange={(v) => set('add_dirs', v)} pick={pick} issues={issues.byField.add_dirs ?? []} onFix={fix('add_dirs')} testid="add-dirs" highlight={justAdded} noteOf={(v) => relativeNote(v, tableDir)} />
-        </Field>
-      </Section>
-
-      <Section title="Folders it may read (read_dirs)" testid="section-read-folders">
-        <Field label="Read-only folders" testid="field-read_dirs" issues={fieldLevel(issues.byField.read_dirs)} help="Nothing else of your home is readable: not your keys, histories or other tools' data. Absolute, ~/…, or relative to the table's folder.">
+      );
+    case 'read_dirs':
+      return (
+        <Field label={spec.label} testid="field-read_dirs" issues={level} help={spec.help}>
           {draft.read_dirs === null ? (
             <div data-testid="read-dirs-starter">
               <span className="meta">Left out: the toolchains in your home that exist ({READ_DIRS_STARTER.join(', ')}).</span>{' '}
@@ -181,47 +177,93 @@ export function EditorFields({ draft, issues, set, profiles, catalog, tableDir, 
             </div>
           ) : (
             <>
-              <FolderList values={draft.read_dirs} onChange={(v) => set('read_dirs', v)} pick={pick} issues={issues.byField.read_dirs ?? []} onFix={fix('read_dirs')} testid="read-dirs" noteOf={(v) => relativeNote(v, tableDir)} />
+              <FolderList values={draft.read_dirs} onChange={(v) => set('read_dirs', v)} pick={pick} issues={own} onFix={ctx.fix('read_dirs')} testid="read-dirs" noteOf={(v) => relativeNote(v, tableDir)} />
               <button type="button" className="btn small" data-testid="read-dirs-starter-back" onClick={() => set('read_dirs', null)}>Leave it out (the toolchain starter set)</button>
             </>
           )}
         </Field>
-      </Section>
+      );
+    case 'model':
+      return <ModelFields draft={draft} set={set} catalog={ctx.catalog} issues={issues} onFix={ctx.fix('effort')} />;
+    case 'effort':
+      return null;
+  }
+  const field_ = (children: ReactNode, htmlFor?: string): ReactElement => (
+    <Field label={spec.label} testid={`field-${field}`} htmlFor={htmlFor} issues={level} onFix={ctx.fix(field)} help={spec.help || undefined}>
+      {children}
+    </Field>
+  );
+  switch (spec.kind) {
+    case 'boolean':
+      return (
+        <Check checked={value === true} onChange={setAny} testid={`${stem(field)}-check`} label={spec.label} help={spec.help}>
+          <IssueLines issues={level} />
+        </Check>
+      );
+    case 'path':
+      return field_(
+        <>
+          <FolderInput id={id} value={String(value ?? '')} onChange={setAny} pick={pick} testid={`${stem(field)}-input`} bad={level.some((i) => i.level === 'error')} />
+          <FolderNote note={relativeNote(String(value ?? ''), tableDir)} />
+        </>,
+        id,
+      );
+    case 'paths':
+      return field_(
+        <FolderList values={(value as string[] | null) ?? []} onChange={setAny} pick={pick} issues={own} onFix={ctx.fix(field)} testid={stem(field)} highlight={field === 'add_dirs' ? (ctx.justAdded ?? null) : null} noteOf={(v) => relativeNote(v, tableDir)} />,
+      );
+    case 'names':
+      return field_(<Chips values={value as string[]} onChange={setAny} suggestions={spec.suggest === 'capabilities' ? ctx.capabilityNames : []} testid={stem(field)} placeholder={spec.placeholder ?? 'none'} />);
+    case 'refs':
+      return field_(<RefsInput value={value as '*' | string[]} onChange={setAny} profiles={ctx.others} testid={stem(field)} />);
+    case 'enum':
+      return field_(
+        <select id={id} data-testid={`${stem(field)}-select`} value={String(value ?? '')} onChange={(e) => setAny(e.target.value === '' ? null : e.target.value)}>
+          {spec.optional && <option value="">default</option>}
+          {(spec.options ?? []).map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>,
+        id,
+      );
+    case 'number':
+      return field_(
+        <input id={id} type="number" className="text" data-testid={`${stem(field)}-input`} value={value === null ? '' : String(value)} placeholder={spec.placeholder} onChange={(e) => setAny(e.target.value === '' ? fieldDefault(field) : Number(e.target.value))} />,
+        id,
+      );
+    case 'text':
+      return field_(
+        <input id={id} type="text" className="text" data-testid={`${stem(field)}-input`} value={String(value ?? '')} placeholder={spec.placeholder} spellCheck={false} onChange={(e) => setAny(e.target.value === '' && spec.optional ? null : e.target.value)} />,
+        id,
+      );
+  }
+}
 
-      <Section title="Model" testid="section-model" folded={isNew}>
-        <ModelFields draft={draft} set={set} catalog={catalog} issues={issues} onFix={fix('effort')} />
-      </Section>
-
-      <Section title="Capabilities" testid="section-capabilities" folded={isNew}>
-        <Field label="Give" testid="field-capabilities" issues={fieldLevel(issues.byField.capabilities)} help="Capabilities on top of the defaults (names from [capabilities.…] in the table).">
-          <Chips values={draft.capabilities} onChange={(v) => set('capabilities', v)} suggestions={capabilityNames} testid="capabilities" placeholder="none beyond the defaults" />
-        </Field>
-        <Field label="Except" testid="field-except" issues={fieldLevel(issues.byField.except)} help="Default capabilities this profile does not get.">
-          <Chips values={draft.except} onChange={(v) => set('except', v)} suggestions={capabilityNames} testid="except" placeholder="none" />
-        </Field>
-        <Field label="Deny" testid="field-deny" issues={fieldLevel(issues.byField.deny)} help="Denied outright; beats everything.">
-          <Chips values={draft.deny} onChange={(v) => set('deny', v)} suggestions={capabilityNames} testid="deny" placeholder="none beyond the defaults" />
-        </Field>
-      </Section>
-
-      <Section title="Other profiles" testid="section-others" folded={isNew}>
-        <Check checked={draft.isolated} onChange={(v) => set('isolated', v)} testid="isolated-check" label="Isolated" help="cannot message or be messaged by other profiles, and gets no _common/ folder." />
-        <Field label="Takes tasks from (accept_from)" testid="field-accept_from" issues={fieldLevel(issues.byField.accept_from)} help="Who may give it a task with angelia turn.">
-          <RefsInput value={draft.accept_from} onChange={(v) => set('accept_from', v)} profiles={others} testid="accept-from" />
-        </Field>
-        <Field label="Answers questions from (answer_from)" testid="field-answer_from" issues={fieldLevel(issues.byField.answer_from)} help="Who may ask it with angelia ask (answered in a read-only copy).">
-          <RefsInput value={draft.answer_from} onChange={(v) => set('answer_from', v)} profiles={others} testid="answer-from" />
-        </Field>
-        <Check checked={draft.shared_write} onChange={(v) => set('shared_write', v)} testid="shared-write-check" label="May edit shared doctrine (shared_write)" help="write to the workspace's _shared/ and _capabilities/ (read-only otherwise)." />
-      </Section>
-
-      <Section title="Advanced" testid="section-advanced" folded={isNew}>
-        <Check checked={draft.unsafe_ok} onChange={(v) => set('unsafe_ok', v)} testid="unsafe-ok-check" label="unsafe_ok" help="allows bypassPermissions on a folder that holds .env or secrets." />
-        <Field label="Codex executable (bin)" testid="field-bin" htmlFor="f-bin" issues={fieldLevel(issues.byField.bin)} onFix={fix('bin')} help="Leave empty for the Codex Angelia ships with.">
-          <input id="f-bin" type="text" className="text" data-testid="bin-input" value={draft.bin ?? ''} placeholder="the pinned @openai/codex" spellCheck={false} onChange={(e) => set('bin', e.target.value === '' ? null : e.target.value)} />
-        </Field>
-      </Section>
+/** The fields of the editor: its sections and their fields (src/shared/profileFields.ts EDITOR_SECTIONS), the name first. */
+export function EditorFields({ draft, issues, set, profiles, catalog, tableDir, capabilityNames, pick, isNew, profileExtra, justAdded = null }: Props): ReactElement {
+  const fix = (field: DraftField) => (value: string, issue: ShownIssue) => {
+    const current = draft[field] as unknown;
+    if (!Array.isArray(current)) set(field, value as never);
+    else if (typeof issue.index === 'number') set(field, current.map((d, i) => (i === issue.index ? value : d)) as never);
+  };
+  const ctx: FieldContext = { draft, issues, set, profiles, catalog, tableDir, capabilityNames, pick, justAdded, others: profiles.filter((p) => p !== draft.name), fix };
+  return (
+    <div className="editor-fields">
+      {EDITOR_SECTIONS.map((section, n) => (
+        <Section key={section.id} title={section.title} testid={`section-${section.id}`} folded={isNew && section.foldedWhenNew}>
+          {n === 0 && (
+            <Field label="Name" testid="field-name" htmlFor="f-name" issues={fieldLevel(issues.byField.name)} help={isNew ? 'One word: letters, digits, _ and -.' : 'Renaming keeps its chats.'}>
+              <input id="f-name" type="text" className="text" data-testid="name-input" value={draft.name} spellCheck={false} onChange={(e) => set('name', e.target.value)} />
+            </Field>
+          )}
+          {section.fields.map((field) => (
+            <TableField key={field} field={field} ctx={ctx} />
+          ))}
+          {n === 0 && profileExtra}
+        </Section>
+      ))}
     </div>
   );
 }
-
