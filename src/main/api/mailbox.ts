@@ -4,7 +4,7 @@
  * second so a missed event is picked up), and answers each request file through the API's one handler
  * (handler.ts) as a request of that chat's agent.
  *
- * A chat's folder is found by name (core/compile/mailbox.ts `mailboxName`); a folder that is no chat's is
+ * A chat's folder is found by name (core/launch/mailbox.ts `mailboxName`); a folder that is no chat's is
  * never read. The agent can write its folder, so each entry is treated as hostile: only names
  * `<uuid>.req.json` are looked at (dot-names, Codex's per-command mounts and temporary files are
  * skipped); the entry must be a regular file (`lstat`), is opened with O_RDONLY|O_NOFOLLOW|O_NONBLOCK
@@ -14,10 +14,11 @@
  * `writeNoFollow`. At most MAX_IN_FLIGHT requests of one chat run at once (429 beyond); answers nobody
  * collected are removed after an hour.
  */
-import { constants, watch, type FSWatcher } from 'node:fs';
-import { lstat, open, readdir, unlink } from 'node:fs/promises';
+import { watch, type FSWatcher } from 'node:fs';
+import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAILBOX_ROOT, mailboxName, writeNoFollow } from '../core/launch/mailbox';
+import { readNoFollow } from '../core/instance/noFollow';
 import { ApiError } from './errors';
 import { MAX_BODY_BYTES, type ApiHandler, type ApiRequest } from './handler';
 import { MAILBOX_API, MAX_REQUEST_BYTES, MailboxRequest, REQUEST_NAME, RESPONSE_NAME, responseName, type MailboxResponse } from './mailboxProtocol';
@@ -69,30 +70,22 @@ async function takeRequest(file: string): Promise<Buffer | null | 'folder'> {
     await unlink(file).catch(() => undefined);
     throw new ApiError(400, 'bad-request', `the request must be a regular file (found a ${st.isSymbolicLink() ? 'symbolic link' : st.isFIFO() ? 'FIFO' : st.isSocket() ? 'socket' : 'special file'})`);
   }
-  let handle;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (e) {
-    if (codeOf(e) === 'ENOENT') return null;
-    await unlink(file).catch(() => undefined);
-    throw new ApiError(400, 'bad-request', `the request file could not be opened (${codeOf(e) ?? 'error'})`);
-  }
-  try {
-    const fst = await handle.stat();
-    if (!fst.isFile() || fst.nlink !== 1) throw new ApiError(400, 'bad-request', 'the request must be a regular file with one name');
-    if (fst.size > MAX_REQUEST_BYTES) throw new ApiError(413, 'too-large', `the request file is over ${MAX_REQUEST_BYTES / 1024} KB`);
-    const buf = Buffer.alloc(Math.min(fst.size, MAX_REQUEST_BYTES) + 1);
-    let n = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
-      if (bytesRead === 0) break;
-      n += bytesRead;
-      if (n > MAX_REQUEST_BYTES || n >= buf.length) throw new ApiError(413, 'too-large', 'the request file grew while it was read');
-    }
-    return buf.subarray(0, n);
-  } finally {
-    await handle.close();
-    await unlink(file).catch(() => undefined);
+  // Opened once (O_RDONLY|O_NOFOLLOW|O_NONBLOCK), checked and read on that descriptor (instance/noFollow.ts).
+  const read = await readNoFollow(file, { oneLink: true, maxBytes: MAX_REQUEST_BYTES }).finally(() => unlink(file).catch(() => undefined));
+  switch (read.kind) {
+    case 'ok':
+      return read.data;
+    case 'missing':
+      return null;
+    case 'open-failed':
+      throw new ApiError(400, 'bad-request', `the request file could not be opened (${read.code})`);
+    case 'not-file':
+    case 'links':
+      throw new ApiError(400, 'bad-request', 'the request must be a regular file with one name');
+    case 'too-large':
+      throw new ApiError(413, 'too-large', `the request file is over ${MAX_REQUEST_BYTES / 1024} KB`);
+    case 'grew':
+      throw new ApiError(413, 'too-large', 'the request file grew while it was read');
   }
 }
 

@@ -4,9 +4,10 @@
  * Linux sandbox, measured) and a poll every POLL_MS, read through O_NOFOLLOW and deleted.
  */
 import { randomUUID } from 'node:crypto';
-import { constants, watch, type FSWatcher } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { watch, type FSWatcher } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readNoFollow, writeNoFollow } from '../core/instance/noFollow';
 import { MAILBOX_API, MAX_RESPONSE_BYTES, MailboxResponse, requestName, responseName, type MailboxRequest } from './mailboxProtocol';
 
 /** How often the answer is looked for besides the watch events. */
@@ -41,40 +42,19 @@ function codeOf(e: unknown): string {
   return (e as NodeJS.ErrnoException | null)?.code ?? 'error';
 }
 
-/** Writes `data` as `file` through a fresh dot-name (O_EXCL|O_NOFOLLOW) renamed into place. */
+/** Writes `data` as `file` through a fresh dot-name (O_EXCL|O_NOFOLLOW, mode 600, not synced) renamed into place. */
 async function writeAtomically(dir: string, name: string, data: string): Promise<void> {
-  const tmp = join(dir, `.${randomUUID()}.tmp`);
-  const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    await handle.writeFile(data);
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(tmp, join(dir, name));
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
+  await writeNoFollow(join(dir, name), data, { tmp: join(dir, `.${randomUUID()}.tmp`), sync: false });
 }
 
 /** Reads an answer file (regular file, O_NOFOLLOW, size-capped) and deletes it; null while it is not there. */
 async function readAnswer(file: string): Promise<Buffer | null> {
-  let handle;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (e) {
-    if (codeOf(e) === 'ENOENT') return null;
-    throw new MailboxError('io', `the answer ${file} could not be opened (${codeOf(e)})`);
-  }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile() || st.size > MAX_RESPONSE_BYTES) throw new MailboxError('bad-answer', `the answer ${file} is not a regular file of at most ${MAX_RESPONSE_BYTES} bytes`);
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-    await unlink(file).catch(() => undefined);
-  }
+  const read = await readNoFollow(file, { maxBytes: MAX_RESPONSE_BYTES });
+  if (read.kind === 'missing') return null;
+  if (read.kind === 'open-failed') throw new MailboxError('io', `the answer ${file} could not be opened (${read.code})`);
+  await unlink(file).catch(() => undefined);
+  if (read.kind !== 'ok') throw new MailboxError('bad-answer', `the answer ${file} is not a regular file of at most ${MAX_RESPONSE_BYTES} bytes`);
+  return read.data;
 }
 
 /**

@@ -15,7 +15,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensurePlainFolder, replaceAtomically } from '../compile/safeWrite';
+import { ensurePlainFolder } from '../compile/safeWrite';
+import { writeNoFollow as writeReplacing } from '../instance/noFollow';
 
 /** The folder of `<state>` that holds every chat's mailbox. */
 export const MAILBOX_ROOT = 'mailbox';
@@ -43,11 +44,12 @@ export function mailboxDirFor(stateDir: string, chatId: string): string {
 /**
  * Writes `data` to `file` (a direct child of a folder an agent may write) without following anything
  * the agent put there: the bytes go to a fresh `.<uuid>.angelia-tmp` opened O_CREAT|O_EXCL|O_NOFOLLOW
- * with `mode`, which is then renamed over `file` (rename replaces a symbolic link, it does not follow
- * it). Throws the fs error; the temporary file is removed on failure.
+ * with `mode` (plus O_NOFOLLOW_ANY on macOS), synced, which is then renamed over `file` (rename replaces
+ * a symbolic link, it does not follow it; instance/noFollow.ts). Throws the fs error; the temporary file
+ * is removed on failure.
  */
 export async function writeNoFollow(file: string, data: string | Buffer, mode = 0o600): Promise<void> {
-  await replaceAtomically(file, data, mode, join(file, '..', `.${randomUUID()}.angelia-tmp`));
+  await writeReplacing(file, data, { mode, tmp: join(file, '..', `.${randomUUID()}.angelia-tmp`), anyLink: true });
 }
 
 /**
