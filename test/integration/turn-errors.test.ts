@@ -1,11 +1,12 @@
 /**
  * Real `codex app-server` (pinned 0.169.0) against the scripted model, driven by the bare client: failed turns
  * read with `readTurnEnd` and told apart by `describeTurnError` (kind from codexErrorInfo only), and the
- * `/model` catalog read by `ModelCatalog` from a live app-server (field case B33, seed-spec §4.11).
+ * `/model` catalog read by `ModelCatalog` from a live app-server's `model/list` (hidden entries left out).
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodexConnection, CodexExit } from '../../src/main/core/codex/connection';
+import { scripted } from '../fixtures/scriptedRequest';
 import { readTurnEnd } from '../../src/main/core/codex/items';
 import { ModelCatalog, chooseEffort, chooseModel } from '../../src/main/core/codex/models';
 import { MODEL_HINT, describeTurnError, type TurnErrorView } from '../../src/main/core/codex/turnErrors';
@@ -73,7 +74,7 @@ describe('failed turns on real codex, told apart by codexErrorInfo', () => {
     expect(r.requests).toBe(1);
   });
 
-  it('B33: a 400 model_not_found reply → modelUnavailable naming the model; no assistant message, no retry', async () => {
+  it('a 400 model_not_found reply → modelUnavailable naming the model; no assistant message, no retry', async () => {
     const r = await failTurn({ httpError: { status: 400, body: { error: { code: 'model_not_found', type: 'invalid_request_error', message: 'The model `gpt-5.5` does not exist or you do not have access to it.' } } } });
     expect(r.errorInfo).toBe('modelNotFound');
     expect(r.view.kind).toBe('modelUnavailable');
@@ -136,12 +137,12 @@ function countingConnection(c: BareCodex): CodexConnection & { sent: string[] } 
   return {
     sent,
     version: '0.169.0',
-    request(method, params) {
+    request: scripted((method, params) => {
       sent.push(method);
       return c.request(method, (params ?? {}) as Record<string, unknown>);
-    },
+    }),
     onServerRequest() {},
-    onNotification() {},
+    onEvent() {},
     exited: c.exited.then((e): CodexExit => ({ code: e.code, signal: e.signal, stderrTail: c.stderrTail() })),
     stop: async () => undefined,
     kill: () => undefined,

@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CodexConnection } from '../../../src/main/core/codex/connection';
+import { scripted } from '../../fixtures/scriptedRequest';
 import type { SessionRow } from '../../../src/main/core/chats/sessions';
-import { chronological, readSessionRows, readThreadTurns, toJsonl, toMarkdown, toolName, turnRows, userText, type ExportRow } from '../../../src/main/core/chats/export';
+import { chronological, readSessionRows, readThreadTurns, toJsonl, toMarkdown, turnRows, type ExportRow } from '../../../src/main/core/chats/export';
+import { toolName, userText } from '../../../src/main/core/codex/turns';
 import { pickSession } from '../../../src/main/cli/commands/export';
 
 const T = '01a22e5d-dece-7590-ba9e-81318aee4a3f';
@@ -52,7 +54,7 @@ function fakeConn(pages: Record<string, Array<{ data: unknown[]; nextCursor: str
   const requests: Array<{ method: string; params: Record<string, unknown> }> = [];
   const conn: CodexConnection = {
     version: opts.version ?? '0.169.0',
-    async request(method, params) {
+    request: scripted(async (method, params) => {
       const p = params as Record<string, unknown>;
       requests.push({ method, params: p });
       const tid = String(p.threadId);
@@ -60,9 +62,9 @@ function fakeConn(pages: Record<string, Array<{ data: unknown[]; nextCursor: str
       const list = pages[tid] ?? [];
       const index = p.cursor ? Number(JSON.parse(String(p.cursor)).page) : 0;
       return { ...list[index], backwardsCursor: null };
-    },
+    }),
     onServerRequest: () => undefined,
-    onNotification: () => undefined,
+    onEvent: () => undefined,
     exited: new Promise(() => undefined),
     stop: async () => undefined,
     kill: () => undefined,
@@ -211,7 +213,7 @@ describe('readSessionRows', () => {
 describe('formats', () => {
   const rows: ExportRow[] = [...turnRows(turn1, ctx, { tools: true }).rows, ...turnRows(turn2, ctx, { tools: true }).rows];
 
-  it('JSONL: one object a line, keys in the §4.12 order, tools only when there are any', () => {
+  it('JSONL: one object a line, keys in the order ts, chat, profile, backend, session, role, text, tools; tools only when there are any', () => {
     const text = toJsonl(rows);
     const lines = text.split('\n');
     expect(lines).toHaveLength(6);

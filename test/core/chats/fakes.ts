@@ -9,6 +9,8 @@ import type { AppEvent, ChatItem } from '../../../src/shared/contract';
 import { Chat, type ChatTiming } from '../../../src/main/core/chats/chat';
 import type { LaunchPlan } from '../../../src/main/core/launch/plan';
 import type { CodexConnection, CodexExit } from '../../../src/main/core/codex/connection';
+import { decodeNotification, type CodexEvent } from '../../../src/main/core/codex/events';
+import type { ClientRequestMethod, RequestParams, ResponseOf } from '../../../src/main/core/codex/protocol';
 import { SessionStore } from '../../../src/main/core/chats/sessions';
 import type { ProfileNow } from '../../../src/main/core/chats/mode';
 import { ApprovalBroker } from '../../../src/main/core/approvals/broker';
@@ -20,27 +22,33 @@ import { makeTestDir, removeTestDir } from '../instance/testDir';
 /** Answers one request: the params sent and the connection; may return a promise (a late answer). */
 export type Answer = (params: Record<string, unknown>, conn: FakeConn) => unknown;
 
-/** A connection that answers requests from a table and lets the test push notifications and exit. */
+/**
+ * A connection that answers requests from a table and lets the test push notifications (`notify`, decoded
+ * as the real client does, events.ts) and exit.
+ */
 export class FakeConn implements CodexConnection {
   readonly version = '0.169.0';
   readonly calls: Array<{ method: string; params: Record<string, unknown> }> = [];
-  notify: (method: string, params: unknown) => void = () => {};
+  private onEv: (e: CodexEvent) => void = () => {};
+  /** Pushes one notification as Codex would send it. */
+  notify = (method: string, params: unknown): void => this.onEv(decodeNotification(method, params).event);
   serverRequest: ((method: string, params: unknown, id: string | number) => Promise<unknown>) | null = null;
   private exit!: (e: CodexExit) => void;
   readonly exited = new Promise<CodexExit>((r) => (this.exit = r));
   stopped = false;
   constructor(private readonly answers: Record<string, Answer>) {}
-  async request(method: string, params: unknown): Promise<unknown> {
+  async request<M extends ClientRequestMethod>(method: M, params: RequestParams<M>): Promise<ResponseOf<M>> {
     const p = (params ?? {}) as Record<string, unknown>;
     this.calls.push({ method, params: p });
     const a = this.answers[method];
-    return a ? a(p, this) : {};
+    // The table's answers are scripted wire values, not checked against the generated response types.
+    return (a ? a(p, this) : {}) as ResponseOf<M>;
   }
   onServerRequest(h: (method: string, params: unknown, id: string | number) => Promise<unknown>): void {
     this.serverRequest = h;
   }
-  onNotification(h: (method: string, params: unknown) => void): void {
-    this.notify = h;
+  onEvent(h: (e: CodexEvent) => void): void {
+    this.onEv = h;
   }
   /** The process dies on its own (a crash): exit code `code`, stderr as given (a panic by default). */
   die(code: number | null, exit: Partial<CodexExit> = {}): void {

@@ -6,6 +6,9 @@ import { CodexClient, type CodexClientOptions } from '../../../src/main/core/cod
 import { CodexExitedError, CodexStartError, CodexTimeoutError } from '../../../src/main/core/codex/clientErrors';
 import { pgidOf, treeMembers, waitFor, waitGone, waitTreeEmpty } from './processes';
 
+/** Sends one of the fake server's own test methods (not in the generated protocol) through the port. */
+const fakeRequest = (conn: CodexConnection, method: string, params: unknown): Promise<unknown> => (conn.request as unknown as (m: string, p: unknown) => Promise<unknown>)(method, params);
+
 const FAKE = join(process.cwd(), 'test', 'fixtures', 'fake-app-server.mjs');
 const started: CodexClient[] = [];
 
@@ -117,7 +120,7 @@ describe('CodexClient requests', () => {
     const c = await startFake();
     const conn: CodexConnection = c;
     const delta = nextNotification(c, 'item/agentMessage/delta');
-    await conn.request('fake/streamDelta', {});
+    await fakeRequest(conn, 'fake/streamDelta', {});
     expect((await delta).delta).toBe('猫😀\u2028end');
   });
 });
@@ -143,7 +146,7 @@ describe('CodexClient server requests', () => {
         if (answered.length === 3) resolve();
       });
     });
-    await conn.request('fake/sendServerRequests', {
+    await fakeRequest(conn, 'fake/sendServerRequests', {
       methods: ['item/commandExecution/requestApproval', 'item/tool/somethingNew', 'item/fileChange/requestApproval', 'item/permissions/requestApproval'],
     });
     await three;
@@ -165,7 +168,7 @@ describe('CodexClient server requests', () => {
     const c = await startFake();
     const conn: CodexConnection = c;
     const answer = nextNotification(c, 'fake/answered');
-    await conn.request('fake/sendServerRequests', { methods: ['item/commandExecution/requestApproval'] });
+    await fakeRequest(conn, 'fake/sendServerRequests', { methods: ['item/commandExecution/requestApproval'] });
     expect((await answer).response).toMatchObject({ id: 0, error: { code: -32601 } });
   });
 });

@@ -1,9 +1,11 @@
 /**
  * The `/model` and `/effort` catalog: reading `model/list` (codex 0.169.0 `Model` shape, paging, hidden
- * entries), the per-key cache, and validating and describing choices (seed-spec §4.11, field case B33).
+ * entries), the per-key cache, and validating and describing choices (when Codex lists models, an unknown
+ * model or an effort the model does not list is refused; a model id with the effort appended always is).
  */
 import { describe, expect, it } from 'vitest';
 import type { CodexConnection, CodexExit } from '../../../src/main/core/codex/connection';
+import { scripted } from '../../fixtures/scriptedRequest';
 import {
   FALLBACK_EFFORTS,
   ModelCatalog,
@@ -34,12 +36,12 @@ function fakeConn(answer: (params: Record<string, unknown>) => unknown): CodexCo
   return {
     calls,
     version: '0.169.0',
-    async request(method, params, opts) {
+    request: scripted(async (method, params, opts) => {
       calls.push({ method, params, timeoutMs: opts?.timeoutMs });
       return answer(params as Record<string, unknown>);
-    },
+    }),
     onServerRequest() {},
-    onNotification() {},
+    onEvent() {},
     exited: new Promise<CodexExit>(() => {}),
     async stop() {},
     kill() {},
@@ -200,7 +202,7 @@ describe('chooseModel', () => {
     expect(e.app.fix).toContain('/model default');
   });
 
-  it('B33: refuses a model id with the effort appended, pointing to /effort', () => {
+  it('refuses a model id with the effort appended, pointing to /effort', () => {
     const e = appFailure(() => chooseModel(CATALOG, 'gpt-5.5/medium'));
     expect(e.app.code).toBe('model-with-effort');
     expect(e.app.fix).toBe('Send /model gpt-5.5, then /effort medium.');

@@ -26,7 +26,8 @@
  */
 import type { CodexConnection } from '../codex/connection';
 import { shortId } from './sessions';
-import { isObj, str, strList, type Obj } from '../codex/wire';
+import { readTurnsPage } from '../codex/answers';
+import { readTurn, secondsToIso } from '../codex/turns';
 
 /**
  * The name of the file the chat's `/export` writes into `<state>/exports/`:
@@ -102,137 +103,6 @@ export const EXPORT_MAX_PAGES = 2000;
  */
 const SKIPPED_KINDS = new Set(['reasoning', 'plan', 'hookPrompt', 'contextCompaction', 'enteredReviewMode', 'exitedReviewMode', 'sleep', 'subAgentActivity']);
 
-/** `spawnAgent` → `spawn_agent` (collab tool names as the model knows them). */
-const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/**
- * The tool name of a tool item (codex 0.169.0 `ThreadItem`): commandExecution→`shell`,
- * fileChange→`apply_patch`, webSearch→`web_search`, imageView→`view_image`,
- * imageGeneration→`image_generation`, mcpToolCall→`<server>.<tool>`, dynamicToolCall→its `tool`
- * (`<namespace>.<tool>` when namespaced), collabAgentToolCall→its tool in snake case (`spawn_agent`, …),
- * functionCallOutput→its `name`. Null for an item that is not a tool call.
- */
-export function toolName(item: unknown): string | null {
-  if (!isObj(item)) return null;
-  const ns = (name: string | null): string | null => (name ? (str(item.namespace) ? `${str(item.namespace)}.${name}` : name) : null);
-  switch (item.type) {
-    case 'commandExecution': return 'shell';
-    case 'fileChange': return 'apply_patch';
-    case 'webSearch': return 'web_search';
-    case 'imageView': return 'view_image';
-    case 'imageGeneration': return 'image_generation';
-    case 'mcpToolCall': return `${str(item.server) ?? '?'}.${str(item.tool) ?? '?'}`;
-    case 'dynamicToolCall': return ns(str(item.tool)) ?? 'tool';
-    case 'collabAgentToolCall': return str(item.tool) ? snake(str(item.tool) as string) : 'spawn_agent';
-    case 'functionCallOutput': return ns(str(item.name)) ?? 'function';
-    default: return null;
-  }
-}
-
-/** Unix seconds (turn `startedAt`/`completedAt`) → ISO string; null when not a finite number. */
-export function secondsToIso(s: unknown): string | null {
-  return typeof s === 'number' && Number.isFinite(s) ? new Date(s * 1000).toISOString() : null;
-}
-
-/** Unix milliseconds (item `startedAtMs`/`completedAtMs`) → ISO string; null when not a finite number. */
-function msToIso(ms: unknown): string | null {
-  return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : null;
-}
-
-/** The text of a userMessage's `content` (`UserInput[]`): text parts as written, images as `[image]`, one part a line. */
-export function userText(content: unknown): string {
-  if (!Array.isArray(content)) return '';
-  return content.filter(isObj).map((p) => {
-    switch (p.type) {
-      case 'text': return str(p.text) ?? '';
-      case 'image': case 'localImage': return '[image]';
-      case 'audio': case 'localAudio': return '[audio]';
-      case 'skill': return `[skill ${str(p.name) ?? '?'}]`;
-      case 'mention': return `[@${str(p.name) ?? '?'}]`;
-      default: return `[${String(p.type)}]`;
-    }
-  }).join('\n');
-}
-
-const trimNl = (s: string): string => s.replace(/\n+$/, '');
-const json = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
-
-/** Texts of content items (`{type:"text"|"inputText"|"input_text", text}`); images as `[image]`, any other part as `[<type>]`. */
-function contentText(items: unknown): string {
-  if (!Array.isArray(items)) return '';
-  return items.filter(isObj).map((c) => str(c.text) ?? (/image/i.test(String(c.type)) ? '[image]' : `[${String(c.type)}]`)).join('\n');
-}
-
-/**
- * The text of a tool row for one tool item: a command as `$ <command>`, its output and `[exit N]` (or
- * `[<status>]` when it has no exit code, e.g. declined); a file change as `<kind> <path>` then the diff
- * for each change; other tools as their name, arguments and result text.
- */
-export function toolText(item: Obj): string {
-  const lines: string[] = [];
-  const status = str(item.status);
-  switch (item.type) {
-    case 'commandExecution': {
-      lines.push(`$ ${str(item.command) ?? ''}`);
-      const out = str(item.aggregatedOutput);
-      if (out) lines.push(trimNl(out));
-      lines.push(typeof item.exitCode === 'number' ? `[exit ${item.exitCode}]` : `[${status ?? 'no exit code'}]`);
-      break;
-    }
-    case 'fileChange': {
-      for (const c of Array.isArray(item.changes) ? item.changes.filter(isObj) : []) {
-        const kind = isObj(c.kind) ? c.kind : {};
-        const move = str(kind.move_path);
-        lines.push(`${str(kind.type) ?? 'update'} ${str(c.path) ?? '?'}${move ? ` → ${move}` : ''}`);
-        const diff = str(c.diff);
-        if (diff) lines.push(trimNl(diff));
-      }
-      if (status && status !== 'completed') lines.push(`[${status}]`);
-      break;
-    }
-    case 'webSearch': {
-      // WebSearchItem.query, plus the action's detail: `search {queries}`, `openPage|findInPage {url, pattern}`.
-      const action = isObj(item.action) ? item.action : {};
-      const extra = [...strList(action.queries), ...[action.url, action.pattern].map(str).filter((x): x is string => !!x)].filter((q) => q !== str(item.query));
-      lines.push(`web_search ${str(item.query) ?? ''}`.trimEnd(), ...extra);
-      break;
-    }
-    case 'imageView':
-      lines.push(`view_image ${str(item.path) ?? ''}`.trimEnd());
-      break;
-    case 'imageGeneration':
-      lines.push(`image_generation ${str(item.revisedPrompt) ?? ''}`.trimEnd());
-      if (str(item.savedPath)) lines.push(`saved: ${str(item.savedPath)}`);
-      break;
-    case 'mcpToolCall': {
-      lines.push(`${toolName(item)} ${json(item.arguments)}`.trimEnd());
-      const result = isObj(item.result) ? contentText(item.result.content) : '';
-      if (result) lines.push(trimNl(result));
-      if (isObj(item.error)) lines.push(`error: ${str(item.error.message) ?? json(item.error)}`);
-      break;
-    }
-    case 'dynamicToolCall': {
-      lines.push(`${toolName(item)} ${json(item.arguments)}`.trimEnd());
-      const result = contentText(item.contentItems);
-      if (result) lines.push(trimNl(result));
-      break;
-    }
-    case 'collabAgentToolCall':
-      lines.push(`${toolName(item)} ${str(item.prompt) ?? ''}`.trimEnd());
-      break;
-    case 'functionCallOutput': {
-      lines.push(toolName(item) ?? 'function');
-      const out = typeof item.output === 'string' ? item.output : contentText(item.output);
-      if (out) lines.push(trimNl(out));
-      break;
-    }
-    default:
-      lines.push(toolName(item) ?? String(item.type));
-  }
-  if (status && ['failed', 'declined'].includes(status) && item.type !== 'commandExecution' && item.type !== 'fileChange') lines.push(`[${status}]`);
-  return lines.join('\n');
-}
-
 /** Where rows come from: the chat, its profile and the session row id. */
 export interface RowContext {
   chat: string;
@@ -250,7 +120,7 @@ export interface RowContext {
  * every item neither exported nor known to be skippable (`"(no type)"` for a malformed item).
  */
 export function turnRows(turn: unknown, ctx: RowContext, opts: { tools: boolean }): { rows: ExportRow[]; unknown: string[] } {
-  const t = isObj(turn) ? turn : {};
+  const t = readTurn(turn);
   const base = { chat: ctx.chat, profile: ctx.profile, backend: 'codex' as const, session: ctx.session };
   const started = secondsToIso(t.startedAt);
   const ended = secondsToIso(t.completedAt) ?? started;
@@ -259,28 +129,27 @@ export function turnRows(turn: unknown, ctx: RowContext, opts: { tools: boolean 
   const agent: string[] = [];
   const tools: string[] = [];
   const unknown: string[] = [];
-  for (const item of Array.isArray(t.items) ? t.items : []) {
-    const type = isObj(item) ? str(item.type) : null;
-    if (!isObj(item) || !type) {
+  for (const item of t.items) {
+    const type = item.type;
+    if (!type) {
       unknown.push('(no type)');
       continue;
     }
     if (type === 'userMessage') {
-      users.push({ ts: started, ...base, role: 'user', text: userText(item.content) });
+      users.push({ ts: started, ...base, role: 'user', text: item.userText ?? '' });
     } else if (type === 'agentMessage') {
-      const text = str(item.text);
-      if (text) agent.push(text);
-    } else if (toolName(item)) {
-      const name = toolName(item) as string;
+      if (item.agentText) agent.push(item.agentText);
+    } else if (item.tool) {
+      const name = item.tool;
       if (!tools.includes(name)) tools.push(name);
-      if (opts.tools) toolRows.push({ ts: msToIso(item.startedAtMs) ?? started, ...base, role: 'tool', text: toolText(item), tools: [name] });
+      if (opts.tools) toolRows.push({ ts: item.startedAt ?? started, ...base, role: 'tool', text: item.toolText, tools: [name] });
     } else if (!SKIPPED_KINDS.has(type)) {
       unknown.push(type);
     }
   }
-  const status = str(t.status);
+  const status = t.status;
   if (status === 'failed') {
-    const message = isObj(t.error) ? str(t.error.message) : null;
+    const message = t.errorMessage;
     agent.push(`[turn failed${message ? `: ${message}` : ''}]`);
   } else if (status === 'interrupted') agent.push('[turn interrupted]');
   else if (status === 'inProgress') agent.push('[turn still running]');
@@ -298,7 +167,7 @@ const sessionName = (s: ExportSession, among: readonly string[]): string => `ses
  * the order the export promises. When any turn lacks a `startedAt`, Codex's order is kept as it is.
  */
 export function chronological(turns: readonly unknown[]): unknown[] {
-  const at = turns.map((t) => (isObj(t) && typeof t.startedAt === 'number' && Number.isFinite(t.startedAt) ? t.startedAt : null));
+  const at = turns.map((t) => readTurn(t).startedAt);
   if (at.some((a) => a === null)) return [...turns];
   return turns.map((t, i) => ({ t, i, a: at[i] as number })).sort((x, y) => x.a - y.a || x.i - y.i).map((x) => x.t);
 }
@@ -321,13 +190,13 @@ export async function readThreadTurns(conn: CodexConnection, threadId: string, o
       warnings.push(`thread ${threadId}: stopped after ${EXPORT_MAX_PAGES} pages (${turns.length} turns); the export is cut there`);
       break;
     }
-    const params = { threadId, itemsView: 'full', sortDirection: 'asc', limit, ...(cursor ? { cursor } : {}) };
-    const res = await conn.request('thread/turns/list', params, { timeoutMs: opts.timeoutMs ?? EXPORT_READ_TIMEOUT_MS });
-    if (!isObj(res) || !Array.isArray(res.data)) throw new Error(`Codex answered thread/turns/list for ${threadId} without a "data" list`);
-    turns.push(...res.data);
-    const next = str(res.nextCursor);
+    const params = { threadId, itemsView: 'full' as const, sortDirection: 'asc' as const, limit, ...(cursor ? { cursor } : {}) };
+    const res = readTurnsPage(await conn.request('thread/turns/list', params, { timeoutMs: opts.timeoutMs ?? EXPORT_READ_TIMEOUT_MS }));
+    if (!res) throw new Error(`Codex answered thread/turns/list for ${threadId} without a "data" list`);
+    turns.push(...res.turns);
+    const next = res.nextCursor;
     if (!next) break;
-    if (seen.has(next) || res.data.length === 0) {
+    if (seen.has(next) || res.turns.length === 0) {
       warnings.push(`thread ${threadId}: Codex repeated a page cursor after ${turns.length} turns; the export is cut there`);
       break;
     }
@@ -383,7 +252,7 @@ export async function readSessionRows(conn: CodexConnection | null, sessions: Ex
     const unknown = new Map<string, number>();
     let partial = 0;
     for (const turn of turns) {
-      if (isObj(turn) && turn.itemsView !== undefined && turn.itemsView !== 'full') partial++;
+      if (readTurn(turn).partial) partial++;
       const out = turnRows(turn, { chat: meta.chat, profile: meta.profile, session: s.id }, opts);
       rows.push(...out.rows);
       for (const k of out.unknown) unknown.set(k, (unknown.get(k) ?? 0) + 1);

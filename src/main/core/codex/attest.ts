@@ -143,6 +143,20 @@ export function attestThread(answer: unknown, expected: ExpectedThread): ThreadA
   return { refusals, enforcement: cls?.enforcement ?? null };
 }
 
+/**
+ * Refusals of a read-only copy's thread answer beyond `attestThread` (`POST /ask`, docs/api-ask.md): it
+ * must report a `readOnly` sandbox and the approval policy `never` (codex 0.169.0 `ThreadForkResponse`
+ * / `ThreadStartResponse` `sandbox.type`, `approvalPolicy`).
+ */
+export function readOnlyRefusals(answer: unknown): string[] {
+  const a = isObj(answer) ? answer : {};
+  const out: string[] = [];
+  const sandbox = isObj(a.sandbox) ? a.sandbox.type : null;
+  if (sandbox !== 'readOnly') out.push(`refused: the read-only copy reports a ${JSON.stringify(sandbox)} sandbox, not readOnly.`);
+  if (a.approvalPolicy !== 'never') out.push(`refused: the read-only copy reports the approval policy ${JSON.stringify(a.approvalPolicy ?? null)}, not "never".`);
+  return out;
+}
+
 /** What Angelia is about to ask of Codex, for the managed-requirements check. */
 export interface ExpectedLaunch {
   sandboxed: boolean;

@@ -16,6 +16,7 @@ import { NdjsonMessageReader, NdjsonMessageWriter, type ReaderIssue } from './js
 import { launch, type ChildTracker, type LaunchedProcess } from './launcher';
 import { INITIALIZED_NOTIFICATION, isServerRequestMethod, type ClientRequestMethod, type RequestParams, type ResponseOf, type ServerRequestMethod } from './protocol';
 import { codexVersionFromUserAgent } from './resolve';
+import { EventDecoder, type CodexEvent, type EventCounts } from './events';
 import { DEFAULT_RETRY, isOverloaded, retryDelayMs, sleep, type RetryPolicy } from './retry';
 import type { InitializeResponse } from './generated';
 
@@ -51,8 +52,11 @@ export interface CodexClientOptions {
   retry?: RetryPolicy;
   /** Told when the child was spawned (before `initialize`) and when it exited; see children.ts. */
   track?: ChildTracker;
-  /** Told about protocol oddities: dropped stdout lines, library log messages. Never fatal. */
-  onProtocolIssue?: (issue: ReaderIssue | { kind: 'log'; message: string }) => void;
+  /**
+   * Told about protocol oddities: dropped stdout lines, library log messages, and (`notification`) the
+   * first notification of a routed method whose params Angelia cannot read (events.ts). Never fatal.
+   */
+  onProtocolIssue?: (issue: ReaderIssue | { kind: 'log' | 'notification'; message: string }) => void;
 }
 
 /** Options of one request. */
@@ -88,6 +92,8 @@ export class CodexClient {
   private readonly conn: MessageConnection;
   private readonly pending = new Set<Pending>();
   private readonly notificationHandlers: ((method: string, params: unknown) => void)[] = [];
+  private readonly eventHandlers: ((event: CodexEvent) => void)[] = [];
+  private readonly decoder: EventDecoder;
   private readonly unknownRequestListeners: ((method: string, params: unknown, id: string | number) => void)[] = [];
   private serverRequestHandler: ServerRequestHandler | null = null;
   private currentServerRequestId: string | number = -1;
@@ -96,6 +102,7 @@ export class CodexClient {
   private constructor(private readonly proc: LaunchedProcess, private readonly opts: CodexClientOptions) {
     const onIssue = opts.onProtocolIssue ?? (() => undefined);
     const log = (message: string): void => onIssue({ kind: 'log', message });
+    this.decoder = new EventDecoder((message) => onIssue({ kind: 'notification', message }));
     const reader = new NdjsonMessageReader(proc.stdout, { onIssue });
     const writer = new NdjsonMessageWriter(proc.stdin);
     this.conn = createMessageConnection(reader, writer, { error: log, warn: log, info: () => undefined, log: () => undefined }, {
@@ -115,6 +122,15 @@ export class CodexClient {
           h(method, params);
         } catch (e) {
           log(`notification handler for ${method} threw: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+      // Decoded once for every event handler (and counted when not routed).
+      const event = this.decoder.decode(method, params);
+      for (const h of [...this.eventHandlers]) {
+        try {
+          h(event);
+        } catch (e) {
+          log(`event handler for ${method} threw: ${e instanceof Error ? e.message : String(e)}`);
         }
       }
     });
@@ -237,10 +253,21 @@ export class CodexClient {
     return () => remove(this.unknownRequestListeners, listener);
   }
 
-  /** Subscribes to every notification (`method`, `params`); returns an unsubscribe function. */
+  /** Subscribes to every notification as sent (`method`, `params`, not decoded); returns an unsubscribe function. */
   onNotification(handler: (method: string, params: unknown) => void): () => void {
     this.notificationHandlers.push(handler);
     return () => remove(this.notificationHandlers, handler);
+  }
+
+  /** Subscribes to every notification decoded into an event (events.ts `CodexEvent`); returns an unsubscribe function. */
+  onEvent(handler: (event: CodexEvent) => void): () => void {
+    this.eventHandlers.push(handler);
+    return () => remove(this.eventHandlers, handler);
+  }
+
+  /** Notifications not routed, and routed ones with unreadable params, counted per method (for diagnostics). */
+  eventCounts(): EventCounts {
+    return this.decoder.counts();
   }
 
   /**

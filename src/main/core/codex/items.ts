@@ -1,57 +1,96 @@
 /**
- * Codex thread items and notifications, read into Angelia's own chat items and turn events. Wire shapes
- * (codex 0.169.0 `ThreadItem`, `ServerNotification`) are read here only.
+ * Codex thread items and turn ends, decoded with zod into Angelia's typed views, then into chat items.
+ * Wire shapes (codex 0.169.0 generated `ThreadItem`, `TurnCompletedNotification`) are read here only;
+ * the schemas are lenient field by field (a missing or mistyped field reads as absent), so a decoded
+ * item never fails on a field Angelia does not need.
  */
+import { z } from 'zod';
 import type { ChatItem } from '../../../shared/contract';
 import type { ChangeView } from './serverRequests';
-import { isObj, str } from './wire';
+
+/** A string field, else null (what a missing or mistyped field reads as). */
+const optStr = z.string().nullable().catch(null);
+/** A list of strings; other elements dropped, [] when not a list. */
+const strings = z.array(z.unknown()).catch([]).transform((a) => a.filter((x): x is string => typeof x === 'string'));
+/** A list of JSON objects; other elements dropped, [] when not a list. */
+const objects = z.array(z.unknown()).catch([]).transform((a) => a.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)));
+
+/** One `UserInput` part as the chat shows it: a text part's text, any other part as `[<type>]`. */
+const partText = (p: Record<string, unknown>): string => (p.type === 'text' ? (typeof p.text === 'string' ? p.text : '') : `[${String(p.type)}]`);
+
+/** One `FileUpdateChange` (path, kind `{type}` or a bare kind string, diff). */
+const changeSchema = z.object({
+  path: z.string().catch('?'),
+  kind: z.union([z.object({ type: z.string().catch('update') }).transform((k) => k.type), z.string()]).catch('update'),
+  diff: z.string().catch(''),
+});
+const changes = objects.transform((list) => list.map((c): ChangeView => changeSchema.parse(c)));
+
+/**
+ * The kinds of `ThreadItem` Angelia reads (codex 0.169.0), each with the fields it uses; any other kind
+ * is `other` with its `kind` as sent. `id` is null when the item has no string id.
+ */
+export const threadItemSchema = z.union([
+  z.object({ type: z.literal('userMessage'), id: optStr, content: objects.transform((parts) => parts.map(partText).join('\n')) })
+    .transform(({ content, ...rest }) => ({ ...rest, text: content })),
+  z.object({ type: z.literal('agentMessage'), id: optStr, text: z.string().catch('') }),
+  z.object({ type: z.literal('reasoning'), id: optStr, summary: strings }),
+  z.object({
+    type: z.literal('commandExecution'), id: optStr, command: z.string().catch(''), cwd: z.string().catch(''),
+    aggregatedOutput: z.string().catch(''), exitCode: z.number().nullable().catch(null), status: z.unknown().optional(),
+  }),
+  z.object({ type: z.literal('fileChange'), id: optStr, changes, status: z.unknown().optional() }),
+  z.object({ type: z.literal('contextCompaction'), id: optStr }),
+  z.object({ type: z.unknown().optional(), id: optStr }).transform(({ type, id }) => ({ type: 'other' as const, kind: type, id })),
+]);
+
+/** A decoded `ThreadItem` (see `threadItemSchema`). */
+export type ThreadItemView = z.infer<typeof threadItemSchema>;
+
+/** Decodes one `ThreadItem` as sent; null when it is not a JSON object. */
+export function readItem(raw: unknown): ThreadItemView | null {
+  const r = threadItemSchema.safeParse(raw);
+  return r.success ? r.data : null;
+}
 
 function commandStatus(s: unknown): 'running' | 'completed' | 'failed' | 'declined' {
   if (s === 'completed' || s === 'failed' || s === 'declined') return s;
   return 'running';
 }
 
-/** Reads the `changes` of a fileChange item (`FileUpdateChange[]`: path, kind {type}, diff). */
-export function readChanges(item: unknown): ChangeView[] {
-  if (!isObj(item) || !Array.isArray(item.changes)) return [];
-  return item.changes.filter(isObj).map((c) => ({
-    path: str(c.path) ?? '?',
-    kind: isObj(c.kind) ? (str(c.kind.type) ?? 'update') : (str(c.kind) ?? 'update'),
-    diff: str(c.diff) ?? '',
-  }));
+/** Maps one `ThreadItem` as sent to a chat item (`readItem`, then `chatItemOf`); null when it is not one. */
+export function toChatItem(raw: unknown, done: boolean): ChatItem | null {
+  const view = readItem(raw);
+  return view ? chatItemOf(view, done) : null;
+}
+
+/** The `changes` of a fileChange item as sent (`FileUpdateChange[]`: path, kind, diff); [] for any other item. */
+export function readChanges(raw: unknown): ChangeView[] {
+  const view = readItem(raw);
+  return view?.type === 'fileChange' ? view.changes : [];
 }
 
 /**
- * Maps one `ThreadItem` to a chat item, or null for kinds the chat does not show. `done` is true for
- * `item/completed`.
+ * Maps one decoded item to a chat item, or null for kinds the chat does not show and items without an
+ * id. `done` is true for `item/completed` (and for the items of a finished turn).
  */
-export function toChatItem(item: unknown, done: boolean): ChatItem | null {
-  if (!isObj(item)) return null;
-  const id = str(item.id);
+export function chatItemOf(item: ThreadItemView, done: boolean): ChatItem | null {
+  const id = item.id;
   if (!id) return null;
   switch (item.type) {
-    case 'userMessage': {
-      const parts = Array.isArray(item.content) ? item.content.filter(isObj) : [];
-      const text = parts.map((p) => (p.type === 'text' ? (str(p.text) ?? '') : `[${String(p.type)}]`)).join('\n');
-      return { type: 'user', id, text };
-    }
+    case 'userMessage':
+      return { type: 'user', id, text: item.text };
     case 'agentMessage':
-      return { type: 'agent', id, text: str(item.text) ?? '', done };
-    case 'reasoning': {
-      const summary = Array.isArray(item.summary) ? item.summary.filter((s): s is string => typeof s === 'string') : [];
-      return { type: 'reasoning', id, text: summary.join('\n') };
-    }
+      return { type: 'agent', id, text: item.text, done };
+    case 'reasoning':
+      return { type: 'reasoning', id, text: item.summary.join('\n') };
     case 'commandExecution':
       return {
-        type: 'command', id,
-        command: str(item.command) ?? '',
-        cwd: str(item.cwd) ?? '',
-        output: str(item.aggregatedOutput) ?? '',
-        exitCode: typeof item.exitCode === 'number' ? item.exitCode : null,
-        status: done ? commandStatus(item.status) : 'running',
+        type: 'command', id, command: item.command, cwd: item.cwd, output: item.aggregatedOutput,
+        exitCode: item.exitCode, status: done ? commandStatus(item.status) : 'running',
       };
     case 'fileChange':
-      return { type: 'fileChange', id, changes: readChanges(item), status: done ? commandStatus(item.status) : 'running' };
+      return { type: 'fileChange', id, changes: item.changes, status: done ? commandStatus(item.status) : 'running' };
     default:
       return null;
   }
@@ -66,17 +105,32 @@ export interface TurnEnd {
   errorInfo: unknown;
 }
 
-/** Reads `turn/completed` params: `{threadId, turn:{id, status, error:{message, codexErrorInfo}}}`. */
+/**
+ * A `Turn` as far as its end goes (codex 0.169.0 `Turn`: id, status, error {message, codexErrorInfo});
+ * a status other than failed or interrupted reads as completed.
+ */
+export const turnEndSchema = z.object({
+  id: optStr,
+  status: z.unknown().optional(),
+  error: z.object({ message: optStr, codexErrorInfo: z.unknown().optional() }).nullable().catch(null),
+}).catch({ id: null, status: null, error: null }).transform((t): TurnEnd => ({
+  turnId: t.id,
+  status: t.status === 'failed' || t.status === 'interrupted' ? t.status : 'completed',
+  message: t.error ? t.error.message : null,
+  errorInfo: t.error?.codexErrorInfo ?? null,
+}));
+
+/** Reads `turn/completed` params: `{threadId, turn:{id, status, error:{message, codexErrorInfo}}}`; never throws. */
 export function readTurnEnd(params: unknown): TurnEnd {
-  const turn = isObj(params) && isObj(params.turn) ? params.turn : {};
-  const status = turn.status === 'failed' || turn.status === 'interrupted' ? turn.status : 'completed';
-  const error = isObj(turn.error) ? turn.error : null;
-  return { turnId: str(turn.id), status, message: error ? str(error.message) : null, errorInfo: error?.codexErrorInfo ?? null };
+  const turn = typeof params === 'object' && params !== null && !Array.isArray(params) ? (params as { turn?: unknown }).turn : undefined;
+  return turnEndSchema.parse(turn);
 }
 
-/** Thread and turn ids carried by a notification, when present. */
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Thread and turn ids carried by raw notification params (`threadId`; `turnId`, else `turn.id`); null when absent or not strings. */
 export function idsOf(params: unknown): { threadId: string | null; turnId: string | null } {
-  if (!isObj(params)) return { threadId: null, turnId: null };
-  const turn = isObj(params.turn) ? params.turn : null;
-  return { threadId: str(params.threadId), turnId: str(params.turnId) ?? (turn ? str(turn.id) : null) };
+  if (!isRecord(params)) return { threadId: null, turnId: null };
+  const turnId = typeof params.turnId === 'string' ? params.turnId : isRecord(params.turn) && typeof params.turn.id === 'string' ? params.turn.id : null;
+  return { threadId: typeof params.threadId === 'string' ? params.threadId : null, turnId };
 }

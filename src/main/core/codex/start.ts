@@ -19,10 +19,17 @@ export interface CodexStartSpec {
 }
 
 /**
- * Starts `spec.bin ...spec.args`, completes `initialize` (60 s deadline) and resolves with the client.
+ * Starts `spec.bin ...spec.args`, completes `initialize` (60 s deadline) and resolves with the client;
+ * a malformed routed notification is logged once per method on stderr (`console.warn`).
  * Throws `CodexStartError` (exit code and stderr tail when Codex exited, e.g. on a bad `-c` flag; the
  * tracker's error when the child could not be recorded).
  */
 export function startCodexClient(spec: CodexStartSpec): Promise<CodexClient> {
-  return CodexClient.start({ bin: spec.bin, args: spec.args, cwd: spec.cwd, env: spec.env, track: spec.track });
+  return CodexClient.start({
+    bin: spec.bin, args: spec.args, cwd: spec.cwd, env: spec.env, track: spec.track,
+    // A routed notification Codex sent with params Angelia cannot read: one line (events.ts), never the chat's.
+    onProtocolIssue: (issue) => {
+      if (issue.kind === 'notification') console.warn(`angelia: ${issue.message}`);
+    },
+  });
 }

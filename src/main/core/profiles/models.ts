@@ -13,12 +13,13 @@
  * `origins["model"].name` is the `ConfigLayerSource` that set it (`{type:"user", file, profile}`,
  * `{type:"project", dotCodexFolder}`, `{type:"system", file}`, `{type:"sessionFlags"}`, …).
  */
-import type { CodexSetting, ModelsView } from '../../../shared/contract';
+import type { ModelsView } from '../../../shared/contract';
 import { AppFailure, toAppError } from '../../../shared/result';
 import type { CodexConnection, CodexExit, CodexSpawnSpec } from '../codex/connection';
 import { planLaunch, type PlanInput } from '../launch/plan';
 import type { ModelCatalog } from '../codex/models';
-import { isObj, str } from '../codex/wire';
+import { configInForce } from '../codex/answers';
+import type { ClientRequestMethod, RequestParams, ResponseOf } from '../codex/protocol';
 import { EFFORTS } from '../table/schema';
 
 /** A connection that starts its app-server on the first request (`model/list` when the catalog has nothing fresh, else `config/read`). */
@@ -38,7 +39,7 @@ class LazyConnection implements CodexConnection {
     return this.conn?.exited ?? new Promise<CodexExit>(() => undefined);
   }
 
-  async request(method: string, params: unknown, opts?: { timeoutMs?: number }): Promise<unknown> {
+  async request<M extends ClientRequestMethod>(method: M, params: RequestParams<M>, opts?: { timeoutMs?: number }): Promise<ResponseOf<M>> {
     this.started ??= this.start().then(
       (c) => (this.conn = c),
       (e: unknown) => {
@@ -51,7 +52,7 @@ class LazyConnection implements CodexConnection {
 
   onServerRequest(): void {}
 
-  onNotification(): void {}
+  onEvent(): void {}
 
   async stop(): Promise<void> {
     const c = this.started ? await this.started.catch(() => null) : null;
@@ -71,52 +72,6 @@ export interface ModelsInput extends PlanInput {
 
 /** How long `config/read` may take (ms). */
 const CONFIG_TIMEOUT_MS = 15_000;
-
-/**
- * The layer a `config/read` origin names (`ConfigLayerMetadata`, codex 0.169.0), in words:
- * "your Codex config (/home/u/.codex/config.toml)", "the project config (/p/.codex/config.toml)", ….
- */
-export function layerSource(meta: unknown): string {
-  const name = isObj(meta) && isObj(meta.name) ? meta.name : null;
-  const file = name ? str(name.file) : null;
-  switch (name ? str(name.type) : null) {
-    case 'user': {
-      const profile = name ? str(name.profile) : null;
-      return profile ? `the Codex profile "${profile}" of your Codex config (${file ?? 'config.toml'})` : `your Codex config (${file ?? 'config.toml'})`;
-    }
-    case 'project': {
-      const folder = name ? str(name.dotCodexFolder) : null;
-      return `the project config (${folder ? `${folder}/config.toml` : '.codex/config.toml'})`;
-    }
-    case 'system':
-      return `the system Codex config (${file ?? 'config.toml'})`;
-    case 'sessionFlags':
-      return "Codex's command line (-c)";
-    case 'packagedDefaults':
-      return "Codex's packaged defaults";
-    case 'mdm':
-    case 'enterpriseManaged':
-    case 'legacyManagedConfigTomlFromFile':
-    case 'legacyManagedConfigTomlFromMdm':
-      return 'a managed config set by your administrator';
-    default:
-      return "Codex's config";
-  }
-}
-
-/**
- * `model` and `model_reasoning_effort` of a `config/read` answer, each with the layer that set it
- * (null when unset or not a string).
- */
-export function configInForce(answer: unknown): Pick<ModelsView['codexConfig'], 'model' | 'effort'> {
-  const config = isObj(answer) && isObj(answer.config) ? answer.config : {};
-  const origins = isObj(answer) && isObj(answer.origins) ? answer.origins : {};
-  const setting = (key: string): CodexSetting | null => {
-    const value = str(config[key]);
-    return value ? { value, source: layerSource(origins[key]) } : null;
-  };
-  return { model: setting('model'), effort: setting('model_reasoning_effort') };
-}
 
 /**
  * The visible models for `input.profile`, in Codex's order; Codex's own `model` and

@@ -5,7 +5,7 @@
  * test/integration/profiles.test.ts against the pinned Codex.
  */
 import { describe, expect, it } from 'vitest';
-import { configInForce, layerSource } from '../../../src/main/core/profiles/models';
+import { configInForce, layerSource } from '../../../src/main/core/codex/answers';
 
 const user = { name: { type: 'user', file: '/h/.codex/config.toml', profile: null }, version: 'sha256:x' };
 
