@@ -133,7 +133,7 @@ describe('the Codex version gate', () => {
     await writeFile(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve(__dirname, '../fixtures/fake-app-server.mjs'))} "$@"\n`);
     await chmod(wrapper, 0o755);
     await writeFile(i.paths.tableFile, stringify({ profiles: { coder: { cwd: i.cwd.coder, permission_mode: 'default', bin: wrapper } } }));
-    // Another bin waits for a compile (launch/plan.ts assertCompileCurrent): compiled, the start reaches the version gate.
+    // Another bin waits for a compile (launch/check.ts loosenings): compiled, the start reaches the version gate.
     await writeCompiled(i.paths, await loadTable(i.paths.tableFile, { home: i.paths.home, env: i.env }));
     i.env.FAKE_CODEX_VERSION = '0.150.2';
     const r = await attempt(i);
@@ -166,7 +166,7 @@ describe('what the agent gets', () => {
     for (const leak of ['aws-should-not-leak', 'gh-should-not-leak', 'pw-should-not-leak']) expect(out).not.toContain(leak);
     // The per-chat token and session key are in Codex's environment but, matching *TOKEN* / *KEY*, kept
     // from the agent's commands: they reach the agent's `angelia` commands through the chat's mailbox
-    // identity file instead (src/main/core/compile/mailbox.ts).
+    // identity file instead (src/main/core/launch/mailbox.ts).
     expect(out).not.toMatch(/^ANGELIA_API_TOKEN=/m);
     expect(out).toMatch(new RegExp(`^npm_config_cache=${i.paths.cacheRoot}/[0-9a-f]{16}/npm$`, 'm'));
   });

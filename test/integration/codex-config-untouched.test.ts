@@ -60,7 +60,7 @@ describe("the user's Codex config on real codex", () => {
       expect(after.equals(before)).toBe(true);
       expect((await stat(file)).mtimeMs).toBe(mtime);
       expect((await readdir(inst.paths.codexHome)).filter((f) => /^config.*\.toml/.test(f))).toEqual(['config.toml']);
-      // The mount point Angelia leaves for Codex's sandbox is a file: no project config folder (cache.ts).
+      // The mount point Angelia leaves for Codex's sandbox is a file: no project config folder (launch/prepare.ts).
       if (profile.sandbox !== false && what !== 'plan') expect((await lstat(join(inst.cwd.coder!, '.codex'))).isFile()).toBe(true);
     });
   }

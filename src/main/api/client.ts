@@ -48,7 +48,7 @@ export const ESCALATED = (mailbox: string, code: string): string =>
 
 /**
  * What a command run inside a read-only copy answering `POST /ask` is told (its environment has
- * `ANGELIA_ASK=1`, launch/plan.ts ASK_ENV): such a copy has no channel to Angelia by design (no
+ * `ANGELIA_ASK=1`, launch/env.ts ASK_ENV): such a copy has no channel to Angelia by design (no
  * mailbox, no token, no socket; docs/api-ask.md), whether or not Angelia runs.
  */
 export const READ_ONLY_COPY = 'this is a read-only copy answering a question: it cannot reach Angelia (no channel is given to it, by design). '

@@ -1,6 +1,6 @@
 /**
  * The mailbox channel's files (docs/sandbox-sockets.md), shared by Angelia (mailbox.ts) and the agents'
- * `angelia` commands (mailboxClient.ts). Inside a chat's mailbox folder (core/compile/mailbox.ts):
+ * `angelia` commands (mailboxClient.ts). Inside a chat's mailbox folder (core/launch/mailbox.ts):
  *
  * - the command writes `<uuid>.req.json` atomically (a dot-name first, then renamed): one JSON object
  *   `{api: 1, token, from?, method, path, query?, body?}` of at most MAX_REQUEST_BYTES;

@@ -1,7 +1,7 @@
 /**
  * The Codex home a start gives Codex (CODEX_HOME) exists before Codex starts: codex 0.169.0 refuses a
  * CODEX_HOME that does not exist, so on a new machine without `~/.codex` every `angelia run` and
- * `angelia verify` failed (found by a fresh-clone user). compile/stateFolders.ts `ensureCodexHome`.
+ * `angelia verify` failed (found by a fresh-clone user). launch/prepare.ts `ensureCodexHome`.
  */
 import { lstat, mkdir, readlink, symlink } from 'node:fs/promises';
 import { join } from 'node:path';

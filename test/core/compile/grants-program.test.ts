@@ -1,7 +1,7 @@
 /**
  * Angelia's own program runs outside the sandbox (every `angelia` command, the app, the agents'
  * `angelia` launcher), so the grant check refuses a profile that could write it — on the real
- * filesystem, with the real install this test runs from (compile/agentCommand.ts `angeliaProgram`).
+ * filesystem, with the real install this test runs from (instance/program.ts `angeliaProgram`).
  * An attack found it: a profile whose folder held the install appended code to `bin/angelia.js`, and
  * the user's next `angelia run` read `~/.ssh` and wrote into `<state>/compiled` with full access.
  */

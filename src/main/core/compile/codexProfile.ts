@@ -90,7 +90,7 @@ export interface CodexLaunch {
   /** Names of the MCP servers the profile is given (defined on the command line); no other may load. */
   mcpServers: string[];
   /**
-   * The chat's mailbox (compile/mailbox.ts) when the agent can write it: the write entry given on it,
+   * The chat's mailbox (launch/mailbox.ts) when the agent can write it: the write entry given on it,
    * or, without sandbox, the folder as given. Null when none was given and in plan mode (nothing is
    * written there, so the agent's commands have no mailbox; see docs/sandbox-sockets.md).
    */
@@ -99,7 +99,7 @@ export interface CodexLaunch {
 
 /** What one launch adds to the profile's compile: the chat's own mailbox folder, or the read-only variant. */
 export interface LaunchExtras {
-  /** Absolute path of the chat's mailbox (compile/mailbox.ts `mailboxDirFor`), created before the spawn. */
+  /** Absolute path of the chat's mailbox (launch/mailbox.ts `mailboxDirFor`), created before the spawn. */
   mailbox?: string | null;
   /**
    * The read-only variant (`POST /ask`, chats/ask.ts; docs/api-ask.md): the profile's own permission

@@ -54,7 +54,7 @@ export interface CompileFacts {
    */
   codexReads?: (bin: string | null) => string[];
   /**
-   * What the `angelia` command needs to read inside the sandbox (compile/agentCommand.ts), by real
+   * What the `angelia` command needs to read inside the sandbox (launch/agentCommand.ts), by real
    * path: the Node executable (or the Electron app's folder) and Angelia's built CLI (`out/`,
    * `package.json`). gather.ts `angeliaReadsOf`. Absent: none.
    */

@@ -53,7 +53,7 @@ export const OTHER_CLI_STORES = [
  * not it exists yet: the user's secrets (`env`), `private/` (the chats, their backup and lock, the
  * Codex children, the audit log and the API token: instance/paths.ts PRIVATE_DIR), approval records,
  * exports, logs, media, compiled guards and the chats' mailboxes (each agent is given a write entry on
- * its own chat's mailbox inside the denied `mailbox/`, compile/mailbox.ts), and the old top-level names
+ * its own chat's mailbox inside the denied `mailbox/`, launch/mailbox.ts), and the old top-level names
  * of the files now in `private/` (PRIVATE_FILES: a legacy file may still lie there, e.g. one an older
  * Angelia process wrote; instance/migrate.ts moves them). The package caches in `cache/codex` have
  * their own rule (all but the profile's own cache). Only `workspace/` is not private. Whatever else lies
@@ -122,7 +122,7 @@ export const STATE_PRIVATE_FOLDERS = [PRIVATE_DIR, 'compiled', 'approvals', 'exp
 
 /**
  * `<state>/bin`: holds only `angelia`, the launcher Angelia writes so that agents' commands can run the
- * `angelia` command (api/agentCommand.ts; put first on the agent's PATH). Readable by agents (it names
+ * `angelia` command (launch/agentCommand.ts; put first on the agent's PATH). Readable by agents (it names
  * the Node binary and Angelia's CLI file, nothing secret), writable by none; never denied by the state
  * scan.
  */

@@ -1,6 +1,6 @@
 /**
- * The launch guard FILE (docs/codebase-map.md; the shape is a contract with compile/guard.ts, which
- * checks it before every start): `<state>/compiled/<encodeURIComponent(profile)>.json`, mode 600 in a
+ * The launch guard FILE (docs/codebase-map.md; the shape is a contract with launch/guard.ts, which
+ * alone reads it, and launch/check.ts, which checks it before every start): `<state>/compiled/<encodeURIComponent(profile)>.json`, mode 600 in a
  * folder of mode 700, written by `angelia compile --write` at the same time as the profile's record.
  * It lives in the state folder, which every profile is denied, so an agent that edits or deletes its
  * own settings or record cannot disable the check.
@@ -36,14 +36,14 @@ export const guardFileSchema = z.object({
   /**
    * The folders the profile may write, as compiled (its write rules: add_dirs, directory capabilities,
    * `_common/`). A start that would write anywhere else is refused until the next compile
-   * (launch/plan.ts `assertCompileCurrent`). Absent in guards written before it existed: such a
+   * (launch/check.ts `loosenings`). Absent in guards written before it existed: such a
    * guard allows no write beyond the profile's folder until compiled again (fail closed).
    */
   write: z.array(z.string()).optional(),
   /**
    * True when compiled sandboxed with `permission_mode = "plan"` (a read-only sandbox: Codex's `:read-only`; a
    * profile with `sandbox = false` has full access in every mode, so false for it). A
-   * start in any other mode is refused until the next compile (compile/guard.ts), as accepting a table
+   * start in any other mode is refused until the next compile (launch/check.ts), as accepting a table
    * must not make a profile writable by itself. Absent in guards written before it existed: read as
    * true (fail closed), so a profile not in plan mode needs one compile.
    */
@@ -52,7 +52,7 @@ export const guardFileSchema = z.object({
    * The MCP servers the profile may start, as compiled (`outsideSandbox`): one `<name> <definition>`
    * per allowed mcp capability. Codex starts them OUTSIDE the sandbox (compile/mcpFlags.ts), so a server
    * given (or redefined) since is a loosening: a start is refused until the next compile
-   * (launch/plan.ts `assertCompileCurrent`). Absent in guards written before it existed: read as
+   * (launch/check.ts `loosenings`). Absent in guards written before it existed: read as
    * none (fail closed), so a profile with an MCP server needs one compile.
    */
   mcp: z.array(z.string()).optional(),
@@ -65,14 +65,14 @@ export const guardFileSchema = z.object({
   /**
    * What the profile names for its agent to read, as compiled (rules.ts `wantRead`: its `read_dirs` or
    * the starter set, the skills it is given and their secrets). A start whose profile names one more
-   * waits for the next compile (launch/plan.ts `assertCompileCurrent`). Absent in guards written
+   * waits for the next compile (launch/check.ts `loosenings`). Absent in guards written
    * before HOME became private by default (docs/security-model.md): read as none (fail closed), so each
    * profile needs one compile, whose plan says what the agent may read now.
    */
   read: z.array(z.string()).optional(),
   /**
    * The variable names the profile passes to its agent's commands on purpose (`env`), as compiled. A name
-   * the last compile did not record waits for the next one (launch/plan.ts `assertCompileCurrent`):
+   * the last compile did not record waits for the next one (launch/check.ts `loosenings`):
    * its value may be a secret. Absent in guards written before it existed: read as none.
    */
   env: z.array(z.string()).optional(),

@@ -11,7 +11,7 @@
  * - `trusted` (this module): AGENTS.md / CLAUDE.md and the profile's skills load as before; the
  *   folder's own `.codex/` project layer would load, which the start attestation refuses when it sets
  *   anything (codex/attest.ts), and a new profile folder gets a `.codex` FILE, not a folder, so no
- *   project layer can exist there (cache.ts `ensureSandboxPlaceholders`);
+ *   project layer can exist there (launch/prepare.ts `ensureSandboxPlaceholders`);
  * - `untrusted` was measured and rejected: Codex then loads no AGENTS.md (nor CLAUDE.md) at all.
  */
 import { realpathSync } from 'node:fs';

@@ -20,7 +20,7 @@ export { expandPath, resolveStateDir, type InstanceEnv } from './stateDir';
  * folder denied whole hides whatever is created or renamed inside it later, and renames inside it never
  * race a sandbox build (the same churn in `private/`: 0/40 failed, 0/40 read it;
  * test/integration/sandbox-state-late.test.ts, sandbox-state-churn.test.ts). The floor denies it whole
- * (compile/floor.ts STATE_PRIVATE_FOLDERS) and it exists before any launch (compile/stateFolders.ts).
+ * (compile/floor.ts STATE_PRIVATE_FOLDERS) and it exists before any launch (launch/prepare.ts `ensureStateFolders`).
  */
 export const PRIVATE_DIR = 'private';
 
