@@ -23,11 +23,12 @@
  * (send-media)"). The copy goes into `<state>/media/<uuid>/<name>` (folders 700, file 600).
  */
 import { randomUUID } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, stat, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, readlink, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, normalize } from 'node:path';
 import { HOME_PRIVATE_DIRS, HOME_PRIVATE_DIRS_MACOS, HOME_PRIVATE_FILES, STATE_PRIVATE } from '../core/compile/floor';
 import { parseRule } from '../core/compile/rules';
+import { readNoFollow } from '../core/instance/noFollow';
 import { isWithin, PRIVATE_FILES, privateFile } from '../core/instance/paths';
 import { MAX_ATTACH_BYTES, sanitizeName } from '../core/profiles/attach';
 import { ApiError } from './errors';
@@ -251,31 +252,18 @@ async function openFilePath(fd: number, path: string, st: Stats): Promise<string
  */
 export async function readChecked(media: CheckedMedia): Promise<Buffer> {
   const changed = (): ApiError => new ApiError(409, 'media-changed', 'the file changed while it was being sent; send it again');
-  let handle;
-  try {
-    handle = await open(media.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
-  } catch {
-    throw changed();
-  }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile() || st.dev !== media.dev || st.ino !== media.ino || st.nlink !== 1 || st.size > MEDIA_MAX_BYTES) throw changed();
-    const opened = await openFilePath(handle.fd, media.path, st);
-    if (opened === null) throw changed();
-    await checkResolved(opened, st, media.given, media.places, media.readDeny);
-    const buf = Buffer.alloc(MEDIA_MAX_BYTES + 1);
-    let n = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
-      if (bytesRead === 0) break;
-      n += bytesRead;
-      if (n > MEDIA_MAX_BYTES) throw changed();
-    }
-    if (n === 0) throw changed();
-    return buf.subarray(0, n);
-  } finally {
-    await handle.close();
-  }
+  // instance/noFollow.ts: one open, the kind, link count and size checked by fstat, bytes from that descriptor.
+  const read = await readNoFollow(media.path, {
+    noCtty: true, oneLink: true, maxBytes: MEDIA_MAX_BYTES,
+    verify: async (handle, st) => {
+      if (st.dev !== media.dev || st.ino !== media.ino) throw changed();
+      const opened = await openFilePath(handle.fd, media.path, st);
+      if (opened === null) throw changed();
+      await checkResolved(opened, st, media.given, media.places, media.readDeny);
+    },
+  });
+  if (read.kind !== 'ok' || read.data.length === 0) throw changed();
+  return read.data;
 }
 
 /**
