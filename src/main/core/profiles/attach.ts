@@ -18,10 +18,11 @@
  *   on Linux through the folder's descriptor) and the attach fails with `attach-inbox`.
  * Nothing is said in the chat here: the caller returns the path and the renderer shows it.
  */
-import { constants, existsSync } from 'node:fs';
-import { lstat, mkdir, open, realpath, unlink, type FileHandle } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, realpath, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppFailure } from '../../../shared/result';
+import { createNoFollow, openFolderNoFollow } from '../instance/noFollow';
 import { isWithin } from '../instance/paths';
 
 /** The largest attachment, decoded: 25 MiB. */
@@ -125,7 +126,7 @@ interface Target {
  * that descriptor, so a name swapped in afterwards cannot redirect the create nor the removal.
  */
 async function folderTarget(inbox: string, realInbox: string, changed: (why: string) => AppFailure): Promise<Target> {
-  const folder = await open(inbox, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch((e: NodeJS.ErrnoException) =>
+  const folder = await openFolderNoFollow(inbox).catch((e: NodeJS.ErrnoException) =>
     Promise.reject(e.code === 'ENOENT' || e.code === 'ENOTDIR' || e.code === 'ELOOP' ? changed(e.code) : e));
   const real = await realpath(`/proc/self/fd/${folder.fd}`).catch(() => null);
   if (real !== realInbox) {
@@ -190,7 +191,7 @@ export async function attachFile(cwd: string, name: string, data: string, opts: 
       const path = join(dir, file);
       let handle;
       try {
-        handle = await open(target.at(file), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+        handle = await createNoFollow(target.at(file), 0o600);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') continue;
