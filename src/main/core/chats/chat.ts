@@ -1,27 +1,15 @@
 /**
- * One chat: one conversation with one profile's agent. Holds the message queue (at most 10), starts
- * Codex lazily and fail-closed (launch plan, version gate, config layers, thread attestation), runs one
- * `turn/start` per message (or `turn/steer` into the running turn), streams items into the transcript,
- * routes server requests through the approval broker, answers the chat commands (commands.ts), and
- * watches the turn (stall watchdog, an approval Codex waits on but never sent) and the process (idle
- * exit, crash). Protocol facts: codex 0.169.0 (`initialize`, `thread/*`, `turn/*`, `item/*`; generated types
- * `TurnStartParams`, `TurnSteerParams`, `ThreadStatus`).
+ * One chat: one conversation with one profile's agent. The chat holds the shared state and runs the turn
+ * machine's effects (`dispatch`); the jobs are modules of their own: the queue, era, phases and stops
+ * (turn/machine.ts, pure, its header has the lifecycle rules), running a turn or compaction
+ * (turn/run.ts), starting Codex fail-closed (process.ts over codex/session.ts), Codex's notifications
+ * and server requests (chatEvents.ts), restarts (restart.ts), past turns (history.ts), the commands
+ * (commands/), the watchdogs (watchdogs.ts) and the notices (notices.ts). Protocol facts: codex 0.169.0
+ * (`initialize`, `thread/*`, `turn/*`, `item/*`). docs/architecture.md flows (a)-(c).
  *
- * Lifecycle rules:
- * - A unit of work (a message or a `/compact`) goes through three phases: `starting` (Codex may still be
- *   starting; nothing sent yet), `requested` (turn/start or thread/compact/start sent; the turn not
- *   active yet), `running` (`turn/started` came: the turn is active). Every stop (`/stop`, Stop =
- *   `chats:interrupt`, dispose) bumps the chat's `era`; work begun in an older era is cancelled: in
- *   `starting` its request is never sent, in `requested` `turn/interrupt` goes out as soon as the turn is
- *   active, in `running` at once. Measured on 0.169.0: turn/start answers with the turn id BEFORE the turn
- *   is active, and a `turn/interrupt` sent right after that answer fails "no active turn to interrupt";
- *   so the interrupt waits for `turn/started` (or, should it never come, `interruptGraceMs`).
- *   `/stop` and Stop both drop the queue and say what they did; so does "Deny and stop" (an approval
- *   answered `cancel`: Codex interrupts the turn), so nothing queued starts after the user asked to stop.
- * - The turn id is reset at every turn start and only taken from this turn's answer or `turn/started`.
- *   Notifications and server requests of a connection that is not the chat's current one (or the one it
- *   is opening) are ignored: a process detached by `/new`, `/resume`, a stop or a restart cannot touch
- *   the chat any more.
+ * - Notifications and server requests of a connection that is not the chat's current one (or the one
+ *   it is opening) are ignored: a process detached by `/new`, `/resume`, a stop or a restart cannot
+ *   touch the chat any more.
  * - `/new` and `/resume` do not run while a turn is starting, running or queued: the user is told to
  *   `/stop` first, and nothing is lost.
  * - The model and effort shown (`view`, `/status`) are the ones sent with the next turn/start (`inForce`):
@@ -36,18 +24,21 @@ import type { ModelInfo } from '../codex/models';
 import type { ChangeView } from '../codex/serverRequests';
 import type { LaunchPlan } from '../launch/plan';
 import { extraTextRefusal, parseCommand, SLASH_ESCAPE_HINT } from './commands';
+import { bindCommands } from './commands/bind';
 import type { CommandContext } from './commands/context';
 import { runCommand } from './commands/index';
-import { loadHistory, showResumed } from './history';
+import { loadHistory } from './history';
+import { inForce } from './inForce';
 import type { ChatDeps, ChatInside, InForce, Steered, TurnEnded } from './inside';
-import { deriveChatMode, modePhrase, type AttestedMode, type ProfileNow } from './mode';
-import { minutesText, noticeText } from './notices';
+import { deriveChatMode, type AttestedMode, type ProfileNow } from './mode';
+import { noticeText } from './notices';
 import { startProcess } from './process';
+import { restartCodex } from './restart';
 import { LAST_LINE_MAX, type SessionRow } from './sessions';
 import { Transcript } from './transcript';
-import { busyFor, initialTurnState, step, type TurnEffect, type TurnInput, type TurnState } from './turn/machine';
-import { interruptTurn, runWork, steer } from './turn/run';
-import { realClock, Watchdogs } from './watchdogs';
+import { initialTurnState, step, type TurnEffect, type TurnInput, type TurnState } from './turn/machine';
+import { hasPending, interruptTurn, runWork, steer, turnWatchdogs } from './turn/run';
+import type { Watchdogs } from './watchdogs';
 
 export { MAX_QUEUE } from './notices';
 export { timingFromMinutes, type ChatTiming } from './watchdogs';
@@ -59,6 +50,7 @@ export type { ChatDeps } from './inside';
  * (inside.ts); everything else uses the methods documented here.
  */
 export class Chat implements ChatInside {
+  // The shared state; each field is described in inside.ts `ChatInside`.
   state: AgentState = 'idle';
   refusal: string | null = null;
   enforcement: Enforcement | null = null;
@@ -68,62 +60,32 @@ export class Chat implements ChatInside {
   codexVersion: string | null = null;
   starting: Promise<void> | null = null;
   opening: CodexConnection | null = null;
-  /** The turn machine's state (turn/machine.ts): queue, era, the running work and its turn id. */
   turn: TurnState = initialTurnState;
   turnWaiter: ((end: TurnEnded) => void) | null = null;
   compaction: { done: boolean } | null = null;
   onRequest = true;
-  /** The running launch's closed places (LaunchPlan.grantFloor); undefined before the first start (nothing is granted then). */
   grantFloor: GrantFloor | undefined;
-  /**
-   * What this chat granted for writing and Codex still honours (privateReach.ts `grantedPlaces`): a turn
-   * grant until its turn completes, a session grant until the process ends (a new start clears all). No
-   * later grant is given in one (the agent could swap the path for a symbolic link).
-   */
   grants: { place: WritablePlace; scope: 'turn' | 'session'; turnId: string | null }[] = [];
-  /** The running launch's sandbox, as approval cards of escalations describe it (RequestContext.sandbox); undefined when not sandboxed. */
   sandboxCtx: { denied: number | null } | undefined;
-  /** Model in force: the override of the active session, else the base read at start. */
   baseModel: string | null = null;
   baseSource: 'profile' | 'codex default' = 'codex default';
-  /** The effort the profile (or Codex's config, `model_reasoning_effort`) sets; null when neither does. */
   configuredEffort: { effort: string; source: 'profile' | 'codex config' } | null = null;
-  /** The effort Codex reported on the last thread start/resume (`reasoningEffort`). */
   reportedEffort: string | null = null;
-  /** The last `model/list` catalog seen (empty until one was read, or when Codex listed nothing). */
-  private catalog: ModelInfo[] = [];
-  /** Why no process runs, when Angelia knows: it exited after idle_exit_minutes, or it crashed. */
+  catalog: ModelInfo[] = [];
   down: 'idle-exit' | 'crashed' | null = null;
-  /** The message (or compaction) whose turn Codex's crash cut off, told at the next start. */
   killedTurn: string | null = null;
   readonly fileChanges = new Map<string, ChangeView[]>();
-  /** The last approval of the running turn and how it ended, to explain an interrupted turn. */
   lastAsk: { title: string; outcome: 'pending' | 'cancel' | 'deny' | 'allow' } | null = null;
-  /**
-   * Texts steered into the running turn that Codex has not yet taken into the conversation. Measured on
-   * codex 0.169.0 with the scripted model: a steer Codex takes is announced as `item/started` of a
-   * `userMessage` with exactly the steered text, right before the model request that carries it; a
-   * steer accepted while an approval waited and then "Deny and stop" (or any stop) never appears in a
-   * model request and gets no such item. What is left here at the turn's end was not delivered.
-   */
   steered: Steered[] = [];
-  /** The loading of the active session's past turns (`items`), once per chat object; null before the first view. */
   history: Promise<void> | null = null;
-  /** While `/resume` shows the resumed session's past turns: work waits for it, so they come before its items. */
   historyGate: Promise<void> | null = null;
-  /** Turn ids this chat object ran (their items are in the transcript already; history leaves them out). */
   readonly ownTurns = new Set<string>();
-  /** Why the running Codex must restart before the next turn (`restartBeforeNextTurn`), else null. */
   restartWhy: string | null = null;
-  /** Set by a restart `restartIfTaken` made, until the turn says so. */
   restarted: string | null = null;
   lastPlan: LaunchPlan | null = null;
   attestedAt: string | null = null;
-  /** What the running process was started and attested with (mode.ts); null before the first start. */
   attestedMode: AttestedMode | null = null;
-  /** The profile as the table had it when the launch plan being started was made. */
   planProfile: ProfileNow | null = null;
-  /** Unexpected Codex exits of this chat; too many in a row refuse the restart (codex/crashPolicy.ts). */
   readonly crashes = new CrashHistory();
   readonly transcript: Transcript;
   readonly watch: Watchdogs;
@@ -144,24 +106,8 @@ export class Chat implements ChatInside {
       this.threadId = row.threadId;
       this.enforcement = row.enforcement;
     }
-    this.watch = new Watchdogs(deps.timing, deps.clock ?? realClock, {
-      stallHalf: (ms) => {
-        this.notice(noticeText({ code: 'stall-half', ms }));
-        this.setActivity(`No output for ${minutesText(ms / 2)}`);
-      },
-      stallReset: () => this.setActivity(this.compaction ? 'Compacting…' : null),
-      stallFull: (ms) => {
-        this.notice(noticeText({ code: 'stall-stopped', ms }));
-        this.dispatch({ kind: 'stall' });
-      },
-      idleExit: () => this.idleExit(),
-      ghost: () => {
-        if (this.hasPending()) return;
-        this.notice(noticeText({ code: 'ghost-approval' }));
-        this.setActivity('Waiting on an approval Codex never sent');
-      },
-    });
-    this.commandContext = this.makeCommandContext();
+    this.watch = turnWatchdogs(this, () => this.idleExit());
+    this.commandContext = bindCommands(this, { stop: () => this.stopAll('/stop'), settleForSwitch: () => this.settleForSwitch(), detach: () => this.detach() });
   }
 
   /** The chat's id. */
@@ -281,15 +227,6 @@ export class Chat implements ChatInside {
     this.notice(`${why}. Codex restarts before the next turn so the running agent cannot use it; the conversation continues.`);
   }
 
-  /** Applies `restartBeforeNextTurn` before a turn: stops the process (the turn's start resumes the thread). */
-  async restartIfTaken(): Promise<void> {
-    const why = this.restartWhy;
-    this.restartWhy = null;
-    if (!why || !this.conn) return;
-    await this.stopProcess();
-    this.restarted = why;
-  }
-
   /**
    * Starts Codex again (after a crash, an idle exit or a refusal) and resumes the thread; no message is
    * sent. With Codex running, it restarts only when the table in force for the profile differs from what
@@ -297,26 +234,7 @@ export class Chat implements ChatInside {
    * it says to /stop first and returns false); otherwise it leaves the process alone and returns true.
    */
   async restart(): Promise<boolean> {
-    let applying = false;
-    if (this.conn) {
-      if (!this.currentMode().tableChanged) return true;
-      if (this.turn.current || this.turn.queue.length || this.starting) {
-        this.notice('The profile changed, but a turn is running or messages wait in this chat, so it was not restarted. Send /stop first (or wait until it ends), then Restart.');
-        return false;
-      }
-      await this.stopProcess();
-      applying = true;
-    }
-    try {
-      await this.ensureStarted();
-      this.notice(applying ? `Codex was restarted with the profile as the table has it now: ${modePhrase(this.currentMode())}. The conversation continues where it was.` : 'Codex is running again; the conversation continues where it was.');
-      if (!this.turn.current) this.changed('idle');
-      this.armIdle();
-      return true;
-    } catch (e) {
-      this.failStart(e, 0);
-      return false;
-    }
+    return restartCodex(this);
   }
 
   /** Resolves when the chat has nothing running, queued or being answered (looked at again at every change). */
@@ -453,39 +371,18 @@ export class Chat implements ChatInside {
     this.changed();
   }
 
-  private hasPending(): boolean {
-    return this.deps.broker.pending().some((v) => v.chatId === this.deps.chatId);
-  }
-
-  /** Shows why the agent did not start and drops what waited for it (named in the transcript). */
-  failStart(e: unknown, dropped: number): void {
-    const error = toAppError(e);
-    // No sandbox is in force for a chat whose agent did not start: never show the last session's badge.
-    this.enforcement = null;
-    this.refusal = `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'}${error.fix ? ` Fix: ${error.fix}` : ''}`;
-    const busy = error.code === 'thread-busy';
-    this.transcript.push({
-      type: 'error', id: this.transcript.localId('refused'),
-      message: busy ? this.refusal : `This chat's agent was not started: ${this.refusal}`,
-      detail: `Nothing was sent to it${dropped ? ` (${dropped} queued message(s) dropped)` : ''}.`,
-      kind: busy ? 'threadBusy' : error.code === 'refused' ? 'refused' : 'startFailed',
-      ...(error.code === 'refused' || error.code === 'crash-loop' ? {} : { action: 'restart' as const }),
-    });
-    this.changed(error.code === 'refused' ? 'refused' : 'error');
-  }
-
   /** (Re)arms the stall watchdog; paused while an approval waits. */
   armStall(): void {
     this.watch.armStall((this.turn.turnId !== null || this.compaction !== null) && this.state !== 'needs-you');
   }
 
   /** After the queue drains: an idle process exits after `idle_exit_minutes`; the row stays and is resumed later. */
-  private armIdle(): void {
+  armIdle(): void {
     this.watch.armIdle(this.conn !== null);
   }
 
   private idleExit(): void {
-    if (this.turn.current || this.turn.queue.length || this.commands || this.hasPending()) return;
+    if (this.turn.current || this.turn.queue.length || this.commands || hasPending(this)) return;
     // Shown as it is: stopped (the next message starts Codex again and resumes the thread).
     this.down = 'idle-exit';
     const stopping = this.stopProcess();
@@ -533,78 +430,11 @@ export class Chat implements ChatInside {
     return models;
   }
 
-  /**
-   * The model and effort the next turn/start sends, and where each comes from. Model: the session's
-   * override, else the profile's or Codex's. Effort, the first the model offers (per the last `model/list`;
-   * anything goes without one): the session's override, the profile's (or Codex config's), the model's
-   * default from the catalog, else what Codex reported at the thread start.
-   */
+  /** The model and effort the next turn/start sends for `row`, and where each comes from (inForce.ts). */
   inForce(row: SessionRow | null): InForce {
-    const model = row?.model ?? this.baseModel;
-    const modelSource = row?.model ? 'this session' : this.baseSource;
-    const info = model ? this.catalog.find((m) => m.id.toLowerCase() === model.toLowerCase()) ?? null : null;
-    const offered = (e: string): boolean => !info?.efforts.length || info.efforts.includes(e);
-    if (row?.effort && offered(row.effort)) return { model, modelSource, effort: row.effort, effortSource: 'this session' };
-    const set = this.configuredEffort;
-    if (set && offered(set.effort)) return { model, modelSource, effort: set.effort, effortSource: set.source };
-    if (info?.defaultEffort) return { model, modelSource, effort: info.defaultEffort, effortSource: `default of ${info.id}` };
-    return { model, modelSource, effort: this.reportedEffort, effortSource: this.reportedEffort ? 'codex default' : null };
+    return inForce(row, this);
   }
 
-  /** The chat as its commands see it (commands/context.ts). */
-  private makeCommandContext(): CommandContext {
-    const { chatId, profile, sessions, exportDir } = this.deps;
-    return {
-      chatId, profile, sessions, exportDir,
-      notice: (text) => this.notice(text),
-      facts: () => ({ codexVersion: this.codexVersion, enforcement: this.enforcement, warm: this.conn !== null, down: this.down, queued: this.turn.queue.length, running: this.turn.current !== null, mode: this.currentMode() }),
-      base: () => ({ model: this.baseModel, source: this.baseSource }),
-      inForce: (row) => this.inForce(row),
-      stop: () => this.stopAll('/stop'),
-      enqueueCompact: () => void this.dispatch({ kind: 'enqueue', work: { kind: 'compact' } }),
-      busyFor: (cmd) => {
-        const busy = busyFor(this.turn, cmd);
-        return busy ? noticeText(busy) : null;
-      },
-      settleForSwitch: () => this.settleForSwitch(),
-      switchAway: () => {
-        this.dispatch({ kind: 'switch' });
-        const old = this.detach();
-        return async () => {
-          await old?.stop();
-        };
-      },
-      adopt: (threadId) => {
-        this.threadId = threadId;
-        this.rowId = null;
-        this.enforcement = null;
-        this.down = null;
-        this.killedTurn = null;
-      },
-      threadHeldElsewhere: (threadId) => this.deps.threadHeldElsewhere(threadId),
-      showResumed: async (threadId) => {
-        // The first view does not read the session's turns again (`history`); work waits for them (`historyGate`).
-        const load = showResumed(this, threadId).catch((e: unknown) => this.notice(`The earlier turns of this session could not be read from Codex: ${toAppError(e).message}`));
-        this.history = load;
-        this.historyGate = load;
-        try {
-          await load;
-        } finally {
-          if (this.historyGate === load) this.historyGate = null;
-        }
-      },
-      liveModels: async () => {
-        await this.ensureStarted();
-        const conn = this.conn;
-        return conn ? this.readCatalog(conn) : [];
-      },
-      ensureRow: () => sessions.active(chatId) ?? sessions.ensureActive(chatId, profile),
-      liveConnection: async () => {
-        await this.ensureStarted();
-        return this.conn;
-      },
-    };
-  }
 }
 
 export type { ChatItem };

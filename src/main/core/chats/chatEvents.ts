@@ -10,17 +10,12 @@ import { ResponseError } from 'vscode-jsonrpc';
 import type { Settlement } from '../approvals/broker';
 import { grantedPlaces } from '../approvals/privateReach';
 import type { CodexConnection } from '../codex/connection';
-import { turnEndOf, type CodexEvent } from '../codex/events';
+import { turnEndOf, wireMethod, type CodexEvent } from '../codex/events';
 import { chatItemOf } from '../codex/items';
 import { classifyServerRequest } from '../codex/serverRequests';
 import { id8 } from './commands';
 import type { ChatInside } from './inside';
-import { steer, tellAgent } from './turn/run';
-
-/** True while an approval of this chat waits in the broker. */
-function hasPending(c: ChatInside): boolean {
-  return c.deps.broker.pending().some((v) => v.chatId === c.deps.chatId);
-}
+import { hasPending, steer, tellAgent } from './turn/run';
 
 /** One notification of `conn`, decoded (codex/events.ts `CodexEvent`; see the module comment). */
 export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): void {
@@ -28,7 +23,7 @@ export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): vo
   if (!c.isCurrent(conn)) return;
   if (e.threadId && c.threadId && e.threadId !== c.threadId) return;
   // Any notification during a turn (also one Angelia does not route) shows Codex is active.
-  if (c.turnWaiter && e.method !== 'thread/status/changed') c.armStall();
+  if (c.turnWaiter && wireMethod(e) !== 'thread/status/changed') c.armStall();
   switch (e.method) {
     case 'turn/started': {
       // Only the work waiting for its turn id takes it (a compaction learns its id only here).

@@ -66,6 +66,7 @@ export interface ChatInside {
   readonly deps: ChatDeps;
   readonly transcript: Transcript;
   readonly watch: Watchdogs;
+  /** Unexpected Codex exits of this chat; too many in a row refuse the restart (codex/crashPolicy.ts). */
   readonly crashes: CrashHistory;
   /** The turn machine's state (turn/machine.ts); changed only through `dispatch`. */
   readonly turn: TurnState;
@@ -82,26 +83,55 @@ export interface ChatInside {
   turnWaiter: ((end: TurnEnded) => void) | null;
   compaction: { done: boolean } | null;
   onRequest: boolean;
+  /** The running launch's closed places (LaunchPlan.grantFloor); undefined before the first start (nothing is granted then). */
   grantFloor: GrantFloor | undefined;
+  /**
+   * What this chat granted for writing and Codex still honours (privateReach.ts `grantedPlaces`): a turn
+   * grant until its turn completes, a session grant until the process ends (a new start clears all). No
+   * later grant is given in one (the agent could swap the path for a symbolic link).
+   */
   grants: { place: WritablePlace; scope: 'turn' | 'session'; turnId: string | null }[];
+  /** The running launch's sandbox, as approval cards of escalations describe it (RequestContext.sandbox); undefined when not sandboxed. */
   sandboxCtx: { denied: number | null } | undefined;
+  /** The model the profile or Codex's config sets (a session override wins over it, `inForce`). */
   baseModel: string | null;
   baseSource: 'profile' | 'codex default';
+  /** The effort the profile (or Codex's config, `model_reasoning_effort`) sets; null when neither does. */
   configuredEffort: { effort: string; source: 'profile' | 'codex config' } | null;
+  /** The effort Codex reported on the last thread start/resume (`reasoningEffort`). */
   reportedEffort: string | null;
+  /** The last `model/list` catalog seen (empty until one was read, or when Codex listed nothing). */
+  catalog: ModelInfo[];
+  /** Why no process runs, when Angelia knows: it exited after idle_exit_minutes, or it crashed. */
   down: 'idle-exit' | 'crashed' | null;
+  /** The message (or compaction) whose turn Codex's crash cut off, told at the next start. */
   killedTurn: string | null;
   readonly fileChanges: Map<string, ChangeView[]>;
+  /** The last approval of the running turn and how it ended, to explain an interrupted turn. */
   lastAsk: { title: string; outcome: 'pending' | 'cancel' | 'deny' | 'allow' } | null;
+  /**
+   * Texts steered into the running turn that Codex has not yet taken into the conversation. Measured on
+   * codex 0.169.0 with the scripted model: a steer Codex takes is announced as `item/started` of a
+   * `userMessage` with exactly the steered text, right before the model request that carries it; a
+   * steer accepted while an approval waited and then "Deny and stop" (or any stop) never appears in a
+   * model request and gets no such item. What is left here at the turn's end was not delivered.
+   */
   steered: Steered[];
+  /** The loading of the active session's past turns (`items`), once per chat object; null before the first view. */
   history: Promise<void> | null;
+  /** While `/resume` shows the resumed session's past turns: work waits for it, so they come before its items. */
   historyGate: Promise<void> | null;
+  /** Turn ids this chat object ran (their items are in the transcript already; history leaves them out). */
   readonly ownTurns: Set<string>;
+  /** Why the running Codex must restart before the next turn (chat.ts `restartBeforeNextTurn`), else null. */
   restartWhy: string | null;
+  /** Set by a restart restart.ts `restartIfTaken` made, until the turn says so. */
   restarted: string | null;
   lastPlan: LaunchPlan | null;
   attestedAt: string | null;
+  /** What the running process was started and attested with (mode.ts); null before the first start. */
   attestedMode: AttestedMode | null;
+  /** The profile as the table had it when the launch plan being started was made. */
   planProfile: ProfileNow | null;
   /** Feeds the turn machine and carries out its effects. */
   dispatch(input: TurnInput): boolean | undefined;
@@ -113,8 +143,8 @@ export interface ChatInside {
   armStall(): void;
   ensureStarted(): Promise<void>;
   stopProcess(): Promise<void>;
-  restartIfTaken(): Promise<void>;
-  failStart(e: unknown, dropped: number): void;
+  /** After the queue drains: the idle exit is armed while a process runs. */
+  armIdle(): void;
   readCatalog(conn: CodexConnection): Promise<ModelInfo[]>;
   inForce(row: SessionRow | null): InForce;
   isCurrent(conn: CodexConnection): boolean;

@@ -8,7 +8,7 @@ import { AppFailure, toAppError } from '../../../shared/result';
 import type { CodexConnection, CodexExit } from '../codex/connection';
 import { classifyStderr, stderrCause } from '../codex/stderrClass';
 import { openAttestedSession } from '../codex/session';
-import { isObj, str } from '../codex/wire';
+import { configModel, readThreadAnswer } from '../codex/answers';
 import type { LaunchPlan } from '../launch/plan';
 import { noteUnknown, onEvent, onServerRequest } from './chatEvents';
 import { id8 } from './commands';
@@ -106,10 +106,11 @@ async function attestAndOpen(c: ChatInside, conn: CodexConnection, plan: LaunchP
   const opened = await openAttestedSession(conn, plan, { kind: 'start' }, {
     versionOk: () => (c.codexVersion = conn.version),
     checked: (config) => {
-      const planModel = str(plan.threadParams.model);
+      const planModel = typeof plan.threadParams.model === 'string' ? plan.threadParams.model : null;
+      const inConfig = configModel(config);
       c.baseSource = planModel ? 'profile' : 'codex default';
-      c.baseModel = planModel ?? str(config.model);
-      const configEffort = str(config.model_reasoning_effort);
+      c.baseModel = planModel ?? inConfig.model;
+      const configEffort = inConfig.effort;
       c.configuredEffort = plan.effort ? { effort: plan.effort, source: 'profile' } : configEffort ? { effort: configEffort, source: 'codex config' } : null;
       row = c.deps.sessions.ensureActive(c.deps.chatId, c.deps.profile);
       rowId = row.id;
@@ -126,15 +127,15 @@ async function attestAndOpen(c: ChatInside, conn: CodexConnection, plan: LaunchP
     attested: (enforcement) => (c.enforcement = enforcement),
     threadIdFallback: () => row?.threadId ?? null,
   });
-  const answer = opened.answer;
+  const answer = readThreadAnswer(opened.answer);
   // What Codex reports in force wins over what was asked (a mode shown must be the mode in force).
-  if (isObj(answer) && !row?.model) c.baseModel = str(answer.model) ?? c.baseModel;
-  c.reportedEffort = isObj(answer) ? str(answer.reasoningEffort) : null;
+  if (!row?.model) c.baseModel = answer.model ?? c.baseModel;
+  c.reportedEffort = answer.reasoningEffort;
   c.threadId = opened.threadId;
   c.attestedAt = new Date().toISOString();
   c.attestedMode = {
     permissionMode: c.planProfile?.permissionMode ?? null,
-    approvalPolicy: (isObj(answer) ? approvalWord(answer.approvalPolicy) : null) ?? plan.expect.approvalPolicy,
+    approvalPolicy: approvalWord(answer.approvalPolicy) ?? plan.expect.approvalPolicy,
     sandbox: opened.enforcement, at: c.attestedAt, fingerprint: c.planProfile?.fingerprint ?? null,
   };
   c.rowId = c.deps.sessions.bindThread(c.deps.chatId, rowId, opened.threadId, opened.enforcement).id;

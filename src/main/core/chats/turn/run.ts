@@ -9,9 +9,11 @@ import { toAppError } from '../../../../shared/result';
 import { describeTurnError } from '../../codex/turnErrors';
 import type { ReasoningEffort } from '../../codex/generated/ReasoningEffort';
 import type { TurnStartParams } from '../../codex/generated/v2/TurnStartParams';
-import { isObj } from '../../codex/wire';
+import { startedTurnId } from '../../codex/answers';
 import type { ChatInside, TurnEnded } from '../inside';
-import { noticeText, quote } from '../notices';
+import { minutesText, noticeText, quote } from '../notices';
+import { failStart, restartIfTaken } from '../restart';
+import { realClock, Watchdogs } from '../watchdogs';
 import { cancelled, type Work } from './machine';
 
 type Message = Extract<Work, { kind: 'message' }>;
@@ -34,13 +36,13 @@ export async function runWork(c: ChatInside, seq: number, work: Work): Promise<v
 async function started(c: ChatInside): Promise<boolean> {
   try {
     // Only when one is due: otherwise the start begins in this same tick (the chat shows "starting" at once).
-    if (c.restartWhy) await c.restartIfTaken();
+    if (c.restartWhy) await restartIfTaken(c);
     await c.ensureStarted();
     return true;
   } catch (e) {
     const dropped = c.turn.queue.length;
     c.dispatch({ kind: 'startFailed' });
-    c.failStart(e, dropped);
+    failStart(c, e, dropped);
     return false;
   }
 }
@@ -85,7 +87,7 @@ async function runTurn(c: ChatInside, work: Message, seq: number): Promise<void>
     };
     c.dispatch({ kind: 'phase', seq, phase: 'requested' });
     const res = await conn.request('turn/start', params);
-    const id = isObj(res) && isObj(res.turn) && typeof res.turn.id === 'string' ? res.turn.id : null;
+    const id = startedTurnId(res);
     if (id) c.dispatch({ kind: 'turnId', seq, id, active: false });
     c.deps.sessions.recordTurn(c.deps.chatId, rowId, text);
   } catch (e) {
@@ -294,4 +296,30 @@ export async function interruptTurn(c: ChatInside): Promise<boolean> {
     if (c.turn.turnId === turnId && c.conn === conn) void c.stopProcess();
   });
   return true;
+}
+
+/** True while an approval of this chat waits in the broker. */
+export function hasPending(c: ChatInside): boolean {
+  return c.deps.broker.pending().some((v) => v.chatId === c.deps.chatId);
+}
+
+/** The chat's watchdogs (watchdogs.ts) on its clock: what the stall and ghost-approval watchdogs say and do; `idleExit` is the chat's. */
+export function turnWatchdogs(c: ChatInside, idleExit: () => void): Watchdogs {
+  return new Watchdogs(c.deps.timing, c.deps.clock ?? realClock, {
+    stallHalf: (ms) => {
+      c.notice(noticeText({ code: 'stall-half', ms }));
+      c.setActivity(`No output for ${minutesText(ms / 2)}`);
+    },
+    stallReset: () => c.setActivity(c.compaction ? 'Compacting…' : null),
+    stallFull: (ms) => {
+      c.notice(noticeText({ code: 'stall-stopped', ms }));
+      c.dispatch({ kind: 'stall' });
+    },
+    idleExit,
+    ghost: () => {
+      if (hasPending(c)) return;
+      c.notice(noticeText({ code: 'ghost-approval' }));
+      c.setActivity('Waiting on an approval Codex never sent');
+    },
+  });
 }
