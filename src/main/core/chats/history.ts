@@ -7,9 +7,9 @@
  * (codex/session.ts `gateVersion`) applies. Protocol: codex 0.169.0 `ThreadTurnsListParams`.
  */
 import type { ChatItem } from '../../../shared/contract';
-import { toChatItem } from '../codex/items';
+import { chatItemOf } from '../codex/items';
+import { readTurn } from '../codex/turns';
 import { gateVersion } from '../codex/session';
-import { isObj, str } from '../codex/wire';
 import { id8 } from './commands';
 import { chronological, readThreadTurns } from './export';
 import type { ChatInside } from './inside';
@@ -67,17 +67,19 @@ async function readPast(c: ChatInside, threadId: string, opts: { skipOwn: boolea
   }
   const past: ChatItem[] = [];
   let count = 0;
-  for (const turn of turns) {
-    if (!isObj(turn) || turn.status === 'inProgress' || (opts.skipOwn && typeof turn.id === 'string' && c.ownTurns.has(turn.id))) continue;
+  for (const raw of turns) {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) continue;
+    const turn = readTurn(raw);
+    if (turn.status === 'inProgress' || (opts.skipOwn && turn.id !== null && c.ownTurns.has(turn.id))) continue;
     count++;
-    for (const raw of Array.isArray(turn.items) ? turn.items : []) {
-      const item = toChatItem(raw, true);
+    for (const read of turn.items) {
+      const item = read.view ? chatItemOf(read.view, true) : null;
       if (!item || item.type === 'reasoning') continue;
       past.push({ ...item, id: `${opts.idPrefix}${item.id}`, ...(item.type === 'user' ? { via: 'turn' as const } : {}) });
     }
     const status = turn.status === 'failed' || turn.status === 'interrupted' ? turn.status : 'completed';
-    const message = status === 'failed' && isObj(turn.error) ? str(turn.error.message) : null;
-    past.push({ type: 'turnEnd', id: `${opts.idPrefix}turn-${typeof turn.id === 'string' ? turn.id : c.transcript.localId('turn')}`, status, reason: message });
+    const message = status === 'failed' ? turn.errorMessage : null;
+    past.push({ type: 'turnEnd', id: `${opts.idPrefix}turn-${turn.id ?? c.transcript.localId('turn')}`, status, reason: message });
   }
   return { count, items: past };
 }

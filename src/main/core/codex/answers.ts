@@ -33,10 +33,10 @@ export function startedTurnId(answer: unknown): string | null {
   return isObj(answer) && isObj(answer.turn) ? str(answer.turn.id) : null;
 }
 
-/** `model` and `model_reasoning_effort` of a `config/read` answer's `config`, each null when unset or not a string. */
-export function configModel(answer: unknown): { model: string | null; effort: string | null } {
-  const config = isObj(answer) && isObj(answer.config) ? answer.config : {};
-  return { model: str(config.model), effort: str(config.model_reasoning_effort) };
+/** `model` and `model_reasoning_effort` of Codex's effective config (`config/read`'s `config`), each null when unset or not a string. */
+export function configModel(config: unknown): { model: string | null; effort: string | null } {
+  const c = isObj(config) ? config : {};
+  return { model: str(c.model), effort: str(c.model_reasoning_effort) };
 }
 
 /**

@@ -83,6 +83,9 @@ export interface UnroutedEvent extends EventIds {
 /** Every notification, as Angelia reads it. */
 export type CodexEvent = RoutedEvent | UnroutedEvent;
 
+/** The method of `e` as Codex sent it (an unrouted event's `name`). */
+export const wireMethod = (e: CodexEvent): string => (e.method === 'unrouted' ? e.name : e.method);
+
 /** The params of routed method `M` after decoding. */
 export type EventParams<M extends RoutedMethod> = Extract<RoutedEvent, { method: M }>['params'];
 
