@@ -31,7 +31,7 @@ import { toAppError } from '../../../shared/result';
 import { readSessionRows, toJsonl, toMarkdown, type ExportResult, type ExportSession } from '../../core/chats/export';
 import { planLaunch } from '../../core/launch/plan';
 import { findSession, SessionStore, shortId, type SessionRow } from '../../core/chats/sessions';
-import { checkVersion } from '../../core/codex/attest';
+import { gateVersion } from '../../core/codex/session';
 import { childTracker } from '../../core/codex/children';
 import type { CodexClient } from '../../core/codex/client';
 import { startCodexClient } from '../../core/codex/start';
@@ -221,9 +221,11 @@ export const exportCommand: CliCommand = {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       try {
-        const version = checkVersion(conn.version);
-        if (version.length) {
-          process.stderr.write(`angelia: ${version.join(' ')}\n`);
+        try {
+          gateVersion(conn);
+        } catch (e) {
+          // The version gate's AppFailure `refused`: its message is the reasons (codex/session.ts).
+          process.stderr.write(`angelia: ${(e as Error).message}\n`);
           return 3;
         }
         result = await readSessionRows(conn, sessions, meta, { tools: values.tools === true });
