@@ -57,11 +57,10 @@ function countingStart(l: RequestLedger): StartCodex {
         l.counts.set(String(id), (l.counts.get(String(id)) ?? 0) + 1);
         return result;
       });
-    wrapped.onNotification = (handler) =>
-      conn.onNotification((method, params) => {
-        const p = params as { requestId?: unknown } | null;
-        if (method === 'serverRequest/resolved' && p && (typeof p.requestId === 'string' || typeof p.requestId === 'number')) l.resolved.add(String(p.requestId));
-        handler(method, params);
+    wrapped.onEvent = (handler) =>
+      conn.onEvent((event) => {
+        if (event.method === 'serverRequest/resolved' && event.params.requestId !== null) l.resolved.add(String(event.params.requestId));
+        handler(event);
       });
     return wrapped;
   };
