@@ -138,19 +138,22 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
   it('FAILS when the profile is loosened behind Angelia\'s back', async () => {
     // An add_dir on ~/.ssh is written straight into the ACCEPTED copy (no `angelia accept`, no compile).
     // compileCodexLaunch now lifts the ~/.ssh floor entry and grants it as a writable folder, while the
-    // launch guard still records the last compile's `Read(~/.ssh/**)`. settings.json is untouched, so the
-    // launch check still lets the agent start; verify runs the flags a start would use and shows the real
-    // hole: the sandbox now lets the agent read the key folder the last compile denied.
+    // launch guard still records the last compile's `Read(~/.ssh/**)`. A start is refused for the lifted
+    // rules (launch/check.ts `loosenings`), and verify's launch guard row says so with the start's own
+    // reason; it also runs the flags that table compiles to and shows the hole the refusal keeps shut:
+    // the sandbox would let the agent read the key folder the last compile denied.
     const accepted = await readFile(paths.acceptedTable, 'utf8');
     await writeFile(paths.acceptedTable, accepted.replace(`add_dirs = [${JSON.stringify(addDir)}]`, `add_dirs = [${JSON.stringify(addDir)}, ${JSON.stringify(join(paths.home, '.ssh'))}]`));
     try {
       const r = await report('coder');
       expect(r.code).toBe(1);
       expect(r.pass).toBe(false);
-      expect(r.probes.find((p) => p.name === 'launch guard check')?.pass).toBe(true);
+      const guardRow = { name: 'launch guard check', path: join(paths.compiledDir, 'coder.json'), op: 'check', expected: 'allowed', pass: false,
+        observed: `refused: the accepted table now lifts 2 deny rule(s) of the last compile (Read(${join(paths.home, '.ssh')}/**), Edit(${join(paths.home, '.ssh')}/**)); they stay in force until you compile again` };
+      expect(r.probes.find((p) => p.name === 'launch guard check')).toEqual(guardRow);
       const failed = r.probes.filter((p) => p.pass === false);
       // The listing also counts the empty .git/.agents/.codex/... entries Codex mounts in a writable folder.
-      expect(failed).toEqual([{ name: 'last compile: denied', path: join(paths.home, '.ssh'), op: 'read', expected: 'denied', observed: expect.stringMatching(/^allowed: \d+ entries listed$/) as unknown, pass: false }]);
+      expect(failed).toEqual([guardRow, { name: 'last compile: denied', path: join(paths.home, '.ssh'), op: 'read', expected: 'denied', observed: expect.stringMatching(/^allowed: \d+ entries listed$/) as unknown, pass: false }]);
       expect(r.raw).not.toContain(KEY);
       expect(leftovers()).toEqual([]);
     } finally {
