@@ -7,10 +7,8 @@
  * is `{url}`; `env_vars` is for stdio servers only.
  */
 import { z } from 'zod';
+// An MCP server's `env` takes the names a profile's `env` takes (src/shared/profileFields.ts ENV_NAME).
 import { ENV_NAME } from '../../../shared/profileFields';
-
-/** An environment variable name (POSIX shell names), as a profile's `env` (src/shared/profileFields.ts). */
-export { ENV_NAME };
 
 /**
  * A capability name: one word of letters, digits, `_` and `-` (it becomes a `-c mcp_servers.<name>`
