@@ -1,5 +1,5 @@
 /**
- * send-media path checks (seed-spec §6.3) through the real route on a real socket: every credential,
+ * send-media path checks (docs/security-model.md "Files the API copies") through the real route on a real socket: every credential,
  * system and state location is refused (as given, through `~/`, quoted, through a symbolic link, and a
  * hard link to a private file by identity), as are secrets folders (case- and Unicode-folded) and
  * credential file names; the asking profile's Read rules apply to agents; only regular non-empty files
@@ -58,7 +58,7 @@ async function mediaCopies(): Promise<string[]> {
   return readdir(join(dirs.state, 'media')).catch(() => []);
 }
 
-/** Every credential location of seed-spec §6.3, as files that exist on disk. */
+/** Every credential location the send-media check refuses (listed in src/main/api/media.ts), as files that exist on disk. */
 async function credentialLocations(): Promise<{ what: string; path: string }[]> {
   const h = (rel: string): string => join(dirs.home, rel);
   const out: { what: string; path: string }[] = [];

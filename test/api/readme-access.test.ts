@@ -2,8 +2,8 @@
  * The README's table of who may call which route (owner / chat / peer × route) says what the route
  * table (api/routes.ts `access`, which the server enforces) says: every route that takes a token is in
  * it exactly once, and each cell's "yes" or "no" is the route's. The README once said a chat token may
- * post only into its own chat, while seed-spec §6.2 (and the server) let a peer `/send` into any chat
- * that is not isolated.
+ * post only into its own chat, while the route table (and so the server) lets a peer `/send` into any
+ * chat that is not isolated.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

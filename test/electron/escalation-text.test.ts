@@ -1,5 +1,5 @@
 /**
- * A command Codex asks to run OUTSIDE the sandbox (bug 6), as the desktop surfaces say it: the
+ * A command Codex asks to run OUTSIDE the sandbox, as the desktop surfaces say it: the
  * notification's title and body (electron/text.ts `askPhrase`, `askDetail`; notifications.ts) and the
  * tray's lines, in the same words as the window's card (shared/approvalText.ts; the card:
  * test/renderer/approval-views.test.tsx).

@@ -1,5 +1,5 @@
 /**
- * Issue 7's done-when, on real codex 0.169.0 in its real Linux sandbox (bubblewrap + seccomp, network
+ * Agents reaching Angelia from inside the sandbox, on real codex 0.169.0 in its real Linux sandbox (bubblewrap + seccomp, network
  * proxy on), with a scripted model: an agent's command runs `angelia send-media` and `angelia turn
  * <other chat>`, and both arrive (the file's private copy is shown in the asking chat, the other chat
  * runs the labelled turn), through the chat's mailbox, because the same command cannot reach any Unix

@@ -52,14 +52,14 @@ describe('an escalation on real Codex', () => {
     chat.send('QUEUED-TWO and write the notes');
     const pending = await until('an approval', () => o.broker.pending()[0]);
 
-    // Bug 2: Codex sent the command's item/started before the request, and the request names it.
+    // Codex sent the command's item/started before the request, and the request names it.
     expect(pending.itemId).toEqual(expect.any(String));
     expect(chat.transcript.all().find((i) => i.type === 'command' && i.id === pending.itemId)).toMatchObject({ status: 'running' });
-    // Bug 6: an escalation under the sandbox, with the launch's deny entries counted.
+    // An escalation under the sandbox, with the launch's deny entries counted.
     expect(pending.title).toMatch(/^Run OUTSIDE the sandbox: /);
     expect(pending.outsideSandbox).toEqual({ denied });
 
-    // Bug 1: "Deny and stop" ends the turn and drops what waited behind it.
+    // "Deny and stop" ends the turn and drops what waited behind it.
     expect(chat.view().queued).toBe(2);
     o.broker.answer(pending.id, 'cancel', 'window');
     await chat.idle();

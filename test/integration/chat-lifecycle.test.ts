@@ -37,7 +37,7 @@ function ledger(): RequestLedger {
 }
 
 /**
- * Field case B02: every server request id gets exactly one response, unless Codex resolved it itself
+ * Every server request id gets exactly one response, unless Codex resolved it itself
  * (`serverRequest/resolved`), in which case none.
  */
 function expectEveryRequestSettledOnce(l: RequestLedger): void {
@@ -192,7 +192,7 @@ describe('sessions', () => {
     const other = await orchestrator(inst);
     const items = await turnOn(other.o, 'coder', 'me too');
     const error = items.find((i) => i.type === 'error');
-    // Measured on 0.169.0: "thread <id> already has an active writer" (field case B23).
+    // Measured on 0.169.0: "thread <id> already has an active writer" (the thread is held by another app-server).
     expect(error).toMatchObject({ kind: 'threadBusy', message: expect.stringMatching(/^This conversation \([0-9a-f-]{8}\) is open in another Codex client: .* it stays reachable with \/resume\. \(Codex said: thread [0-9a-f-]+ already has an active writer\)/) });
     const row = (await other.o.api().handlers['chats:sessions']({ chatId: 'coder' })).find((s) => s.active);
     expect(row?.threadId).toBe(o.chat('coder').view().threadId);
@@ -243,12 +243,12 @@ describe('turns', () => {
     expect(chat.view().state).toBe('needs-you');
     expect(await chat.interrupt()).toBe(true);
     await chat.idle();
-    // The reason names the request that was waiting, not a bare "aborted" (field case B03).
+    // The reason names the request that was waiting, not a bare "aborted".
     expect(turnEnd(chat.transcript.all())).toMatchObject({ status: 'interrupted', reason: expect.stringMatching(/^stopped with Stop while "Run OUTSIDE the sandbox: .*echo hi.*" waited for an answer$/) });
     expect(o.broker.all().find((v) => v.id === pending.id)?.state).toBe('withdrawn');
     expect(o.broker.answer(pending.id, 'allow', 'notification').outcome).toBe('already-answered');
     await new Promise((r) => setTimeout(r, 300));
-    // Codex resolved the request itself when the turn was interrupted: no response may follow (B02).
+    // Codex resolved the request itself when the turn was interrupted: no response may follow.
     expect([...wire.counts.values()].reduce((a, b) => a + b, 0)).toBe(0);
     expect(wire.resolved.size).toBe(1);
     expectEveryRequestSettledOnce(wire);

@@ -1,6 +1,6 @@
 /**
  * Stopping and switching while a turn starts, on real Codex (pinned npm package) in the real Linux
- * sandbox with the scripted model (issue 5): /stop while the app-server is still starting, Stop after
+ * sandbox with the scripted model: /stop while the app-server is still starting, Stop after
  * turn/start went out but before its answer, /new while a message starts, a command cut off by Stop, and
  * the effort re-checked when /model changes the model. Scripted-connection versions of the same rules:
  * test/core/chats/chat-lifecycle.test.ts.

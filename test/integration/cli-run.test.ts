@@ -1,6 +1,6 @@
 /**
  * `angelia run` as a user runs it: the built CLI (npm test builds before vitest), a real codex, a
- * scripted model. Checks the stable JSON lines and exit codes of issue 2.
+ * scripted model. Checks the stable JSON lines and the exit codes of `angelia run`.
  */
 import { spawn } from 'node:child_process';
 import { chmod, rm, writeFile, readFile } from 'node:fs/promises';

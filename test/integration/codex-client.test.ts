@@ -128,7 +128,7 @@ function processesWith(needle: string): number[] {
   return out;
 }
 
-describe('no process outlives the app-server (field case B29, real sandboxed turn)', () => {
+describe('no process outlives the app-server (real sandboxed turn)', () => {
   let model: ScriptedModel;
 
   beforeAll(async () => {

@@ -1,7 +1,8 @@
 /**
  * Codex processes on real Codex (pinned npm package, real Linux sandbox, scripted model): a Codex killed
  * mid-turn, an Angelia killed with its Codex running, the record of children in `<state>/private/children.json`
- * and the restart limit. Field case B29; product.md §4 ("a crashed app-server fails its turn …").
+ * and the restart limit: a crashed app-server fails its turn, withdraws its pending approval and is
+ * restarted (resuming the thread) on the next message; no Codex process outlives its Angelia.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -149,7 +150,7 @@ describe('Codex processes', () => {
 
   it('a Codex left running by an Angelia killed with SIGKILL is killed with its session when Angelia starts again', async () => {
     inst = await makeInstance({ coder: { permission_mode: 'acceptEdits' } });
-    // A background command in the sandbox (B29: `sleep 600` in a background terminal), then a turn that hangs.
+    // A background command in the sandbox (`sleep 600` in a background terminal), then a turn that hangs.
     inst.model.enqueue({ exec: { cmd: 'exec sleep 600', login: false, yield_time_ms: 500 } }, { hang: true });
     const angelia = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/hungAngelia.ts'], { cwd: process.cwd(), env: { ...inst.env, HUNG_CHAT: 'coder' }, stdio: ['ignore', 'pipe', 'inherit'] });
     started.push(angelia);

@@ -79,7 +79,7 @@ afterAll(async () => {
 });
 
 describe('an approved escalation with floor paths that do not exist (real codex, bubblewrap)', () => {
-  it('the launch denies home paths that do not exist on this machine (the setting of the bug)', () => {
+  it('the launch denies home paths that do not exist on this machine (where bwrap failed to bind them before)', () => {
     const fsFlag = plan.spawn.args.find((a) => a.startsWith('permissions.angelia.filesystem='))!;
     for (const rel of ['.netrc', '.aws', '.claude', '.grok', '.pi', '.config', '.claude.json']) {
       expect(existsSync(join(home, rel)), rel).toBe(false);

@@ -1,7 +1,7 @@
 /**
  * The full fixture's profiles on the real Linux sandbox of codex 0.169.0, after `compileWrite`: each
  * probe runs `codex sandbox <the profile's compiled -c flags> -- sh -c …` in the profile's folder.
- * Proves the issue-3 entries hold: launch files read-only, `_shared/` read-only without shared_write
+ * Proves the compiled profile's entries hold: launch files read-only, `_shared/` read-only without shared_write
  * and writable with it, `_common/` writable (denied when isolated), directory capabilities writable
  * when given and unreadable when denied, secrets of denied capabilities unreadable.
  */
@@ -42,7 +42,7 @@ async function sh(profile: string, script: string): Promise<Run> {
 
 const ws = (rel: string): string => join(inst.paths.workspace, rel);
 
-describe('issue-3 entries on the real sandbox', () => {
+describe("the compiled profile's entries on the real sandbox", () => {
   it('launch files: .claude/settings.json and the record cannot be changed or removed', async () => {
     const r = await sh('coder', 'echo alive; echo x > .claude/settings.json; echo x > .claude/settings.local.json; rm -f .claude/angelia-compiled.json; mv .claude .c2; echo x > .agents/skills/new; true');
     expect(r.stdout).toBe('alive\n');

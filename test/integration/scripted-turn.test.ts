@@ -1,6 +1,7 @@
 /**
  * Real `codex app-server` (pinned 0.169.0) against the scripted model, through the bare NDJSON client:
- * the offline recipe of `shared/design/codex-app-server.md` §10 works end to end.
+ * the offline Codex recipe of src/main/demo/codexHome.ts (a custom Responses provider, no auth, no retries)
+ * works end to end.
  */
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';

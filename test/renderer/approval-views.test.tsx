@@ -1,8 +1,8 @@
 /**
  * The approval card and the command item as they render (react-dom/server): a settled card has no
- * active button and says how it ended from the recorded `by` (bug 3); a command waiting for its
- * approval shows "waiting for approval", not running (bug 2); a command to run outside the sandbox says
- * plainly what an Allow lets it do (bug 6). The same cards in a real browser: test/e2e/ui-fake.test.ts.
+ * active button and says how it ended from the recorded `by`; a command waiting for its
+ * approval shows "waiting for approval", not running; a command to run outside the sandbox says
+ * plainly what an Allow lets it do. The same cards in a real browser: test/e2e/ui-fake.test.ts.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ function textOf(html: string, id: string): string | null {
   return m?.[1] ? m[1].replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/&#x27;/g, "'") : null;
 }
 
-describe('a settled approval card (bug 3)', () => {
+describe('a settled approval card', () => {
   it('a pending card offers every answer, and Deny with a reason', () => {
     const html = card(view());
     expect(buttons(html)).toEqual([
@@ -76,7 +76,7 @@ describe('a settled approval card (bug 3)', () => {
   });
 });
 
-describe('a command waiting for its approval (bug 2)', () => {
+describe('a command waiting for its approval', () => {
   const command: Extract<ChatItem, { type: 'command' }> = { type: 'command', id: 'call_10', command: 'make deploy', cwd: '/p/demo', output: '', exitCode: null, status: 'running' };
 
   it('a running command whose approval is pending is waiting; allowed, it runs; denied or stopped, it is declined', () => {
@@ -117,7 +117,7 @@ describe('a command waiting for its approval (bug 2)', () => {
   });
 });
 
-describe('a command to run outside the sandbox (bug 6)', () => {
+describe('a command to run outside the sandbox', () => {
   it('the words: what it can change, how many places stay denied, and the advice', () => {
     expect(outsideSandboxLines({ denied: 3 })).toEqual([
       'Runs outside the sandbox: it can change any file you can, except the 3 denied places (it cannot read those either).',
@@ -137,7 +137,7 @@ describe('a command to run outside the sandbox (bug 6)', () => {
     expect(text).toContain('Allow only if you would run it yourself.');
     expect(html.indexOf('approval-escalation')).toBeLessThan(html.indexOf('approval-command'));
     expect(card(view({ outsideSandbox: { denied: 7 }, state: 'answered', answer: 'deny', by: 'window' }))).toContain('approval-escalation');
-    // A command with additional permissions runs inside the sandbox with more access (codex-app-server.md §4.3): no such words.
+    // A command with additional permissions runs inside the sandbox with more access (Codex `item/commandExecution/requestApproval` with `additionalPermissions`, 0.169.0): no such words.
     const more = view({ title: 'Run with more access (write /x)', requested: { read: [], write: ['/x'], network: false } });
     const moreHtml = renderToStaticMarkup(
       // Its "Add … to the profile" link reads the session; nothing is clicked here.

@@ -180,7 +180,7 @@ describe('approval grants and answers', () => {
     expect(settledLine(view({ answer: 'deny', by: 'tray', denyReason: 'no' }))).toBe('Denied — answered from the tray');
   });
 
-  it('a settled card says how it ended from the recorded source, not from which page clicked (bug 3)', () => {
+  it('a settled card says how it ended from the recorded source, not from which page clicked', () => {
     // After a reload the page never clicked: a window answer still reads "answered in the window".
     expect(settledLine(view({ answer: 'allow', by: 'window' }))).toBe('Allowed for this turn — answered in the window');
     expect(settledLine(view({ kind: 'command', answer: 'cancel', by: 'window' }))).toBe('Denied and stopped — answered in the window');

@@ -2,7 +2,7 @@
  * What the profile editor, the table review and "Add this folder" decide by themselves: folder checks
  * as the table loader makes them, the draft's own problems (held to the contract's schema), where each problem is
  * shown, what Save changes, the folder a refused command offers, and the drop limit. Also the fake
- * core's comment-keeping table pretend (B18) the UI tests rely on.
+ * core's comment-keeping table pretend the UI tests rely on.
  */
 import { describe, expect, it } from 'vitest';
 import { PermissionMode, ProfileDraft } from '../../src/shared/contract';
@@ -160,7 +160,7 @@ describe('labels', () => {
   });
 });
 
-describe("the fake core's table (B18 pretend)", () => {
+describe("the fake core's comment-keeping table", () => {
   it('changes only the edited keys and keeps comments, trailing comments and order', () => {
     const before = `${renderTable([draft({ add_dirs: ['/a'] })])}`.replace('add_dirs = ["/a"]', 'add_dirs = ["/a"]   # shared data');
     const after = editSection(before, 'demo', draft({ add_dirs: ['/a', '/b'], model: 'gpt-5.1' }));

@@ -1,5 +1,5 @@
 /**
- * The renderer's store slices for issue 6, as pure transitions: the profile editor (load, "add this
+ * The renderer's store slices for the profile editor and its panels, as pure transitions: the profile editor (load, "add this
  * folder", edits, stale previews, save), the panel over the chat, the table review, the policy
  * inspector and the composer's dropped files.
  */

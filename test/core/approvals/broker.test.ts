@@ -63,7 +63,7 @@ function readRecord(dir: string, id: string): ApprovalRecord {
 }
 
 describe('approval broker', () => {
-  it('B06: two concurrent answers (notification, window) → one settlement, one record write, the second learns the first', async () => {
+  it('two concurrent answers (notification, window) → one settlement, one record write, the second learns the first', async () => {
     const recordDir = tempDir();
     const { broker, audit, updates } = makeBroker({ recordDir });
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: commandAsk(), rpcId: 12 });
@@ -84,7 +84,7 @@ describe('approval broker', () => {
     expect(broker.pending()).toEqual([]);
   });
 
-  it('B04: [accept, decline, cancel] → answers never include allowForSession; answering it throws bad-answer and writes nothing', async () => {
+  it('[accept, decline, cancel] → answers never include allowForSession; answering it throws bad-answer and writes nothing', async () => {
     const recordDir = tempDir();
     const { broker, audit, updates } = makeBroker({ recordDir });
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: commandAsk(['accept', 'decline', 'cancel']), rpcId: 1 });
@@ -102,7 +102,7 @@ describe('approval broker', () => {
     await expect(response).resolves.toMatchObject({ wire: { decision: 'cancel' } });
   });
 
-  it('B03: Deny of a permissions request writes exactly {"permissions":{}}', async () => {
+  it('Deny of a permissions request writes exactly {"permissions":{}}', async () => {
     const { broker } = makeBroker();
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: permissionsAsk(), rpcId: 61 });
     broker.answer(id, 'deny', 'window');
@@ -112,7 +112,7 @@ describe('approval broker', () => {
     expect(broker.all()[0]).toMatchObject({ state: 'answered', granted: null, denyReason: null });
   });
 
-  it('B03: Allow with a subset grants only requested paths, and the view and audit record the grant', async () => {
+  it('Allow with a subset grants only requested paths, and the view and audit record the grant', async () => {
     const { broker, audit } = makeBroker();
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: permissionsAsk(['/a', '/b']), rpcId: 62 });
     const grant = { read: [], write: ['/b'], network: false };
@@ -124,7 +124,7 @@ describe('approval broker', () => {
     expect(audit.records.at(-1)).toMatchObject({ event: 'answered', answer: 'allow', by: 'window', grant, reasonTyped: false });
   });
 
-  it('B03: Allow without a grant grants everything asked', async () => {
+  it('Allow without a grant grants everything asked', async () => {
     const { broker } = makeBroker();
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: permissionsAsk(['/a', '/b']), rpcId: 63 });
     broker.answer(id, 'allowForSession', 'tray');
@@ -134,7 +134,7 @@ describe('approval broker', () => {
     });
   });
 
-  it('B03: a grant path that was not requested throws bad-answer and writes nothing', async () => {
+  it('a grant path that was not requested throws bad-answer and writes nothing', async () => {
     const recordDir = tempDir();
     const { broker, audit } = makeBroker({ recordDir });
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: permissionsAsk(), rpcId: 64 });
@@ -184,7 +184,7 @@ describe('approval broker', () => {
     expect(broker.pending()).toHaveLength(1);
   });
 
-  it('B08: Deny with a reason → the wire is decline, the settlement carries the trimmed reason, view and audit keep it', async () => {
+  it('Deny with a reason → the wire is decline, the settlement carries the trimmed reason, view and audit keep it', async () => {
     const { broker, audit } = makeBroker();
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: commandAsk(), rpcId: 8 });
     broker.answer(id, 'deny', 'window', { reason: '  use `make clean`\n' });

@@ -48,7 +48,7 @@ describe('"Deny and stop" drops the queue, as /stop does', () => {
     expect(await reply).toEqual({ decision: 'cancel' });
     expect(chat.view().queued).toBe(0);
     expect(notices(chat.transcript.all())).toContain('"Deny and stop" ends the turn; like /stop, it drops the queue. Dropped 3 queued: "then tag the release", /compact, "and write the notes".');
-    // Codex interrupts the turn after a cancel (codex-app-server.md §4.1).
+    // Codex interrupts the turn after a `cancel` decision (item/commandExecution/requestApproval, measured on 0.169.0).
     conn.notify('turn/completed', { threadId: chat.view().threadId, turn: { id: 'turn-1', status: 'interrupted', error: null } });
     await chat.idle();
     await new Promise((r) => setTimeout(r, 30));

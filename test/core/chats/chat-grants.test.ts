@@ -97,7 +97,7 @@ describe('later grants inside an earlier write grant', () => {
     await chat.idle();
     chat.send('next');
     await until('turn 2', () => a.sent('turn/start').length === 2 && chat.view().state === 'working');
-    // The turn grant ended with its turn (Codex drops it too, codex-app-server.md §4.3): asked again.
+    // The turn grant ended with its turn (Codex drops a `scope: "turn"` grant too, measured on 0.169.0): asked again.
     void a.serverRequest?.('item/permissions/requestApproval', permissions(thread, 'turn-2', [], ['/data/report/x']), 5);
     const later = await until('card 4', () => broker.pending()[0]);
     expect(later.requested).toEqual({ read: [], write: ['/data/report/x'], network: false });

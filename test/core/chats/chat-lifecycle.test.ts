@@ -1,5 +1,5 @@
 /**
- * The chat's lifecycle against scripted connections (issue 5): /stop and Stop while a turn is still
+ * The chat's lifecycle against scripted connections: /stop and Stop while a turn is still
  * starting, stale notifications of a detached process, "Deny and stop" with a reason, Stop dropping the
  * queue, /new and /resume while a message starts, the effort re-checked on a model change, and the state
  * shown after an idle exit or a crash. The same on real Codex: test/integration/chat-stop.test.ts.
@@ -11,7 +11,7 @@ import { baseAnswers, completing, deferred, FakeConn, interrupting, itemsOf, mak
 
 const lastTurnEnd = (items: ChatItem[]) => itemsOf(items, 'turnEnd').at(-1);
 
-describe('stop while a turn is starting (bug 1)', () => {
+describe('stop while a turn is starting', () => {
   it('/stop while Codex is still starting: turn/start is never sent, and the chat says so', async () => {
     const conn = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
     const gate = deferred();
@@ -83,7 +83,7 @@ describe('stop while a turn is starting (bug 1)', () => {
   });
 });
 
-describe('a detached connection (bug 2)', () => {
+describe('a detached connection', () => {
   it('notifications and requests of the process /new replaced are ignored; the next turn ends normally', async () => {
     const a = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
     const b = new FakeConn({ ...baseAnswers(), 'turn/start': completing('completed', null, 'turn-9') });
@@ -109,7 +109,7 @@ describe('a detached connection (bug 2)', () => {
   });
 });
 
-describe('approvals that end the turn (bug 3)', () => {
+describe('approvals that end the turn', () => {
   const ask = (chat: { view(): { threadId: string | null } }) => ({ threadId: chat.view().threadId, turnId: 'turn-1', itemId: 'x', command: 'rm -rf build', availableDecisions: ['accept', 'decline', 'cancel'] });
 
   it('"Deny and stop" with a reason: the reason is audited, nothing is steered or queued', async () => {
@@ -147,7 +147,7 @@ describe('approvals that end the turn (bug 3)', () => {
   });
 });
 
-describe('Stop is /stop (bug 4)', () => {
+describe('Stop is /stop', () => {
   it('Stop interrupts the turn and drops the queue, naming what it dropped', async () => {
     const conn = new FakeConn({ ...baseAnswers(), 'turn/start': () => ({ turn: { id: 'turn-1' } }), 'turn/interrupt': interrupting() });
     const { chat } = await makeChat([conn]);
@@ -174,7 +174,7 @@ describe('Stop is /stop (bug 4)', () => {
   });
 });
 
-describe('/new and /resume while a message starts (bug 5)', () => {
+describe('/new and /resume while a message starts', () => {
   it('/new is refused while a message is starting; the message still runs, nothing is lost', async () => {
     const conn = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
     const gate = deferred();
@@ -239,7 +239,7 @@ describe('/new and /resume while a message starts (bug 5)', () => {
   });
 });
 
-describe('the effort in force (bug 6)', () => {
+describe('the effort in force', () => {
   const effort = (e: string) => ({ reasoningEffort: e, description: e });
   const catalog = {
     data: [

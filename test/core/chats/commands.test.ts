@@ -1,6 +1,6 @@
 /**
  * How a composer line is read (core/chats/commands.ts `parseCommand`): a known command, `//` to send a
- * text that starts with "/", and every other `/word` answered "unknown command" (issue 5, bug 7); and
+ * text that starts with "/", and every other `/word` answered "unknown command"; and
  * the /help and /status texts that go with it.
  */
 import { describe, expect, it } from 'vitest';

@@ -25,7 +25,7 @@ describe('NdjsonMessageReader', () => {
     const { stream, messages, flush } = setup();
     const bytes = Buffer.from(DELTA_LINE, 'utf8');
     const cat = bytes.indexOf(Buffer.from([0xe7, 0x8c, 0xab]));
-    // …E7 8C | AB F0 9F | 98 80 … (field case B27)
+    // …E7 8C | AB F0 9F | 98 80 … (multibyte characters split across pipe chunks)
     stream.write(bytes.subarray(0, cat + 2));
     stream.write(bytes.subarray(cat + 2, cat + 5));
     stream.write(bytes.subarray(cat + 5));

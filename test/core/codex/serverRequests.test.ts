@@ -32,7 +32,7 @@ function failureOf(f: () => unknown): AppFailure {
 }
 
 describe('server requests', () => {
-  it('offers only the decisions Codex lists, plus a plain Deny (B04)', () => {
+  it('offers only the decisions Codex lists, plus a plain Deny', () => {
     const c = classifyServerRequest('item/commandExecution/requestApproval', {
       threadId: 't', turnId: 'u', itemId: 'i', command: "/bin/bash -lc 'touch /x'", cwd: '/w', reason: 'need it',
       availableDecisions: ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } }, 'cancel'],
@@ -48,7 +48,7 @@ describe('server requests', () => {
     expect(c.toWire('cancel')).toEqual({ decision: 'cancel' });
   });
 
-  it('B04: availableDecisions [accept, decline, cancel] → no allowForSession, and every reply is a listed decision', () => {
+  it('availableDecisions [accept, decline, cancel] → no allowForSession, and every reply is a listed decision', () => {
     const available = ['accept', 'decline', 'cancel'];
     const c = ask('item/commandExecution/requestApproval', { threadId: 't', turnId: 'u', itemId: 'i', command: 'rm -rf build/', cwd: '/w', availableDecisions: available });
     expect(c.answers).toEqual(['allow', 'deny', 'cancel']);
@@ -62,7 +62,7 @@ describe('server requests', () => {
     expect(e.app.message).toBe('"allowForSession" was not offered for this request (offered: allow, deny, cancel)');
   });
 
-  it('B04: without availableDecisions every v2 decision is offered; a grant never goes with a decision', () => {
+  it('without availableDecisions every v2 decision is offered; a grant never goes with a decision', () => {
     const c = ask('item/commandExecution/requestApproval', { threadId: 't', turnId: 'u', itemId: 'i', command: 'ls', cwd: '/w' });
     expect(c.answers).toEqual(['allow', 'allowForSession', 'deny', 'cancel']);
     expect(c.toWire('allowForSession')).toEqual({ decision: 'acceptForSession' });
@@ -71,8 +71,8 @@ describe('server requests', () => {
     expect(failureOf(() => f.toWire('allow', { read: [], write: ['/w/a.txt'], network: false })).app.code).toBe('bad-answer');
   });
 
-  it('B03: Deny of a permissions request is exactly {"permissions":{}}; Allow echoes what was asked; never a decision', () => {
-    // The field case's repro, verbatim.
+  it('Deny of a permissions request is exactly {"permissions":{}}; Allow echoes what was asked; never a decision', () => {
+    // A permissions request as a client saw it (new-style `fileSystem.write`, no entries), verbatim.
     const msg = { id: 61, method: 'item/permissions/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'c', reason: 'need ~/shared', permissions: { fileSystem: { write: ['/Users/me/shared'] } } } };
     const c = ask(msg.method, msg.params);
     expect(c.kind).toBe('permissions');
@@ -85,7 +85,7 @@ describe('server requests', () => {
     expect(failureOf(() => c.toWire('cancel')).app.code).toBe('bad-answer');
   });
 
-  it('B03: the codex 0.169.0 shape (legacy arrays and entries): Allow echoes both, dropping a null network', () => {
+  it('the codex 0.169.0 shape (legacy arrays and entries): Allow echoes both, dropping a null network', () => {
     const permissions = { network: null, fileSystem: { read: null, write: ['/Users/me/shared'], entries: [{ path: { type: 'path', path: '/Users/me/shared' }, access: 'write' }] } };
     const c = ask('item/permissions/requestApproval', { threadId: 't', turnId: 'u', itemId: 'c', reason: 'need ~/shared', permissions });
     expect(c.requested).toEqual({ read: [], write: ['/Users/me/shared'], network: false });
@@ -93,7 +93,7 @@ describe('server requests', () => {
     expect(c.toWire('allow')).toEqual({ permissions: { fileSystem: permissions.fileSystem }, scope: 'turn' });
   });
 
-  it('B03: Allow with a grant echoes only the granted subset, in the shape Codex sent', () => {
+  it('Allow with a grant echoes only the granted subset, in the shape Codex sent', () => {
     const entry = (path: string, access: string) => ({ path: { type: 'path', path }, access });
     const permissions = {
       network: { enabled: true },
@@ -115,7 +115,7 @@ describe('server requests', () => {
     expect(c.toWire('allow', { read: ['/data/in'], write: ['/repo/a', '/repo/b'], network: true })).toEqual(c.toWire('allow'));
   });
 
-  it('B03: a grant beyond what was asked, an empty grant, or a grant with Deny is refused', () => {
+  it('a grant beyond what was asked, an empty grant, or a grant with Deny is refused', () => {
     const c = ask('item/permissions/requestApproval', { threadId: 't', turnId: 'u', itemId: 'c', permissions: { fileSystem: { write: ['/Users/me/shared'] } } });
     const notAsked = failureOf(() => c.toWire('allow', { read: [], write: ['/Users/me/shared', '/etc'], network: false }));
     expect(notAsked.app.code).toBe('bad-answer');
@@ -165,7 +165,7 @@ describe('server requests', () => {
     expect(c.toWire('deny')).toEqual({ decision: 'decline' });
   });
 
-  it('B02: user input → {answers:{}}, elicitation → {action:"decline",content:null,_meta:null}, both at once', () => {
+  it('user input → {answers:{}}, elicitation → {action:"decline",content:null,_meta:null}, both at once', () => {
     const input = classifyServerRequest('item/tool/requestUserInput', { threadId: 't', turnId: 'u', itemId: 'i', questions: [] }, ctx);
     expect(input.type).toBe('immediate');
     if (input.type === 'immediate') {
@@ -180,7 +180,7 @@ describe('server requests', () => {
     }
   });
 
-  it('B02: an unknown method is classified unknown (answered -32601 by the chat), never asked or dropped', () => {
+  it('an unknown method is classified unknown (answered -32601 by the chat), never asked or dropped', () => {
     const c = classifyServerRequest('item/tool/somethingNew', { threadId: 't' }, ctx);
     expect(c).toEqual({ type: 'unknown', method: 'item/tool/somethingNew', notice: 'Codex sent a request Angelia does not know (item/tool/somethingNew); it was answered "unsupported".' });
   });

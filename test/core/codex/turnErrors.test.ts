@@ -1,6 +1,7 @@
 /**
  * describeTurnError / turnErrorKind: every kind from the codexErrorInfo values codex 0.169.0 was measured to
- * send (scripts/measure/turn-errors.ts, table in src/main/core/codex/turnErrors.ts), field case B33.
+ * send (scripts/measure/turn-errors.ts, table in src/main/core/codex/turnErrors.ts), including a model the
+ * account cannot use or that was retired.
  */
 import { describe, expect, it } from 'vitest';
 import type { TurnEnd } from '../../../src/main/core/codex/items';
@@ -90,7 +91,7 @@ describe('describeTurnError messages and hints', () => {
     expect(describeTurnError(failed('usageLimitExceeded', null)).message).toBe('Usage limit reached.');
   });
 
-  it('B33: a 400 model_not_found (modelNotFound) names the model, offers /model, and is an error view (not a reply)', () => {
+  it('a 400 model_not_found (modelNotFound) names the model, offers /model, and is an error view (not a reply)', () => {
     const v = describeTurnError(failed('modelNotFound', 'The model `gpt-5.3-codex` does not exist or you do not have access to it.'), { model: 'gpt-5.3-codex' });
     expect(v.kind).toBe('modelUnavailable');
     expect(v.message).toMatch(/^The model gpt-5\.3-codex is not available for this account \(or was retired\)/);

@@ -22,7 +22,7 @@ const kinds = (r: LaunchReason[]) => r.map((x) => x.kind);
 /** The shape of the start alone (launch/check.ts `checkLaunch` without `current`). */
 const launchCheck = (g: FileText, s: FileText, profile: GuardedProfile): LaunchReason[] => checkLaunch({ guard: g, settings: s, profile });
 
-describe('launchCheck: every refusal of seed-spec §3.2', () => {
+describe('launchCheck: every refusal of the launch guard (folder, backend, settings.json deny rules, sandbox off, plan mode)', () => {
   it('passes when guard, settings and profile agree (rules added since are fine)', () => {
     expect(launchCheck(guard(), settings(), P)).toEqual([]);
     expect(launchCheck(guard(), settings([...RULES, 'Read(/extra/**)'], { model: 'x' }), P)).toEqual([]);

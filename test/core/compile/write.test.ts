@@ -66,7 +66,7 @@ describe('compileWrite', () => {
     expect((await launchReasons(i.paths.stateDir, { ...coder, permissionMode: 'default' })).filter((r) => r.kind === 'mode-loosened')).toEqual([]);
   });
 
-  it('writes the compiled record (§1.3) and creates _common/', async () => {
+  it('writes the compiled record (.claude/angelia-compiled.json) and creates _common/', async () => {
     const i = await setup();
     await rm(join(i.paths.workspace, '_common'), { recursive: true });
     await compileWrite(i.table, ['coder'], i.facts);

@@ -1,7 +1,8 @@
 /**
- * Surgical edits of the table text (field cases B18, B19, B12): one field toggled changes exactly one
- * line, comments and key order survive, a rename touches only the header, a new profile is appended,
- * defaults do not churn the file, backslash paths become literal strings, relative paths are refused.
+ * Surgical edits of the table text (a TOML parse/stringify round trip would drop comments and turn
+ * inline tables into full tables): one field toggled changes exactly one line, comments and key order
+ * survive, a rename touches only the header, a new profile is appended, defaults do not churn the file,
+ * backslash paths become literal strings, relative paths are refused.
  */
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
@@ -12,8 +13,8 @@ import { draftPathProblems, draftToRaw, editTableText } from '../../../src/main/
 
 const FILE = '/t/angelia.toml';
 
-/** Field case B18's example, adapted to our table: a comment, a trailing comment, a deny kept, one flag. */
-const B18 = [
+/** A table as a user writes it: a comment, a trailing comment, a deny kept, one flag. */
+const USER_TABLE = [
   '# Agent A — do not allow ~/.ssh',
   '[defaults]',
   'permission_timeout_minutes = 10   # baseline',
@@ -59,23 +60,23 @@ function failure(f: () => unknown): AppError {
   throw new Error('must fail');
 }
 
-describe('surgical edits (B18)', () => {
+describe('surgical edits', () => {
   it('toggling one field changes exactly that line, byte for byte', () => {
-    const out = edit(B18, { ...draftOf(B18, 'a'), sandbox: false });
-    expect(out).toBe(B18.replace('sandbox = true', 'sandbox = false'));
-    expect(changedLines(B18, out)).toEqual([7]);
+    const out = edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a'), sandbox: false });
+    expect(out).toBe(USER_TABLE.replace('sandbox = true', 'sandbox = false'));
+    expect(changedLines(USER_TABLE, out)).toEqual([7]);
   });
 
   it('saving an unchanged draft leaves the text identical (defaults left out stay out)', () => {
-    const draft = draftOf(B18, 'b');
+    const draft = draftOf(USER_TABLE, 'b');
     expect(draft).toMatchObject({ permission_mode: 'acceptEdits', sandbox: true, isolated: true, add_dirs: [], model: null });
-    expect(edit(B18, draft)).toBe(B18);
-    expect(edit(B18, draftOf(B18, 'a'))).toBe(B18);
+    expect(edit(USER_TABLE, draft)).toBe(USER_TABLE);
+    expect(edit(USER_TABLE, draftOf(USER_TABLE, 'a'))).toBe(USER_TABLE);
   });
 
   it('keeps comments and key order when a list grows and a field is added', () => {
-    const out = edit(B18, { ...draftOf(B18, 'a'), add_dirs: ['~/projects/site', '/srv/data'], model: 'gpt-5.5' });
-    expect(out).toBe(B18.replace('  "~/projects/site", # the site\n]', '  "~/projects/site", # the site\n  "/srv/data",\n]\nmodel = "gpt-5.5"'));
+    const out = edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a'), add_dirs: ['~/projects/site', '/srv/data'], model: 'gpt-5.5' });
+    expect(out).toBe(USER_TABLE.replace('  "~/projects/site", # the site\n]', '  "~/projects/site", # the site\n  "/srv/data",\n]\nmodel = "gpt-5.5"'));
     expect(parse(out)).toMatchObject({ profiles: { a: { add_dirs: ['~/projects/site', '/srv/data'], model: 'gpt-5.5' } } });
   });
 
@@ -92,52 +93,52 @@ describe('surgical edits (B18)', () => {
   });
 
   it('keeps a field set to its default when the table had it, and leaves a default out when it did not', () => {
-    const withDefault = B18.replace('sandbox = true', 'sandbox = true\nunsafe_ok = false');
+    const withDefault = USER_TABLE.replace('sandbox = true', 'sandbox = true\nunsafe_ok = false');
     expect(edit(withDefault, draftOf(withDefault, 'a'))).toBe(withDefault);
-    expect(draftToRaw({ ...draftOf(B18, 'b'), shared_write: false, accept_from: [] }, { cwd: '/srv/b', isolated: true })).toEqual({ cwd: '/srv/b', isolated: true });
+    expect(draftToRaw({ ...draftOf(USER_TABLE, 'b'), shared_write: false, accept_from: [] }, { cwd: '/srv/b', isolated: true })).toEqual({ cwd: '/srv/b', isolated: true });
   });
 
   it('removes a field set to null (only its line) and a field back to its default when asked', () => {
-    const text = B18.replace('sandbox = true', 'sandbox = true\nmodel = "gpt-5.5"');
+    const text = USER_TABLE.replace('sandbox = true', 'sandbox = true\nmodel = "gpt-5.5"');
     const out = edit(text, { ...draftOf(text, 'a'), model: null });
-    expect(out).toBe(B18);
+    expect(out).toBe(USER_TABLE);
   });
 
   it('renames a profile by its header alone', () => {
-    const out = edit(B18, { ...draftOf(B18, 'a'), name: 'alpha' }, 'a');
-    expect(out).toBe(B18.replace('[profiles.a]', '[profiles.alpha]'));
-    expect(changedLines(B18, out)).toEqual([4]);
+    const out = edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a'), name: 'alpha' }, 'a');
+    expect(out).toBe(USER_TABLE.replace('[profiles.a]', '[profiles.alpha]'));
+    expect(changedLines(USER_TABLE, out)).toEqual([4]);
   });
 
   it('appends a new profile as its own section; paths stay as typed', () => {
-    const draft: ProfileDraft = { ...draftOf(B18, 'b'), name: 'c', cwd: '~/agents/c', isolated: false, add_dirs: ['~/x'], permission_mode: 'acceptEdits' };
-    const out = edit(B18, draft, null);
-    expect(out).toBe(`${B18}\n[profiles.c]\ncwd = "~/agents/c"\npermission_mode = "acceptEdits"\nadd_dirs = ["~/x"]\n`);
+    const draft: ProfileDraft = { ...draftOf(USER_TABLE, 'b'), name: 'c', cwd: '~/agents/c', isolated: false, add_dirs: ['~/x'], permission_mode: 'acceptEdits' };
+    const out = edit(USER_TABLE, draft, null);
+    expect(out).toBe(`${USER_TABLE}\n[profiles.c]\ncwd = "~/agents/c"\npermission_mode = "acceptEdits"\nadd_dirs = ["~/x"]\n`);
     expect(parse(out)).toMatchObject({ profiles: { c: { cwd: '~/agents/c', add_dirs: ['~/x'] } } });
   });
 
-  it('writes a backslash path as a literal string (B19), and keeps a spelling the user wrote', () => {
-    const out = edit(B18, { ...draftOf(B18, 'a'), add_dirs: ['~/projects/site', '/srv/share\\Users\\me'] });
+  it('writes a backslash path as a literal string, and keeps a spelling the user wrote', () => {
+    const out = edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a'), add_dirs: ['~/projects/site', '/srv/share\\Users\\me'] });
     expect(out).toContain(`  '/srv/share\\Users\\me',\n`);
     expect((parse(out) as { profiles: { a: { add_dirs: string[] } } }).profiles.a.add_dirs[1]).toBe('/srv/share\\Users\\me');
-    const typed = B18.replace('cwd = "/srv/b"', 'cwd = "/srv/b\\\\x"');
+    const typed = USER_TABLE.replace('cwd = "/srv/b"', 'cwd = "/srv/b\\\\x"');
     expect(edit(typed, { ...draftOf(typed, 'b'), isolated: false })).toBe(typed.replace('isolated = true', 'isolated = false'));
-    const fresh = edit(B18, { ...draftOf(B18, 'b'), name: 'w', cwd: '/srv/w\\in', isolated: false }, null);
+    const fresh = edit(USER_TABLE, { ...draftOf(USER_TABLE, 'b'), name: 'w', cwd: '/srv/w\\in', isolated: false }, null);
     expect(fresh).toContain(`[profiles.w]\ncwd = '/srv/w\\in'\n`);
   });
 
   it('refuses unknown and duplicate names and a table that is not TOML, naming where', () => {
-    expect(failure(() => edit(B18, { ...draftOf(B18, 'a'), name: 'b' }, 'a'))).toMatchObject({ code: 'profile-exists', where: `${FILE}: profiles.b` });
-    expect(failure(() => edit(B18, { ...draftOf(B18, 'a'), name: 'zed' }, 'zed'))).toMatchObject({ code: 'profile-unknown', where: `${FILE}: profiles.zed` });
-    expect(failure(() => edit(B18, { ...draftOf(B18, 'a') }, null))).toMatchObject({ code: 'profile-exists' });
-    expect(failure(() => edit('[profiles.a]\ncwd = "C:\\Users"\n', { ...draftOf(B18, 'a') }))).toMatchObject({ code: 'table-syntax', where: expect.stringMatching(/^\/t\/angelia\.toml:2:\d+$/) as unknown });
+    expect(failure(() => edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a'), name: 'b' }, 'a'))).toMatchObject({ code: 'profile-exists', where: `${FILE}: profiles.b` });
+    expect(failure(() => edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a'), name: 'zed' }, 'zed'))).toMatchObject({ code: 'profile-unknown', where: `${FILE}: profiles.zed` });
+    expect(failure(() => edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a') }, null))).toMatchObject({ code: 'profile-exists' });
+    expect(failure(() => edit('[profiles.a]\ncwd = "C:\\Users"\n', { ...draftOf(USER_TABLE, 'a') }))).toMatchObject({ code: 'table-syntax', where: expect.stringMatching(/^\/t\/angelia\.toml:2:\d+$/) as unknown });
   });
 });
 
-describe('paths typed in the editor (B12)', () => {
+describe('paths typed in the editor', () => {
   it('refuses a relative cwd or add_dir with a fix-it, and takes absolute, ~ and ~/…', () => {
-    const draft = draftOf(B18, 'a');
-    const problems = draftPathProblems({ ...draft, cwd: 'agents/a', add_dirs: ['~/ok', 'src/secret', '/abs'] }, rawProfile(B18, 'a', FILE));
+    const draft = draftOf(USER_TABLE, 'a');
+    const problems = draftPathProblems({ ...draft, cwd: 'agents/a', add_dirs: ['~/ok', 'src/secret', '/abs'] }, rawProfile(USER_TABLE, 'a', FILE));
     expect(problems).toEqual([
       { path: ['profiles', 'a', 'cwd'], message: '"agents/a" is a relative path; the editor takes only absolute paths or ~/…', fix: expect.stringMatching(/^use ~\/… or an absolute path/) as unknown },
       { path: ['profiles', 'a', 'add_dirs', 1], message: '"src/secret" is a relative path; the editor takes only absolute paths or ~/…', fix: expect.stringMatching(/^use ~\/… or an absolute path/) as unknown },
@@ -146,12 +147,12 @@ describe('paths typed in the editor (B12)', () => {
   });
 
   it('says when a path looks like a Windows one', () => {
-    const [p] = draftPathProblems({ ...draftOf(B18, 'a'), add_dirs: ['C:\\Users\\me\\proj'] }, null);
+    const [p] = draftPathProblems({ ...draftOf(USER_TABLE, 'a'), add_dirs: ['C:\\Users\\me\\proj'] }, null);
     expect(p?.message).toContain('looks like a Windows path');
   });
 
   it('lets a relative path the table already had through (the loader resolves it)', () => {
-    const text = B18.replace('cwd = "/srv/b"', 'cwd = "profiles/b"');
+    const text = USER_TABLE.replace('cwd = "/srv/b"', 'cwd = "profiles/b"');
     expect(draftPathProblems(draftOf(text, 'b'), rawProfile(text, 'b', FILE))).toEqual([]);
   });
 });

@@ -53,7 +53,7 @@ describe('capabilities: the four kinds, paths resolved', () => {
     });
   });
 
-  it('resolves each profile in the seed order: defaults minus except, plus own; denied beats everything', async () => {
+  it('resolves each profile: defaults minus except, plus own; denied beats everything', async () => {
     const table = await t.load(`${CAPS}
 [defaults]
 capabilities = ["tests", "good"]

@@ -53,7 +53,7 @@ describe('table warnings: each names the full key path and the fix, and never st
     expect(w).toEqual([{ path: ['profiles', 'a', 'sandbox'], message: expect.stringContaining('in every mode it runs commands without asking'), fix: "remove sandbox = false (Codex's sandbox is on by default)" }]);
   });
 
-  it('a directory given as a link: Codex rules the target (field case B13)', async () => {
+  it('a directory given as a link: Codex rules the target', async () => {
     await symlink(join(t.ws, 'shared-dir'), join(t.ws, 'dir-link'));
     const w = await warnings(`[capabilities.d]\nkind = "directory"\npath = "dir-link"\n${A}`);
     expect(w).toEqual([{ path: ['capabilities', 'd', 'path'], message: expect.stringContaining(`is a link to ${join(t.ws, 'shared-dir')}`), fix: `write the target itself: ${join(t.ws, 'shared-dir')}` }]);
