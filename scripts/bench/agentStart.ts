@@ -23,7 +23,7 @@ import { makeInstance } from '../../test/fixtures/instance';
 import { sectionHead, loadLine, ms, seriesTable, stats, type Benchmark, type BenchContext, type BenchResult, type Series, type Verdict } from './benchmark';
 import { RpcChild, type SpawnSpec } from './rpcChild';
 
-/** The target for B/A (medians). */
+/** The target for B/A (medians). */
 export const START_TARGET = 1.1;
 
 type Marks = Record<string, number>;

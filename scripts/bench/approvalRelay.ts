@@ -35,7 +35,7 @@ import { sectionHead, distribution, distributionTable, loadLine, ms, type Benchm
 
 /** Approvals asked per turn (the turn then ends with a message). */
 export const PER_TURN = 50;
-/** The targets, ms at p99. */
+/** The targets, ms at p99. */
 export const RELAY_TARGET_MS = 5;
 export const ANSWER_TARGET_MS = 2;
 

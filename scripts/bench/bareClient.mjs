@@ -14,8 +14,7 @@
  * `thread/resume {threadId, cwd, approvalPolicy:"on-request", approvalsReviewer:"user", ...thread}` (or
  * `thread/start`) → `turn/start` with one text input → wait for that turn's `turn/completed` → close stdin →
  * wait for the child's exit → print one JSON line and exit 0 (1 when anything failed).
- * Server requests (approvals) are declined. Wire facts: codex-cli 0.169.0 (shared/design/codex-app-server.md
- * §1, §3): one JSON object a line, no `jsonrpc` member needed, server requests carry `id` and `method`.
+ * Server requests (approvals) are declined. Wire facts, measured on codex-cli 0.169.0: one JSON object a line, no `jsonrpc` member needed, server requests carry `id` and `method`.
  *
  * The JSON line: `{ok, threadId, status, text, error?, marks: {spawn, initialize, thread, turnStart,
  * turnCompleted, codexExit, end}}`, each mark in ms since this process's `performance.timeOrigin`.

@@ -31,9 +31,9 @@ export interface Series {
   unavailable?: string;
 }
 
-/** One target of the issue and whether the figure meets it (`pass` undefined: not measured). */
+/** One target of a benchmark and whether the figure meets it (`pass` undefined: not measured). */
 export interface Verdict {
-  /** The target as the issue states it, e.g. "turn overhead ≤ 1.02×". */
+  /** The target as stated, e.g. "turn overhead ≤ 1.02×". */
   target: string;
   /** The figure compared with it, e.g. "1.05× (median B / median A)". */
   measured: string;

@@ -5,7 +5,7 @@
  *  - ready line: its stdout carries "Angelia is serving on http://127.0.0.1:PORT/#token=…" (printed once
  *    the HTTP listener, the API socket and the orchestrator are up);
  *  - first HTTP answer: `GET /` of that address (sent as soon as the line is read) answered 200 with the
- *    renderer's index.html — the issue's "ready to serve".
+ *    renderer's index.html — what "ready to serve" means here.
  * Then SIGTERM and wait for the exit (not timed). Context series, interleaved: `node -e 0` (Node's own
  * start-up) and `node bin/angelia.js version` (start-up + loading the CLI).
  */
@@ -18,7 +18,7 @@ import { makeInstance } from '../../test/fixtures/instance';
 import { sectionHead, loadLine, ms, seriesTable, stats, type Benchmark, type BenchContext, type BenchResult, type Series, type Verdict } from './benchmark';
 import { failureReason, timeRun } from './proc';
 
-/** The issue's target, ms (spawn → first HTTP answer, median). */
+/** The target, ms (spawn → first HTTP answer, median). */
 export const READY_TARGET_MS = 300;
 
 /** GET `url` (path and port only); resolves with the status code. */

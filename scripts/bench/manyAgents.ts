@@ -24,7 +24,7 @@ import { sectionHead, distributionTable, loadLine, ms, type Benchmark, type Benc
 
 /** Profiles (and app-servers) live at once. */
 export const AGENTS = 20;
-/** The issue's target for Angelia's own RSS, MB. */
+/** The target for Angelia's own RSS, MB. */
 export const RSS_TARGET_MB = 200;
 /** `idle_exit_minutes` of phase 2 (6 s). */
 export const IDLE_MINUTES = 0.1;

@@ -33,13 +33,13 @@ export const ITEMS = 5000;
 /** Deltas a second, and how long they stream. */
 export const DELTAS_PER_SECOND = 200;
 export const STREAM_SECONDS = 5;
-/** The targets, ms. */
+/** The targets, ms. */
 export const FIRST_PAINT_TARGET_MS = 150;
 export const FRAME_TARGET_MS = 16;
 /** One frame at 60 Hz, the rate Chromium paces requestAnimationFrame at (ms). */
 export const VSYNC_MS = 1000 / 60;
 
-/** Chromium's flags (the list). */
+/** Chromium's flags for the headless benchmark. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** The long chat's items: even = a notice, odd = a markdown agent answer. */

@@ -2,8 +2,8 @@
  * A minimal in-process NDJSON client for `codex app-server`, the bare side of in-process benchmarks: it
  * spawns EXACTLY the given executable, argv, cwd and environment (no merging with this process's
  * environment), in its own process group like Angelia's launcher, and speaks one JSON object a line.
- * Server requests are answered by `onServerRequest` (default: decline). Wire facts: codex-cli 0.169.0,
- * shared/design/codex-app-server.md §1, §3 (no `jsonrpc` member needed; server requests carry `id` and `method`).
+ * Server requests are answered by `onServerRequest` (default: decline). Wire facts, measured on codex-cli
+ * 0.169.0: no `jsonrpc` member needed; server requests carry `id` and `method`.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { signalTree } from '../../src/main/core/codex/reap';

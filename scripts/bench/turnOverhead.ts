@@ -31,7 +31,7 @@ const ANSWER = 'Benchmark answer from the scripted model.';
 /** The profile B′ (the probed runs) uses: its own chat and thread. */
 const PROBED = 'bench-probe';
 const PROMPT = 'Say something short.';
-/** The issue's target for B/A (medians). */
+/** The target for B/A (medians). */
 export const TURN_TARGET = 1.02;
 
 /** What `bareClient.mjs` reads: the compiled launch plus the prompt and the thread to resume. */
