@@ -1,20 +1,19 @@
 /**
  * Electron entry: wiring only. One instance (a second launch shows the window of the first); every
  * webContents hardened (security.ts); the core (orchestrator, Codex children, approvals) runs in this
- * main process; the desktop app around it (IPC, tray, notifications, windows: electron/desktop.ts) gets
- * the real Electron objects. The loopback API (socket and chats' mailboxes, api/server.ts) starts with the
- * core; quitting closes it, then stops every agent.
+ * main process, built by the composition root (app/compose.ts) as `angelia serve` builds it; the desktop
+ * app around it (IPC, tray, notifications, windows: electron/desktop.ts) gets the real Electron objects.
+ * The loopback API (socket and chats' mailboxes, api/server.ts) starts with the core; quitting closes
+ * it, then stops every agent.
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, screen, shell, Tray } from 'electron';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiCoreFromOrchestrator, type OrchestratorApiCore } from './api/orchestratorCore';
-import { startApi, type RunningApi } from './api/server';
-import { Orchestrator } from './core/chats/orchestrator';
+import type { RunningApi } from './api/server';
+import { composeCore, type ComposedCore } from './app/compose';
 import { startCodexClient } from './core/codex/start';
-import { resolveInstance } from './core/instance/paths';
 import { startDesktop, type Desktop } from './electron/desktop';
 import { claimSingleInstance, cleanupBeforeQuit, linuxLoginItem, macLoginItem, startedAtLogin, type LoginItem } from './electron/lifecycle';
 import { rendererLocation } from './electron/renderer';
@@ -24,8 +23,7 @@ import { contentSecurityPolicy, hardenWebContents } from './electron/security';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const report = (e: unknown): void => void process.stderr.write(`angelia: ${e instanceof Error ? e.message : String(e)}\n`);
 
-let orchestrator: Orchestrator | null = null;
-let apiCore: OrchestratorApiCore | null = null;
+let core: ComposedCore | null = null;
 let api: RunningApi | null = null;
 let desktop: Desktop<BrowserWindow> | null = null;
 
@@ -42,15 +40,10 @@ async function main(): Promise<void> {
   const location = rendererLocation({ indexFile: join(here, '../renderer/index.html'), isPackaged: app.isPackaged, devServerUrl: process.env.ELECTRON_RENDERER_URL });
   const csp = contentSecurityPolicy(location.devServerUrl);
   app.on('web-contents-created', (_e, contents) => hardenWebContents(contents, { csp, openExternal: (url) => void shell.openExternal(url).catch(report) }));
-  const paths = resolveInstance(process.env);
-  orchestrator = await Orchestrator.create({ paths, env: process.env, startCodex: startCodexClient });
-  apiCore = apiCoreFromOrchestrator(orchestrator, { paths, env: process.env });
-  api = await startApi({
-    core: apiCore, socketPath: paths.apiSock, tokenFile: paths.apiToken, stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome,
-    env: process.env, mailboxes: true, onError: report, report: (m) => report(m),
-  });
+  core = await composeCore({ env: process.env, startCodex: startCodexClient, logger: { error: report, info: (m) => report(m) } });
+  api = await core.startApi();
   desktop = startDesktop({
-    core: orchestrator,
+    core: core.orchestrator,
     platform: process.platform,
     location,
     preload: join(here, '../preload/index.cjs'),
@@ -83,9 +76,8 @@ if (claimSingleInstance(app, () => desktop?.windows.openMain())) {
   app.on('window-all-closed', () => undefined);
   cleanupBeforeQuit(app, async () => {
     desktop?.stop();
-    await api?.close();
-    apiCore?.close();
-    await orchestrator?.shutdown();
+    await api?.close(); // the socket, then the API's adapter
+    await core?.close();
   }, report);
   main().catch((e: unknown) => {
     report(e);

@@ -3,7 +3,7 @@
  * ipcMain, webContents/session. Each records what was done to it and lets a test fire its events.
  * Plus a small real core: the real approval broker and event hub, with command requests opened on it.
  */
-import type { AppEvent, ApprovalView, ChatView, CoreApi } from '../../src/shared/contract';
+import type { AppEvent, ApprovalAnswer, ApprovalView, ChatView, CoreApi } from '../../src/shared/contract';
 import { ApprovalBroker } from '../../src/main/core/approvals/broker';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { EventHub } from '../../src/main/core/chats/eventHub';
@@ -283,6 +283,9 @@ export function realCore(chats: ChatView[] = [chatView('demo')]) {
   hub.subscribe((e) => events.push(e));
   return {
     hub, broker, audit, events, invoked, api,
+    subscribe: (l: (e: AppEvent) => void) => hub.subscribe(l),
+    pendingApprovals: () => broker.pending(),
+    answerApproval: (id: string, answer: ApprovalAnswer, by: 'tray' | 'notification') => broker.answer(id, answer, by),
     chatViews: () => chats,
     profileViews: () => chats.map((c) => ({ name: c.profile, cwd: '/home/me/' + c.profile, permissionMode: 'default' as const, sandboxed: true, addDirs: [], model: null, effort: null })),
     tableChanges: async () => ({ differs: false, changes: [] as unknown[] }),

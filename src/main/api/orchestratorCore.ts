@@ -1,7 +1,8 @@
 /**
- * The API's core (core.ts `ApiCore`) over the Orchestrator's public surface, read-only: its contract
- * handlers (`api()`), its approval broker (answers go through `broker.answer(…, 'api')`, so the first
- * answer wins across every surface), its event hub and its chats' transcripts (for posted lines).
+ * The API's core (core.ts `ApiCore`) over the Orchestrator's contract handlers (`api()`) and its named
+ * operations (`queueTurn`, `assertCanQueue`, `postNotice`, `answerApproval` with `by: 'api'`, so the
+ * first answer wins across every surface, and `ask`); it never reaches a chat's transcript, the broker
+ * or the event hub.
  * The messaging policy (`isolated`, `accept_from`, `answer_from`) is read from the ACCEPTED table
  * (table/accepted.ts), never from the table on disk an agent may have edited.
  *
@@ -12,12 +13,10 @@
  * as the contract has no item for a message from another profile or a file.
  */
 import { stat } from 'node:fs/promises';
-import type { AppEvent, ChatItem, ChatView, CoreApi } from '../../shared/contract';
+import type { AnswerOutcome, ApprovalAnswer, CoreApi, RequestedAccess } from '../../shared/contract';
 import { AppFailure } from '../../shared/result';
-import type { ApprovalBroker } from '../core/approvals/broker';
 import { profilePolicy } from '../core/compile/policy';
 import { wantDeny } from '../core/compile/rules';
-import { MAX_QUEUE } from '../core/chats/chat';
 import { recordedDenyRules } from '../core/launch/guard';
 import { launchFacts } from '../core/launch/plan';
 import type { InstancePaths } from '../core/instance/paths';
@@ -26,16 +25,13 @@ import type { LoadedTable } from '../core/table/load';
 import type { ApiCore, ApiEvent, ApiProfile } from './core';
 import { TurnTracker } from './turns';
 
-/** What the adapter reads from the Orchestrator (src/main/core/chats/orchestrator.ts satisfies it). */
+/** The Orchestrator's operations the adapter calls (src/main/core/chats/orchestrator.ts satisfies it). */
 export interface OrchestratorPort {
   api(): CoreApi;
-  readonly broker: Pick<ApprovalBroker, 'answer'>;
-  readonly hub: { emit(e: AppEvent): void };
-  chat(chatId: string): {
-    readonly transcript: { push(item: ChatItem): void; localId(kind: string): string };
-    view(): ChatView;
-    queueTurn(text: string, opts: { apiTurn: string; app?: boolean }): { queued: number };
-  };
+  queueTurn(chatId: string, text: string, opts: { apiTurn: string; app?: boolean }): { queued: number };
+  assertCanQueue(chatId: string): void;
+  postNotice(chatId: string, text: string): void;
+  answerApproval(id: string, answer: ApprovalAnswer, by: 'api', opts: { grant?: RequestedAccess; reason?: string }): AnswerOutcome;
   ask(chatId: string, text: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ answer: string }>;
 }
 
@@ -84,30 +80,22 @@ export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: In
     sessions: (chatId) => h['chats:sessions']({ chatId }),
     items: (chatId) => h['chats:items']({ chatId }),
     turn: async (chatId, text, opts = {}) => {
-      const chat = orch.chat(chatId);
+      // Refused before a turn id is minted: an unknown chat, a full queue (the same AppFailures queueTurn throws).
+      orch.assertCanQueue(chatId);
       const id = tracker.expect(chatId);
       try {
-        const out = chat.queueTurn(text, { apiTurn: id, ...(opts.app ? { app: true } : {}) });
+        const out = orch.queueTurn(chatId, text, { apiTurn: id, ...(opts.app ? { app: true } : {}) });
         return { queued: out.queued, turn: id };
       } catch (e) {
         tracker.cancel(chatId, id);
         throw e;
       }
     },
-    canQueue: async (chatId) => {
-      // A chat holds MAX_QUEUE messages, running and waiting (chat.ts enqueue). Its pump takes the first
-      // waiting message at once whenever none runs, so a chat with any message waiting has one running.
-      const { queued } = orch.chat(chatId).view();
-      if (queued + (queued > 0 ? 1 : 0) >= MAX_QUEUE) {
-        throw new AppFailure({ code: 'queue-full', message: `this chat already holds ${MAX_QUEUE} messages; wait for the agent to work through them`, where: chatId });
-      }
-    },
+    canQueue: async (chatId) => orch.assertCanQueue(chatId),
     ask: async (chatId, text, opts) => ({ answer: (await orch.ask(chatId, text, opts)).answer }),
     post: async (chatId, post) => {
-      const chat = orch.chat(chatId);
       const lines = [`[${post.label}]${post.text ? ` ${post.text}` : ''}`, ...post.files.map((f) => `[file: ${f}]`)];
-      chat.transcript.push({ type: 'notice', id: chat.transcript.localId('post'), text: lines.join('\n') });
-      orch.hub.emit({ event: 'chat:updated', payload: chat.view() });
+      orch.postNotice(chatId, lines.join('\n'));
     },
     attach: (chatId, name, data) => h['chats:attach']({ chatId, name, dataBase64: data.toString('base64') }),
     readDenyRules: async (profileName) => {
@@ -118,7 +106,7 @@ export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: In
       return [...new Set([...recorded, ...wantDeny(profilePolicy(table, profile, facts))])];
     },
     approvals: () => h['approvals:list']({}),
-    answer: async (id, answer, opts) => orch.broker.answer(id, answer, 'api', opts),
+    answer: async (id, answer, opts) => orch.answerApproval(id, answer, 'api', opts),
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

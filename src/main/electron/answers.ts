@@ -1,15 +1,15 @@
 /**
  * Answering an approval from the tray or a notification. It goes through the one broker, exactly like
- * the window's `approvals:answer` (Orchestrator.api() calls `broker.answer(id, answer, 'window', …)`),
- * but records who answered: `tray` or `notification`. First answer wins; a late one learns
- * "already answered".
+ * the window's `approvals:answer` (both are the orchestrator's `answerApproval`; the window's is
+ * `by: 'window'`), but records who answered: `tray` or `notification`. First answer wins; a late one
+ * learns "already answered".
  */
 import type { AnswerOutcome, ApprovalAnswer } from '../../shared/contract';
 import { toAppError, type Result } from '../../shared/result';
 
-/** The part of the orchestrator this module uses: its broker's `answer` (core/approvals/broker.ts). */
-export interface BrokerOwner {
-  broker: { answer(id: string, answer: ApprovalAnswer, by: 'tray' | 'notification'): AnswerOutcome };
+/** The part of the orchestrator this module uses: its named operation `answerApproval` (core/chats/orchestrator.ts). */
+export interface ApprovalAnswerer {
+  answerApproval(id: string, answer: ApprovalAnswer, by: 'tray' | 'notification'): AnswerOutcome;
 }
 
 /** Answers one approval; never throws (a refused answer, e.g. one not offered, comes back as an error). */
@@ -17,14 +17,14 @@ export type AnswerFn = (id: string, answer: ApprovalAnswer) => Result<AnswerOutc
 
 /**
  * An answer function for one surface: `answerFrom(orchestrator, 'tray')(id, 'deny')` calls
- * `orchestrator.broker.answer(id, 'deny', 'tray')`. The broker's AppFailure (`bad-answer` when the
+ * `orchestrator.answerApproval(id, 'deny', 'tray')`. The broker's AppFailure (`bad-answer` when the
  * answer was not offered; an audit write error) comes back as `{ ok: false }`, so a menu click or a
  * notification button can never throw into Electron.
  */
-export function answerFrom(owner: BrokerOwner, source: 'tray' | 'notification'): AnswerFn {
+export function answerFrom(owner: ApprovalAnswerer, source: 'tray' | 'notification'): AnswerFn {
   return (id, answer) => {
     try {
-      return { ok: true, value: owner.broker.answer(id, answer, source) };
+      return { ok: true, value: owner.answerApproval(id, answer, source) };
     } catch (e) {
       return { ok: false, error: toAppError(e) };
     }

@@ -5,7 +5,7 @@
  * runs in tests with fakes.
  */
 import type { AppEvent, ApprovalView, ChatView, CoreApi, ProfileView } from '../../shared/contract';
-import { answerFrom, type BrokerOwner } from './answers';
+import { answerFrom, type ApprovalAnswerer } from './answers';
 import { bindContract, bindFolderPicker, type FolderDialogOptions, type IpcMainLike, type OpenDialogResult } from './ipc';
 import type { LoginItem } from './lifecycle';
 import { NotificationRouter, type NotificationFactory } from './notifications';
@@ -15,10 +15,12 @@ import { bindTray, handleTrayAction, TrayController, type MenuFactory, type Tray
 import { emptyTrayState, sandboxedOf } from './trayModel';
 import { WindowManager, type BrowserWindowLike, type Rect, type WindowOptions } from './windows';
 
-/** The part of the orchestrator (core/chats/orchestrator.ts) the desktop app uses. */
-export interface DesktopCore extends BrokerOwner {
-  hub: { subscribe(listener: (e: AppEvent) => void): () => void };
-  broker: BrokerOwner['broker'] & { pending(): ApprovalView[] };
+/** The part of the orchestrator (core/chats/orchestrator.ts) the desktop app uses: the contract and named operations. */
+export interface DesktopCore extends ApprovalAnswerer {
+  /** Every core event, in order; returns the unsubscribe function. */
+  subscribe(listener: (e: AppEvent) => void): () => void;
+  /** The approvals waiting for an answer, oldest first. */
+  pendingApprovals(): ApprovalView[];
   api(): CoreApi;
   chatViews(): ChatView[];
   profileViews(): ProfileView[];
@@ -117,7 +119,7 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
     openChat: (chatId) => windows.openMain({ chat: chatId }),
     ...(platform === 'linux' ? { icon: appIconFile(opts.resources) } : {}),
   });
-  const unsubscribeNotifications = core.hub.subscribe((e) => notifications.handle(e));
+  const unsubscribeNotifications = core.subscribe((e) => notifications.handle(e));
 
   const files = trayIconFiles(platform, opts.resources);
   const tray = electron.createTray(electron.image(files.normal, files.template));
@@ -154,8 +156,8 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
   });
   const trayController = new TrayController({
     view,
-    initial: { ...emptyTrayState, chats: core.chatViews(), sandboxed: sandboxedOf(core.profileViews()), approvals: core.broker.pending(), startAtLogin: readLogin() },
-    subscribe: (l) => core.hub.subscribe(l),
+    initial: { ...emptyTrayState, chats: core.chatViews(), sandboxed: sandboxedOf(core.profileViews()), approvals: core.pendingApprovals(), startAtLogin: readLogin() },
+    subscribe: (l) => core.subscribe(l),
     profiles: () => core.profileViews(),
   });
   core.tableChanges().then((t) => trayController.setTable({ differs: t.differs, changes: t.changes.length }), opts.report);

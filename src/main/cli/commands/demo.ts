@@ -14,7 +14,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'smol-toml';
-import { Orchestrator } from '../../core/chats/orchestrator';
+import { composeCore } from '../../app/compose';
 import { startCodexClient } from '../../core/codex/start';
 import { resolveInstance } from '../../core/instance/paths';
 import { gatherFacts } from '../../core/compile/gather';
@@ -71,9 +71,10 @@ export const demo: CliCommand = {
       const paths = resolveInstance(env);
       // The demo profile is compiled like any other (settings, record, launch guard) before it can start.
       await compileWrite(await loadTable(paths.tableFile, { home: paths.home, env }), ['demo'], await gatherFacts(paths));
-      const orch = await Orchestrator.create({ paths, env, startCodex: startCodexClient });
-      stops.push(() => orch.shutdown());
-      const host = await startHost({ core: orch.api(), rendererDir: ui, port });
+      // The core as every host builds it (app/compose.ts), without the loopback API.
+      const core = await composeCore({ env, paths, startCodex: startCodexClient });
+      stops.push(() => core.close());
+      const host = await startHost({ core: core.orchestrator.api(), rendererDir: ui, port });
       stops.push(() => host.close());
       if (wait.received() === null) {
         process.stdout.write([

@@ -13,9 +13,9 @@ import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
 import type { ApprovalAnswer, ApprovalView, AppEvent } from '../../../shared/contract';
 import { toAppError } from '../../../shared/result';
-import { Orchestrator } from '../../core/chats/orchestrator';
+import { composeCore } from '../../app/compose';
+import type { Orchestrator } from '../../core/chats/orchestrator';
 import { startCodexClient } from '../../core/codex/start';
-import { resolveInstance } from '../../core/instance/paths';
 import type { CliCommand } from '../command';
 import { isUnknownName } from '../exit';
 
@@ -74,7 +74,7 @@ export const run: CliCommand = {
     let orch: Orchestrator;
     try {
       // One turn and exit: nothing to review, so the table file is not watched (no watcher to set up and close).
-      orch = await Orchestrator.create({ paths: resolveInstance(process.env), env: process.env, startCodex: startCodexClient, watchTable: false });
+      orch = (await composeCore({ env: process.env, startCodex: startCodexClient, watchTable: false })).orchestrator;
     } catch (e) {
       const err = toAppError(e);
       const reason = `${err.message}${err.where ? ` (${err.where})` : ''}${err.fix ? ` Fix: ${err.fix}` : ''}`;
@@ -95,7 +95,7 @@ export const run: CliCommand = {
     }
     const printed = new Set<string>();
     const answering = new Set<string>();
-    const unsubscribe = orch.hub.subscribe((e: AppEvent) => {
+    const unsubscribe = orch.subscribe((e: AppEvent) => {
       if (e.event === 'chat:delta' && !json && e.payload.chatId === profile) process.stdout.write(e.payload.delta);
       if (e.event === 'chat:item' && e.payload.chatId === profile) {
         const item = e.payload.item;
@@ -115,7 +115,7 @@ export const run: CliCommand = {
         if (v.state === 'pending' && !answering.has(v.id)) {
           answering.add(v.id);
           const answer = policy === 'ask' ? askTerminal(v) : Promise.resolve(policyAnswer(policy, v.answers));
-          void answer.then((a) => orch.broker.answer(v.id, a, 'cli'));
+          void answer.then((a) => orch.answerApproval(v.id, a, 'cli'));
         } else if (v.state !== 'pending') {
           if (json) out({ type: 'approval', id: v.id, kind: v.kind, answer: v.answer === 'allow' || v.answer === 'allowForSession' ? 'allow' : 'deny', by: v.by });
           else process.stderr.write(`approval ${v.id.slice(0, 8)}: ${v.state === 'withdrawn' ? 'withdrawn' : v.answer} (${v.by})\n`);
@@ -141,10 +141,9 @@ export const run: CliCommand = {
       process.off('SIGTERM', onSignal);
     }
     const view = chat.view();
-    const items = chat.transcript.all();
-    const end = [...items].reverse().find((i) => i.type === 'turnEnd');
+    const end = orch.lastTurnEnd(profile);
     await orch.shutdown();
-    const text = chat.transcript.lastAgentText();
+    const text = orch.lastAgentText(profile);
     if (view.refusal) {
       process.stderr.write(`angelia: ${view.refusal}\n`);
       if (json) out({ type: 'turn-end', ok: false, text, reason: view.refusal, thread: view.threadId });

@@ -3,7 +3,8 @@
  * browser on 127.0.0.1 with a random token, and the loopback API on `<state>/api.sock` with the chats'
  * mailboxes (api/server.ts); prints the URL (with the token) and runs until SIGINT/SIGTERM. The API is
  * closed before the agents are stopped. An `angelia accept` run in another terminal is followed while it
- * serves (the orchestrator watches the accepted copy: `Orchestrator.acceptedChanged`).
+ * serves (the orchestrator watches the accepted copy: `Orchestrator.acceptedChanged`). The core and the
+ * API are built by the composition root (app/compose.ts), as the Electron main builds them.
  *
  * The start is refused (exit 3, nothing started: no socket, no mailbox, no agent) when the UI is not
  * built (host/rendererDir.ts: the fix is "npm run build"), the table or the sessions do not load, or
@@ -14,11 +15,9 @@
  */
 import { parseArgs } from 'node:util';
 import { toAppError } from '../../../shared/result';
-import { apiCoreFromOrchestrator } from '../../api/orchestratorCore';
-import { startApi, type RunningApi } from '../../api/server';
-import { Orchestrator } from '../../core/chats/orchestrator';
+import type { RunningApi } from '../../api/server';
+import { composeCore, type ComposedCore } from '../../app/compose';
 import { startCodexClient } from '../../core/codex/start';
-import { resolveInstance } from '../../core/instance/paths';
 import { rendererDir } from '../../host/rendererDir';
 import { startHost, type RunningHost } from '../../host/server';
 import type { CliCommand } from '../command';
@@ -94,29 +93,27 @@ export const serve: CliCommand = {
     const stops: (() => unknown)[] = [];
     const stop = (): Promise<void> => stopAll(stops.splice(0).reverse());
     try {
-      const paths = resolveInstance(process.env);
-      let orch: Orchestrator;
+      let core: ComposedCore;
       try {
-        orch = await Orchestrator.create({ paths, env: process.env, startCodex: startCodexClient });
+        core = await composeCore({
+          env: process.env, startCodex: startCodexClient,
+          logger: {
+            error: (e) => void process.stderr.write(`angelia serve: API: ${e instanceof Error ? e.message : String(e)}\n`),
+            info: (m) => void process.stderr.write(`angelia serve: ${m}\n`),
+          },
+        });
       } catch (e) {
         // As `angelia run` and `angelia export`: a start refused (the table, or a sessions.json that does not load) exits 3.
         printRefusal(e);
         return 3;
       }
-      stops.push(() => orch.shutdown());
-      const core = apiCoreFromOrchestrator(orch, { paths, env: process.env });
       stops.push(() => core.close());
       let api: RunningApi;
       let host: RunningHost;
       try {
-        api = await startApi({
-          core, socketPath: paths.apiSock, tokenFile: paths.apiToken, stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome,
-          env: process.env, mailboxes: true,
-          onError: (e) => void process.stderr.write(`angelia serve: API: ${e instanceof Error ? e.message : String(e)}\n`),
-          report: (m) => void process.stderr.write(`angelia serve: ${m}\n`),
-        });
-        stops.push(() => api.close());
-        host = await startHost({ core: orch.api(), rendererDir: ui, port });
+        api = await core.startApi();
+        stops.push(() => api.close()); // the socket, then the API's adapter
+        host = await startHost({ core: core.orchestrator.api(), rendererDir: ui, port });
         stops.push(() => host.close());
       } catch (e) {
         printRefusal(e);

@@ -14,9 +14,9 @@
  * the new accepted table as `table:accept` does (`acceptedChanged`).
  */
 import { join } from 'node:path';
-import type { AppEvent, ChatView, CoreApi, ProfileView, SessionView } from '../../../shared/contract';
+import type { AnswerOutcome, AnswerSource, AppEvent, ApprovalAnswer, ApprovalView, ChatItem, ChatView, CoreApi, ProfileView, SessionView } from '../../../shared/contract';
 import { AppFailure } from '../../../shared/result';
-import { ApprovalBroker } from '../approvals/broker';
+import { ApprovalBroker, type AnswerOptions } from '../approvals/broker';
 import { fileAudit, type AuditSink } from '../approvals/audit';
 import type { InstancePaths } from '../instance/paths';
 import { migratePrivateFiles } from '../instance/migrate';
@@ -29,6 +29,7 @@ import { guardPath } from '../compile/guardFile';
 import { reconcileApprovalRecords } from '../approvals/records';
 import { ModelCatalog } from '../codex/models';
 import { Chat, timingFromMinutes, type ChatTiming } from './chat';
+import { MAX_QUEUE, noticeText } from './notices';
 import type { StartCodex } from '../codex/connection';
 import { EventHub } from './eventHub';
 import { launchFacts, planLaunch } from '../launch/plan';
@@ -326,6 +327,75 @@ export class Orchestrator {
     }
   }
 
+  // ---- named operations: what a host may do besides the contract's handlers (docs/architecture.md,
+  // "Composition root"). No host reaches a chat's transcript, the broker or the event hub itself.
+
+  /** Every event of the core, delivered synchronously in order (the event hub); returns the unsubscribe function. */
+  subscribe(listener: (e: AppEvent) => void): () => void {
+    return this.hub.subscribe(listener);
+  }
+
+  /** The approvals waiting for an answer, oldest first. */
+  pendingApprovals(): ApprovalView[] {
+    return this.broker.pending();
+  }
+
+  /**
+   * Answers an approval through the one broker (approvals/broker.ts `answer`), recording who answered
+   * (`by`: `window`, `tray`, `notification`, `cli`, `api`). The first answer wins; a later one gets
+   * `already-answered`. Throws AppFailure `bad-answer` when the answer, grant or reason does not fit.
+   */
+  answerApproval(id: string, answer: ApprovalAnswer, by: AnswerSource, opts: AnswerOptions = {}): AnswerOutcome {
+    return this.broker.answer(id, answer, by, opts);
+  }
+
+  /**
+   * Shows `text` in the chat as a `notice` item without running a turn (the API's `/send` and
+   * `/send-media` lines), and emits `chat:updated`. Throws AppFailure `unknown-chat`.
+   */
+  postNotice(chatId: string, text: string): void {
+    const chat = this.chat(chatId);
+    chat.transcript.push({ type: 'notice', id: chat.transcript.localId('post'), text });
+    this.hub.emit({ event: 'chat:updated', payload: chat.view() });
+  }
+
+  /**
+   * Queues `text` as a turn of its own (`POST /turn`: never a command, never a steer; `Chat.queueTurn`)
+   * carrying the API's turn id. Throws AppFailure `unknown-chat`, `queue-full`.
+   */
+  queueTurn(chatId: string, text: string, opts: { apiTurn: string; app?: boolean }): { queued: number } {
+    return this.chat(chatId).queueTurn(text, opts);
+  }
+
+  /** How many messages the chat holds, running and waiting (at most `MAX_QUEUE`). Throws AppFailure `unknown-chat`. */
+  queueDepth(chatId: string): number {
+    // The pump takes the first waiting message at once whenever none runs, so a chat with any message
+    // waiting has one running (chat.ts enqueue).
+    const { queued } = this.chat(chatId).view();
+    return queued + (queued > 0 ? 1 : 0);
+  }
+
+  /**
+   * Resolves when a turn queued now would be taken; throws AppFailure `queue-full` (the refusal
+   * `queueTurn` gives) when the chat already holds `MAX_QUEUE`, or `unknown-chat`.
+   */
+  assertCanQueue(chatId: string): void {
+    if (this.queueDepth(chatId) >= MAX_QUEUE) {
+      throw new AppFailure({ code: 'queue-full', message: noticeText({ code: 'queue-full' }), where: chatId });
+    }
+  }
+
+  /** The chat's last `turnEnd` item, or undefined before any turn ended (`angelia run`'s exit code). */
+  lastTurnEnd(chatId: string): Extract<ChatItem, { type: 'turnEnd' }> | undefined {
+    const end = [...this.chat(chatId).transcript.all()].reverse().find((i) => i.type === 'turnEnd');
+    return end?.type === 'turnEnd' ? end : undefined;
+  }
+
+  /** The chat's final agent message ("" when none; `angelia run`'s turn-end text). */
+  lastAgentText(chatId: string): string {
+    return this.chat(chatId).transcript.lastAgentText();
+  }
+
   /** The contract's handlers and event stream, for any host. */
   api(): CoreApi {
     return {
@@ -344,7 +414,7 @@ export class Orchestrator {
         'chats:restart': async ({ chatId }) => ({ started: await this.chat(chatId).restart() }),
         'chats:sessions': async ({ chatId }) => this.sessionViews(chatId),
         'approvals:list': async () => this.broker.all(),
-        'approvals:answer': async ({ id, answer, grant, reason }) => this.broker.answer(id, answer, 'window', { grant, reason }),
+        'approvals:answer': async ({ id, answer, grant, reason }) => this.answerApproval(id, answer, 'window', { grant, reason }),
         'chats:attach': async ({ chatId, name, dataBase64 }) => this.attach(chatId, name, dataBase64),
         'profiles:get': async ({ name }) => this.profiles.getDraft(name),
         'profiles:preview': async ({ draft, original }) => this.profiles.preview(draft, original),
@@ -371,7 +441,7 @@ export class Orchestrator {
           return view;
         },
       },
-      subscribe: (listener) => this.hub.subscribe(listener),
+      subscribe: (listener) => this.subscribe(listener),
     };
   }
 
