@@ -29,6 +29,7 @@ import { basename, isAbsolute, join, normalize } from 'node:path';
 import { HOME_PRIVATE_DIRS, HOME_PRIVATE_DIRS_MACOS, HOME_PRIVATE_FILES, STATE_PRIVATE } from '../core/compile/floor';
 import { parseRule } from '../core/compile/rules';
 import { readNoFollow } from '../core/instance/noFollow';
+import { expandHome, isHomePath } from '../../shared/homePath';
 import { isWithin, PRIVATE_FILES, privateFile } from '../core/instance/paths';
 import { MAX_ATTACH_BYTES, sanitizeName } from '../core/profiles/attach';
 import { ApiError } from './errors';
@@ -132,11 +133,9 @@ export async function locationReason(p: string, places: MediaPlaces): Promise<st
   return null;
 }
 
-/** `p` with a leading `~` or `~/` expanded to `home`; anything else as it is. */
-function expandHome(p: string, home: string): string {
-  if (p === '~') return home;
-  if (p.startsWith('~/')) return join(home, p.slice(2));
-  return p;
+/** `p` with a leading `~` or `~/` expanded to `home` (shared/homePath.ts) and then normalised; anything else as it is. */
+function expandHomeHere(p: string, home: string): string {
+  return isHomePath(p) ? join(expandHome(p, home)) : p;
 }
 
 /**
@@ -144,7 +143,7 @@ function expandHome(p: string, home: string): string {
  * (`"~/a.pdf".`, `"~/a.pdf",`), trimmed; `~/` expanded. Not yet checked.
  */
 export function cleanMediaPath(raw: string, home: string): string {
-  return expandHome(raw.trim().replace(/^["'`]+/, '').replace(/["'`.,;:!?]+$/, '').trim(), home);
+  return expandHomeHere(raw.trim().replace(/^["'`]+/, '').replace(/["'`.,;:!?]+$/, '').trim(), home);
 }
 
 /**
@@ -157,8 +156,8 @@ export function cleanMediaPath(raw: string, home: string): string {
 export async function mediaPathAsMeant(raw: string, home: string): Promise<string> {
   const cleaned = cleanMediaPath(raw, home);
   const candidates = [
-    expandHome(raw, home),
-    expandHome(raw.trim().replace(/^["'`]+/, '').replace(/["'`]+[.,;:!?]*$/, ''), home),
+    expandHomeHere(raw, home),
+    expandHomeHere(raw.trim().replace(/^["'`]+/, '').replace(/["'`]+[.,;:!?]*$/, ''), home),
   ];
   for (const p of new Set(candidates)) {
     if (p === cleaned) break;

@@ -8,6 +8,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isHomePath } from '../../../shared/homePath';
 import { EXIT, processIo, type CliIo } from '../../api/cli';
 import type { CliCommand } from '../command';
 import { API_EXITS, withApiNamed } from '../exit';
@@ -30,7 +31,7 @@ export async function runSendMedia(argv: string[], io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   const caption = values.caption ?? (words.length ? words.join(' ') : undefined);
-  const absolute = path === '~' || path.startsWith('~/') || isAbsolute(path) ? path : resolve(io.cwd, path);
+  const absolute = isHomePath(path) || isAbsolute(path) ? path : resolve(io.cwd, path);
   return withApiNamed('send-media', io, async (ep, api) => api<{ name: string; size: number }>('POST', '/send-media', {
     key, path: absolute,
     ...(caption !== undefined ? { caption } : {}),

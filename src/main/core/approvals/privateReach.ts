@@ -40,6 +40,7 @@ import { lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { RefusedAccess, RequestedAccess } from '../../../shared/contract';
+import { expandHome } from '../../../shared/homePath';
 import type { Access } from '../compile/facts';
 import { HOME_PRIVATE_DIRS, HOME_PRIVATE_DIRS_MACOS, HOME_PRIVATE_FILES, OTHER_CLI_STORES, STATE_PUBLIC } from '../compile/floor';
 import { isWithin } from '../instance/paths';
@@ -241,8 +242,7 @@ function place(name: string, floor: GrantFloor, base: string): { abs: string; wi
     const cut = raw.slice(0, g).lastIndexOf('/');
     raw = cut < 0 ? '.' : raw.slice(0, cut) || '/';
   }
-  if (raw === '~') raw = floor.home;
-  else if (raw.startsWith('~/')) raw = `${floor.home}/${raw.slice(2)}`;
+  raw = expandHome(raw, floor.home);
   if (!raw.startsWith('/')) raw = `${base}/${raw}`;
   return { abs: raw, wide };
 }

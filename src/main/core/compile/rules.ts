@@ -4,6 +4,7 @@
  * `mcp__<name>`. A deny FsRule gives Read+Edit, a read-only FsRule gives Edit only. Pure.
  */
 import { isAbsolute, normalize } from 'node:path';
+import { expandHome } from '../../../shared/homePath';
 import type { FsRule } from './facts';
 import type { ProfilePolicy } from './policy';
 
@@ -63,8 +64,7 @@ export function parseRule(rule: string, home: string): ParsedRule | null {
   if (!m) return null;
   let p = m[2]!;
   if (p.startsWith('//')) p = p.slice(1);
-  if (p === '~') p = home;
-  else if (p.startsWith('~/')) p = `${home}/${p.slice(2)}`;
+  p = expandHome(p, home);
   p = p.replace(/\/\*\*$/, '');
   if (!isAbsolute(p) || p.includes('*')) return null;
   return { tool: m[1] as 'Read' | 'Edit', path: normalize(p).replace(/(.)\/+$/, '$1') };

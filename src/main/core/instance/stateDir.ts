@@ -5,18 +5,18 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { expandHome } from '../../../shared/homePath';
 
 /** Environment variables Angelia reads to place an instance. */
 export type InstanceEnv = Record<string, string | undefined>;
 
 /**
- * Expands a leading `~` (alone or followed by `/`) to `home`, then resolves the result to an absolute,
- * normalised path against `base` (default: the process's working directory). `~user` is not expanded.
+ * Expands a leading `~` (alone or followed by `/`) to `home` (shared/homePath.ts `expandHome`), then
+ * resolves the result to an absolute, normalised path against `base` (default: the process's working
+ * directory). `~user` is not expanded.
  */
 export function expandPath(p: string, home: string, base: string = process.cwd()): string {
-  let out = p;
-  if (out === '~') out = home;
-  else if (out.startsWith('~/')) out = join(home, out.slice(2));
+  const out = expandHome(p, home);
   return isAbsolute(out) ? resolve(out) : resolve(base, out);
 }
 

@@ -22,6 +22,7 @@ import { lstat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { parse as patchParse, patch, stringify, TomlDocument } from '@decimalturn/toml-patch';
 import type { ProfileDraft } from '../../../shared/contract';
+import { isHomePath } from '../../../shared/homePath';
 import { FIELD_KEYS, fieldSpec } from '../../../shared/profileFields';
 import { AppFailure } from '../../../shared/result';
 import { atomicWrite } from '../instance/atomic';
@@ -247,7 +248,7 @@ export function editTableText(text: string, edit: DraftEdit, file: string): stri
 
 /** True for a path the editor takes: absolute, `~` or `~/…`. */
 export function editorPathOk(p: string): boolean {
-  return p === '~' || p.startsWith('~/') || isAbsolute(p);
+  return isHomePath(p) || isAbsolute(p);
 }
 
 function pathProblem(p: string, at: PropertyKey[]): TableProblem {

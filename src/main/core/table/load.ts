@@ -6,6 +6,7 @@
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parse } from 'smol-toml';
+import { isHomePath } from '../../../shared/homePath';
 import { FIELD_KEYS } from '../../../shared/profileFields';
 import { AppFailure } from '../../../shared/result';
 import { expandPath, resolveInstance } from '../instance/paths';
@@ -99,7 +100,7 @@ async function resolveProfile(
   if (cwdProblem) problems.push(cwdProblem);
   let bin: string | null = null;
   if (raw.bin !== undefined) {
-    if (raw.bin !== '~' && !raw.bin.startsWith('~/') && !raw.bin.startsWith('/')) {
+    if (!isHomePath(raw.bin) && !raw.bin.startsWith('/')) {
       problems.push({ path: at('bin'), message: `${JSON.stringify(raw.bin)} is not a full path`, fix: 'give the full path of the codex executable (or ~/…), or leave bin out' });
     } else bin = expandPath(raw.bin, home, base);
   }

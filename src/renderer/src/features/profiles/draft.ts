@@ -6,6 +6,7 @@
  * which field a table issue or a save error names, and what Save would change against the values loaded.
  */
 import type { ModelsView, PermissionMode, ProfileDraft, TableIssue } from '../../../../shared/contract';
+import { isHomePath } from '../../../../shared/homePath';
 import { EDITOR_SECTIONS, FIELD_KEYS, fieldSpec, newProfileValues } from '../../../../shared/profileFields';
 import { equal } from '../../store/equal';
 
@@ -46,7 +47,7 @@ export interface FolderProblem {
 
 /** Joins `rel` onto the absolute (or `~/`) folder `base` and folds `.` and `..`. */
 export function joinPath(base: string, rel: string): string {
-  const home = base === '~' || base.startsWith('~/');
+  const home = isHomePath(base);
   const parts = `${home ? base.slice(1) : base}/${rel}`.split('/');
   const out: string[] = [];
   for (const p of parts) {
@@ -67,7 +68,8 @@ export function folderOf(file: string): string {
 const GLOB = /[*?[\]]/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
-const isHome = (v: string): boolean => v === '~' || v.startsWith('~/');
+/** `~` and `~/…` (the core's own rule, shared/homePath.ts). */
+const isHome = isHomePath;
 
 /**
  * Where the table loader puts a path written in the table (src/main/core/instance/paths.ts
