@@ -88,10 +88,13 @@ describe('the resolved profile', () => {
 
   it('copies every key not resolved by hand, null when left out without a default', () => {
     const raw = profileSchema.parse({ cwd: '/w/a', unsafe_ok: true, model: 'gpt-5.5' });
-    expect(copiedFields(raw)).toEqual({
+    const copied = copiedFields(raw);
+    expect(copied).toMatchObject({
       backend: 'codex', permissionMode: 'acceptEdits', sandbox: true, model: 'gpt-5.5', effort: null,
       unsafeOk: true, isolated: false, sharedWrite: false, mediaTags: false,
     });
+    const byHand: readonly string[] = RESOLVED_BY_HAND;
+    expect(Object.keys(copied)).toEqual(FIELD_KEYS.filter((k) => !byHand.includes(k)).map(camelKey));
     for (const key of RESOLVED_BY_HAND) expect(FIELD_KEYS).toContain(key);
   });
 });

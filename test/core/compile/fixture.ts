@@ -3,8 +3,8 @@
  * `writer`, both in the given mode, under a fake home `/h`.
  */
 import type { CompileFacts } from '../../../src/main/core/compile/facts';
-import type { LoadedTable, ResolvedProfile } from '../../../src/main/core/table/load';
-import type { PermissionMode } from '../../../src/main/core/table/schema';
+import { copiedFields, type LoadedTable, type ResolvedProfile } from '../../../src/main/core/table/load';
+import { profileSchema, type PermissionMode } from '../../../src/main/core/table/schema';
 
 /** Facts of a Linux machine with home `/h`, the default instance and Codex home, Codex in `/opt/codex` and Angelia in `/opt/angelia`. */
 export const FACTS: CompileFacts = {
@@ -18,12 +18,16 @@ export const FACTS: CompileFacts = {
   angeliaReads: ['/usr/bin/node', '/opt/angelia/out', '/opt/angelia/package.json'],
 };
 
-/** A profile with defaults for everything not given. */
+/**
+ * A profile with defaults for everything not given: the table's defaults for the fields copied as
+ * validated (backend codex, mode acceptEdits, sandbox on, no model or effort, every flag off).
+ */
 export function profile(name: string, over: Partial<ResolvedProfile> = {}): ResolvedProfile {
   return {
-    name, cwd: `/h/.angelia/workspace/profiles/${name}`, backend: 'codex', bin: null, permissionMode: 'acceptEdits',
-    sandbox: true, addDirs: [], readDirs: [], readDirsStarter: false, model: null, effort: null, allowed: [], denied: [], unsafeOk: false, isolated: false,
-    sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, env: [], ...over,
+    ...copiedFields(profileSchema.parse({ cwd: '/' })),
+    name, cwd: `/h/.angelia/workspace/profiles/${name}`, bin: null,
+    addDirs: [], readDirs: [], readDirsStarter: false, allowed: [], denied: [],
+    acceptFrom: [], answerFrom: [], env: [], ...over,
   };
 }
 
