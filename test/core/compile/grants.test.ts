@@ -5,7 +5,8 @@
  * could escape by renaming, and what runs outside the sandbox (bin, PATH, MCP commands and args).
  */
 import { describe, expect, it } from 'vitest';
-import { agentWritable, checkGrants, fullAccessNote, grantNotes, grantsOf, problemText, refuseGrants, walkPath, type FsView, type GrantFacts, type LaunchExec } from '../../../src/main/core/compile/grants';
+import { walkPath, type FsView } from '../../../src/main/core/compile/pathWalk';
+import { agentWritable, checkGrants, fullAccessNote, grantNotes, grantsOf, problemText, refuseGrants, type GrantFacts, type LaunchExec } from '../../../src/main/core/compile/grants';
 import { keyPath } from '../../../src/main/core/table/errors';
 import type { Capability, LoadedTable, ResolvedProfile } from '../../../src/main/core/table/load';
 import { profile, tableOf } from './fixture';

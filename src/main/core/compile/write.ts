@@ -10,7 +10,8 @@ import type { LoadedTable } from '../table/load';
 import { applyPlan } from './apply';
 import { profileOf } from './codexProfile';
 import type { CompileFacts } from './facts';
-import { checkGrants, execAtCompile, grantNotes, liveFs, problemText, type FsView } from './grants';
+import { checkGrants, execAtCompile, grantNotes, problemText } from './grants';
+import { liveFs, type FsView } from './pathWalk';
 import { planProfile, type PlanLine, type ProfilePlan } from './plan';
 import { snapshotProfile } from './snapshot';
 
