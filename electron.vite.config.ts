@@ -27,7 +27,19 @@ export default defineConfig({
       // run time: resolving and loading some 300 separate modules (and lexing the CommonJS ones) was most
       // of `angelia <command>`'s start-up (docs/benchmarks.md, turn overhead and host ready).
       // @openai/codex stays external: it is never imported, only resolved to find the codex binary.
-      externalizeDeps: { exclude: ['@decimalturn/toml-patch', 'chokidar', 'mdast-util-from-markdown', 'mdast-util-to-string', 'smol-toml', 'vscode-jsonrpc', 'write-file-atomic', 'ws', 'zod'] },
+      externalizeDeps: {
+        exclude: [
+          '@decimalturn/toml-patch',
+          'chokidar',
+          'mdast-util-from-markdown',
+          'mdast-util-to-string',
+          'smol-toml',
+          'vscode-jsonrpc',
+          'write-file-atomic',
+          'ws',
+          'zod',
+        ],
+      },
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),

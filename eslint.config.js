@@ -6,7 +6,22 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', window: 'readonly', document: 'readonly', WebSocket: 'readonly', __dirname: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        window: 'readonly',
+        document: 'readonly',
+        WebSocket: 'readonly',
+        __dirname: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -18,16 +33,21 @@ export default tseslint.config(
   ...[0, 1, 2, 3].map((depth) => ({
     files: [`src/main/core/${'*/'.repeat(depth)}*.ts`],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [
-          { name: 'electron', message: 'The core runs under plain Node: no Electron imports below src/main/core.' },
-          { name: 'react', message: 'The core never imports React.' },
-        ],
-        patterns: [{
-          regex: `^((\\.\\./){${depth + 1}}|(.*/)?main/)(demo|host|api|electron|cli)(/|$)`,
-          message: 'The core imports nothing from src/main/{demo,host,api,electron,cli}: move what it needs into the core.',
-        }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'The core runs under plain Node: no Electron imports below src/main/core.' },
+            { name: 'react', message: 'The core never imports React.' },
+          ],
+          patterns: [
+            {
+              regex: `^((\\.\\./){${depth + 1}}|(.*/)?main/)(demo|host|api|electron|cli)(/|$)`,
+              message: 'The core imports nothing from src/main/{demo,host,api,electron,cli}: move what it needs into the core.',
+            },
+          ],
+        },
+      ],
     },
   })),
   {

@@ -34,9 +34,11 @@ export async function generateProtocolTypes(outDir: string): Promise<void> {
   try {
     await mkdir(outDir, { recursive: true });
     const env = { ...codexEnv(process.env, codex), CODEX_HOME: codexHome, RUST_LOG: 'warn' };
-    await run(codex.path, ['app-server', 'generate-ts', '--experimental', '--out', outDir], { env, maxBuffer: 16 * 1024 * 1024 }).catch((e: Error & { stderr?: string }) => {
-      throw new Error(`${codex.path} app-server generate-ts failed: ${e.stderr?.trim() || e.message}`);
-    });
+    await run(codex.path, ['app-server', 'generate-ts', '--experimental', '--out', outDir], { env, maxBuffer: 16 * 1024 * 1024 }).catch(
+      (e: Error & { stderr?: string }) => {
+        throw new Error(`${codex.path} app-server generate-ts failed: ${e.stderr?.trim() || e.message}`);
+      },
+    );
   } finally {
     await rm(codexHome, { recursive: true, force: true });
   }

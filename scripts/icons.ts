@@ -73,12 +73,18 @@ export function render(size: number, layers: Layer[], ss = 6): Uint8Array {
   const out = new Uint8Array(size * size * 4);
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < ss; sy++) {
         for (let sx = 0; sx < ss; sx++) {
           const x = (px + (sx + 0.5) / ss) / size;
           const y = (py + (sy + 0.5) / ss) / size;
-          let cr = 0, cg = 0, cb = 0, ca = 0;
+          let cr = 0,
+            cg = 0,
+            cb = 0,
+            ca = 0;
           for (const l of layers) {
             if (!l.inside(x, y)) continue;
             if (l.clear) {
@@ -91,7 +97,10 @@ export function render(size: number, layers: Layer[], ss = 6): Uint8Array {
             cb = l.color[2] * la + cb * (1 - la);
             ca = la + ca * (1 - la);
           }
-          r += cr; g += cg; b += cb; a += ca;
+          r += cr;
+          g += cg;
+          b += cb;
+          a += ca;
         }
       }
       const n = ss * ss;
@@ -108,28 +117,43 @@ export function render(size: number, layers: Layer[], ss = 6): Uint8Array {
 }
 
 /** An elliptic ring of even thickness `t` (distance ≈ (k − 1) / |∇k|). */
-const ellipseRing = (cx: number, cy: number, rx: number, ry: number, t: number) => (x: number, y: number): boolean => {
-  const dx = x - cx, dy = y - cy;
-  const k = Math.hypot(dx / rx, dy / ry);
-  if (k === 0) return false;
-  const grad = Math.hypot(dx / (rx * rx), dy / (ry * ry)) / k;
-  return Math.abs(k - 1) / grad <= t / 2;
-};
-const disc = (cx: number, cy: number, r: number) => (x: number, y: number): boolean => Math.hypot(x - cx, y - cy) <= r;
+const ellipseRing =
+  (cx: number, cy: number, rx: number, ry: number, t: number) =>
+  (x: number, y: number): boolean => {
+    const dx = x - cx,
+      dy = y - cy;
+    const k = Math.hypot(dx / rx, dy / ry);
+    if (k === 0) return false;
+    const grad = Math.hypot(dx / (rx * rx), dy / (ry * ry)) / k;
+    return Math.abs(k - 1) / grad <= t / 2;
+  };
+const disc =
+  (cx: number, cy: number, r: number) =>
+  (x: number, y: number): boolean =>
+    Math.hypot(x - cx, y - cy) <= r;
 /** A robe: rounded shoulders at `top`, widening to `halfWidth` at `base`. */
-const robe = (top: number, base: number, halfWidth: number) => (x: number, y: number): boolean => {
-  if (y < top || y > base) return false;
-  const f = (y - top) / (base - top);
-  const w = 0.17 + (halfWidth - 0.17) * f;
-  const shoulder = Math.min(1, Math.sqrt(Math.max(0, f * 6)));
-  return Math.abs(x - 0.5) <= w * shoulder;
-};
-const rect = (x0: number, y0: number, x1: number, y1: number) => (x: number, y: number): boolean => x >= x0 && x <= x1 && y >= y0 && y <= y1;
-const roundedSquare = (inset: number, radius: number) => (x: number, y: number): boolean => {
-  const lo = inset + radius, hi = 1 - inset - radius;
-  const cx = Math.min(Math.max(x, lo), hi), cy = Math.min(Math.max(y, lo), hi);
-  return Math.hypot(x - cx, y - cy) <= radius;
-};
+const robe =
+  (top: number, base: number, halfWidth: number) =>
+  (x: number, y: number): boolean => {
+    if (y < top || y > base) return false;
+    const f = (y - top) / (base - top);
+    const w = 0.17 + (halfWidth - 0.17) * f;
+    const shoulder = Math.min(1, Math.sqrt(Math.max(0, f * 6)));
+    return Math.abs(x - 0.5) <= w * shoulder;
+  };
+const rect =
+  (x0: number, y0: number, x1: number, y1: number) =>
+  (x: number, y: number): boolean =>
+    x >= x0 && x <= x1 && y >= y0 && y <= y1;
+const roundedSquare =
+  (inset: number, radius: number) =>
+  (x: number, y: number): boolean => {
+    const lo = inset + radius,
+      hi = 1 - inset - radius;
+    const cx = Math.min(Math.max(x, lo), hi),
+      cy = Math.min(Math.max(y, lo), hi);
+    return Math.hypot(x - cx, y - cy) <= radius;
+  };
 
 const halo = ellipseRing(0.5, 0.12, 0.24, 0.075, 0.07);
 const head = disc(0.5, 0.38, 0.13);
@@ -159,11 +183,20 @@ export function iconSet(): Array<{ name: string; size: number; layers: Layer[] }
   both('trayAttentionTemplate', 16, withDot(glyph(BLACK), BLACK));
   both('tray', 24, glyph(VIOLET));
   both('trayAttention', 24, withDot(glyph(VIOLET), RED));
-  both('danger', 16, [{ inside: disc(0.5, 0.5, 0.36), color: RED }, { inside: rect(0.44, 0.26, 0.56, 0.6), color: WHITE }, { inside: disc(0.5, 0.71, 0.065), color: WHITE }]);
+  both('danger', 16, [
+    { inside: disc(0.5, 0.5, 0.36), color: RED },
+    { inside: rect(0.44, 0.26, 0.56, 0.6), color: WHITE },
+    { inside: disc(0.5, 0.71, 0.065), color: WHITE },
+  ]);
   // App icon: white glyph on a violet rounded square (the glyph scaled into the middle).
-  const scale = (f: (x: number, y: number) => boolean) => (x: number, y: number): boolean => f((x - 0.2) / 0.6, (y - 0.18) / 0.6);
+  const scale =
+    (f: (x: number, y: number) => boolean) =>
+    (x: number, y: number): boolean =>
+      f((x - 0.2) / 0.6, (y - 0.18) / 0.6);
   set.push({
-    name: 'icon.png', size: 1024, layers: [
+    name: 'icon.png',
+    size: 1024,
+    layers: [
       { inside: roundedSquare(0.06, 0.2), color: [91, 75, 214, 255] },
       { inside: scale(halo), color: WHITE },
       { inside: scale(body), color: WHITE },

@@ -29,8 +29,21 @@ export const START_TARGET = 1.1;
 type Marks = Record<string, number>;
 
 /** B's phases (ms) from its marks; undefined when one is missing. plan + spawnInit + checks + thread + attest = total. */
-export function startPhases(m: Marks): Record<'plan' | 'spawnInit' | 'checks' | 'configRead' | 'requirements' | 'thread' | 'attest' | 'total', number> | undefined {
-  const need = ['t0', 'startCalled', 'initialized', '> config/read', '< config/read', '> configRequirements/read', '< configRequirements/read', '> thread/start', '< thread/start', 'done'];
+export function startPhases(
+  m: Marks,
+): Record<'plan' | 'spawnInit' | 'checks' | 'configRead' | 'requirements' | 'thread' | 'attest' | 'total', number> | undefined {
+  const need = [
+    't0',
+    'startCalled',
+    'initialized',
+    '> config/read',
+    '< config/read',
+    '> configRequirements/read',
+    '< configRequirements/read',
+    '> thread/start',
+    '< thread/start',
+    'done',
+  ];
   if (need.some((k) => m[k] === undefined)) return undefined;
   const v = (k: string): number => m[k] as number;
   return {
@@ -98,8 +111,12 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     orch = await Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex, audit: memoryAudit(), watchTable: false });
     const o = orch;
 
-    const A: Series = { label: '(A) bare: spawn → `initialize` → `thread/start` (Angelia\'s spawn spec and thread parameters)', samplesMs: [], failures: [] };
-    const B: Series = { label: '(B) Angelia: `chat.restart()` on a new chat — plan, spawn, initialize, config/read, configRequirements/read, thread/start, attestation', samplesMs: [], failures: [] };
+    const A: Series = { label: "(A) bare: spawn → `initialize` → `thread/start` (Angelia's spawn spec and thread parameters)", samplesMs: [], failures: [] };
+    const B: Series = {
+      label: '(B) Angelia: `chat.restart()` on a new chat — plan, spawn, initialize, config/read, configRequirements/read, thread/start, attestation',
+      samplesMs: [],
+      failures: [],
+    };
     const aPhase = { spawnInit: [] as number[], thread: [] as number[] };
     const bPhase = Object.fromEntries(B_ROWS.map((r) => [r.key, [] as number[]])) as Record<(typeof B_ROWS)[number]['key'], number[]>;
 
@@ -128,7 +145,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       return undefined;
     };
     const doA = async (record: boolean): Promise<{ spawnInit: number; total: number } | undefined> => {
-      if (!spec) throw new Error('no spawn spec captured from Angelia\'s warm-up');
+      if (!spec) throw new Error("no spawn spec captured from Angelia's warm-up");
       const t0 = now();
       const child = RpcChild.spawn(spec);
       live.push(child);
@@ -165,7 +182,13 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       ctx.log(`agent-start: round ${i + 1}/${ctx.runs}`);
       let a: Awaited<ReturnType<typeof doA>>;
       let b: Awaited<ReturnType<typeof doB>>;
-      if (i % 2 === 0) { a = await doA(true); b = await doB(true); } else { b = await doB(true); a = await doA(true); }
+      if (i % 2 === 0) {
+        a = await doA(true);
+        b = await doB(true);
+      } else {
+        b = await doB(true);
+        a = await doA(true);
+      }
       if (a && b) {
         pairedRatios.push(b.total / a.total);
         own.push(ownStartMs(b));
@@ -178,29 +201,36 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     const ratio = sa && sb ? sb.median / sa.median : undefined;
     const sp = stats(pairedRatios);
     const so = stats(own);
-    const verdicts: Verdict[] = [{
-      target: `agent start (Angelia) / bare spawn + initialize + thread/start ≤ ${START_TARGET.toFixed(2)}× (medians)`,
-      measured: ratio !== undefined && sa && sb ? `${ratio.toFixed(3)}× (B ${ms(sb.median)} ms / A ${ms(sa.median)} ms; B − A = ${ms(sb.median - sa.median)} ms)` : 'nothing',
-      pass: ratio !== undefined ? ratio <= START_TARGET : undefined,
-    }];
+    const verdicts: Verdict[] = [
+      {
+        target: `agent start (Angelia) / bare spawn + initialize + thread/start ≤ ${START_TARGET.toFixed(2)}× (medians)`,
+        measured:
+          ratio !== undefined && sa && sb
+            ? `${ratio.toFixed(3)}× (B ${ms(sb.median)} ms / A ${ms(sa.median)} ms; B − A = ${ms(sb.median - sa.median)} ms)`
+            : 'nothing',
+        pass: ratio !== undefined ? ratio <= START_TARGET : undefined,
+      },
+    ];
     const cell = (xs: number[]): string => {
       const s = stats(xs);
       return s ? `**${ms(s.median)}** (${ms(s.min)}–${ms(s.max)})` : '–';
     };
     const aFor: Partial<Record<string, number[]>> = { spawnInit: aPhase.spawnInit, thread: aPhase.thread, total: A.samplesMs };
     const markdown = [
-      ...sectionHead('Agent start: Angelia\'s start vs bare spawn + initialize + thread/start', ctx.machine, load, verdicts),
-      `Method: ${ctx.runs} interleaved rounds (A/B order alternates) after one unmeasured warm-up of each, both in the benchmark process `
-        + '(so neither includes Node\'s start-up or loading code). A spawns exactly the spawn spec Angelia\'s launch plan gave its warm-up '
-        + `(${spec ? `${spec.args.length - 1} arguments before \`app-server\`` : '?'}, same cwd and environment) and sends exactly Angelia's \`thread/start\` parameters; `
-        + 'B is `chat.restart()` on a new chat of the profile (fresh session → `thread/start`), i.e. the full start the first message of a chat triggers. '
-        + 'The orchestrator (table loaded once) is created before, as the app does at start-up. Wall time, ms; processes are stopped outside the timing.',
+      ...sectionHead("Agent start: Angelia's start vs bare spawn + initialize + thread/start", ctx.machine, load, verdicts),
+      `Method: ${ctx.runs} interleaved rounds (A/B order alternates) after one unmeasured warm-up of each, both in the benchmark process ` +
+        "(so neither includes Node's start-up or loading code). A spawns exactly the spawn spec Angelia's launch plan gave its warm-up " +
+        `(${spec ? `${spec.args.length - 1} arguments before \`app-server\`` : '?'}, same cwd and environment) and sends exactly Angelia's \`thread/start\` parameters; ` +
+        'B is `chat.restart()` on a new chat of the profile (fresh session → `thread/start`), i.e. the full start the first message of a chat triggers. ' +
+        'The orchestrator (table loaded once) is created before, as the app does at start-up. Wall time, ms; processes are stopped outside the timing.',
       '',
       seriesTable([A, B]),
       '',
-      `Paired, round by round (B / A of the same round): median ${sp ? `${sp.median.toFixed(3)}× (${sp.min.toFixed(3)}–${sp.max.toFixed(3)}, n=${sp.n})` : '–'}. `
-        + `Angelia's own time per start (launch plan + config checks + attestation and sessions; Codex's spawn, \`initialize\` and \`thread/start\` left out): median ${so ? `**${ms(so.median)} ms** (${ms(so.min)}–${ms(so.max)})` : '–'}`
-        + (so && sa ? `, i.e. ${((sa.median + so.median) / sa.median).toFixed(3)}× of A's median if \`thread/start\` took the same time on both sides (it varies by more than that from run to run on a loaded machine).` : '.'),
+      `Paired, round by round (B / A of the same round): median ${sp ? `${sp.median.toFixed(3)}× (${sp.min.toFixed(3)}–${sp.max.toFixed(3)}, n=${sp.n})` : '–'}. ` +
+        `Angelia's own time per start (launch plan + config checks + attestation and sessions; Codex's spawn, \`initialize\` and \`thread/start\` left out): median ${so ? `**${ms(so.median)} ms** (${ms(so.min)}–${ms(so.max)})` : '–'}` +
+        (so && sa
+          ? `, i.e. ${((sa.median + so.median) / sa.median).toFixed(3)}× of A's median if \`thread/start\` took the same time on both sides (it varies by more than that from run to run on a loaded machine).`
+          : '.'),
       '',
       'By phase, ms: **median** (min–max).',
       '',
@@ -211,7 +241,9 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     const summary = [
       `A: ${sa ? `median ${ms(sa.median)} ms (${ms(sa.min)}–${ms(sa.max)}), n=${sa.n}` : 'no samples'}${A.failures.length ? `, ${A.failures.length} failed: ${A.failures[0]}` : ''}`,
       `B: ${sb ? `median ${ms(sb.median)} ms (${ms(sb.min)}–${ms(sb.max)}), n=${sb.n}` : 'no samples'}${B.failures.length ? `, ${B.failures.length} failed: ${B.failures[0]}` : ''}`,
-      ...B_ROWS.map((r) => `  ${r.label}: A ${aFor[r.key] ? ms(stats(aFor[r.key] as number[])?.median ?? NaN) : '–'} / B ${ms(stats(bPhase[r.key])?.median ?? NaN)}`),
+      ...B_ROWS.map(
+        (r) => `  ${r.label}: A ${aFor[r.key] ? ms(stats(aFor[r.key] as number[])?.median ?? NaN) : '–'} / B ${ms(stats(bPhase[r.key])?.median ?? NaN)}`,
+      ),
       `ratio: ${verdicts[0]?.measured}; paired median ${sp ? sp.median.toFixed(3) : '–'}; Angelia's own time median ${so ? ms(so.median) : '–'} ms`,
       load,
     ].join('\n');

@@ -32,10 +32,16 @@ export interface CompiledLaunch {
 }
 
 /** One probe timestamp: what happened and when, ms since the `angelia` process's `performance.timeOrigin`. */
-export interface ProbeMark { name: string; at: number }
+export interface ProbeMark {
+  name: string;
+  at: number;
+}
 
 /** A request the probe saw Angelia send (thread/start and thread/resume only), with its params. */
-export interface ProbeRequest { method: string; params: Record<string, unknown> }
+export interface ProbeRequest {
+  method: string;
+  params: Record<string, unknown>;
+}
 
 /**
  * A timed `angelia run`, plus the probe's marks and the thread requests it saw when it ran with
@@ -65,11 +71,21 @@ export interface AngeliaInstance {
 }
 
 /** Why the instance could not be used. */
-export interface Unavailable { ok: false; reason: string; notes: string[] }
+export interface Unavailable {
+  ok: false;
+  reason: string;
+  notes: string[];
+}
 
 /** Options: the repo root, the `angelia` entry script, a scratch folder, the offline CODEX_HOME, the profile name and a trial prompt/answer. */
 export interface InstanceOptions {
-  root: string; bin: string; dir: string; codexHome: string; profile: string; prompt: string; expect: string;
+  root: string;
+  bin: string;
+  dir: string;
+  codexHome: string;
+  profile: string;
+  prompt: string;
+  expect: string;
   /** More profiles in the same table, each with its own folder (and so its own chat and thread). */
   extraProfiles?: string[];
 }
@@ -146,9 +162,10 @@ export async function prepareAngelia(o: InstanceOptions): Promise<AngeliaInstanc
   const probeOut = join(o.dir, 'angelia-bench-probe.jsonl');
   await writeFile(probeScript, PROBE_SOURCE);
 
-  const missing = (r: TimedRun, name: string): string | undefined => (/unknown command/i.test(r.stderr)
-    ? `the built CLI (out/main/cli.js) has no \`${name}\` command yet; rebuild with \`npm run build\` once it lands`
-    : undefined);
+  const missing = (r: TimedRun, name: string): string | undefined =>
+    /unknown command/i.test(r.stderr)
+      ? `the built CLI (out/main/cli.js) has no \`${name}\` command yet; rebuild with \`npm run build\` once it lands`
+      : undefined;
   const init = await cli(['init']);
   if (init.code !== 0) return { ok: false, reason: missing(init, 'init') ?? `\`angelia init\` failed: ${failureReason(init)}`, notes };
   await mkdir(join(state, 'workspace'), { recursive: true });

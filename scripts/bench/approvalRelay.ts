@@ -85,18 +85,38 @@ export function installSpawnSpy(spy: SpawnSpy): () => void {
 }
 
 /** One approval's timestamps (ms, this process's clock). */
-interface Sample { rpcId: string; arrival: number; hub?: number; router?: number; ws?: number; answer?: number; returned?: number; written?: number }
+interface Sample {
+  rpcId: string;
+  arrival: number;
+  hub?: number;
+  router?: number;
+  ws?: number;
+  answer?: number;
+  returned?: number;
+  written?: number;
+}
 
 async function run(ctx: BenchContext): Promise<BenchResult> {
   const loadAtStart = loadavg();
   const target = ctx.quick ? 40 : Math.max(200, ctx.runs * 30);
   const turns = Math.ceil(target / PER_TURN);
-  const inst = await makeInstance({ bench: { permission_mode: 'default' } }, {
-    privateHome: true,
-    script: (body) => (turnToolCalls(body).length < PER_TURN
-      ? { exec: { cmd: `echo hi > ${join(inst.outside, 'out.txt')}`, login: false, sandbox_permissions: 'require_escalated', justification: 'benchmark: write outside' } }
-      : { message: 'done asking' }),
-  });
+  const inst = await makeInstance(
+    { bench: { permission_mode: 'default' } },
+    {
+      privateHome: true,
+      script: (body) =>
+        turnToolCalls(body).length < PER_TURN
+          ? {
+              exec: {
+                cmd: `echo hi > ${join(inst.outside, 'out.txt')}`,
+                login: false,
+                sandbox_permissions: 'require_escalated',
+                justification: 'benchmark: write outside',
+              },
+            }
+          : { message: 'done asking' },
+    },
+  );
   const samples: Sample[] = [];
   const byRpc = new Map<string, Sample>();
   let pendingOrder: Sample[] = [];
@@ -169,7 +189,9 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     //    the approval being routed is known while its Notification is shown).
     let routing: string | null = null;
     const router = new NotificationRouter({
-      platform: 'darwin', isSupported: () => true, openChat: () => undefined,
+      platform: 'darwin',
+      isSupported: () => true,
+      openChat: () => undefined,
       answer: () => ({ ok: true, value: { outcome: 'answered', answer: 'deny', by: 'notification' } }),
       create: (): NotificationLike => ({
         show: () => {
@@ -229,7 +251,10 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     const verdicts: Verdict[] = [
       {
         target: `server request arrives → event at a subscriber (event hub, notification router): p99 ≤ ${RELAY_TARGET_MS} ms`,
-        measured: p99Relay !== undefined ? `p99 ${ms(p99Relay)} ms (hub ${dHub ? ms(dHub.p99) : '–'}, router ${dRouter ? ms(dRouter.p99) : '–'}; n=${hubMs.length})` : 'nothing',
+        measured:
+          p99Relay !== undefined
+            ? `p99 ${ms(p99Relay)} ms (hub ${dHub ? ms(dHub.p99) : '–'}, router ${dRouter ? ms(dRouter.p99) : '–'}; n=${hubMs.length})`
+            : 'nothing',
         pass: p99Relay !== undefined && relayWorst.length >= 1 ? p99Relay <= RELAY_TARGET_MS : undefined,
       },
       {
@@ -241,24 +266,32 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     const load = loadLine(loadAtStart, loadavg());
     const markdown = [
       ...sectionHead('Approval relay: Codex request → subscribers, answer → Codex', ctx.machine, load, verdicts),
-      `Method: real codex in the real sandbox, one chat; the scripted model answers every model request of a turn with an \`exec_command\` that needs escalation until the turn has asked ${PER_TURN}, `
-        + `so approvals come one at a time; ${turns} turns, ${samples.length} requests seen, ${complete.length} complete samples. Each request is denied one macrotask after the hub event `
-        + '(`broker.answer(id, "deny", "window")`). Timestamps are `performance.now()` in the benchmark process: arrival = the app-server\'s stdout chunk holding the request, '
-        + 'seen by a listener placed before Angelia\'s reader; subscriber = when the event reaches it; written = the response line handed to the child\'s `stdin.write`. '
-        + 'The notification router is the desktop app\'s `NotificationRouter` with a stand-in Notification; the host WebSocket client is a `ws` client of the headless host '
-        + '(`startHost` over the same orchestrator, loopback TCP), i.e. what the browser\'s store receives. The orchestrator uses the app\'s default file audit and approval records.',
+      `Method: real codex in the real sandbox, one chat; the scripted model answers every model request of a turn with an \`exec_command\` that needs escalation until the turn has asked ${PER_TURN}, ` +
+        `so approvals come one at a time; ${turns} turns, ${samples.length} requests seen, ${complete.length} complete samples. Each request is denied one macrotask after the hub event ` +
+        '(`broker.answer(id, "deny", "window")`). Timestamps are `performance.now()` in the benchmark process: arrival = the app-server\'s stdout chunk holding the request, ' +
+        "seen by a listener placed before Angelia's reader; subscriber = when the event reaches it; written = the response line handed to the child's `stdin.write`. " +
+        "The notification router is the desktop app's `NotificationRouter` with a stand-in Notification; the host WebSocket client is a `ws` client of the headless host " +
+        "(`startHost` over the same orchestrator, loopback TCP), i.e. what the browser's store receives. The orchestrator uses the app's default file audit and approval records.",
       '',
       distributionTable([
         { label: 'arrival → event hub subscriber', xs: hubMs },
         { label: 'arrival → notification router (Notification shown)', xs: routerMs },
-        { label: 'arrival → host WebSocket client (the browser\'s side, context)', xs: wsMs },
+        { label: "arrival → host WebSocket client (the browser's side, context)", xs: wsMs },
         { label: 'answer() → response written to codex stdin', xs: answerMs },
         { label: 'of which answer() itself (audit line, record, events to every subscriber; synchronous)', xs: answerSyncMs },
       ]),
       ...(problems.length ? ['', `Problems: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (+${problems.length - 3})` : ''}.`] : []),
     ].join('\n');
-    const d = (name: string, x: ReturnType<typeof distribution>): string => `${name}: ${x ? `p50 ${ms(x.p50)} / p99 ${ms(x.p99)} / max ${ms(x.max)} ms (n=${x.n})` : 'no samples'}`;
-    const summary = [d('arrival → hub', dHub), d('arrival → router', dRouter), d('arrival → ws client', dWs), d('answer → written', dAns), ...problems.slice(0, 3), load].join('\n');
+    const d = (name: string, x: ReturnType<typeof distribution>): string =>
+      `${name}: ${x ? `p50 ${ms(x.p50)} / p99 ${ms(x.p99)} / max ${ms(x.max)} ms (n=${x.n})` : 'no samples'}`;
+    const summary = [
+      d('arrival → hub', dHub),
+      d('arrival → router', dRouter),
+      d('arrival → ws client', dWs),
+      d('answer → written', dAns),
+      ...problems.slice(0, 3),
+      load,
+    ].join('\n');
     return { markdown, summary, verdicts };
   } finally {
     restore();

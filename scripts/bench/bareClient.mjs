@@ -38,7 +38,7 @@ if (!file) fail('usage: node bareClient.mjs <launch.json>');
 const launch = JSON.parse(readFileSync(file, 'utf8'));
 // `fullEnv`: exactly the environment Angelia gave its child; otherwise this process's, with `env` applied.
 const env = launch.fullEnv ? { ...launch.fullEnv } : { ...process.env, CODEX_HOME: launch.codexHome, RUST_LOG: 'warn' };
-for (const [k, v] of Object.entries(launch.fullEnv ? {} : launch.env ?? {})) {
+for (const [k, v] of Object.entries(launch.fullEnv ? {} : (launch.env ?? {}))) {
   if (v === null) delete env[k];
   else env[k] = v;
 }

@@ -56,7 +56,12 @@ export interface Benchmark {
 }
 
 /** min / median / max of a list (milliseconds). */
-export interface Stats { n: number; min: number; median: number; max: number }
+export interface Stats {
+  n: number;
+  min: number;
+  median: number;
+  max: number;
+}
 
 /** Statistics of `xs`; undefined for an empty list. The median of an even count is the mean of the middle two. */
 export function stats(xs: number[]): Stats | undefined {
@@ -68,7 +73,15 @@ export function stats(xs: number[]): Stats | undefined {
 }
 
 /** Distribution of a list: n, min, p50, p95, p99, max, mean (undefined for an empty list). */
-export interface Distribution { n: number; min: number; p50: number; p95: number; p99: number; max: number; mean: number }
+export interface Distribution {
+  n: number;
+  min: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
 
 /**
  * The p-th percentile (0 < p ≤ 100) by the nearest-rank method: the smallest sample such that at least p %
@@ -87,7 +100,15 @@ export function distribution(xs: number[]): Distribution | undefined {
   if (xs.length === 0) return undefined;
   const s = [...xs].sort((a, b) => a - b);
   const at = (p: number): number => s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)] as number;
-  return { n: s.length, min: s[0] as number, p50: at(50), p95: at(95), p99: at(99), max: s[s.length - 1] as number, mean: s.reduce((a, b) => a + b, 0) / s.length };
+  return {
+    n: s.length,
+    min: s[0] as number,
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+    max: s[s.length - 1] as number,
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+  };
 }
 
 /** PASS / MISS / NOT MEASURED, bold, for the doc. */
@@ -127,13 +148,24 @@ export function distributionTable(rows: { label: string; xs: number[]; note?: st
   const out = rows.map((r) => {
     const d = distribution(r.xs);
     const note = (r.note ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-    return d ? `| ${r.label} | ${d.n} | ${ms(d.min)} | **${ms(d.p50)}** | ${ms(d.p95)} | ${ms(d.p99)} | ${ms(d.max)} | ${note} |` : `| ${r.label} | 0 | – | – | – | – | – | ${note || 'no samples'} |`;
+    return d
+      ? `| ${r.label} | ${d.n} | ${ms(d.min)} | **${ms(d.p50)}** | ${ms(d.p95)} | ${ms(d.p99)} | ${ms(d.max)} | ${note} |`
+      : `| ${r.label} | 0 | – | – | – | – | – | ${note || 'no samples'} |`;
   });
   return ['| series | n | min ms | p50 ms | p95 ms | p99 ms | max ms | notes |', '|---|---|---|---|---|---|---|---|', ...out].join('\n');
 }
 
 /** The machine facts a figure depends on. */
-export interface MachineInfo { cpu: string; cores: number; memGiB: number; os: string; node: string; codex: string; angelia: string; date: string }
+export interface MachineInfo {
+  cpu: string;
+  cores: number;
+  memGiB: number;
+  os: string;
+  node: string;
+  codex: string;
+  angelia: string;
+  date: string;
+}
 
 /** Reads the machine facts; `codexBin --version` gives the Codex version, `angeliaVersion` Angelia's (package.json). */
 export function machineInfo(codexBin: string, angeliaVersion = 'unknown'): MachineInfo {

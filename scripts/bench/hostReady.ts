@@ -34,7 +34,11 @@ function get(url: string): Promise<number> {
   });
 }
 
-interface ServeRun { lineMs?: number; httpMs?: number; error?: string }
+interface ServeRun {
+  lineMs?: number;
+  httpMs?: number;
+  error?: string;
+}
 
 /** One `angelia serve` run: spawn → ready line → GET / answered → SIGTERM → exit. */
 function serveOnce(bin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<ServeRun> {
@@ -96,29 +100,35 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
         else H.failures.push(r.error ?? 'no answer');
       }
       const n = await timeRun(process.execPath, ['-e', '0'], { cwd: ctx.root, env: inst.env });
-      if (n.code === 0) N.samplesMs.push(n.ms); else N.failures.push(failureReason(n));
+      if (n.code === 0) N.samplesMs.push(n.ms);
+      else N.failures.push(failureReason(n));
       const v = await timeRun(process.execPath, [ctx.angeliaBin, 'version'], { cwd: ctx.root, env: inst.env });
-      if (v.code === 0) V.samplesMs.push(v.ms); else V.failures.push(failureReason(v));
+      if (v.code === 0) V.samplesMs.push(v.ms);
+      else V.failures.push(failureReason(v));
     }
     const sh = stats(H.samplesMs);
     const sn = stats(N.samplesMs);
-    const verdicts: Verdict[] = [{
-      target: `headless host ready to serve ≤ ${READY_TARGET_MS} ms after start (median, spawn → first HTTP answer)`,
-      measured: sh ? `${ms(sh.median)} ms (min ${ms(sh.min)}, max ${ms(sh.max)}; Node's own start-up ${sn ? ms(sn.median) : '?'} ms)` : 'nothing',
-      pass: sh ? sh.median <= READY_TARGET_MS : undefined,
-    }];
+    const verdicts: Verdict[] = [
+      {
+        target: `headless host ready to serve ≤ ${READY_TARGET_MS} ms after start (median, spawn → first HTTP answer)`,
+        measured: sh ? `${ms(sh.median)} ms (min ${ms(sh.min)}, max ${ms(sh.max)}; Node's own start-up ${sn ? ms(sn.median) : '?'} ms)` : 'nothing',
+        pass: sh ? sh.median <= READY_TARGET_MS : undefined,
+      },
+    ];
     const load = loadLine(loadAtStart, loadavg());
     const markdown = [
       ...sectionHead('Headless host ready: `angelia serve` start → first HTTP answer', ctx.machine, load, verdicts),
-      `Method: ${runs} runs after one unmeasured warm-up, interleaved with the context rows. Each run spawns \`node ${shown} serve --port 0\` on a throw-away `
-        + 'instance with one compiled profile (agents start lazily, so no Codex runs), waits for the "serving on" line on stdout, then sends `GET /` to that '
-        + 'address; "ready" is the 200 answer (the renderer\'s index.html). Wall time from spawn, ms; the process is then stopped with SIGTERM (not timed).',
+      `Method: ${runs} runs after one unmeasured warm-up, interleaved with the context rows. Each run spawns \`node ${shown} serve --port 0\` on a throw-away ` +
+        'instance with one compiled profile (agents start lazily, so no Codex runs), waits for the "serving on" line on stdout, then sends `GET /` to that ' +
+        'address; "ready" is the 200 answer (the renderer\'s index.html). Wall time from spawn, ms; the process is then stopped with SIGTERM (not timed).',
       '',
       seriesTable([H, L, N, V]),
     ].join('\n');
     const line = (s: Series): string => {
       const st = stats(s.samplesMs);
-      return st ? `${s.label}: median ${ms(st.median)} ms (${ms(st.min)}–${ms(st.max)}, n=${st.n})${s.failures.length ? `, ${s.failures.length} failed: ${s.failures[0]}` : ''}` : `${s.label}: ${s.unavailable ?? s.failures[0] ?? 'no samples'}`;
+      return st
+        ? `${s.label}: median ${ms(st.median)} ms (${ms(st.min)}–${ms(st.max)}, n=${st.n})${s.failures.length ? `, ${s.failures.length} failed: ${s.failures[0]}` : ''}`
+        : `${s.label}: ${s.unavailable ?? s.failures[0] ?? 'no samples'}`;
     };
     return { markdown, verdicts, summary: [line(H), line(L), line(N), line(V), load].join('\n') };
   } finally {

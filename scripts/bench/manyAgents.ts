@@ -76,7 +76,13 @@ async function cleanup(inst: TestInstance): Promise<void> {
   }
 }
 
-interface Serve { child: ChildProcess; pid: number; url: string; stop(): Promise<void>; stderrTail(): string }
+interface Serve {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  stop(): Promise<void>;
+  stderrTail(): string;
+}
 
 /** Spawns `node <bin> serve --port 0` for the instance; resolves once it prints its address. */
 function startServe(bin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Serve> {
@@ -94,7 +100,9 @@ function startServe(bin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<S
       if (!/API on /.test(out)) return;
       clearTimeout(timer);
       resolve({
-        child, pid: child.pid as number, url: out.match(/serving on (\S+)/)?.[1] ?? '',
+        child,
+        pid: child.pid as number,
+        url: out.match(/serving on (\S+)/)?.[1] ?? '',
         stderrTail: () => err.slice(-600),
         async stop() {
           child.kill('SIGTERM');
@@ -116,18 +124,28 @@ function callApi<T>(inst: TestInstance, method: 'GET' | 'POST', path: string, bo
   const token = readFileSync(inst.paths.apiToken, 'utf8').trim();
   const text = body === undefined ? null : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request({
-      socketPath: inst.paths.apiSock, method, path, agent: false,
-      headers: { host: 'localhost', authorization: `Bearer ${token}`, ...(text !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${raw.slice(0, 200)}`));
-        else resolve(JSON.parse(raw) as T);
-      });
-    });
+    const req = request(
+      {
+        socketPath: inst.paths.apiSock,
+        method,
+        path,
+        agent: false,
+        headers: {
+          host: 'localhost',
+          authorization: `Bearer ${token}`,
+          ...(text !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${raw.slice(0, 200)}`));
+          else resolve(JSON.parse(raw) as T);
+        });
+      },
+    );
     req.on('error', reject);
     req.end(text ?? undefined);
   });
@@ -141,29 +159,38 @@ function callApi<T>(inst: TestInstance, method: 'GET' | 'POST', path: string, bo
 function followTurnEnds(inst: TestInstance, onTurnEnd: (key: string, atMs: number, status: string) => void): Promise<() => void> {
   const token = readFileSync(inst.paths.apiToken, 'utf8').trim();
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath: inst.paths.apiSock, method: 'GET', path: '/events', agent: false, headers: { host: 'localhost', authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`GET /events: ${res.statusCode}`));
-        return;
-      }
-      let buf = '';
-      res.setEncoding('utf8').on('data', (c: string) => {
-        buf += c;
-        let end = buf.indexOf('\n\n');
-        while (end >= 0) {
-          const block = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          end = buf.indexOf('\n\n');
-          if (!/^event: turn-end$/m.test(block)) continue;
-          const data = block.match(/^data: (.*)$/m)?.[1];
-          if (!data) continue;
-          const e = JSON.parse(data) as { key: string; at: string; status: string };
-          onTurnEnd(e.key, Date.parse(e.at), e.status);
+    const req = request(
+      {
+        socketPath: inst.paths.apiSock,
+        method: 'GET',
+        path: '/events',
+        agent: false,
+        headers: { host: 'localhost', authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`GET /events: ${res.statusCode}`));
+          return;
         }
-      });
-      res.on('error', () => undefined);
-      resolve(() => req.destroy());
-    });
+        let buf = '';
+        res.setEncoding('utf8').on('data', (c: string) => {
+          buf += c;
+          let end = buf.indexOf('\n\n');
+          while (end >= 0) {
+            const block = buf.slice(0, end);
+            buf = buf.slice(end + 2);
+            end = buf.indexOf('\n\n');
+            if (!/^event: turn-end$/m.test(block)) continue;
+            const data = block.match(/^data: (.*)$/m)?.[1];
+            if (!data) continue;
+            const e = JSON.parse(data) as { key: string; at: string; status: string };
+            onTurnEnd(e.key, Date.parse(e.at), e.status);
+          }
+        });
+        res.on('error', () => undefined);
+        resolve(() => req.destroy());
+      },
+    );
     req.on('error', (e) => reject(e));
     req.end();
   });
@@ -181,7 +208,11 @@ function lastError(url: string, chatId: string): Promise<string> {
     }, 10_000);
     ws.on('open', () => ws.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'chats:items', input: { chatId } })));
     ws.on('message', (data) => {
-      const m = JSON.parse(String(data)) as { type: string; id?: unknown; result?: { ok: boolean; value?: { type: string; message?: string; detail?: string | null }[] } };
+      const m = JSON.parse(String(data)) as {
+        type: string;
+        id?: unknown;
+        result?: { ok: boolean; value?: { type: string; message?: string; detail?: string | null }[] };
+      };
       if (m.type !== 'result' || m.id !== 1) return;
       clearTimeout(timer);
       ws.close();
@@ -196,7 +227,12 @@ function lastError(url: string, chatId: string): Promise<string> {
   });
 }
 
-interface StatusChat { chat: string; state: string; session: string | null; queued: number }
+interface StatusChat {
+  chat: string;
+  state: string;
+  session: string | null;
+  queued: number;
+}
 
 async function status(inst: TestInstance): Promise<StatusChat[]> {
   return (await callApi<{ chats: StatusChat[] }>(inst, 'GET', '/status')).chats;
@@ -272,10 +308,12 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       if (m) rssSamples.push(m.rssMb);
     }, 250);
     const t0 = performance.now();
-    const retry = (srv: Serve | null) => async (chat: string): Promise<void> => {
-      const why = srv ? await lastError(srv.url, chat).catch((x: Error) => `(could not read why: ${x.message})`) : '';
-      retries.push(`${chat}: ${why}`);
-    };
+    const retry =
+      (srv: Serve | null) =>
+      async (chat: string): Promise<void> => {
+        const why = srv ? await lastError(srv.url, chat).catch((x: Error) => `(could not read why: ${x.message})`) : '';
+        retries.push(`${chat}: ${why}`);
+      };
     await roundOfTurns(inst, names, 'Hello, first turn.', 600_000, retry(serve)).catch(async (e: Error) => {
       const chat = /chat (\S+) is/.exec(e.message)?.[1];
       const why = serve && chat ? await lastError(serve.url, chat).catch((x: Error) => `(could not read it: ${x.message})`) : '';
@@ -371,19 +409,21 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     },
     {
       target: `idle children reaped on time (idle_exit_minutes = ${IDLE_MINUTES} → ${ms(idleMs)} ms; each exits within ${REAP_TOLERANCE_MS} ms after it)`,
-      measured: reapDelays.length ? `${reapDelays.length}/${AGENTS} reaped, turn end → exit ${ms(Math.min(...reapDelays))}–${ms(Math.max(...reapDelays))} ms${unreaped.length ? `; not reaped: ${unreaped.join(', ')}` : ''}` : 'nothing',
+      measured: reapDelays.length
+        ? `${reapDelays.length}/${AGENTS} reaped, turn end → exit ${ms(Math.min(...reapDelays))}–${ms(Math.max(...reapDelays))} ms${unreaped.length ? `; not reaped: ${unreaped.join(', ')}` : ''}`
+        : 'nothing',
       pass: reapDelays.length ? unreaped.length === 0 && late.length === 0 : undefined,
     },
   ];
   const load = loadLine(loadAtStart, loadavg());
   const markdown = [
     ...sectionHead(`${AGENTS} app-servers live: Angelia's memory, and idle reaping`, ctx.machine, load, verdicts),
-    `Method: one \`angelia serve\` process (\`${ctx.angeliaBin.replace(`${ctx.root}/`, '')}\`) with a table of ${AGENTS} profiles, driven through the loopback API `
-      + `(\`POST /turn\`, owner token; \`GET /status\` polled). Phase 1: ${rounds + 1} rounds of ${AGENTS} concurrent turns (the first starts the ${AGENTS} app-servers; `
-      + 'scripted model, one short message each). Angelia\'s memory is the serve process\'s `VmRSS` (/proc/<pid>/status), sampled every 250 ms; its children are '
-      + 'separate processes and not counted. Phase 2: a fresh instance with `[defaults] idle_exit_minutes = '
-      + `${IDLE_MINUTES}\`, one turn in each chat, then each chat's turn end (the \`turn-end\` event of \`GET /events\`, stamped by Angelia) → its app-server's exit `
-      + '(its pid, from children.json, gone from /proc; 50 ms polling), both on the wall clock.',
+    `Method: one \`angelia serve\` process (\`${ctx.angeliaBin.replace(`${ctx.root}/`, '')}\`) with a table of ${AGENTS} profiles, driven through the loopback API ` +
+      `(\`POST /turn\`, owner token; \`GET /status\` polled). Phase 1: ${rounds + 1} rounds of ${AGENTS} concurrent turns (the first starts the ${AGENTS} app-servers; ` +
+      "scripted model, one short message each). Angelia's memory is the serve process's `VmRSS` (/proc/<pid>/status), sampled every 250 ms; its children are " +
+      'separate processes and not counted. Phase 2: a fresh instance with `[defaults] idle_exit_minutes = ' +
+      `${IDLE_MINUTES}\`, one turn in each chat, then each chat's turn end (the \`turn-end\` event of \`GET /events\`, stamped by Angelia) → its app-server's exit ` +
+      '(its pid, from children.json, gone from /proc; 50 ms polling), both on the wall clock.',
     '',
     '| phase 1 figure | value |',
     '|---|---|',
@@ -400,7 +440,12 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     `Phase 2, turn end → app-server exit (configured ${ms(idleMs)} ms; ms):`,
     '',
     distributionTable([{ label: 'turn end → app-server exited', xs: reapDelays, note: unreaped.length ? `not reaped: ${unreaped.join(', ')}` : '' }]),
-    ...(retries.length ? ['', `**${retries.length} chat start(s) failed and were sent again** (not an Angelia memory matter, but a start failure under ${AGENTS} concurrent starts): ${retries.map((r) => r.replace(/\|/g, '\\|').slice(0, 400)).join(' · ')}`] : []),
+    ...(retries.length
+      ? [
+          '',
+          `**${retries.length} chat start(s) failed and were sent again** (not an Angelia memory matter, but a start failure under ${AGENTS} concurrent starts): ${retries.map((r) => r.replace(/\|/g, '\\|').slice(0, 400)).join(' · ')}`,
+        ]
+      : []),
     ...(notes.length ? ['', `Notes: ${notes.join('; ')}.`] : []),
   ].join('\n');
   const summary = [

@@ -21,8 +21,12 @@ export function timeRun(cmd: string, args: string[], opts: { cwd: string; env: N
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (c: string) => { stdout += c; });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => { stderr = (stderr + c).slice(-8000); });
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      stderr = (stderr + c).slice(-8000);
+    });
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
@@ -41,6 +45,9 @@ export function timeRun(cmd: string, args: string[], opts: { cwd: string; env: N
 /** A short one-line reason from a failed run (first meaningful stderr/stdout line). */
 export function failureReason(r: TimedRun): string {
   if (r.timedOut) return 'timed out';
-  const text = `${r.stderr}\n${r.stdout}`.split('\n').map((l) => l.trim()).filter(Boolean);
+  const text = `${r.stderr}\n${r.stdout}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return `exit ${r.code}: ${text.slice(0, 2).join(' / ').slice(0, 240) || '(no output)'}`;
 }

@@ -26,7 +26,18 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { AppEvent, ChatItem, CoreApi } from '../../src/shared/contract';
 import { startHost, type RunningHost } from '../../src/main/host/server';
 import { createFakeCore } from '../../test/fixtures/fakeCore';
-import { distribution, distributionTable, loadLine, machineLine, ms, verdictLines, type Benchmark, type BenchContext, type BenchResult, type Verdict } from './benchmark';
+import {
+  distribution,
+  distributionTable,
+  loadLine,
+  machineLine,
+  ms,
+  verdictLines,
+  type Benchmark,
+  type BenchContext,
+  type BenchResult,
+  type Verdict,
+} from './benchmark';
 
 /** Items in the long chat. */
 export const ITEMS = 5000;
@@ -40,13 +51,23 @@ export const FRAME_TARGET_MS = 16;
 export const VSYNC_MS = 1000 / 60;
 
 /** Chromium's flags for the headless benchmark. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The long chat's items: even = a notice, odd = a markdown agent answer. */
 export function longChat(n = ITEMS): ChatItem[] {
-  return Array.from({ length: n }, (_, i): ChatItem => (i % 2 === 0
-    ? { type: 'notice', id: `n${i}`, text: `Line #${i}` }
-    : { type: 'agent', id: `a${i}`, text: `Answer **#${i}**: all good, see \`file${i}.ts\` and the [notes](https://example.com/${i}).`, done: true }));
+  return Array.from({ length: n }, (_, i): ChatItem =>
+    i % 2 === 0
+      ? { type: 'notice', id: `n${i}`, text: `Line #${i}` }
+      : { type: 'agent', id: `a${i}`, text: `Answer **#${i}**: all good, see \`file${i}.ts\` and the [notes](https://example.com/${i}).`, done: true },
+  );
 }
 
 /** The page-side instrumentation, installed before the app's first script (addInitScript). */
@@ -110,7 +131,14 @@ function openChatInPage(chatId: string): Promise<{ t0: number; items: number; do
         const ch = new MessageChannel();
         ch.port1.onmessage = () => {
           const painted = performance.now();
-          resolve({ t0, items: bench.bigMessageAt[bench.bigMessageAt.length - 1] ?? NaN, dom, frame, painted, rendered: document.querySelectorAll('[data-testid="transcript"] [data-item-index]').length });
+          resolve({
+            t0,
+            items: bench.bigMessageAt[bench.bigMessageAt.length - 1] ?? NaN,
+            dom,
+            frame,
+            painted,
+            rendered: document.querySelectorAll('[data-testid="transcript"] [data-item-index]').length,
+          });
         };
         ch.port2.postMessage(0);
       });
@@ -125,7 +153,14 @@ function openChatInPage(chatId: string): Promise<{ t0: number; items: number; do
   });
 }
 
-interface Opened { t0: number; items: number; dom: number; frame: number; painted: number; rendered: number }
+interface Opened {
+  t0: number;
+  items: number;
+  dom: number;
+  frame: number;
+  painted: number;
+  rendered: number;
+}
 
 async function run(ctx: BenchContext): Promise<BenchResult> {
   const loadAtStart = loadavg();
@@ -205,12 +240,21 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
         b.longTasks = 0;
         b.recording = true;
       });
-      const words = ['Streaming ', 'the **answer** ', 'word by word, ', 'with `code` ', 'and a [link](https://example.com). ', '\n\n- a list item ', 'and more text. '];
+      const words = [
+        'Streaming ',
+        'the **answer** ',
+        'word by word, ',
+        'with `code` ',
+        'and a [link](https://example.com). ',
+        '\n\n- a list item ',
+        'and more text. ',
+      ];
       const t0 = performance.now();
       let sent = 0;
       while (performance.now() - t0 < STREAM_SECONDS * 1000) {
         const due = Math.floor(((performance.now() - t0) / 1000) * DELTAS_PER_SECOND);
-        for (; sent < due; sent += 1) emit({ event: 'chat:delta', payload: { chatId: 'long', itemId, field: 'text', delta: words[sent % words.length] as string } });
+        for (; sent < due; sent += 1)
+          emit({ event: 'chat:delta', payload: { chatId: 'long', itemId, field: 'text', delta: words[sent % words.length] as string } });
         await new Promise((r) => setTimeout(r, 5));
       }
       streamedMs += performance.now() - t0;
@@ -242,13 +286,15 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       },
       {
         target: `${DELTAS_PER_SECOND} deltas/s streamed: 95th-percentile frame ≤ ${FRAME_TARGET_MS} ms (read as one 60 Hz frame, ${VSYNC_MS.toFixed(1)} ms: Chromium paces frames at 60 Hz, so no interval is shorter)`,
-        measured: fr ? `p95 frame interval ${ms(fr.p95)} ms (p50 ${ms(fr.p50)}, max ${ms(fr.max)}; ${dropped}/${fr.n} frames over 1.5 vsync); rendering work per frame p95 ${wk ? ms(wk.p95) : '–'} ms` : 'nothing',
+        measured: fr
+          ? `p95 frame interval ${ms(fr.p95)} ms (p50 ${ms(fr.p50)}, max ${ms(fr.max)}; ${dropped}/${fr.n} frames over 1.5 vsync); rendering work per frame p95 ${wk ? ms(wk.p95) : '–'} ms`
+          : 'nothing',
         pass: fr ? fr.p95 <= VSYNC_MS + 0.5 : undefined,
       },
     ];
     const load = loadLine(loadAtStart, loadavg());
     const markdown = [
-      '## Renderer in Chromium: a 5 000-item chat\'s first paint, and 200 deltas a second',
+      "## Renderer in Chromium: a 5 000-item chat's first paint, and 200 deltas a second",
       '',
       `${machineLine(ctx.machine)} Chromium ${version} (headless, \`${CHROMIUM_ARGS.join(' ')}\`), viewport 1100×720.`,
       '',
@@ -256,14 +302,14 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       '',
       verdictLines(verdicts),
       '',
-      `Method: the built renderer (out/renderer) served by the headless host (\`startHost\`, as \`angelia serve\`) over the fake core with a chat of ${ITEMS} items `
-        + '(even: a notice, odd: a markdown answer). **First paint** (one warm-up, then a fresh page load per run): in the page, `t0 = performance.now()`, then a click on '
-        + 'the chat\'s row; the renderer fetches the items (`chats:items` over the WebSocket), stores them and renders the virtualized transcript at its end. '
-        + '"items" = the WebSocket message with the answer arrives (a listener registered before the app\'s); "dom" = a MutationObserver sees the last item '
-        + `(\`data-item-index="${ITEMS - 1}"\`) in the transcript; "painted" = the first task after the frame that rendered it (a MessageChannel message posted from `
-        + 'that frame\'s requestAnimationFrame callback). First paint = painted − t0. '
-        + `**Streaming** (${streams} × ${STREAM_SECONDS} s): a new agent item, then \`chat:delta\` events at ${DELTAS_PER_SECOND}/s from the host (a few words of markdown each); `
-        + 'frame time = the interval between consecutive requestAnimationFrame callbacks; rendering work = a frame\'s rAF callback → the first task after it.',
+      `Method: the built renderer (out/renderer) served by the headless host (\`startHost\`, as \`angelia serve\`) over the fake core with a chat of ${ITEMS} items ` +
+        '(even: a notice, odd: a markdown answer). **First paint** (one warm-up, then a fresh page load per run): in the page, `t0 = performance.now()`, then a click on ' +
+        "the chat's row; the renderer fetches the items (`chats:items` over the WebSocket), stores them and renders the virtualized transcript at its end. " +
+        '"items" = the WebSocket message with the answer arrives (a listener registered before the app\'s); "dom" = a MutationObserver sees the last item ' +
+        `(\`data-item-index="${ITEMS - 1}"\`) in the transcript; "painted" = the first task after the frame that rendered it (a MessageChannel message posted from ` +
+        "that frame's requestAnimationFrame callback). First paint = painted − t0. " +
+        `**Streaming** (${streams} × ${STREAM_SECONDS} s): a new agent item, then \`chat:delta\` events at ${DELTAS_PER_SECOND}/s from the host (a few words of markdown each); ` +
+        "frame time = the interval between consecutive requestAnimationFrame callbacks; rendering work = a frame's rAF callback → the first task after it.",
       '',
       distributionTable([
         { label: 'first paint: click → frame rendered', xs: firstPaint },
@@ -274,14 +320,22 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
         { label: 'streaming: rendering work per frame (rAF → next task)', xs: work },
       ]),
       '',
-      `Transcript items in the DOM after opening: ${rendered} of ${ITEMS} (virtualized). Deltas sent ${deltasSent} in ${ms(streamedMs)} ms `
-        + `(${streamedMs ? Math.round((deltasSent / streamedMs) * 1000) : 0}/s); delta messages seen by the page while recording ${deltasSeen}; long tasks (> 50 ms) while streaming: ${longTasks}.`,
+      `Transcript items in the DOM after opening: ${rendered} of ${ITEMS} (virtualized). Deltas sent ${deltasSent} in ${ms(streamedMs)} ms ` +
+        `(${streamedMs ? Math.round((deltasSent / streamedMs) * 1000) : 0}/s); delta messages seen by the page while recording ${deltasSeen}; long tasks (> 50 ms) while streaming: ${longTasks}.`,
       ...(problems.length ? ['', `Problems: ${problems.slice(0, 3).join('; ')}`] : []),
     ].join('\n');
-    const d = (name: string, x: ReturnType<typeof distribution>): string => `${name}: ${x ? `p50 ${ms(x.p50)} / p95 ${ms(x.p95)} / max ${ms(x.max)} ms (n=${x.n})` : 'no samples'}`;
+    const d = (name: string, x: ReturnType<typeof distribution>): string =>
+      `${name}: ${x ? `p50 ${ms(x.p50)} / p95 ${ms(x.p95)} / max ${ms(x.max)} ms (n=${x.n})` : 'no samples'}`;
     const summary = [
-      d('first paint', fp), d('  click → items', distribution(toItems)), d('  items → dom', distribution(toDom)), d('  dom → painted', distribution(toPainted)),
-      d('frame interval', fr), d('render work', wk), `deltas sent ${deltasSent}, seen ${deltasSeen}, long tasks ${longTasks}`, ...problems.slice(0, 3), load,
+      d('first paint', fp),
+      d('  click → items', distribution(toItems)),
+      d('  items → dom', distribution(toDom)),
+      d('  dom → painted', distribution(toPainted)),
+      d('frame interval', fr),
+      d('render work', wk),
+      `deltas sent ${deltasSent}, seen ${deltasSeen}, long tasks ${longTasks}`,
+      ...problems.slice(0, 3),
+      load,
     ].join('\n');
     return { markdown, summary, verdicts };
   } finally {

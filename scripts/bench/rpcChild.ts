@@ -9,9 +9,18 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { signalTree } from '../../src/main/core/codex/reap';
 
 /** What to spawn: the executable, its whole argv (ending with "app-server"), cwd and complete environment. */
-export interface SpawnSpec { bin: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }
+export interface SpawnSpec {
+  bin: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
 
-interface Pending { method: string; resolve: (v: unknown) => void; reject: (e: Error) => void }
+interface Pending {
+  method: string;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
 
 /** One child and its connection. */
 export class RpcChild {
@@ -67,7 +76,10 @@ export class RpcChild {
 
   /** `initialize` with the capabilities Angelia sends, then `initialized`. */
   async initialize(): Promise<Record<string, unknown>> {
-    const r = await this.request('initialize', { clientInfo: { name: 'bench-bare', title: 'bench', version: '0' }, capabilities: { experimentalApi: true, requestAttestation: false } });
+    const r = await this.request('initialize', {
+      clientInfo: { name: 'bench-bare', title: 'bench', version: '0' },
+      capabilities: { experimentalApi: true, requestAttestation: false },
+    });
     this.notify('initialized');
     return r;
   }

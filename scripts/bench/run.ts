@@ -37,7 +37,14 @@ run to run by more than Angelia's whole cost, so the turn-overhead and agent-sta
 own time, phase by phase, which does not depend on it.
 `;
 
-interface Args { runs: number; ids: string[]; write: boolean; build: boolean; quick: boolean; angelia?: string }
+interface Args {
+  runs: number;
+  ids: string[];
+  write: boolean;
+  build: boolean;
+  quick: boolean;
+  angelia?: string;
+}
 
 function usage(): string {
   return `usage: npm run bench [-- <id>…] [--runs N>=3] [--quick] [--no-write] [--no-build] [--angelia path/to/angelia.js]\nids: ${BENCHMARKS.map((b) => b.id).join(', ')}`;
@@ -107,10 +114,11 @@ async function main(): Promise<number> {
     try {
       const result = await bench.run({ runs: args.runs, quick: args.quick, root, angeliaBin, machine: { ...machine, date: new Date().toISOString() }, log });
       process.stdout.write(`\n${bench.title}\n${result.summary}\n`);
-      for (const v of result.verdicts ?? []) verdictsOut.push(`${v.pass === undefined ? 'NOT MEASURED' : v.pass ? 'PASS' : 'MISS'}  ${v.target}: ${v.measured}`);
+      for (const v of result.verdicts ?? [])
+        verdictsOut.push(`${v.pass === undefined ? 'NOT MEASURED' : v.pass ? 'PASS' : 'MISS'}  ${v.target}: ${v.measured}`);
       body = result.markdown + (args.quick ? '\n\n_Quick run (`--quick`): fewer samples than the full suite; figures for validation only._' : '');
     } catch (e) {
-      const why = e instanceof Error ? e.stack ?? e.message : String(e);
+      const why = e instanceof Error ? (e.stack ?? e.message) : String(e);
       log(`bench ${bench.id} failed: ${why}`);
       verdictsOut.push(`NOT MEASURED  ${bench.title}: the benchmark failed (${why.split('\n')[0]})`);
       body = `## ${bench.title}\n\nNot measured: the benchmark failed on ${machine.date}: ${why.split('\n')[0]}`;
@@ -118,8 +126,13 @@ async function main(): Promise<number> {
     log(`== ${bench.id} took ${Math.round((Date.now() - t0) / 1000)} s`);
     doc = replaceSection(doc, bench.id, body);
   }
-  const summary = summarySection(doc, BENCHMARKS.map((b) => ({ id: b.id, title: b.title })));
-  doc = doc.includes('<!-- bench:summary:start -->') ? replaceSection(doc, 'summary', summary) : doc.replace(HEADER, `${HEADER}\n<!-- bench:summary:start -->\n${summary}\n<!-- bench:summary:end -->\n`);
+  const summary = summarySection(
+    doc,
+    BENCHMARKS.map((b) => ({ id: b.id, title: b.title })),
+  );
+  doc = doc.includes('<!-- bench:summary:start -->')
+    ? replaceSection(doc, 'summary', summary)
+    : doc.replace(HEADER, `${HEADER}\n<!-- bench:summary:start -->\n${summary}\n<!-- bench:summary:end -->\n`);
   process.stdout.write(`\nTargets:\n${verdictsOut.map((l) => `  ${l}`).join('\n')}\n`);
   if (args.write) {
     await mkdir(dirname(docPath), { recursive: true });
@@ -130,14 +143,15 @@ async function main(): Promise<number> {
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(fileURLToPath(import.meta.url));
-if (isMain) main().then(
-  (code) => {
-    process.exitCode = code;
-    // Lingering handles (a browser, a socket) must not keep the suite alive.
-    setTimeout(() => process.exit(code), 500).unref();
-  },
-  (e: unknown) => {
-    process.stderr.write(`bench: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
-    process.exitCode = 1;
-  },
-);
+if (isMain)
+  main().then(
+    (code) => {
+      process.exitCode = code;
+      // Lingering handles (a browser, a socket) must not keep the suite alive.
+      setTimeout(() => process.exit(code), 500).unref();
+    },
+    (e: unknown) => {
+      process.stderr.write(`bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );

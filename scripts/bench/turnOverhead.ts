@@ -75,7 +75,7 @@ const PHASE_LABEL: Record<Phase, string> = {
   toTurn: 'thread answered → `turn/start` sent (Angelia: attestation, sessions)',
   turn: '`turn/start` → `turn/completed`',
   codexExit: 'turn completed → codex exited',
-  nodeExit: 'codex exited → the process\'s last mark (Angelia: Node `exit` event)',
+  nodeExit: "codex exited → the process's last mark (Angelia: Node `exit` event)",
   rest: 'last mark → the process reaped (exit, pipes closed)',
   total: 'total (spawn → exit, wall)',
 };
@@ -110,7 +110,15 @@ export function angeliaPhases(marks: ProbeMark[], wallMs: number): Record<Phase,
 }
 
 /** The marks `bareClient.mjs` prints (ms since its time origin). */
-export interface BareMarks { spawn: number; initialize: number; thread: number; turnStart: number; turnCompleted: number; codexExit: number; end: number }
+export interface BareMarks {
+  spawn: number;
+  initialize: number;
+  thread: number;
+  turnStart: number;
+  turnCompleted: number;
+  codexExit: number;
+  end: number;
+}
 
 /** Phases of one bare-client run (A), from its marks and the run's wall time. */
 export function barePhases(m: BareMarks, wallMs: number): Record<Phase, number> {
@@ -162,12 +170,16 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     const bareScript = join(ctx.root, 'scripts', 'bench', 'bareClient.mjs');
     const launchFile = join(dir, 'bare-launch.json');
 
-    const A: Series = { label: '(A) `node scripts/bench/bareClient.mjs` — bare NDJSON client, Angelia\'s compiled codex launch: spawn → initialize → thread/resume → turn → exit', samplesMs: [], failures: [] };
+    const A: Series = {
+      label: "(A) `node scripts/bench/bareClient.mjs` — bare NDJSON client, Angelia's compiled codex launch: spawn → initialize → thread/resume → turn → exit",
+      samplesMs: [],
+      failures: [],
+    };
     const shown = relative(ctx.root, bin);
     const B: Series = { label: `(B) \`node ${shown} run <profile> <prompt> --json\` (resumes the chat)`, samplesMs: [], failures: [] };
     const BP: Series = { label: '(B′) the same with the phase probe (`--import probe`; its phases are below)', samplesMs: [], failures: [] };
     const N: Series = { label: 'context: `node -e 0` (Node start-up)', samplesMs: [], failures: [] };
-    const P: Series = { label: 'context: `node --import <phase probe> -e 0` (start-up + B\'s probe)', samplesMs: [], failures: [] };
+    const P: Series = { label: "context: `node --import <phase probe> -e 0` (start-up + B's probe)", samplesMs: [], failures: [] };
     const V: Series = { label: `context: \`node ${shown} version\` (start-up + CLI load)`, samplesMs: [], failures: [] };
     const aPhases = Object.fromEntries(PHASES.map((p) => [p, [] as number[]])) as Record<Phase, number[]>;
     const bPhases = Object.fromEntries(PHASES.map((p) => [p, [] as number[]])) as Record<Phase, number[]>;
@@ -219,7 +231,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
           await writeFile(launchFile, JSON.stringify(launch));
         }
       } catch (e) {
-        A.unavailable = e instanceof Error ? e.message.split('\n')[0] ?? e.message : String(e);
+        A.unavailable = e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e);
       }
     }
     const version = await timeRun(process.execPath, [bin, 'version'], { cwd: ctx.root, env });
@@ -277,13 +289,20 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     };
     const context = async (s: Series, args: string[]): Promise<void> => {
       const r = await timeRun(process.execPath, args, { cwd: ctx.root, env });
-      if (r.code === 0) s.samplesMs.push(r.ms); else s.failures.push(failureReason(r));
+      if (r.code === 0) s.samplesMs.push(r.ms);
+      else s.failures.push(failureReason(r));
     };
     for (let i = 0; i < ctx.runs; i += 1) {
       ctx.log(`turn-overhead: round ${i + 1}/${ctx.runs}`);
       let a: Record<Phase, number> | undefined;
       let b: number | undefined;
-      if (i % 2 === 0) { a = await doA(); b = await doB(); } else { b = await doB(); a = await doA(); }
+      if (i % 2 === 0) {
+        a = await doA();
+        b = await doB();
+      } else {
+        b = await doB();
+        a = await doA();
+      }
       const bp = await doBProbed();
       if (a && b !== undefined) pairedRatios.push(b / a.total);
       if (a && bp) own.push(ownMs(a, bp));
@@ -296,18 +315,21 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     const sa = stats(A.samplesMs);
     const sb = stats(B.samplesMs);
     const ratioValue = sa && sb ? sb.median / sa.median : undefined;
-    const ratio = sa && sb && ratioValue !== undefined
-      ? `${ratioValue.toFixed(3)}× (B ${ms(sb.median)} ms / A ${ms(sa.median)} ms, medians; B − A = ${ms(sb.median - sa.median)} ms)`
-      : 'not available (one side was not measured)';
+    const ratio =
+      sa && sb && ratioValue !== undefined
+        ? `${ratioValue.toFixed(3)}× (B ${ms(sb.median)} ms / A ${ms(sa.median)} ms, medians; B − A = ${ms(sb.median - sa.median)} ms)`
+        : 'not available (one side was not measured)';
     const probeCost = stats(P.samplesMs) && stats(N.samplesMs) ? (stats(P.samplesMs)?.median ?? 0) - (stats(N.samplesMs)?.median ?? 0) : undefined;
     const sp = stats(pairedRatios);
     const so = stats(own);
     const cliLoad = stats(V.samplesMs) && stats(N.samplesMs) ? (stats(V.samplesMs)?.median ?? 0) - (stats(N.samplesMs)?.median ?? 0) : undefined;
-    const verdicts: Verdict[] = [{
-      target: `\`angelia run\` / bare NDJSON client ≤ ${TURN_TARGET}× (medians)`,
-      measured: ratioValue !== undefined ? `${ratioValue.toFixed(3)}×` : 'nothing',
-      pass: ratioValue !== undefined ? ratioValue <= TURN_TARGET : undefined,
-    }];
+    const verdicts: Verdict[] = [
+      {
+        target: `\`angelia run\` / bare NDJSON client ≤ ${TURN_TARGET}× (medians)`,
+        measured: ratioValue !== undefined ? `${ratioValue.toFixed(3)}×` : 'nothing',
+        pass: ratioValue !== undefined ? ratioValue <= TURN_TARGET : undefined,
+      },
+    ];
     const cell = (xs: number[]): string => {
       const s = stats(xs);
       return s ? `**${ms(s.median)}** (${ms(s.min)}–${ms(s.max)})` : '–';
@@ -320,36 +342,43 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     const phaseRows = PHASES.map((p) => `| ${PHASE_LABEL[p]} | ${cell(aPhases[p])} | ${cell(bPhases[p])} | ${diff(p)} |`);
     const markdown = [
       ...sectionHead('Turn overhead: `angelia run` vs a bare NDJSON client', ctx.machine, load, verdicts),
-      `Method: ${ctx.runs} interleaved rounds (A/B order alternates each round) after one unmeasured warm-up of each; `
-        + 'every figure is the wall time of one whole run, spawn to exit, in milliseconds (min, **median**, max). Both sides are a fresh `node` process '
-        + 'and run the same Codex work: the pinned codex with '
-        + (spawnedExactly ? 'exactly the argv, cwd and environment Angelia spawned it with (seen by the probe in a warm-up of B' : 'the profile\'s compiled flags and environment (`angelia compile bench --json`')
-        + `: ${launch ? launch.args.length - 1 : '?'} arguments before \`app-server\`), the profile's cwd, the same CODEX_HOME written by \`writeOfflineCodexHome\` (outside /tmp) `
-        + 'and the same scripted model (one message, 3 deltas); each side resumes its own thread (`thread/resume`), which its warm-up started, '
-        + `with the same parameters (A sends Angelia's, seen by the probe: ${threadParamKeys.length ? threadParamKeys.map((k) => `\`${k}\``).join(', ') : 'not captured'}); `
-        + 'B′ has a profile (chat, thread) of its own, so every thread grows by one turn a round. '
-        + 'A is `scripts/bench/bareClient.mjs`: plain JavaScript, Node built-ins only. The ratio compares A with B as a user runs it; a third run each round, B′, '
-        + 'carries a preload that timestamps its codex child\'s stdio for the phase table (its own cost: the two `-e 0` context rows differ by '
-        + `${probeCost !== undefined ? `${ms(probeCost)} ms` : '?'}, median). `
-        + 'Other processes may share the machine: see the load average.',
+      `Method: ${ctx.runs} interleaved rounds (A/B order alternates each round) after one unmeasured warm-up of each; ` +
+        'every figure is the wall time of one whole run, spawn to exit, in milliseconds (min, **median**, max). Both sides are a fresh `node` process ' +
+        'and run the same Codex work: the pinned codex with ' +
+        (spawnedExactly
+          ? 'exactly the argv, cwd and environment Angelia spawned it with (seen by the probe in a warm-up of B'
+          : "the profile's compiled flags and environment (`angelia compile bench --json`") +
+        `: ${launch ? launch.args.length - 1 : '?'} arguments before \`app-server\`), the profile's cwd, the same CODEX_HOME written by \`writeOfflineCodexHome\` (outside /tmp) ` +
+        'and the same scripted model (one message, 3 deltas); each side resumes its own thread (`thread/resume`), which its warm-up started, ' +
+        `with the same parameters (A sends Angelia's, seen by the probe: ${threadParamKeys.length ? threadParamKeys.map((k) => `\`${k}\``).join(', ') : 'not captured'}); ` +
+        'B′ has a profile (chat, thread) of its own, so every thread grows by one turn a round. ' +
+        'A is `scripts/bench/bareClient.mjs`: plain JavaScript, Node built-ins only. The ratio compares A with B as a user runs it; a third run each round, B′, ' +
+        "carries a preload that timestamps its codex child's stdio for the phase table (its own cost: the two `-e 0` context rows differ by " +
+        `${probeCost !== undefined ? `${ms(probeCost)} ms` : '?'}, median). ` +
+        'Other processes may share the machine: see the load average.',
       '',
       seriesTable([A, B, BP, N, P, V]),
       '',
       `Ratio B/A: ${ratio}. Paired, round by round (B / A of the same round): median ${sp ? `${sp.median.toFixed(3)}× (${sp.min.toFixed(3)}–${sp.max.toFixed(3)}, n=${sp.n})` : '–'}.`,
       '',
-      `Angelia's own time per run (B′ − A over the phases where the client works, not Codex; see \`ownMs\`): median ${so ? `**${ms(so.median)} ms** (${ms(so.min)}–${ms(so.max)}, n=${so.n})` : '–'}`
-        + (so && sa ? `, i.e. ${((sa.median + so.median) / sa.median).toFixed(3)}× of A's median if Codex's own time were the same on both sides (it varies by more than that from run to run on a loaded machine).` : '.')
-        + ` Of it, loading the CLI (\`version\` − \`node -e 0\`, medians): ${cliLoad !== undefined ? `${ms(cliLoad)} ms` : '–'}; the rest of "process start → codex spawned" is the table, the launch plan `
-        + '(compile facts, launch guard, mailbox, tokens) and the orchestrator; then the config checks, the attestation and sessions write, and the shutdown.'
-        + (sa && so ? ` The target leaves ${ms((TURN_TARGET - 1) * sa.median)} ms (${Math.round((TURN_TARGET - 1) * 100)} % of A's median) for all of that; `
-          + `the part before codex is spawned alone (B′ − A of the first phase, medians) is ${diff('toSpawn')} ms: Node loading and compiling the code that builds and `
-          + 'checks the sandbox (the table schema, the compiler, the launch guard, the JSON-RPC client; zod schemas are built as their modules load) before Codex can be asked anything.' : ''),
+      `Angelia's own time per run (B′ − A over the phases where the client works, not Codex; see \`ownMs\`): median ${so ? `**${ms(so.median)} ms** (${ms(so.min)}–${ms(so.max)}, n=${so.n})` : '–'}` +
+        (so && sa
+          ? `, i.e. ${((sa.median + so.median) / sa.median).toFixed(3)}× of A's median if Codex's own time were the same on both sides (it varies by more than that from run to run on a loaded machine).`
+          : '.') +
+        ` Of it, loading the CLI (\`version\` − \`node -e 0\`, medians): ${cliLoad !== undefined ? `${ms(cliLoad)} ms` : '–'}; the rest of "process start → codex spawned" is the table, the launch plan ` +
+        '(compile facts, launch guard, mailbox, tokens) and the orchestrator; then the config checks, the attestation and sessions write, and the shutdown.' +
+        (sa && so
+          ? ` The target leaves ${ms((TURN_TARGET - 1) * sa.median)} ms (${Math.round((TURN_TARGET - 1) * 100)} % of A's median) for all of that; ` +
+            `the part before codex is spawned alone (B′ − A of the first phase, medians) is ${diff('toSpawn')} ms: Node loading and compiling the code that builds and ` +
+            'checks the sandbox (the table schema, the compiler, the launch guard, the JSON-RPC client; zod schemas are built as their modules load) before Codex can be asked anything.'
+          : ''),
       '',
-      'By phase, ms: **median** (min–max); the last column is the difference of the medians. Both sides\' phases come from timestamps '
-        + 'taken in the process (ms since its `performance.timeOrigin`; the first phase therefore includes Node\'s start-up) and add up to the total in each run.'
-        + (bUnprobed ? ` ${bUnprobed} B run(s) had no complete probe marks and are left out of B's phases.` : '')
-        + ` Codex started early (core/codex/prespawn.ts) and adopted in ${BP.samplesMs.length - bNotAdopted} of ${BP.samplesMs.length} probed runs`
-        + (bNotAdopted ? ` (the other ${bNotAdopted} spawned Codex twice and are left out of B's phases)` : '') + '.',
+      "By phase, ms: **median** (min–max); the last column is the difference of the medians. Both sides' phases come from timestamps " +
+        "taken in the process (ms since its `performance.timeOrigin`; the first phase therefore includes Node's start-up) and add up to the total in each run." +
+        (bUnprobed ? ` ${bUnprobed} B run(s) had no complete probe marks and are left out of B's phases.` : '') +
+        ` Codex started early (core/codex/prespawn.ts) and adopted in ${BP.samplesMs.length - bNotAdopted} of ${BP.samplesMs.length} probed runs` +
+        (bNotAdopted ? ` (the other ${bNotAdopted} spawned Codex twice and are left out of B's phases)` : '') +
+        '.',
       '',
       '| phase | (A) bare client | (B′) `angelia run`, probed | B′ − A |',
       '|---|---|---|---|',
@@ -360,14 +389,33 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     ].join('\n');
     const line = (s: Series): string => {
       const st = stats(s.samplesMs);
-      return s.unavailable ? `${s.label}: NOT MEASURED — ${s.unavailable}` : st ? `${s.label}: median ${ms(st.median)} ms (min ${ms(st.min)}, max ${ms(st.max)}, n=${st.n}${s.failures.length ? `, ${s.failures.length} failed: ${s.failures[0]}` : ''})` : `${s.label}: all ${s.failures.length} runs failed: ${s.failures[0] ?? ''}`;
+      return s.unavailable
+        ? `${s.label}: NOT MEASURED — ${s.unavailable}`
+        : st
+          ? `${s.label}: median ${ms(st.median)} ms (min ${ms(st.min)}, max ${ms(st.max)}, n=${st.n}${s.failures.length ? `, ${s.failures.length} failed: ${s.failures[0]}` : ''})`
+          : `${s.label}: all ${s.failures.length} runs failed: ${s.failures[0] ?? ''}`;
     };
     const med = (xs: number[]): string => {
       const s = stats(xs);
       return s ? ms(s.median) : '–';
     };
     const phaseSummary = PHASES.map((p) => `  ${PHASE_LABEL[p]}: A ${med(aPhases[p])} / B ${med(bPhases[p])}`);
-    return { markdown, verdicts, summary: [line(A), line(B), line(BP), line(N), line(P), line(V), `ratio B/A: ${ratio}; paired median ${sp ? sp.median.toFixed(3) : '–'}; Angelia's own time median ${so ? ms(so.median) : '–'} ms`, load, 'phases (medians, ms):', ...phaseSummary].join('\n') };
+    return {
+      markdown,
+      verdicts,
+      summary: [
+        line(A),
+        line(B),
+        line(BP),
+        line(N),
+        line(P),
+        line(V),
+        `ratio B/A: ${ratio}; paired median ${sp ? sp.median.toFixed(3) : '–'}; Angelia's own time median ${so ? ms(so.median) : '–'} ms`,
+        load,
+        'phases (medians, ms):',
+        ...phaseSummary,
+      ].join('\n'),
+    };
   } finally {
     await model.close();
     await rm(dir, { recursive: true, force: true });

@@ -25,45 +25,71 @@ const REPOS = (process.env.REPOS ?? process.cwd()).split(',');
 type Mods = typeof LaunchPlan & typeof CodexHome & typeof Scripted & typeof Paths & typeof Load & typeof Bare & typeof Compiled;
 const mods: Record<string, Mods> = {};
 for (const REPO of REPOS) {
-  const parts = await Promise.all(['src/main/core/launch/plan.ts', 'src/main/demo/codexHome.ts', 'src/main/demo/scriptedModel.ts', 'src/main/core/instance/paths.ts',
-    'src/main/core/table/load.ts', 'test/fixtures/bareCodex.ts', 'test/fixtures/compiled.ts'].map((f) => import(`${REPO}/${f}`) as Promise<object>));
+  const parts = await Promise.all(
+    [
+      'src/main/core/launch/plan.ts',
+      'src/main/demo/codexHome.ts',
+      'src/main/demo/scriptedModel.ts',
+      'src/main/core/instance/paths.ts',
+      'src/main/core/table/load.ts',
+      'test/fixtures/bareCodex.ts',
+      'test/fixtures/compiled.ts',
+    ].map((f) => import(`${REPO}/${f}`) as Promise<object>),
+  );
   mods[REPO] = Object.assign({}, ...parts) as Mods;
 }
 const all: Record<string, number[][]> = Object.fromEntries(REPOS.map((r) => [r, []]));
-for (let n = 0; n < N; n++) for (const REPO of (n % 2 ? [...REPOS].reverse() : REPOS)) {
-  const { planLaunch, freshDir, writeOfflineCodexHome, startScriptedModel, resolveInstance, loadTable, BareCodex, runTurn, writeCompiled } = mods[REPO]!;
-  const rows = all[REPO]!;
-  const root = await freshDir('bench-start');
-  const home = join(root, 'home');
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, ANGELIA_STATE_DIR: join(home, '.angelia'), CODEX_HOME: join(root, 'codex-home'), RUST_LOG: 'warn' };
-  delete env.ANGELIA_CONFIG;
-  const paths = resolveInstance(env);
-  for (const p of ['coder', 'other']) await mkdir(join(paths.workspace, 'profiles', p), { recursive: true });
-  for (const d of ['.ssh', '.config/gh', '.local/bin', '.cargo/bin']) await mkdir(join(home, d), { recursive: true });
-  const model = await startScriptedModel();
-  await writeOfflineCodexHome(paths.codexHome, { modelBaseUrl: model.baseUrl });
-  await writeFile(paths.tableFile, '[profiles.coder]\ncwd = "profiles/coder"\npermission_mode = "default"\n[profiles.other]\ncwd = "profiles/other"\n');
-  const table = await loadTable(paths.tableFile, { home, env });
-  await writeCompiled(paths, table);
-  const t0 = performance.now();
-  const plan = await planLaunch({ table, profile: 'coder', chatId: 'coder', paths, env });
-  const t1 = performance.now();
-  const codex = BareCodex.spawn({ bin: plan.spawn.bin, args: plan.spawn.args.slice(0, -1), cwd: plan.spawn.cwd, env: plan.spawn.env, codexHome: paths.codexHome });
-  await codex.initialize();
-  const t2 = performance.now();
-  const started = await codex.request<{ thread: { id: string } }>('thread/start', plan.threadParams);
-  const t3 = performance.now();
-  model.enqueue({ exec: { cmd: 'echo hi', login: false } }, { message: 'done' });
-  const turn = await runTurn(codex, started.thread.id, 'run');
-  const t4 = performance.now();
-  if (turn.status !== 'completed') throw new Error('turn ' + turn.status);
-  rows.push([t1 - t0, t2 - t1, t3 - t2, t4 - t3]);
-  await codex.close(); await model.close();
-  await rm(root, { recursive: true, force: true });
-}
+for (let n = 0; n < N; n++)
+  for (const REPO of n % 2 ? [...REPOS].reverse() : REPOS) {
+    const { planLaunch, freshDir, writeOfflineCodexHome, startScriptedModel, resolveInstance, loadTable, BareCodex, runTurn, writeCompiled } = mods[REPO]!;
+    const rows = all[REPO]!;
+    const root = await freshDir('bench-start');
+    const home = join(root, 'home');
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: home,
+      ANGELIA_STATE_DIR: join(home, '.angelia'),
+      CODEX_HOME: join(root, 'codex-home'),
+      RUST_LOG: 'warn',
+    };
+    delete env.ANGELIA_CONFIG;
+    const paths = resolveInstance(env);
+    for (const p of ['coder', 'other']) await mkdir(join(paths.workspace, 'profiles', p), { recursive: true });
+    for (const d of ['.ssh', '.config/gh', '.local/bin', '.cargo/bin']) await mkdir(join(home, d), { recursive: true });
+    const model = await startScriptedModel();
+    await writeOfflineCodexHome(paths.codexHome, { modelBaseUrl: model.baseUrl });
+    await writeFile(paths.tableFile, '[profiles.coder]\ncwd = "profiles/coder"\npermission_mode = "default"\n[profiles.other]\ncwd = "profiles/other"\n');
+    const table = await loadTable(paths.tableFile, { home, env });
+    await writeCompiled(paths, table);
+    const t0 = performance.now();
+    const plan = await planLaunch({ table, profile: 'coder', chatId: 'coder', paths, env });
+    const t1 = performance.now();
+    const codex = BareCodex.spawn({
+      bin: plan.spawn.bin,
+      args: plan.spawn.args.slice(0, -1),
+      cwd: plan.spawn.cwd,
+      env: plan.spawn.env,
+      codexHome: paths.codexHome,
+    });
+    await codex.initialize();
+    const t2 = performance.now();
+    const started = await codex.request<{ thread: { id: string } }>('thread/start', plan.threadParams);
+    const t3 = performance.now();
+    model.enqueue({ exec: { cmd: 'echo hi', login: false } }, { message: 'done' });
+    const turn = await runTurn(codex, started.thread.id, 'run');
+    const t4 = performance.now();
+    if (turn.status !== 'completed') throw new Error('turn ' + turn.status);
+    rows.push([t1 - t0, t2 - t1, t3 - t2, t4 - t3]);
+    await codex.close();
+    await model.close();
+    await rm(root, { recursive: true, force: true });
+  }
 for (const REPO of REPOS) {
   const rows = all[REPO]!;
-  const med = (i: number): number => { const v = rows.map((r) => r[i]!).sort((a, b) => a - b); return v[Math.floor(v.length / 2)]!; };
+  const med = (i: number): number => {
+    const v = rows.map((r) => r[i]!).sort((a, b) => a - b);
+    return v[Math.floor(v.length / 2)]!;
+  };
   const fmt = (i: number): string => `median ${med(i).toFixed(0)} ms [${rows.map((r) => r[i]!.toFixed(0)).join(', ')}]`;
   console.log(JSON.stringify({ repo: REPO, n: N }));
   console.log('plan      ', fmt(0));

@@ -21,34 +21,123 @@ import { BareCodex, runTurn, type RpcMessage, type TurnOutcome } from '../../tes
  * One measured case: a label, the step that answers the turn's model request (none: nothing is queued, the
  * request, if any, gets the scripted model's "nothing scripted" failure) and extra `turn/start` params.
  */
-export interface ErrorCase { name: string; step?: Step; turn?: Record<string, unknown> }
+export interface ErrorCase {
+  name: string;
+  step?: Step;
+  turn?: Record<string, unknown>;
+}
 
 const resetsAt = Math.floor(Date.now() / 1000) + 2 * 3600;
 
 /** Every case measured, in print order. */
 export const CASES: ErrorCase[] = [
-  { name: 'HTTP 429 usage_limit_reached + resets_at', step: { httpError: { status: 429, body: { error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: resetsAt } } } } },
-  { name: 'HTTP 429 usage_limit_reached, no resets_at', step: { httpError: { status: 429, body: { error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus' } } } } },
+  {
+    name: 'HTTP 429 usage_limit_reached + resets_at',
+    step: {
+      httpError: {
+        status: 429,
+        body: { error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: resetsAt } },
+      },
+    },
+  },
+  {
+    name: 'HTTP 429 usage_limit_reached, no resets_at',
+    step: { httpError: { status: 429, body: { error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus' } } } },
+  },
   { name: 'HTTP 429 usage_not_included', step: { httpError: { status: 429, body: { error: { type: 'usage_not_included', message: 'not included' } } } } },
-  { name: 'HTTP 429 insufficient_quota (code)', step: { httpError: { status: 429, body: { error: { code: 'insufficient_quota', type: 'insufficient_quota', message: 'You exceeded your current quota.' } } } } },
-  { name: 'HTTP 429 rate_limit_exceeded + retry-after', step: { httpError: { status: 429, body: { error: { type: 'rate_limit_exceeded', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests' } }, headers: { 'retry-after': '1' } } } },
-  { name: 'HTTP 429 rate_limit_exceeded', step: { httpError: { status: 429, body: { error: { type: 'rate_limit_exceeded', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests' } } } } },
+  {
+    name: 'HTTP 429 insufficient_quota (code)',
+    step: {
+      httpError: { status: 429, body: { error: { code: 'insufficient_quota', type: 'insufficient_quota', message: 'You exceeded your current quota.' } } },
+    },
+  },
+  {
+    name: 'HTTP 429 rate_limit_exceeded + retry-after',
+    step: {
+      httpError: {
+        status: 429,
+        body: { error: { type: 'rate_limit_exceeded', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests' } },
+        headers: { 'retry-after': '1' },
+      },
+    },
+  },
+  {
+    name: 'HTTP 429 rate_limit_exceeded',
+    step: {
+      httpError: { status: 429, body: { error: { type: 'rate_limit_exceeded', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests' } } },
+    },
+  },
   { name: 'HTTP 429 plain text', step: { httpError: { status: 429, body: 'Too Many Requests' } } },
-  { name: 'HTTP 503 server_is_overloaded', step: { httpError: { status: 503, body: { error: { code: 'server_is_overloaded', type: 'service_unavailable_error', message: 'Our servers are currently overloaded. Please try again later.' } } } } },
+  {
+    name: 'HTTP 503 server_is_overloaded',
+    step: {
+      httpError: {
+        status: 503,
+        body: {
+          error: { code: 'server_is_overloaded', type: 'service_unavailable_error', message: 'Our servers are currently overloaded. Please try again later.' },
+        },
+      },
+    },
+  },
   { name: 'HTTP 503 slow_down', step: { httpError: { status: 503, body: { error: { code: 'slow_down', message: 'Slow down' } } } } },
   { name: 'HTTP 503 plain text', step: { httpError: { status: 503, body: 'Service Unavailable' } } },
   { name: 'HTTP 529 overloaded_error', step: { httpError: { status: 529, body: { error: { type: 'overloaded_error', message: 'Overloaded' } } } } },
   { name: 'HTTP 500', step: { httpError: { status: 500, body: { error: { message: 'internal' } } } } },
   { name: 'HTTP 502', step: { httpError: { status: 502, body: 'Bad Gateway' } } },
-  { name: 'HTTP 404 model_not_found', step: { httpError: { status: 404, body: { error: { code: 'model_not_found', type: 'invalid_request_error', message: 'The model `gpt-x` does not exist or you do not have access to it.' } } } } },
-  { name: 'HTTP 400 model_not_found', step: { httpError: { status: 400, body: { error: { code: 'model_not_found', type: 'invalid_request_error', message: 'The model `gpt-x` does not exist or you do not have access to it.' } } } } },
-  { name: 'HTTP 400 detail "model is not supported"', step: { httpError: { status: 400, body: { detail: "The 'gpt-5.4/medium' model is not supported when using Codex with a ChatGPT account." } } } },
-  { name: 'HTTP 400 error.message "model is not supported"', step: { httpError: { status: 400, body: { error: { type: 'invalid_request_error', message: "The 'gpt-5.4/medium' model is not supported when using Codex with a ChatGPT account." } } } } },
-  { name: 'HTTP 400 context_length_exceeded', step: { httpError: { status: 400, body: { error: { code: 'context_length_exceeded', type: 'invalid_request_error', message: 'Your input exceeds the context window of this model.' } } } } },
-  { name: 'HTTP 400 invalid_request_error', step: { httpError: { status: 400, body: { error: { type: 'invalid_request_error', message: 'Invalid value for reasoning.effort' } } } } },
+  {
+    name: 'HTTP 404 model_not_found',
+    step: {
+      httpError: {
+        status: 404,
+        body: {
+          error: { code: 'model_not_found', type: 'invalid_request_error', message: 'The model `gpt-x` does not exist or you do not have access to it.' },
+        },
+      },
+    },
+  },
+  {
+    name: 'HTTP 400 model_not_found',
+    step: {
+      httpError: {
+        status: 400,
+        body: {
+          error: { code: 'model_not_found', type: 'invalid_request_error', message: 'The model `gpt-x` does not exist or you do not have access to it.' },
+        },
+      },
+    },
+  },
+  {
+    name: 'HTTP 400 detail "model is not supported"',
+    step: { httpError: { status: 400, body: { detail: "The 'gpt-5.4/medium' model is not supported when using Codex with a ChatGPT account." } } },
+  },
+  {
+    name: 'HTTP 400 error.message "model is not supported"',
+    step: {
+      httpError: {
+        status: 400,
+        body: { error: { type: 'invalid_request_error', message: "The 'gpt-5.4/medium' model is not supported when using Codex with a ChatGPT account." } },
+      },
+    },
+  },
+  {
+    name: 'HTTP 400 context_length_exceeded',
+    step: {
+      httpError: {
+        status: 400,
+        body: { error: { code: 'context_length_exceeded', type: 'invalid_request_error', message: 'Your input exceeds the context window of this model.' } },
+      },
+    },
+  },
+  {
+    name: 'HTTP 400 invalid_request_error',
+    step: { httpError: { status: 400, body: { error: { type: 'invalid_request_error', message: 'Invalid value for reasoning.effort' } } } },
+  },
   { name: 'HTTP 401', step: { httpError: { status: 401, body: { error: { message: 'bad key' } } } } },
   { name: 'HTTP 403', step: { httpError: { status: 403, body: { error: { message: 'forbidden' } } } } },
-  { name: 'SSE failed context_length_exceeded', step: { failed: { code: 'context_length_exceeded', message: 'Your input exceeds the context window of this model.' } } },
+  {
+    name: 'SSE failed context_length_exceeded',
+    step: { failed: { code: 'context_length_exceeded', message: 'Your input exceeds the context window of this model.' } },
+  },
   { name: 'SSE failed server_is_overloaded', step: { failed: { code: 'server_is_overloaded', message: 'Our servers are currently overloaded.' } } },
   { name: 'SSE failed slow_down', step: { failed: { code: 'slow_down', message: 'Slow down' } } },
   { name: 'SSE failed rate_limit_exceeded', step: { failed: { code: 'rate_limit_exceeded', message: 'Rate limit reached. Please try again in 1.5s.' } } },
@@ -59,10 +148,24 @@ export const CASES: ErrorCase[] = [
   { name: 'SSE failed invalid_prompt', step: { failed: { code: 'invalid_prompt', message: 'Invalid prompt: flagged' } } },
   { name: 'SSE failed cyber_policy', step: { failed: { code: 'cyber_policy', message: 'blocked by policy' } } },
   { name: 'SSE failed server_error', step: { failed: { code: 'server_error', message: 'upstream broke' } } },
-  { name: 'HTTP 400 code model_not_supported', step: { httpError: { status: 400, body: { error: { code: 'model_not_supported', type: 'invalid_request_error', message: 'model not supported' } } } } },
-  { name: 'HTTP 400 code unsupported_model', step: { httpError: { status: 400, body: { error: { code: 'unsupported_model', type: 'invalid_request_error', message: 'unsupported model' } } } } },
-  { name: 'HTTP 400 code invalid_model', step: { httpError: { status: 400, body: { error: { code: 'invalid_model', type: 'invalid_request_error', message: 'invalid model' } } } } },
-  { name: 'HTTP 403 code unsupported_country_region_territory', step: { httpError: { status: 403, body: { error: { code: 'unsupported_country_region_territory', message: 'Country, region, or territory not supported' } } } } },
+  {
+    name: 'HTTP 400 code model_not_supported',
+    step: { httpError: { status: 400, body: { error: { code: 'model_not_supported', type: 'invalid_request_error', message: 'model not supported' } } } },
+  },
+  {
+    name: 'HTTP 400 code unsupported_model',
+    step: { httpError: { status: 400, body: { error: { code: 'unsupported_model', type: 'invalid_request_error', message: 'unsupported model' } } } },
+  },
+  {
+    name: 'HTTP 400 code invalid_model',
+    step: { httpError: { status: 400, body: { error: { code: 'invalid_model', type: 'invalid_request_error', message: 'invalid model' } } } },
+  },
+  {
+    name: 'HTTP 403 code unsupported_country_region_territory',
+    step: {
+      httpError: { status: 403, body: { error: { code: 'unsupported_country_region_territory', message: 'Country, region, or territory not supported' } } },
+    },
+  },
   { name: 'HTTP 400 plain text', step: { httpError: { status: 400, body: 'Bad Request' } } },
   { name: 'HTTP 404 plain text', step: { httpError: { status: 404, body: 'Not Found' } } },
   { name: 'HTTP 408', step: { httpError: { status: 408, body: 'Request Timeout' } } },
@@ -72,7 +175,11 @@ export const CASES: ErrorCase[] = [
   { name: 'connection dropped before any reply', step: { drop: 'before' } },
   { name: 'connection dropped mid-stream', step: { drop: 'midstream' } },
   { name: 'turn/start model "" (+ message step)', step: { message: 'ok' }, turn: { model: '' } },
-  { name: 'turn/start model "gpt-5.4/medium" (+ 400 detail)', step: { httpError: { status: 400, body: { detail: "The 'gpt-5.4/medium' model is not supported when using Codex with a ChatGPT account." } } }, turn: { model: 'gpt-5.4/medium' } },
+  {
+    name: 'turn/start model "gpt-5.4/medium" (+ 400 detail)',
+    step: { httpError: { status: 400, body: { detail: "The 'gpt-5.4/medium' model is not supported when using Codex with a ChatGPT account." } } },
+    turn: { model: 'gpt-5.4/medium' },
+  },
   { name: 'turn/start effort "bogus" (+ message step)', step: { message: 'ok' }, turn: { effort: 'bogus' } },
 ];
 
@@ -96,12 +203,18 @@ export interface Measured {
 
 /** `turn/start` with extra params (e.g. `model`, `effort`), then that turn's `turn/completed`. */
 async function turnWith(codex: BareCodex, threadId: string, prompt: string, extra: Record<string, unknown>): Promise<TurnOutcome> {
-  const started = await codex.request<{ turn: { id: string } }>('turn/start', { threadId, input: [{ type: 'text', text: prompt, text_elements: [] }], ...extra });
+  const started = await codex.request<{ turn: { id: string } }>('turn/start', {
+    threadId,
+    input: [{ type: 'text', text: prompt, text_elements: [] }],
+    ...extra,
+  });
   const turnId = started.turn.id;
   const of = (m: RpcMessage): unknown => m.params?.turnId ?? (m.params?.turn as { id?: unknown } | undefined)?.id;
   const done = await codex.waitFor((m) => m.method === 'turn/completed' && of(m) === turnId, 30_000);
   const turn = (done.params?.turn ?? {}) as { status?: string; error?: Record<string, unknown> | null };
-  const items = codex.notifications.filter((m) => m.method === 'item/completed' && of(m) === turnId).map((m) => (m.params?.item ?? {}) as Record<string, unknown>);
+  const items = codex.notifications
+    .filter((m) => m.method === 'item/completed' && of(m) === turnId)
+    .map((m) => (m.params?.item ?? {}) as Record<string, unknown>);
   return { turnId, status: turn.status ?? 'unknown', error: turn.error ?? null, text: '', items, deltas: [], turnMs: 0 };
 }
 
@@ -140,7 +253,17 @@ async function main(): Promise<number> {
       try {
         out = c.turn ? await turnWith(codex, thread.id, `measure: ${c.name}`, c.turn) : await runTurn(codex, thread.id, `measure: ${c.name}`, 30_000);
       } catch (e) {
-        results.push({ name: c.name, status: 'rpc error', codexErrorInfo: null, message: null, additionalDetails: null, rpcError: e instanceof Error ? e.message : String(e), willRetry: [], requests: model.modelRequests().length - before, agentMessages: 0 });
+        results.push({
+          name: c.name,
+          status: 'rpc error',
+          codexErrorInfo: null,
+          message: null,
+          additionalDetails: null,
+          rpcError: e instanceof Error ? e.message : String(e),
+          willRetry: [],
+          requests: model.modelRequests().length - before,
+          agentMessages: 0,
+        });
         continue;
       } finally {
         current = undefined;
@@ -152,7 +275,11 @@ async function main(): Promise<number> {
         codexErrorInfo: out.error?.codexErrorInfo ?? null,
         message: typeof out.error?.message === 'string' ? out.error.message : null,
         additionalDetails: out.error?.additionalDetails ?? null,
-        willRetry: errors.map((e) => (e.params?.willRetry === true ? { willRetry: true, codexErrorInfo: (e.params.error as { codexErrorInfo?: unknown } | undefined)?.codexErrorInfo } : e.params?.willRetry)),
+        willRetry: errors.map((e) =>
+          e.params?.willRetry === true
+            ? { willRetry: true, codexErrorInfo: (e.params.error as { codexErrorInfo?: unknown } | undefined)?.codexErrorInfo }
+            : e.params?.willRetry,
+        ),
         requests: model.modelRequests().length - before,
         sentModel: model.modelRequests()[before]?.body?.model,
         ...(c.turn ? { sentReasoning: model.modelRequests()[before]?.body?.reasoning } : {}),
@@ -164,29 +291,44 @@ async function main(): Promise<number> {
     const hidden = await codex.request<{ data: Record<string, unknown>[]; nextCursor: string | null }>('model/list', { includeHidden: true });
     let cursor: string | null = null;
     do {
-      const page: { data: Record<string, unknown>[]; nextCursor: string | null } = await codex.request('model/list', { limit: 3, ...(cursor ? { cursor } : {}) });
+      const page: { data: Record<string, unknown>[]; nextCursor: string | null } = await codex.request('model/list', {
+        limit: 3,
+        ...(cursor ? { cursor } : {}),
+      });
       pages.push({ ids: page.data.map((m) => m.id), nextCursor: page.nextCursor });
       cursor = page.nextCursor;
     } while (cursor && pages.length < 20);
     const summary = (m: Record<string, unknown>): unknown => ({
-      id: m.id, model: m.model, displayName: m.displayName, hidden: m.hidden, isDefault: m.isDefault,
+      id: m.id,
+      model: m.model,
+      displayName: m.displayName,
+      hidden: m.hidden,
+      isDefault: m.isDefault,
       defaultReasoningEffort: m.defaultReasoningEffort,
       efforts: Array.isArray(m.supportedReasoningEfforts) ? m.supportedReasoningEfforts.map((e: { reasoningEffort?: unknown }) => e.reasoningEffort) : null,
       upgrade: m.upgrade,
     });
     if (asJson) {
-      process.stdout.write(`${JSON.stringify({ results, modelList: { nextCursor: all.nextCursor, data: all.data.map(summary) }, includeHidden: hidden.data.map(summary), pages, sample: all.data[0] }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ results, modelList: { nextCursor: all.nextCursor, data: all.data.map(summary) }, includeHidden: hidden.data.map(summary), pages, sample: all.data[0] }, null, 2)}\n`,
+      );
     } else {
-      process.stdout.write('| mock reply | status | codexErrorInfo | turn.error.message | additionalDetails | willRetry | requests | agentMessage |\n|---|---|---|---|---|---|---|---|\n');
+      process.stdout.write(
+        '| mock reply | status | codexErrorInfo | turn.error.message | additionalDetails | willRetry | requests | agentMessage |\n|---|---|---|---|---|---|---|---|\n',
+      );
       for (const r of results) {
         const message = r.rpcError ? `turn/start refused: ${r.rpcError}` : (r.message ?? '');
         const reasoning = r.sentReasoning !== undefined ? `, reasoning ${JSON.stringify(r.sentReasoning)}` : '';
         const sent = r.sentModel !== undefined ? ` (model sent: ${JSON.stringify(r.sentModel)}${reasoning})` : '';
-        process.stdout.write(`| ${cell(r.name)} | ${r.status} | ${show(r.codexErrorInfo)} | ${cell(message)} | ${show(r.additionalDetails)} | ${JSON.stringify(r.willRetry)} | ${r.requests}${sent} | ${r.agentMessages} |\n`);
+        process.stdout.write(
+          `| ${cell(r.name)} | ${r.status} | ${show(r.codexErrorInfo)} | ${cell(message)} | ${show(r.additionalDetails)} | ${JSON.stringify(r.willRetry)} | ${r.requests}${sent} | ${r.agentMessages} |\n`,
+        );
       }
       process.stdout.write(`\nmodel/list {}: ${all.data.length} models, nextCursor ${JSON.stringify(all.nextCursor)}\n`);
       for (const m of all.data) process.stdout.write(`  ${JSON.stringify(summary(m))}\n`);
-      process.stdout.write(`model/list {includeHidden:true}: ${hidden.data.length} models, hidden: ${JSON.stringify(hidden.data.filter((m) => m.hidden).map((m) => m.id))}\n`);
+      process.stdout.write(
+        `model/list {includeHidden:true}: ${hidden.data.length} models, hidden: ${JSON.stringify(hidden.data.filter((m) => m.hidden).map((m) => m.id))}\n`,
+      );
       process.stdout.write(`model/list {limit:3} pages: ${JSON.stringify(pages)}\n`);
       process.stdout.write(`model requests during model/list: ${model.modelRequests().length - results.reduce((n, r) => n + r.requests, 0)}\n`);
     }
@@ -199,7 +341,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (e: unknown) => {
-  process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

@@ -30,14 +30,23 @@ let desktop: Desktop<BrowserWindow> | null = null;
 function loginItem(): LoginItem {
   if (process.platform !== 'linux') return macLoginItem(app);
   const argv = process.env.APPIMAGE ? [process.env.APPIMAGE] : [process.execPath, app.getAppPath()];
-  const fs = { exists: existsSync, mkdir: (p: string) => void mkdirSync(p, { recursive: true }), write: (p: string, t: string) => writeFileSync(p, t, { mode: 0o644 }), remove: (p: string) => rmSync(p, { force: true }) };
+  const fs = {
+    exists: existsSync,
+    mkdir: (p: string) => void mkdirSync(p, { recursive: true }),
+    write: (p: string, t: string) => writeFileSync(p, t, { mode: 0o644 }),
+    remove: (p: string) => rmSync(p, { force: true }),
+  };
   return linuxLoginItem({ env: process.env, home: homedir(), argv, fs });
 }
 
 async function main(): Promise<void> {
   await app.whenReady();
   if (process.platform === 'darwin') app.dock?.hide(); // a menu-bar app (LSUIElement does this when packaged)
-  const location = rendererLocation({ indexFile: join(here, '../renderer/index.html'), isPackaged: app.isPackaged, devServerUrl: process.env.ELECTRON_RENDERER_URL });
+  const location = rendererLocation({
+    indexFile: join(here, '../renderer/index.html'),
+    isPackaged: app.isPackaged,
+    devServerUrl: process.env.ELECTRON_RENDERER_URL,
+  });
   const csp = contentSecurityPolicy(location.devServerUrl);
   app.on('web-contents-created', (_e, contents) => hardenWebContents(contents, { csp, openExternal: (url) => void shell.openExternal(url).catch(report) }));
   core = await composeCore({ env: process.env, startCodex: startCodexClient, logger: { error: report, info: (m) => report(m) } });
@@ -74,11 +83,15 @@ async function main(): Promise<void> {
 if (claimSingleInstance(app, () => desktop?.windows.openMain())) {
   // A tray app keeps running with no window open; "Quit" ends it.
   app.on('window-all-closed', () => undefined);
-  cleanupBeforeQuit(app, async () => {
-    desktop?.stop();
-    await api?.close(); // the socket, then the API's adapter
-    await core?.close();
-  }, report);
+  cleanupBeforeQuit(
+    app,
+    async () => {
+      desktop?.stop();
+      await api?.close(); // the socket, then the API's adapter
+      await core?.close();
+    },
+    report,
+  );
   main().catch((e: unknown) => {
     report(e);
     // Started from Finder or a launcher there is no terminal: say it on screen too (the message names the file and the fix).

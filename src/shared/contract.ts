@@ -270,7 +270,10 @@ export type AnswerOutcome = z.infer<typeof AnswerOutcome>;
  * `name` comes from the one list of a profile's fields (profileFields.ts `PROFILE_FIELDS`).
  */
 export const ProfileDraft = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'one word of letters, digits, _ and -').max(64),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'one word of letters, digits, _ and -')
+    .max(64),
   ...profileDraftShape,
 });
 export type ProfileDraft = z.infer<typeof ProfileDraft>;
@@ -312,7 +315,14 @@ export const ProfilePreview = z.object({
 export type ProfilePreview = z.infer<typeof ProfilePreview>;
 
 /** One probe of `angelia verify`. `pass` null = did not run. */
-export const ProbeView = z.object({ name: z.string(), path: z.string(), op: z.string(), expected: z.string(), observed: z.string(), pass: z.boolean().nullable() });
+export const ProbeView = z.object({
+  name: z.string(),
+  path: z.string(),
+  op: z.string(),
+  expected: z.string(),
+  observed: z.string(),
+  pass: z.boolean().nullable(),
+});
 
 /** `angelia verify` for one profile: the probes run in the real sandbox with the profile's own flags. */
 /**
@@ -327,7 +337,13 @@ export const HomeScanView = z.object({
   notGranted: z.array(z.string()),
 });
 
-export const VerifyView = z.object({ profile: z.string(), codexVersion: z.string().nullable(), probes: z.array(ProbeView), pass: z.boolean(), home: HomeScanView.optional() });
+export const VerifyView = z.object({
+  profile: z.string(),
+  codexVersion: z.string().nullable(),
+  probes: z.array(ProbeView),
+  pass: z.boolean(),
+  home: HomeScanView.optional(),
+});
 export type VerifyView = z.infer<typeof VerifyView>;
 
 /** The policy inspector: the effective table now in force, and what it was attested against. */
@@ -374,7 +390,13 @@ export const TableChangesView = z.object({
 export type TableChangesView = z.infer<typeof TableChangesView>;
 
 /** A model Codex offers (`model/list`, codex 0.169.0), for the editor's pickers. */
-export const ModelView = z.object({ id: z.string(), name: z.string(), efforts: z.array(z.string()), defaultEffort: z.string().nullable(), isDefault: z.boolean() });
+export const ModelView = z.object({
+  id: z.string(),
+  name: z.string(),
+  efforts: z.array(z.string()),
+  defaultEffort: z.string().nullable(),
+  isDefault: z.boolean(),
+});
 
 /** One key of Codex's own config in force (`config/read`, codex 0.169.0): its value and the layer that set it, in words. */
 export const CodexSetting = z.object({ value: z.string(), source: z.string() });
@@ -540,6 +562,4 @@ export const ATTACH_MAX_BYTES = 25 * 1024 * 1024;
 export const ATTACH_ROUTE = '/attach';
 
 /** A message from the headless host to a WebSocket client. */
-export type WsServerMessage =
-  | { type: 'result'; id: string | number | null; result: Result<unknown> }
-  | { type: 'event'; event: AppEvent };
+export type WsServerMessage = { type: 'result'; id: string | number | null; result: Result<unknown> } | { type: 'event'; event: AppEvent };

@@ -27,17 +27,52 @@ export function chatModeLabel(mode: ChatMode): ModeLabel {
     const changed = mode.tableChanged ? ` — ${mode.tableChanged}` : '';
     switch (mode.sandbox) {
       case 'managed':
-        return { text: 'managed sandbox', title: `Codex's own OS sandbox enforces this chat: ${how}${at}${changed}`, danger: false, warning: false, kind: 'managed', source: 'attested' };
+        return {
+          text: 'managed sandbox',
+          title: `Codex's own OS sandbox enforces this chat: ${how}${at}${changed}`,
+          danger: false,
+          warning: false,
+          kind: 'managed',
+          source: 'attested',
+        };
       case 'disabled':
-        return { text: 'FULL ACCESS', title: `No sandbox: this agent can do anything you can; ${how}${at}${changed}`, danger: true, warning: true, kind: 'disabled', source: 'attested' };
+        return {
+          text: 'FULL ACCESS',
+          title: `No sandbox: this agent can do anything you can; ${how}${at}${changed}`,
+          danger: true,
+          warning: true,
+          kind: 'disabled',
+          source: 'attested',
+        };
       case 'external':
-        return { text: 'external sandbox', title: `Enforced outside Codex: Angelia cannot vouch for it; ${how}${at}${changed}`, danger: false, warning: true, kind: 'external', source: 'attested' };
+        return {
+          text: 'external sandbox',
+          title: `Enforced outside Codex: Angelia cannot vouch for it; ${how}${at}${changed}`,
+          danger: false,
+          warning: true,
+          kind: 'external',
+          source: 'attested',
+        };
       default:
-        return { text: 'unknown sandbox', title: `Codex did not report its sandbox${at}${changed}`, danger: false, warning: true, kind: 'unknown', source: 'attested' };
+        return {
+          text: 'unknown sandbox',
+          title: `Codex did not report its sandbox${at}${changed}`,
+          danger: false,
+          warning: true,
+          kind: 'unknown',
+          source: 'attested',
+        };
     }
   }
   if (mode.sandbox === 'disabled') {
-    return { text: 'FULL ACCESS — next start', title: `Not started. The table says sandbox = false: the next start runs with no sandbox (${how}).`, danger: true, warning: true, kind: 'disabled', source: 'next-start' };
+    return {
+      text: 'FULL ACCESS — next start',
+      title: `Not started. The table says sandbox = false: the next start runs with no sandbox (${how}).`,
+      danger: true,
+      warning: true,
+      kind: 'disabled',
+      source: 'next-start',
+    };
   }
   const next = mode.sandbox === 'managed' ? `the next start runs under Codex's managed sandbox (${how})` : 'the profile is not in the table in force';
   return { text: 'not started', title: `Nothing is in force now: ${next}.`, danger: false, warning: false, kind: 'unknown', source: 'next-start' };

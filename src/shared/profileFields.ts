@@ -82,8 +82,14 @@ export interface FieldSpec<T extends z.ZodType = z.ZodType, D extends z.ZodType 
 const text1 = z.string().min(1);
 type Options = readonly [string, ...string[]];
 
-const spec = <K extends FieldKind, T extends z.ZodType, D extends z.ZodType>(kind: K, table: T, draft: D, optional: boolean, w: FieldWords, options?: Options) =>
-  ({ kind, table, draft, optional, ...w, ...(options ? { options } : {}) }) satisfies FieldSpec<T, D>;
+const spec = <K extends FieldKind, T extends z.ZodType, D extends z.ZodType>(
+  kind: K,
+  table: T,
+  draft: D,
+  optional: boolean,
+  w: FieldWords,
+  options?: Options,
+) => ({ kind, table, draft, optional, ...w, ...(options ? { options } : {}) }) satisfies FieldSpec<T, D>;
 
 /** A folder that must be given (`cwd`). */
 const folder = (w: FieldWords) => spec('path', text1, text1, false, w);
@@ -98,9 +104,11 @@ const names = (w: FieldWords, item: z.ZodString = text1) => spec('names', z.arra
 /** Profile names or "*", [] when left out. */
 const refs = (w: FieldWords) => spec('refs', z.union([z.literal('*'), z.array(text1)]).default([]), ProfileRefs, false, w);
 /** One of `options`, `def` when left out. */
-const choice = <const O extends Options>(options: O, def: O[number], w: FieldWords) => spec('enum', z.enum(options).default(def as never), z.enum(options), false, w, options);
+const choice = <const O extends Options>(options: O, def: O[number], w: FieldWords) =>
+  spec('enum', z.enum(options).default(def as never), z.enum(options), false, w, options);
 /** One of `options`, or left out. Any text in a draft: a value the table refuses gets the loader's own error and fix. */
-const optionalChoice = <const O extends Options>(options: O, w: FieldWords) => spec('enum', z.enum(options).optional(), z.string().nullable(), true, w, options);
+const optionalChoice = <const O extends Options>(options: O, w: FieldWords) =>
+  spec('enum', z.enum(options).optional(), z.string().nullable(), true, w, options);
 /** True or false, `def` when left out. */
 const flag = (def: boolean, w: FieldWords) => spec('boolean', z.boolean().default(def), z.boolean(), false, w);
 
@@ -113,9 +121,13 @@ export const PROFILE_FIELDS = {
   cwd: folder({
     label: 'Folder (cwd)',
     help: "Where the agent works; it may write here. Absolute, ~/… for your home, or relative to the table's folder.",
-    fix: "set cwd to the profile's folder, e.g. cwd = \"~/assistants/coder\"",
+    fix: 'set cwd to the profile\'s folder, e.g. cwd = "~/assistants/coder"',
   }),
-  backend: choice(BACKENDS, 'codex', { label: 'Backend', help: 'The agent program Angelia runs; only codex for now.', fix: 'use backend = "codex" or leave it out' }),
+  backend: choice(BACKENDS, 'codex', {
+    label: 'Backend',
+    help: 'The agent program Angelia runs; only codex for now.',
+    fix: 'use backend = "codex" or leave it out',
+  }),
   bin: optionalText(text1, {
     label: 'Codex executable (bin)',
     help: 'Leave empty for the Codex Angelia ships with.',
@@ -123,7 +135,11 @@ export const PROFILE_FIELDS = {
     placeholder: 'the pinned @openai/codex',
   }),
   permission_mode: choice(PERMISSION_MODES, 'acceptEdits', { label: 'Permission mode', help: '', fix: `use one of ${PERMISSION_MODES.join(', ')}` }),
-  sandbox: flag(true, { label: 'Sandbox', help: "Codex's own OS sandbox holds the agent to the permission table below.", fix: 'use sandbox = true (recommended) or sandbox = false' }),
+  sandbox: flag(true, {
+    label: 'Sandbox',
+    help: "Codex's own OS sandbox holds the agent to the permission table below.",
+    fix: 'use sandbox = true (recommended) or sandbox = false',
+  }),
   add_dirs: folders({
     label: 'Extra folders',
     help: "On top of its own folder. Absolute, ~/…, or relative to the table's folder.",
@@ -139,7 +155,9 @@ export const PROFILE_FIELDS = {
     fix: 'use a list of folders the agent may read, e.g. read_dirs = ["~/.local/bin", "~/notes"] (leave it out for the toolchain starter set)',
   }),
   model: optionalText(z.string().regex(MODEL_NAME, { error: 'must be one word that does not start with "-"' }), {
-    label: 'Model', help: '', fix: 'use one model name, e.g. model = "gpt-5.5", or leave it out',
+    label: 'Model',
+    help: '',
+    fix: 'use one model name, e.g. model = "gpt-5.5", or leave it out',
   }),
   effort: optionalChoice(EFFORTS, { label: 'Effort', help: '', fix: `use one of ${EFFORTS.join(', ')}, or leave it out` }),
   capabilities: names({
@@ -150,28 +168,47 @@ export const PROFILE_FIELDS = {
     suggest: 'capabilities',
   }),
   except: names({
-    label: 'Except', help: 'Default capabilities this profile does not get.',
-    fix: 'list default capability names this profile does not get, e.g. except = ["github"]', placeholder: 'none', suggest: 'capabilities',
+    label: 'Except',
+    help: 'Default capabilities this profile does not get.',
+    fix: 'list default capability names this profile does not get, e.g. except = ["github"]',
+    placeholder: 'none',
+    suggest: 'capabilities',
   }),
   deny: names({
-    label: 'Deny', help: 'Denied outright; beats everything.',
-    fix: 'list capability names to deny, e.g. deny = ["github"]', placeholder: 'none beyond the defaults', suggest: 'capabilities',
+    label: 'Deny',
+    help: 'Denied outright; beats everything.',
+    fix: 'list capability names to deny, e.g. deny = ["github"]',
+    placeholder: 'none beyond the defaults',
+    suggest: 'capabilities',
   }),
-  unsafe_ok: flag(false, { label: 'unsafe_ok', help: 'allows bypassPermissions on a folder that holds .env or secrets.', fix: 'use unsafe_ok = true or false' }),
-  isolated: flag(false, { label: 'Isolated', help: 'cannot message or be messaged by other profiles, and gets no _common/ folder.', fix: 'use isolated = true or false' }),
+  unsafe_ok: flag(false, {
+    label: 'unsafe_ok',
+    help: 'allows bypassPermissions on a folder that holds .env or secrets.',
+    fix: 'use unsafe_ok = true or false',
+  }),
+  isolated: flag(false, {
+    label: 'Isolated',
+    help: 'cannot message or be messaged by other profiles, and gets no _common/ folder.',
+    fix: 'use isolated = true or false',
+  }),
   shared_write: flag(false, {
-    label: 'May edit shared doctrine (shared_write)', help: "write to the workspace's _shared/ and _capabilities/ (read-only otherwise).", fix: 'use shared_write = true or false',
+    label: 'May edit shared doctrine (shared_write)',
+    help: "write to the workspace's _shared/ and _capabilities/ (read-only otherwise).",
+    fix: 'use shared_write = true or false',
   }),
   accept_from: refs({
-    label: 'Takes tasks from (accept_from)', help: 'Who may give it a task with angelia turn.',
+    label: 'Takes tasks from (accept_from)',
+    help: 'Who may give it a task with angelia turn.',
     fix: 'list profile names, e.g. accept_from = ["coder"], or "*" for every profile',
   }),
   answer_from: refs({
-    label: 'Answers questions from (answer_from)', help: 'Who may ask it with angelia ask (answered in a read-only copy).',
+    label: 'Answers questions from (answer_from)',
+    help: 'Who may ask it with angelia ask (answered in a read-only copy).',
     fix: 'list profile names, e.g. answer_from = ["coder"], or "*" for every profile',
   }),
   media_tags: flag(false, {
-    label: 'Media lines (media_tags)', help: 'honour MEDIA:<absolute path> lines in its replies (read by nothing in this version; kept as written).',
+    label: 'Media lines (media_tags)',
+    help: 'honour MEDIA:<absolute path> lines in its replies (read by nothing in this version; kept as written).',
     fix: 'use media_tags = true or false',
   }),
   /**
@@ -179,13 +216,16 @@ export const PROFILE_FIELDS = {
    * is Angelia's): every other variable is kept from them (docs/security-model.md "Environment of the
    * agent's commands").
    */
-  env: names({
-    label: 'Variables for its commands (env)',
-    help: "Names of variables of Angelia's environment its commands get (the value stays Angelia's); every other variable is kept from them.",
-    // One key for both: a profile's env goes to its agent's commands, an mcp capability's to its server.
-    fix: 'list variable NAMES, e.g. env = ["GITHUB_TOKEN"] (a profile: passed to its agent\'s commands; an mcp capability: to its server), and put the values in <state>/env',
-    placeholder: 'none',
-  }, envNameSchema),
+  env: names(
+    {
+      label: 'Variables for its commands (env)',
+      help: "Names of variables of Angelia's environment its commands get (the value stays Angelia's); every other variable is kept from them.",
+      // One key for both: a profile's env goes to its agent's commands, an mcp capability's to its server.
+      fix: 'list variable NAMES, e.g. env = ["GITHUB_TOKEN"] (a profile: passed to its agent\'s commands; an mcp capability: to its server), and put the values in <state>/env',
+      placeholder: 'none',
+    },
+    envNameSchema,
+  ),
 };
 
 /** The fields, by key. */

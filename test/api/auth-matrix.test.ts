@@ -52,7 +52,7 @@ function targetOf(req: ReturnType<typeof requestOf>): string | null {
 function classOf(who: Who, target: string | null): CallerClass | null {
   if (who === 'no token' || who === 'wrong token') return null;
   if (who === 'owner') return 'owner';
-  const chat = who === 'agent of the chat' ? target ?? 'coder' : 'research';
+  const chat = who === 'agent of the chat' ? (target ?? 'coder') : 'research';
   return chat === target ? 'chat' : 'peer';
 }
 
@@ -60,7 +60,7 @@ function tokenOf(who: Who, target: string | null): string | null {
   if (who === 'no token') return null;
   if (who === 'wrong token') return 'not-a-token-of-this-angelia-0123456789';
   if (who === 'owner') return t.owner;
-  return t.tokenFor(who === 'agent of the chat' ? target ?? 'coder' : 'research');
+  return t.tokenFor(who === 'agent of the chat' ? (target ?? 'coder') : 'research');
 }
 
 const protectedRoutes = routes.filter((r) => r.access !== 'public');
@@ -81,7 +81,11 @@ describe('authorisation matrix (from the route table)', () => {
         const target = targetOf(req);
         const cls = classOf(who, target);
         const path = req.query ? `${route.path}?${new URLSearchParams(req.query).toString()}` : route.path;
-        const res = await call(dirs.socket, route.method, path, { token: tokenOf(who, target), ...(req.body ? { body: req.body } : {}), sse: route.kind === 'sse' });
+        const res = await call(dirs.socket, route.method, path, {
+          token: tokenOf(who, target),
+          ...(req.body ? { body: req.body } : {}),
+          sse: route.kind === 'sse',
+        });
         const allowed = cls !== null && route.access !== 'public' && route.access.includes(cls);
         if (cls === null) {
           expect(res.status).toBe(401);
@@ -108,7 +112,7 @@ describe('authorisation matrix (from the route table)', () => {
 /** `/turn` bodies with an owner-only field (paths filled in per test). */
 const OWNER_FIELDS: Record<string, (chart: string) => Record<string, unknown>> = {
   'reply: caller': () => ({ key: 'coder', text: 'List the failing tests.', reply: 'caller' }),
-  'plain': () => ({ key: 'coder', text: '/compact as typed', plain: true }),
+  plain: () => ({ key: 'coder', text: '/compact as typed', plain: true }),
   'files (a path)': (chart) => ({ key: 'coder', text: 'Look at this.', files: [chart] }),
   'files ({path, from})': (chart) => ({ key: 'coder', text: 'Look at this.', files: [{ path: chart, from: 'research' }] }),
 };

@@ -56,8 +56,16 @@ export interface FakeApiCore {
 
 function profile(name: string, o: FakeApiCoreOptions, extra: Partial<ApiProfile> = {}): ApiProfile {
   return {
-    name, cwd: o.cwd?.[name] ?? (name === 'coder' ? '/home/me/code' : `/home/me/${name}`), permissionMode: 'acceptEdits', sandboxed: true,
-    model: null, effort: null, isolated: false, acceptFrom: ['*'], answerFrom: ['*'], ...extra,
+    name,
+    cwd: o.cwd?.[name] ?? (name === 'coder' ? '/home/me/code' : `/home/me/${name}`),
+    permissionMode: 'acceptEdits',
+    sandboxed: true,
+    model: null,
+    effort: null,
+    isolated: false,
+    acceptFrom: ['*'],
+    answerFrom: ['*'],
+    ...extra,
     ...(o.acceptFrom?.[name] ? { acceptFrom: o.acceptFrom[name] } : {}),
     ...(o.answerFrom?.[name] ? { answerFrom: o.answerFrom[name] } : {}),
   };
@@ -65,26 +73,38 @@ function profile(name: string, o: FakeApiCoreOptions, extra: Partial<ApiProfile>
 
 function chat(id: string, extra: Partial<ChatView> = {}): ChatView {
   return {
-    id, profile: id, state: 'idle', threadId: null, enforcement: 'managed', lastLine: '', refusal: null, pendingApprovals: 0, queued: 0,
-    label: '', sessionId: null, model: null, effort: null, overrides: { model: null, effort: null }, activity: null, ...extra,
+    id,
+    profile: id,
+    state: 'idle',
+    threadId: null,
+    enforcement: 'managed',
+    lastLine: '',
+    refusal: null,
+    pendingApprovals: 0,
+    queued: 0,
+    label: '',
+    sessionId: null,
+    model: null,
+    effort: null,
+    overrides: { model: null, effort: null },
+    activity: null,
+    ...extra,
   };
 }
 
 /** Builds the fake (see the module comment). */
 export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
   const keep = (name: string): boolean => !o.only || o.only.includes(name);
-  const profiles = [
-    profile('coder', o, { acceptFrom: ['research'] }),
-    profile('research', o),
-    profile('vault', o, { isolated: true }),
-  ].filter((p) => keep(p.name));
-  const chats = [
-    chat('coder', { state: 'working', pendingApprovals: 1, sessionId: EX_SESSION, threadId: EX_SESSION }),
-    chat('research'),
-    chat('vault'),
-  ].filter((c) => keep(c.id));
+  const profiles = [profile('coder', o, { acceptFrom: ['research'] }), profile('research', o), profile('vault', o, { isolated: true })].filter((p) =>
+    keep(p.name),
+  );
+  const chats = [chat('coder', { state: 'working', pendingApprovals: 1, sessionId: EX_SESSION, threadId: EX_SESSION }), chat('research'), chat('vault')].filter(
+    (c) => keep(c.id),
+  );
   const sessions: Record<string, SessionView[]> = {
-    coder: [{ id: EX_SESSION, threadId: EX_SESSION, label: 'Run the tests and fix what fails.', turns: 3, lastUsedAt: '2025-06-01T09:30:12.000Z', active: true }],
+    coder: [
+      { id: EX_SESSION, threadId: EX_SESSION, label: 'Run the tests and fix what fails.', turns: 3, lastUsedAt: '2025-06-01T09:30:12.000Z', active: true },
+    ],
   };
   const items: Record<string, ChatItem[]> = {
     coder: [
@@ -97,11 +117,28 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
       { type: 'agent', id: 'a3', text: 'All 212 tests pass.', done: true },
     ],
   };
-  const approvals: ApprovalView[] = [{
-    id: EXAMPLE_APPROVAL_ID, chatId: 'coder', profile: 'coder', kind: 'command', title: 'Run npm publish', command: 'npm publish', cwd: '/home/me/code',
-    reason: null, changes: [], requested: null, answers: ['allow', 'deny', 'cancel'], createdAt: '2025-06-01T09:31:00.000Z',
-    state: 'pending', answer: null, by: null, granted: null, denyReason: null, ...o.approval,
-  }];
+  const approvals: ApprovalView[] = [
+    {
+      id: EXAMPLE_APPROVAL_ID,
+      chatId: 'coder',
+      profile: 'coder',
+      kind: 'command',
+      title: 'Run npm publish',
+      command: 'npm publish',
+      cwd: '/home/me/code',
+      reason: null,
+      changes: [],
+      requested: null,
+      answers: ['allow', 'deny', 'cancel'],
+      createdAt: '2025-06-01T09:31:00.000Z',
+      state: 'pending',
+      answer: null,
+      by: null,
+      granted: null,
+      denyReason: null,
+      ...o.approval,
+    },
+  ];
   const listeners = new Set<(e: ApiEvent) => void>();
   const emit = (e: ApiEvent): void => {
     for (const l of listeners) l(e);
@@ -125,7 +162,8 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
     },
     turn: async (chatId, text, opts = {}) => {
       known(chatId);
-      if (o.queueFull?.includes(chatId)) throw new AppFailure({ code: 'queue-full', message: 'this chat already holds 10 messages; wait for the agent to work through them', where: chatId });
+      if (o.queueFull?.includes(chatId))
+        throw new AppFailure({ code: 'queue-full', message: 'this chat already holds 10 messages; wait for the agent to work through them', where: chatId });
       const turn = fake.turns.length === 0 ? EX_TURN : randomUUID();
       fake.turns.push({ chatId, text, turn, app: opts.app === true });
       if (reply) {
@@ -141,7 +179,8 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
     },
     canQueue: async (chatId) => {
       known(chatId);
-      if (o.queueFull?.includes(chatId)) throw new AppFailure({ code: 'queue-full', message: 'this chat already holds 10 messages; wait for the agent to work through them', where: chatId });
+      if (o.queueFull?.includes(chatId))
+        throw new AppFailure({ code: 'queue-full', message: 'this chat already holds 10 messages; wait for the agent to work through them', where: chatId });
     },
     ask: async (chatId, text, opts) => {
       known(chatId);
@@ -149,10 +188,14 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
       if (!reply) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, opts.timeoutMs);
-          opts.signal?.addEventListener('abort', () => {
-            clearTimeout(t);
-            resolve();
-          }, { once: true });
+          opts.signal?.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(t);
+              resolve();
+            },
+            { once: true },
+          );
         });
         if (opts.signal?.aborted) throw new AppFailure({ code: 'ask-aborted', message: 'the caller went away' });
         throw new AppFailure({ code: 'ask-timeout', message: 'no answer in time' });

@@ -30,7 +30,12 @@ export async function apiDirs(): Promise<ApiDirs> {
   await mkdir(state, { recursive: true, mode: 0o700 });
   await mkdir(outside, { recursive: true });
   return {
-    root, home, state, outside, socket: join(state, 'api.sock'), tokenFile: join(state, 'api.token'),
+    root,
+    home,
+    state,
+    outside,
+    socket: join(state, 'api.sock'),
+    tokenFile: join(state, 'api.token'),
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }
@@ -45,8 +50,14 @@ export interface TestApi {
 /** Starts the API on `dirs.socket` (CODEX_HOME = `<home>/.codex`, no ANGELIA_STATE_DIR). */
 export async function startTestApi(core: ApiCore, dirs: ApiDirs, extra: Partial<ApiOptions> = {}): Promise<TestApi> {
   const api = await startApi({
-    core, socketPath: dirs.socket, tokenFile: dirs.tokenFile, stateDir: dirs.state, home: dirs.home,
-    codexHome: join(dirs.home, '.codex'), env: {}, ...extra,
+    core,
+    socketPath: dirs.socket,
+    tokenFile: dirs.tokenFile,
+    stateDir: dirs.state,
+    home: dirs.home,
+    codexHome: join(dirs.home, '.codex'),
+    env: {},
+    ...extra,
   });
   const owner = (await readFile(dirs.tokenFile, 'utf8')).trim();
   return { api, owner, tokenFor: (chatId) => chatToken(owner, chatId) };
@@ -64,45 +75,63 @@ export interface Answer {
  * (`sse`), resolves once the head and the first chunk arrived (or, with `until`, once the text read
  * matches it), then closes the connection; `onHead` is called when the head arrived.
  */
-export function call(socket: string, method: string, path: string, opts: { token?: string | null; body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; sse?: boolean; until?: RegExp; onHead?: () => void } = {}): Promise<Answer> {
+export function call(
+  socket: string,
+  method: string,
+  path: string,
+  opts: {
+    token?: string | null;
+    body?: unknown;
+    raw?: string | Buffer;
+    headers?: Record<string, string>;
+    sse?: boolean;
+    until?: RegExp;
+    onHead?: () => void;
+  } = {},
+): Promise<Answer> {
   const payload = opts.raw !== undefined ? opts.raw : opts.body !== undefined ? JSON.stringify(opts.body) : null;
   return new Promise((resolve, reject) => {
-    const req = request({
-      socketPath: socket, method, path,
-      headers: {
-        host: 'localhost',
-        ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
-        ...(payload !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-        ...opts.headers,
+    const req = request(
+      {
+        socketPath: socket,
+        method,
+        path,
+        headers: {
+          host: 'localhost',
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+          ...(payload !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...opts.headers,
+        },
       },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      const type = String(res.headers['content-type'] ?? '');
-      const finish = (): void => {
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = null;
-        }
-        resolve({ status: res.statusCode ?? 0, type, body, text });
-      };
-      if (opts.sse && res.statusCode === 200 && type.startsWith('text/event-stream')) {
-        opts.onHead?.();
-        const onData = (c: string): void => {
-          text += c;
-          if (opts.until && !opts.until.test(text)) return;
-          res.off('data', onData);
-          req.destroy();
-          finish();
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        const type = String(res.headers['content-type'] ?? '');
+        const finish = (): void => {
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = null;
+          }
+          resolve({ status: res.statusCode ?? 0, type, body, text });
         };
-        res.on('data', onData);
-        return;
-      }
-      res.on('data', (c: string) => (text += c));
-      res.on('end', finish);
-    });
+        if (opts.sse && res.statusCode === 200 && type.startsWith('text/event-stream')) {
+          opts.onHead?.();
+          const onData = (c: string): void => {
+            text += c;
+            if (opts.until && !opts.until.test(text)) return;
+            res.off('data', onData);
+            req.destroy();
+            finish();
+          };
+          res.on('data', onData);
+          return;
+        }
+        res.on('data', (c: string) => (text += c));
+        res.on('end', finish);
+      },
+    );
     req.on('error', reject);
     if (payload !== null) req.write(payload);
     req.end();

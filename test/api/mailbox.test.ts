@@ -64,7 +64,7 @@ async function until(cond: () => Promise<boolean> | boolean): Promise<void> {
   throw new Error('condition not met in 10 s');
 }
 
-describe('a chat\'s mailbox', () => {
+describe("a chat's mailbox", () => {
   it('is a folder of mode 700 named by a hash of the chat, holding the identity file (mode 600)', async () => {
     expect(coderBox).toBe(mailboxDirFor(dirs.state, 'coder'));
     expect(coderBox).toMatch(/\/mailbox\/[0-9a-f]{16}$/);
@@ -74,17 +74,32 @@ describe('a chat\'s mailbox', () => {
   });
 
   it('answers a request through the same routes and checks as the socket, and deletes it', async () => {
-    const out = await post(coderBox, { token: t.tokenFor('coder'), from: 'coder', method: 'POST', path: '/send', body: { key: 'coder', text: 'through the mailbox' } });
+    const out = await post(coderBox, {
+      token: t.tokenFor('coder'),
+      from: 'coder',
+      method: 'POST',
+      path: '/send',
+      body: { key: 'coder', text: 'through the mailbox' },
+    });
     expect(out).toEqual({ status: 200, body: { ok: true } });
     expect(fake.posts.at(-1)).toEqual({ chatId: 'coder', post: { label: 'from coder', text: 'through the mailbox', files: [] } });
-    const peer = await post(researchBox, { token: t.tokenFor('research'), from: 'research', method: 'POST', path: '/turn', body: { key: 'coder', text: 'check the build', from: 'research' } });
+    const peer = await post(researchBox, {
+      token: t.tokenFor('research'),
+      from: 'research',
+      method: 'POST',
+      path: '/turn',
+      body: { key: 'coder', text: 'check the build', from: 'research' },
+    });
     expect(peer.status).toBe(200);
     expect(fake.turns.at(-1)).toMatchObject({ chatId: 'coder', text: '[from research]\n\ncheck the build' });
     expect((await readdir(coderBox)).filter((n) => !n.startsWith('.')).sort()).toEqual([IDENTITY_FILE]);
-    expect(await post(coderBox, { token: null, method: 'GET', path: '/healthz' })).toEqual({ status: 200, body: { ok: true, api: 1, features: ['files', 'openapi'] } });
+    expect(await post(coderBox, { token: null, method: 'GET', path: '/healthz' })).toEqual({
+      status: 200,
+      body: { ok: true, api: 1, features: ['files', 'openapi'] },
+    });
   });
 
-  it('takes only the token of its own chat: not the owner\'s, not another chat\'s, and `from` must be its chat', async () => {
+  it("takes only the token of its own chat: not the owner's, not another chat's, and `from` must be its chat", async () => {
     const owner = await post(coderBox, { token: t.owner, method: 'GET', path: '/status' });
     expect(owner).toEqual({ status: 401, body: { error: 'that token does not belong to the chat whose mailbox carried it', code: 'unauthorized' } });
     const other = await post(coderBox, { token: t.tokenFor('research'), method: 'POST', path: '/send', body: { key: 'research', text: 'as research' } });
@@ -93,7 +108,12 @@ describe('a chat\'s mailbox', () => {
     expect(none).toEqual({ status: 401, body: { error: 'that token names nobody', code: 'unauthorized' } });
     const from = await post(coderBox, { token: t.tokenFor('coder'), from: 'research', method: 'POST', path: '/send', body: { key: 'coder', text: 'hi' } });
     expect(from).toEqual({ status: 403, body: { error: '`from` must be your own chat', code: 'forbidden' } });
-    const peerMedia = await post(researchBox, { token: t.tokenFor('research'), method: 'POST', path: '/send-media', body: { key: 'coder', path: '/etc/hostname', from: 'research' } });
+    const peerMedia = await post(researchBox, {
+      token: t.tokenFor('research'),
+      method: 'POST',
+      path: '/send-media',
+      body: { key: 'coder', path: '/etc/hostname', from: 'research' },
+    });
     expect(peerMedia).toEqual({ status: 403, body: { error: 'files go only into your own chat', code: 'forbidden' } });
   });
 
@@ -107,7 +127,12 @@ describe('a chat\'s mailbox', () => {
     await writeFile(join(coderBox, `.${id}`), 'not json');
     await rename(join(coderBox, `.${id}`), join(coderBox, requestName(id)));
     await until(() => existsSync(join(coderBox, responseName(id))));
-    expect(JSON.parse(await readFile(join(coderBox, responseName(id)), 'utf8'))).toEqual({ api: 1, id, status: 400, body: { error: 'the request file is not JSON', code: 'bad-json' } });
+    expect(JSON.parse(await readFile(join(coderBox, responseName(id)), 'utf8'))).toEqual({
+      api: 1,
+      id,
+      status: 400,
+      body: { error: 'the request file is not JSON', code: 'bad-json' },
+    });
     const big = randomUUID();
     await putRequest(coderBox, big, JSON.stringify({ api: 1, token: null, method: 'GET', path: '/healthz', pad: 'x'.repeat(MAX_REQUEST_BYTES) }));
     await until(() => existsSync(join(coderBox, responseName(big))));
@@ -141,7 +166,7 @@ describe('a chat\'s mailbox', () => {
     expect(reports.some((r) => /FIFO/.test(r))).toBe(true);
   });
 
-  it('writes its answer over whatever the agent planted at the answer\'s name, without following it', async () => {
+  it("writes its answer over whatever the agent planted at the answer's name, without following it", async () => {
     const id = randomUUID();
     const victim = join(dirs.outside, 'victim.txt');
     await writeFile(victim, 'untouched');
@@ -152,7 +177,7 @@ describe('a chat\'s mailbox', () => {
     expect(JSON.parse(await readFile(join(coderBox, responseName(id)), 'utf8')).status).toBe(200);
   });
 
-  it('serves no folder that is not a chat\'s', async () => {
+  it("serves no folder that is not a chat's", async () => {
     const stray = join(dirs.state, 'mailbox', 'not-a-chat');
     await mkdir(stray, { recursive: true });
     const id = randomUUID();
@@ -180,7 +205,10 @@ describe('the client picks the channel', () => {
     const missing = join(dirs.root, 'no-such.sock');
     await callApi(agent(missing), 'POST', '/send', { key: 'coder', text: 'through the mailbox' });
     expect(fake.posts.slice(before).map((p) => p.post.text)).toEqual(['over the socket', 'through the mailbox']);
-    await expect(callApi(agent(missing), 'POST', '/ask', { key: 'coder', text: 'me?' })).rejects.toMatchObject({ status: 403, message: 'an agent cannot ask its own chat (its own turn is running)' });
+    await expect(callApi(agent(missing), 'POST', '/ask', { key: 'coder', text: 'me?' })).rejects.toMatchObject({
+      status: 403,
+      message: 'an agent cannot ask its own chat (its own turn is running)',
+    });
   });
 
   it('says Angelia is not running when nothing takes the request, and takes the request back', async () => {
@@ -188,7 +216,10 @@ describe('the client picks the channel', () => {
     await mkdir(lone, { mode: 0o700 });
     await writeFile(join(lone, IDENTITY_FILE), JSON.stringify({ api: 1, chat: 'coder', token: t.tokenFor('coder') }));
     const ep = locateApi({ HOME: dirs.home, ANGELIA_STATE_DIR: dirs.state, ANGELIA_MAILBOX: lone, ANGELIA_API_SOCK: join(dirs.root, 'no-such.sock') });
-    await expect(callApi(ep, 'GET', '/healthz', undefined, { pickupMs: 300 })).rejects.toMatchObject({ code: 'not-running', message: expect.stringMatching(/^Angelia is not running \(the socket .* gave ENOENT, and nothing took the request from the mailbox .* within 0\.3 s\)$/) });
+    await expect(callApi(ep, 'GET', '/healthz', undefined, { pickupMs: 300 })).rejects.toMatchObject({
+      code: 'not-running',
+      message: expect.stringMatching(/^Angelia is not running \(the socket .* gave ENOENT, and nothing took the request from the mailbox .* within 0\.3 s\)$/),
+    });
     expect((await readdir(lone)).sort()).toEqual([IDENTITY_FILE]);
   });
 });

@@ -19,8 +19,8 @@ let other: string;
 
 const REQUESTS = 300;
 const PARALLEL = 6;
-const MINE = 'the agent\'s own file';
-const THEIRS = 'another profile\'s private file';
+const MINE = "the agent's own file";
+const THEIRS = "another profile's private file";
 
 beforeAll(async () => {
   dirs = await apiDirs();
@@ -60,7 +60,10 @@ describe('send-media: the file checked is the file copied', () => {
     await writeFile(join(pub, 'f.txt'), MINE);
     await symlink(join(other, 'private'), join(dirs.outside, 'link'));
     // The rule holds without a race: the denied file is refused through the link.
-    const direct = await call(dirs.socket, 'POST', '/send-media', { token: t.tokenFor('coder'), body: { key: 'coder', path: join(dirs.outside, 'link', 'f.txt') } });
+    const direct = await call(dirs.socket, 'POST', '/send-media', {
+      token: t.tokenFor('coder'),
+      body: { key: 'coder', path: join(dirs.outside, 'link', 'f.txt') },
+    });
     expect(direct.status).toBe(403);
 
     const swapper = startSwapper(dirs.outside, 5_000_000);
@@ -80,7 +83,12 @@ describe('send-media: the file checked is the file copied', () => {
       await swapper.exited;
     }
     // The swapper stopped half-way: the folder is put back (the copies below are read from state/media).
-    if (!(await lstat(pub).then((s) => s.isDirectory(), () => false))) {
+    if (
+      !(await lstat(pub).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    ) {
       await rm(pub, { force: true });
       await rename(join(dirs.outside, 'pub.real'), pub);
     }

@@ -12,7 +12,16 @@ import { link, mkdir, readFile, readdir, rename, stat, symlink, truncate, writeF
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOME_PRIVATE_DIRS, HOME_PRIVATE_DIRS_MACOS, HOME_PRIVATE_FILES } from '../../src/main/core/compile/floor';
-import { checkMedia, HOME_REFUSED_DIRS, LOCATION_REFUSED, READ_DENIED, readChecked, REFUSED_SEGMENTS, SYSTEM_DIRS, type MediaPlaces } from '../../src/main/api/media';
+import {
+  checkMedia,
+  HOME_REFUSED_DIRS,
+  LOCATION_REFUSED,
+  READ_DENIED,
+  readChecked,
+  REFUSED_SEGMENTS,
+  SYSTEM_DIRS,
+  type MediaPlaces,
+} from '../../src/main/api/media';
 import type { ApiError } from '../../src/main/api/errors';
 import { createFakeApiCore, type FakeApiCore } from './fakeApiCore';
 import { apiDirs, call, startTestApi, type ApiDirs, type TestApi } from './helpers';
@@ -35,7 +44,10 @@ beforeAll(async () => {
   codexHome = join(dirs.root, 'codex-home');
   otherState = join(dirs.root, 'other-state');
   await mkdir(codexHome, { recursive: true });
-  fake = createFakeApiCore({ cwd: { coder: dirs.outside }, deny: { coder: [`Read(${join(dirs.outside, 'private')}/**)`, `Edit(${join(dirs.outside, 'readonly')}/**)`] } });
+  fake = createFakeApiCore({
+    cwd: { coder: dirs.outside },
+    deny: { coder: [`Read(${join(dirs.outside, 'private')}/**)`, `Edit(${join(dirs.outside, 'readonly')}/**)`] },
+  });
   t = await startTestApi(fake.core, dirs, { codexHome, env: { ANGELIA_STATE_DIR: otherState } });
   places = { home: dirs.home, stateDirs: [dirs.state, join(dirs.home, '.angelia'), otherState], codexHome };
 });
@@ -62,22 +74,58 @@ async function mediaCopies(): Promise<string[]> {
 async function credentialLocations(): Promise<{ what: string; path: string }[]> {
   const h = (rel: string): string => join(dirs.home, rel);
   const out: { what: string; path: string }[] = [];
-  for (const d of [...HOME_PRIVATE_DIRS, ...HOME_PRIVATE_DIRS_MACOS, ...HOME_REFUSED_DIRS]) out.push({ what: `~/${d}/`, path: await put(join(h(d), 'notes.txt')) });
+  for (const d of [...HOME_PRIVATE_DIRS, ...HOME_PRIVATE_DIRS_MACOS, ...HOME_REFUSED_DIRS])
+    out.push({ what: `~/${d}/`, path: await put(join(h(d), 'notes.txt')) });
   for (const f of HOME_PRIVATE_FILES) out.push({ what: `~/${f}`, path: await put(h(f)) });
   out.push({ what: 'CODEX_HOME', path: await put(join(codexHome, 'sessions', 'rollout.jsonl')) });
   out.push({ what: 'CODEX_HOME/auth.json', path: await put(join(codexHome, 'auth.json')) });
   for (const s of [dirs.state, join(dirs.home, '.angelia'), otherState]) {
-    for (const rel of ['env', 'api.token', 'sessions.json', 'audit.jsonl', 'compiled/coder.json', 'logs/angelia.log', 'children.json', 'exports/coder.md',
-      'private/api.token', 'private/sessions.json', 'private/sessions.json.bak', 'private/children.json', 'private/audit.jsonl']) {
+    for (const rel of [
+      'env',
+      'api.token',
+      'sessions.json',
+      'audit.jsonl',
+      'compiled/coder.json',
+      'logs/angelia.log',
+      'children.json',
+      'exports/coder.md',
+      'private/api.token',
+      'private/sessions.json',
+      'private/sessions.json.bak',
+      'private/children.json',
+      'private/audit.jsonl',
+    ]) {
       out.push({ what: `state ${rel}`, path: await put(join(s, rel)) });
     }
   }
   for (const seg of [...REFUSED_SEGMENTS, 'Secrets', 'CREDENTIALS', 'KeyChains', '\uff33\uff25\uff23\uff32\uff25\uff34\uff33']) {
     out.push({ what: `segment ${seg}`, path: await put(join(dirs.outside, seg, 'plain.txt')) });
   }
-  for (const name of ['.env', '.env.local', '.ENV', '.netrc', '.npmrc', '.pypirc', '.pgpass', '.vault-token', '.git-credentials', '.python_history',
-    'credentials', 'credentials.toml', 'id_rsa', 'id_ed25519.pub', 'server.pem', 'tls.key', 'cert.p12', 'cert.pfx', 'app.keystore', 'trust.jks',
-    'github-token.json', 'auth.json', 'gcp-credentials-prod.json']) {
+  for (const name of [
+    '.env',
+    '.env.local',
+    '.ENV',
+    '.netrc',
+    '.npmrc',
+    '.pypirc',
+    '.pgpass',
+    '.vault-token',
+    '.git-credentials',
+    '.python_history',
+    'credentials',
+    'credentials.toml',
+    'id_rsa',
+    'id_ed25519.pub',
+    'server.pem',
+    'tls.key',
+    'cert.p12',
+    'cert.pfx',
+    'app.keystore',
+    'trust.jks',
+    'github-token.json',
+    'auth.json',
+    'gcp-credentials-prod.json',
+  ]) {
     out.push({ what: `name ${name}`, path: await put(join(dirs.outside, 'names', name)) });
   }
   return out;
@@ -93,7 +141,7 @@ describe('send-media refuses every credential location', () => {
     for (const p of ['/etc/hostname', '/proc/self/status', '/dev/null']) expect((await sendMedia(p)).status, p).toBe(403);
   });
 
-  it('home credential folders and files, Codex\'s home, Angelia\'s state folders, secrets folders and credential names', async () => {
+  it("home credential folders and files, Codex's home, Angelia's state folders, secrets folders and credential names", async () => {
     const locations = await credentialLocations();
     expect(locations.length).toBeGreaterThan(60);
     for (const { what, path } of locations) {
@@ -114,15 +162,21 @@ describe('send-media refuses every credential location', () => {
     await symlink(join(dirs.home, '.ssh'), join(dirs.outside, 'keys'));
     await put(join(dirs.home, '.ssh', 'plain.txt'));
     await link(join(dirs.state, 'env'), join(dirs.outside, 'hardlink.txt'));
-    for (const p of ['~/.aws/config.txt', `"${join(dirs.home, '.aws', 'config.txt')}".`, join(dirs.outside, 'innocent.txt'),
-      join(dirs.outside, 'keys', 'plain.txt'), join(dirs.outside, 'hardlink.txt'), join(dirs.outside, '..', 'home', '.aws', 'config.txt')]) {
+    for (const p of [
+      '~/.aws/config.txt',
+      `"${join(dirs.home, '.aws', 'config.txt')}".`,
+      join(dirs.outside, 'innocent.txt'),
+      join(dirs.outside, 'keys', 'plain.txt'),
+      join(dirs.outside, 'hardlink.txt'),
+      join(dirs.outside, '..', 'home', '.aws', 'config.txt'),
+    ]) {
       const res = await sendMedia(p, 'chat');
       expect(res.status, p).toBe(403);
       expect(res.body, p).toEqual({ error: LOCATION_REFUSED, code: 'media-refused' });
     }
   });
 
-  it('the asking agent\'s Read rules (also through a link); the owner is not bound by them, nor by Edit rules', async () => {
+  it("the asking agent's Read rules (also through a link); the owner is not bound by them, nor by Edit rules", async () => {
     const secret = await put(join(dirs.outside, 'private', 'plan.png'), 'png');
     await symlink(join(dirs.outside, 'private'), join(dirs.outside, 'alias'));
     for (const p of [secret, join(dirs.outside, 'alias', 'plan.png')]) {
@@ -179,14 +233,17 @@ describe('send-media takes only regular, non-empty files within the cap, and sen
   });
 
   it('peers cannot send files into another chat', async () => {
-    const res = await call(dirs.socket, 'POST', '/send-media', { token: t.tokenFor('research'), body: { key: 'coder', path: join(dirs.outside, 'chart.png') } });
+    const res = await call(dirs.socket, 'POST', '/send-media', {
+      token: t.tokenFor('research'),
+      body: { key: 'coder', path: join(dirs.outside, 'chart.png') },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ error: 'files go only into your own chat' });
   });
 });
 
 describe('MEDIA lines of /send and files of /turn take the same checks', () => {
-  it('/send: a MEDIA line attaches a checked copy; a credential in it refuses the whole message; a peer\'s stays text', async () => {
+  it("/send: a MEDIA line attaches a checked copy; a credential in it refuses the whole message; a peer's stays text", async () => {
     const src = await put(join(dirs.outside, 'photo.jpg'), 'jpg');
     let res = await call(dirs.socket, 'POST', '/send', { token: t.tokenFor('coder'), body: { key: 'coder', text: `Here it is\nMEDIA: ${src}` } });
     expect(res.status, res.text).toBe(200);
@@ -200,11 +257,17 @@ describe('MEDIA lines of /send and files of /turn take the same checks', () => {
     expect(fake.posts[1]?.post).toEqual({ label: 'from research', text: `MEDIA: ${src}`, files: [] });
   });
 
-  it('/turn: the owner\'s files go to .inbox through the core; a credential is refused; agents cannot attach', async () => {
+  it("/turn: the owner's files go to .inbox through the core; a credential is refused; agents cannot attach", async () => {
     const src = await put(join(dirs.outside, 'report.pdf'), '%PDF');
-    let res = await call(dirs.socket, 'POST', '/turn', { token: t.owner, body: { key: 'coder', text: 'Read this', files: [src, { path: src, name: 'second.pdf' }] } });
+    let res = await call(dirs.socket, 'POST', '/turn', {
+      token: t.owner,
+      body: { key: 'coder', text: 'Read this', files: [src, { path: src, name: 'second.pdf' }] },
+    });
     expect(res.status, res.text).toBe(200);
-    expect(fake.attached).toEqual([{ chatId: 'coder', name: 'report.pdf', size: 4 }, { chatId: 'coder', name: 'second.pdf', size: 4 }]);
+    expect(fake.attached).toEqual([
+      { chatId: 'coder', name: 'report.pdf', size: 4 },
+      { chatId: 'coder', name: 'second.pdf', size: 4 },
+    ]);
     expect(fake.turns.at(-1)?.text).toBe('Read this\n[file: /home/me/code/.inbox/report.pdf]\n[file: /home/me/code/.inbox/second.pdf]');
     res = await call(dirs.socket, 'POST', '/turn', { token: t.owner, body: { key: 'coder', files: [await put(join(dirs.home, '.kube', 'config.txt'))] } });
     expect(res.status).toBe(403);

@@ -26,7 +26,9 @@ function operationOf(route: Route): Json {
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 and lists exactly the routes of the table', () => {
     expect(doc.openapi).toBe('3.1.0');
-    const inDoc = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+    const inDoc = Object.entries(doc.paths)
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
     expect(inDoc).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
     expect(new Set(routes.map((r) => r.id)).size).toBe(routes.length);
   });
@@ -56,7 +58,11 @@ describe('the OpenAPI document', () => {
     for (const r of routes.filter((x) => x.query)) {
       const names = ((operationOf(r).parameters ?? []) as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`).sort();
       const shape = (r.query as unknown as { shape: Record<string, unknown> }).shape;
-      expect(names, r.path).toEqual(Object.keys(shape).map((k) => `query:${k}`).sort());
+      expect(names, r.path).toEqual(
+        Object.keys(shape)
+          .map((k) => `query:${k}`)
+          .sort(),
+      );
     }
   });
 });
@@ -80,7 +86,7 @@ describe('the documented examples', () => {
         const examples = ((op.requestBody as Json).content as Record<string, Json>)['application/json']!.examples as Record<string, { value: unknown }>;
         expect(examples[ex.name]?.value).toEqual(ex.body);
       }
-      const content = ((op.responses as Record<string, Json>)[String(ex.status)]!.content as Record<string, Json>);
+      const content = (op.responses as Record<string, Json>)[String(ex.status)]!.content as Record<string, Json>;
       const media = Object.values(content)[0]!;
       expect((media.examples as Record<string, { value: unknown }>)[ex.name]?.value).toEqual(ex.response);
     });
@@ -111,14 +117,16 @@ describe('replaying every documented example', () => {
     if (typeof body !== 'object' || body === null) return body;
     const b = { ...(body as Record<string, unknown>) };
     if (b.path === '/home/me/Pictures/chart.png') b.path = join(dirs.outside, 'chart.png');
-    const local = (f: unknown): unknown => (f === '/home/me/Documents/report.pdf' ? join(dirs.outside, 'report.pdf') : f === '/home/me/research/chart.png' ? join(dirs.outside, 'chart.png') : f);
-    if (Array.isArray(b.files)) b.files = b.files.map((f) => (typeof f === 'object' && f !== null ? { ...f, path: local((f as { path: unknown }).path) } : local(f)));
+    const local = (f: unknown): unknown =>
+      f === '/home/me/Documents/report.pdf' ? join(dirs.outside, 'report.pdf') : f === '/home/me/research/chart.png' ? join(dirs.outside, 'chart.png') : f;
+    if (Array.isArray(b.files))
+      b.files = b.files.map((f) => (typeof f === 'object' && f !== null ? { ...f, path: local((f as { path: unknown }).path) } : local(f)));
     return b;
   }
 
   function callerChat(ex: RouteExample): string {
     const b = ex.body as { key?: string; from?: string } | undefined;
-    return ex.caller === 'peer' ? b?.from ?? 'research' : b?.key ?? ex.query?.key ?? 'coder';
+    return ex.caller === 'peer' ? (b?.from ?? 'research') : (b?.key ?? ex.query?.key ?? 'coder');
   }
 
   for (const { r, ex } of routes.flatMap((route) => route.examples.map((e) => ({ r: route, ex: e })))) {
@@ -130,7 +138,12 @@ describe('replaying every documented example', () => {
         const path = ex.query ? `${r.path}?${new URLSearchParams(ex.query).toString()}` : r.path;
         if (r.kind === 'sse') {
           // Once the head is in, the documented event is emitted and must come through as it is.
-          const res = await call(dirs.socket, r.method, path, { token, sse: true, until: /\ndata: .*\n\n/, onHead: () => setImmediate(() => fake.emit(ex.response as ApiEvent)) });
+          const res = await call(dirs.socket, r.method, path, {
+            token,
+            sse: true,
+            until: /\ndata: .*\n\n/,
+            onHead: () => setImmediate(() => fake.emit(ex.response as ApiEvent)),
+          });
           expect(res.status).toBe(200);
           expect(ApiEventSchema.safeParse(ex.response).success).toBe(true);
           const m = /event: (\S+)\ndata: (.*)\n\n/.exec(res.text);

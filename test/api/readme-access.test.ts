@@ -21,7 +21,10 @@ function tableRows(): { routes: string[]; cells: string[] }[] {
   const rows: { routes: string[]; cells: string[] }[] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
-    const [first = '', ...cells] = line.split('|').slice(1, -1).map((c) => c.trim());
+    const [first = '', ...cells] = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     let method = '';
     const named = [...first.matchAll(/`(?:(GET|POST) )?(\/[^`]*)`/g)].map((m) => {
       method = m[1] ?? method;
@@ -33,7 +36,7 @@ function tableRows(): { routes: string[]; cells: string[] }[] {
 }
 
 describe('README: who may do what', () => {
-  it('names every route that takes a token once, with the route table\'s yes and no', () => {
+  it("names every route that takes a token once, with the route table's yes and no", () => {
     const rows = tableRows();
     const guarded = routes.filter((r) => r.access !== 'public');
     const named = rows.flatMap((r) => r.routes);

@@ -49,7 +49,10 @@ describe('the Authorization scheme is case-insensitive', () => {
 describe('/history?limit= is 1–500, as documented', () => {
   it('500 is served; 0, 501, 9999, -1 and words are 400 naming the range', async () => {
     expect((await call(dirs.socket, 'GET', '/history?key=coder&limit=500', { token: t.owner })).status).toBe(200);
-    expect((await call(dirs.socket, 'GET', '/history?key=coder&limit=1', { token: t.owner })).body).toMatchObject({ items: [{ text: 'All 212 tests pass.' }], more: true });
+    expect((await call(dirs.socket, 'GET', '/history?key=coder&limit=1', { token: t.owner })).body).toMatchObject({
+      items: [{ text: 'All 212 tests pass.' }],
+      more: true,
+    });
     for (const limit of ['0', '501', '9999', '-1', 'ten', '050', '']) {
       const res = await call(dirs.socket, 'GET', `/history?key=coder&limit=${limit}`, { token: t.owner });
       expect(res.status, limit).toBe(400);
@@ -58,7 +61,9 @@ describe('/history?limit= is 1–500, as documented', () => {
   });
 
   it('the OpenAPI document says the same: its pattern takes exactly 1–500, its text names the range', () => {
-    const doc = openApiDocument(routes) as { paths: Record<string, { get: { parameters: { name: string; description: string; schema: { pattern: string } }[] } }> };
+    const doc = openApiDocument(routes) as {
+      paths: Record<string, { get: { parameters: { name: string; description: string; schema: { pattern: string } }[] } }>;
+    };
     const limit = doc.paths['/history']!.get.parameters.find((p) => p.name === 'limit')!;
     expect(limit.description).toMatch(/1–500/);
     const re = new RegExp(limit.schema.pattern);

@@ -28,7 +28,11 @@ afterEach(async () => {
   for (const t of running.splice(0)) await t.api.close();
 });
 
-async function serve(opts: FakeApiCoreOptions = {}, extra: Parameters<typeof startTestApi>[2] = {}, wrap?: (core: ApiCore) => ApiCore): Promise<{ t: TestApi; fake: FakeApiCore }> {
+async function serve(
+  opts: FakeApiCoreOptions = {},
+  extra: Parameters<typeof startTestApi>[2] = {},
+  wrap?: (core: ApiCore) => ApiCore,
+): Promise<{ t: TestApi; fake: FakeApiCore }> {
   const fake = createFakeApiCore(opts);
   const t = await startTestApi(wrap ? wrap(fake.core) : fake.core, dirs, extra);
   running.push(t);
@@ -53,7 +57,7 @@ describe('messages between profiles', () => {
     expect(fake.turns).toEqual([]);
   });
 
-  it('a turn needs the target\'s accept_from, a question its answer_from; a line needs neither', async () => {
+  it("a turn needs the target's accept_from, a question its answer_from; a line needs neither", async () => {
     const { t, fake } = await serve({ acceptFrom: { coder: ['someone-else'] }, answerFrom: { coder: [] } });
     let res = await post(t, '/turn', t.tokenFor('research'), { key: 'coder', text: 'deploy', from: 'research' });
     expect(res.body).toEqual({ error: 'profile coder does not take turns from research (its accept_from does not list it)', code: 'not-accepted' });
@@ -107,7 +111,7 @@ describe('messages between profiles', () => {
     expect(fake.asks.at(-1)?.text).toBe('/new');
   });
 
-  it('`from` must be the token\'s own chat, and only agent tokens give one', async () => {
+  it("`from` must be the token's own chat, and only agent tokens give one", async () => {
     const { t } = await serve();
     let res = await post(t, '/send', t.tokenFor('research'), { key: 'coder', text: 'x', from: 'coder' });
     expect(res.status).toBe(403);
@@ -120,7 +124,7 @@ describe('messages between profiles', () => {
 });
 
 describe('requests', () => {
-  it('answer only the table\'s routes, with objects of at most 256 KB that match the schema', async () => {
+  it("answer only the table's routes, with objects of at most 256 KB that match the schema", async () => {
     const { t } = await serve();
     expect((await call(dirs.socket, 'GET', '/nope', { token: t.owner })).status).toBe(404);
     expect((await call(dirs.socket, 'DELETE', '/send', { token: t.owner })).status).toBe(405);
@@ -148,20 +152,34 @@ describe('requests', () => {
   it('errors are safe to show: no stack, system errors by code, and no path an agent may not know', async () => {
     let failure: unknown = new Error('boom at /root/secret/place.ts:12');
     const seen: unknown[] = [];
-    const { t } = await serve({ cwd: { coder: '/home/me/code' } }, { onError: (e) => seen.push(e) }, (core) => ({ ...core, post: async () => { throw failure; } }));
+    const { t } = await serve({ cwd: { coder: '/home/me/code' } }, { onError: (e) => seen.push(e) }, (core) => ({
+      ...core,
+      post: async () => {
+        throw failure;
+      },
+    }));
     let res = await post(t, '/send', t.owner, { key: 'coder', text: 'x' });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'internal error', code: 'internal' });
     expect(res.text).not.toMatch(/root|at |\.ts/);
     expect(seen).toHaveLength(1);
-    failure = Object.assign(new Error('EACCES: permission denied, open \'/root/.ssh/x\''), { code: 'EACCES' });
+    failure = Object.assign(new Error("EACCES: permission denied, open '/root/.ssh/x'"), { code: 'EACCES' });
     res = await post(t, '/send', t.owner, { key: 'coder', text: 'x' });
     expect(res.body).toEqual({ error: 'a file could not be read (EACCES)', code: 'io' });
-    failure = new AppFailure({ code: 'attach-inbox', message: 'nothing was attached: /home/me/code/.inbox resolves to /home/other/x, outside /home/me/code', where: '/home/me/code/.inbox', fix: 'remove /home/me/code/.inbox' });
+    failure = new AppFailure({
+      code: 'attach-inbox',
+      message: 'nothing was attached: /home/me/code/.inbox resolves to /home/other/x, outside /home/me/code',
+      where: '/home/me/code/.inbox',
+      fix: 'remove /home/me/code/.inbox',
+    });
     res = await post(t, '/send', t.tokenFor('coder'), { key: 'coder', text: 'x' });
     expect(res.body).toEqual({ error: 'nothing was attached: /home/me/code/.inbox resolves to <path>, outside /home/me/code', code: 'attach-inbox' });
     res = await post(t, '/send', t.owner, { key: 'coder', text: 'x' });
-    expect(res.body).toEqual({ error: 'nothing was attached: /home/me/code/.inbox resolves to /home/other/x, outside /home/me/code', code: 'attach-inbox', fix: 'remove /home/me/code/.inbox' });
+    expect(res.body).toEqual({
+      error: 'nothing was attached: /home/me/code/.inbox resolves to /home/other/x, outside /home/me/code',
+      code: 'attach-inbox',
+      fix: 'remove /home/me/code/.inbox',
+    });
   });
 });
 
@@ -174,15 +192,43 @@ describe('the socket', () => {
 
   it('is not taken while another Angelia answers on it, nor when a plain file sits there', async () => {
     const { t } = await serve();
-    const second = startApi({ core: createFakeApiCore().core, socketPath: dirs.socket, tokenFile: dirs.tokenFile, stateDir: dirs.state, home: dirs.home, codexHome: join(dirs.home, '.codex'), env: {} });
+    const second = startApi({
+      core: createFakeApiCore().core,
+      socketPath: dirs.socket,
+      tokenFile: dirs.tokenFile,
+      stateDir: dirs.state,
+      home: dirs.home,
+      codexHome: join(dirs.home, '.codex'),
+      env: {},
+    });
     await expect(second).rejects.toThrow(/another Angelia answers on/);
     expect((await call(dirs.socket, 'GET', '/healthz')).status).toBe(200);
     await t.api.close();
     running.splice(0);
     const plain = join(dirs.root, 'plain.sock');
     await writeFile(plain, 'not a socket');
-    await expect(startApi({ core: createFakeApiCore().core, socketPath: plain, tokenFile: dirs.tokenFile, stateDir: dirs.state, home: dirs.home, codexHome: dirs.home, env: {} })).rejects.toThrow(/is not a socket/);
-    await expect(startApi({ core: createFakeApiCore().core, socketPath: join(dirs.root, 'x'.repeat(120)), tokenFile: dirs.tokenFile, stateDir: dirs.state, home: dirs.home, codexHome: dirs.home, env: {} })).rejects.toThrow(/at most 100/);
+    await expect(
+      startApi({
+        core: createFakeApiCore().core,
+        socketPath: plain,
+        tokenFile: dirs.tokenFile,
+        stateDir: dirs.state,
+        home: dirs.home,
+        codexHome: dirs.home,
+        env: {},
+      }),
+    ).rejects.toThrow(/is not a socket/);
+    await expect(
+      startApi({
+        core: createFakeApiCore().core,
+        socketPath: join(dirs.root, 'x'.repeat(120)),
+        tokenFile: dirs.tokenFile,
+        stateDir: dirs.state,
+        home: dirs.home,
+        codexHome: dirs.home,
+        env: {},
+      }),
+    ).rejects.toThrow(/at most 100/);
   });
 
   it('replaces a stale socket nothing answers on', async () => {
@@ -192,7 +238,15 @@ describe('the socket', () => {
     await new Promise((r) => child.on('exit', r));
     expect((await stat(stale)).isSocket()).toBe(true);
     expect(await socketAnswers(stale)).toBe(false);
-    const api = await startApi({ core: createFakeApiCore().core, socketPath: stale, tokenFile: dirs.tokenFile, stateDir: dirs.state, home: dirs.home, codexHome: dirs.home, env: {} });
+    const api = await startApi({
+      core: createFakeApiCore().core,
+      socketPath: stale,
+      tokenFile: dirs.tokenFile,
+      stateDir: dirs.state,
+      home: dirs.home,
+      codexHome: dirs.home,
+      env: {},
+    });
     expect((await call(stale, 'GET', '/healthz')).body).toEqual({ ok: true, api: 1, features: ['files', 'openapi'] });
     await api.close();
     await expect(stat(stale)).rejects.toThrow();
@@ -200,16 +254,19 @@ describe('the socket', () => {
 });
 
 describe('the event stream', () => {
-  it('sends the chat\'s events only (with ?key=), named, one JSON per data line, and pings', async () => {
+  it("sends the chat's events only (with ?key=), named, one JSON per data line, and pings", async () => {
     const { t, fake } = await serve({}, { pingMs: 20 });
     const at = '2025-06-01T00:00:00.000Z';
     const res = await call(dirs.socket, 'GET', '/events?key=coder', {
-      token: t.owner, sse: true, until: /event: turn-end[\s\S]*: ping/,
-      onHead: () => setImmediate(() => {
-        fake.emit({ event: 'out', key: 'research', at, turn: null, text: 'not this one' });
-        fake.emit({ event: 'turn', key: 'coder', at, turn: 't1', text: 'go' });
-        fake.emit({ event: 'turn-end', key: 'coder', at, turn: 't1', status: 'completed', reason: null });
-      }),
+      token: t.owner,
+      sse: true,
+      until: /event: turn-end[\s\S]*: ping/,
+      onHead: () =>
+        setImmediate(() => {
+          fake.emit({ event: 'out', key: 'research', at, turn: null, text: 'not this one' });
+          fake.emit({ event: 'turn', key: 'coder', at, turn: 't1', text: 'go' });
+          fake.emit({ event: 'turn-end', key: 'coder', at, turn: 't1', status: 'completed', reason: null });
+        }),
     });
     expect(res.text).not.toMatch(/not this one/);
     expect(res.text).toContain(`event: turn\ndata: ${JSON.stringify({ event: 'turn', key: 'coder', at, turn: 't1', text: 'go' })}\n\n`);
@@ -255,10 +312,17 @@ describe('approvals', () => {
 });
 
 describe('history, ask', () => {
-  it('pages the active session\'s messages, newest first', async () => {
+  it("pages the active session's messages, newest first", async () => {
     const { t } = await serve();
     const first = await call(dirs.socket, 'GET', '/history?key=coder&limit=2', { token: t.owner });
-    expect(first.body).toMatchObject({ items: [{ role: 'user', text: 'Run the tests.' }, { role: 'assistant', text: 'All 212 tests pass.' }], more: true, cursor: '4' });
+    expect(first.body).toMatchObject({
+      items: [
+        { role: 'user', text: 'Run the tests.' },
+        { role: 'assistant', text: 'All 212 tests pass.' },
+      ],
+      more: true,
+      cursor: '4',
+    });
     const next = await call(dirs.socket, 'GET', '/history?key=coder&limit=5&before=4', { token: t.owner });
     expect(next.body).toMatchObject({ items: [{ text: 'Hello' }, { text: 'Hi.' }, { text: 'Build it.' }, { text: 'Built.' }], more: false });
     expect((await call(dirs.socket, 'GET', '/history?key=coder&session=other', { token: t.owner })).status).toBe(404);
@@ -271,7 +335,10 @@ describe('history, ask', () => {
     expect(fake.asks).toEqual([{ chatId: 'coder', text: '[from research]\n\nthe answer?' }]);
     expect(fake.turns).toEqual([]);
     reply = () => ({ status: 'failed', reason: 'refused: Codex reports a "workspaceWrite" sandbox, not readOnly.' });
-    expect((await post(t, '/ask', t.owner, { key: 'coder', text: 'again?' })).body).toEqual({ error: 'the read-only copy of chat coder did not answer: refused: Codex reports a "workspaceWrite" sandbox, not readOnly.', code: 'ask-failed' });
+    expect((await post(t, '/ask', t.owner, { key: 'coder', text: 'again?' })).body).toEqual({
+      error: 'the read-only copy of chat coder did not answer: refused: Codex reports a "workspaceWrite" sandbox, not readOnly.',
+      code: 'ask-failed',
+    });
     await t.api.close();
     running.splice(0);
     const { t: t2 } = await serve({ reply: null }, { askTimeoutMs: 300 });
@@ -280,7 +347,7 @@ describe('history, ask', () => {
     expect(res.body).toMatchObject({ code: 'ask-timeout' });
   });
 
-  it('a turn\'s `{path, from}` file is checked against chat `from`\'s profile; a plain path only against the floor', async () => {
+  it("a turn's `{path, from}` file is checked against chat `from`'s profile; a plain path only against the floor", async () => {
     const chart = join(dirs.outside, 'from-chart.png');
     await writeFile(chart, 'png');
     const { t, fake } = await serve({ deny: { research: [`Read(${dirs.outside}/**)`] } });
@@ -294,7 +361,9 @@ describe('history, ask', () => {
     res = await post(t, '/turn', t.owner, { key: 'coder', text: 'x', files: [{ path: chart, from: 'vault' }, chart, { path: chart, name: 'renamed.png' }] });
     expect(res.status, res.text).toBe(200);
     expect(fake.attached.map((a) => a.name)).toEqual(['from-chart.png', 'from-chart.png', 'renamed.png']);
-    expect(fake.turns[0]?.text).toBe('x\n[file: /home/me/code/.inbox/from-chart.png]\n[file: /home/me/code/.inbox/from-chart.png]\n[file: /home/me/code/.inbox/renamed.png]');
+    expect(fake.turns[0]?.text).toBe(
+      'x\n[file: /home/me/code/.inbox/from-chart.png]\n[file: /home/me/code/.inbox/from-chart.png]\n[file: /home/me/code/.inbox/renamed.png]',
+    );
   });
 
   it('a full chat answers 429', async () => {

@@ -37,7 +37,12 @@ async function serve(extra: Parameters<typeof startTestApi>[2] = {}): Promise<{ 
 }
 
 /** A raw connection to the API socket: everything it receives, and a promise of its close. */
-function open(): Promise<{ socket: Socket; received: () => string; closed: Promise<void>; waitFor(re: RegExp | ((text: string) => boolean)): Promise<string> }> {
+function open(): Promise<{
+  socket: Socket;
+  received: () => string;
+  closed: Promise<void>;
+  waitFor(re: RegExp | ((text: string) => boolean)): Promise<string>;
+}> {
   return new Promise((resolve, reject) => {
     const socket = connect({ path: dirs.socket });
     sockets.push(socket);
@@ -53,14 +58,19 @@ function open(): Promise<{ socket: Socket; received: () => string; closed: Promi
     });
     const closed = new Promise<void>((done) => socket.once('close', () => done()));
     socket.once('error', reject);
-    socket.once('connect', () => resolve({
-      socket, received: () => text, closed,
-      waitFor: (want) => new Promise((done) => {
-        const ok = typeof want === 'function' ? want : (t: string): boolean => want.test(t);
-        if (ok(text)) done(text);
-        else waiters.push({ ok, done });
+    socket.once('connect', () =>
+      resolve({
+        socket,
+        received: () => text,
+        closed,
+        waitFor: (want) =>
+          new Promise((done) => {
+            const ok = typeof want === 'function' ? want : (t: string): boolean => want.test(t);
+            if (ok(text)) done(text);
+            else waiters.push({ ok, done });
+          }),
       }),
-    }));
+    );
   });
 }
 
@@ -84,14 +94,18 @@ describe('a request must arrive whole in time', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toMatch(/\r\nconnection: close\r\n/i);
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
-      error: `the request did not arrive whole within ${TIMEOUT_MS / 1000} s; send the body at once`, code: 'request-timeout',
+      error: `the request did not arrive whole within ${TIMEOUT_MS / 1000} s; send the body at once`,
+      code: 'request-timeout',
     });
     expect(fake.posts).toEqual([]);
   });
 
   it('a body the handler never reads (a GET, a refused token) does not hold the connection open', async () => {
     await serve();
-    for (const [method, path, token] of [['GET', '/healthz', null], ['POST', '/send', 'x'.repeat(32)]] as const) {
+    for (const [method, path, token] of [
+      ['GET', '/healthz', null],
+      ['POST', '/send', 'x'.repeat(32)],
+    ] as const) {
       const c = await open();
       c.socket.write(`${head(method, path, token, 100)}{"partial":`);
       await c.closed;
@@ -117,7 +131,7 @@ describe('the OpenAPI document', () => {
   it('names 408 for every route that takes a body, and the timeouts in its description', () => {
     const doc = openApiDocument(routes) as { info: { description: string }; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
     for (const r of routes.filter((x) => x.body)) expect(Object.keys(doc.paths[r.path]![r.method.toLowerCase()]!.responses), r.path).toContain('408');
-    expect(doc.info.description).toContain('within 30 s of the request\'s head (408 `request-timeout`');
+    expect(doc.info.description).toContain("within 30 s of the request's head (408 `request-timeout`");
   });
 });
 
@@ -133,7 +147,9 @@ describe('the event stream is not timed', () => {
     expect(c.socket.destroyed).toBe(false);
     fake.emit({ event: 'out', key: 'coder', at: '2025-06-01T00:00:00.000Z', turn: null, text: 'still here' });
     const text = await c.waitFor(/still here/);
-    expect(text).toContain(`event: out\ndata: ${JSON.stringify({ event: 'out', key: 'coder', at: '2025-06-01T00:00:00.000Z', turn: null, text: 'still here' })}`);
+    expect(text).toContain(
+      `event: out\ndata: ${JSON.stringify({ event: 'out', key: 'coder', at: '2025-06-01T00:00:00.000Z', turn: null, text: 'still here' })}`,
+    );
     expect(text).not.toMatch(/ 408 /);
   });
 });

@@ -69,7 +69,11 @@ describe('a turn with files copies nothing until nothing else can refuse it', ()
 
   it('a refused file anywhere in the list refuses the turn before the first file is copied', async () => {
     const { t, fake } = await serve();
-    for (const files of [[report, join(dirs.home, '.ssh', 'notes.txt')], [report, join(dirs.outside, 'missing.txt')], [report, 'relative.txt']]) {
+    for (const files of [
+      [report, join(dirs.home, '.ssh', 'notes.txt')],
+      [report, join(dirs.outside, 'missing.txt')],
+      [report, 'relative.txt'],
+    ]) {
       const res = await call(dirs.socket, 'POST', '/turn', { token: t.owner, body: { key: 'coder', text: 'x', files } });
       expect(res.status, files.join(' ')).toBeGreaterThanOrEqual(400);
       expect(fake.attached, files.join(' ')).toEqual([]);
@@ -86,7 +90,7 @@ describe('a turn with files copies nothing until nothing else can refuse it', ()
     expect(await inboxFiles()).toEqual([]);
   });
 
-  it('an agent\'s turn with files is refused (owner only) before any check or copy', async () => {
+  it("an agent's turn with files is refused (owner only) before any check or copy", async () => {
     const { t, fake } = await serve();
     const res = await call(dirs.socket, 'POST', '/turn', { token: t.tokenFor('research'), body: { key: 'coder', text: 'take this', files: [report] } });
     expect(res.status).toBe(403);

@@ -14,28 +14,63 @@ const AT = '2025-06-01T00:00:00.000Z';
 function tracker(): { t: TurnTracker; out: ApiEvent[] } {
   const out: ApiEvent[] = [];
   let n = 0;
-  const t = new TurnTracker((e) => out.push(e), () => new Date(AT), () => `gen-${++n}`);
+  const t = new TurnTracker(
+    (e) => out.push(e),
+    () => new Date(AT),
+    () => `gen-${++n}`,
+  );
   return { t, out };
 }
 
 const item = (chatId: string, it: ChatItem): AppEvent => ({ event: 'chat:item', payload: { chatId, item: it } });
 const updated = (id: string, queued: number): AppEvent => ({
   event: 'chat:updated',
-  payload: { id, profile: id, state: 'idle', threadId: null, enforcement: null, lastLine: '', refusal: null, pendingApprovals: 0, queued, label: '', sessionId: null, model: null, effort: null, overrides: { model: null, effort: null }, activity: null } satisfies ChatView,
+  payload: {
+    id,
+    profile: id,
+    state: 'idle',
+    threadId: null,
+    enforcement: null,
+    lastLine: '',
+    refusal: null,
+    pendingApprovals: 0,
+    queued,
+    label: '',
+    sessionId: null,
+    model: null,
+    effort: null,
+    overrides: { model: null, effort: null },
+    activity: null,
+  } satisfies ChatView,
 });
 
 function approval(state: ApprovalView['state'], answer: ApprovalView['answer'] = null, by: ApprovalView['by'] = null): AppEvent {
   return {
     event: 'approval:updated',
     payload: {
-      id: 'ap-1', chatId: 'c', profile: 'c', kind: 'command', title: 'Run ls', command: 'ls', cwd: '/w', reason: null, changes: [], requested: null,
-      answers: ['allow', 'deny'], createdAt: AT, state, answer, by, granted: null, denyReason: null,
+      id: 'ap-1',
+      chatId: 'c',
+      profile: 'c',
+      kind: 'command',
+      title: 'Run ls',
+      command: 'ls',
+      cwd: '/w',
+      reason: null,
+      changes: [],
+      requested: null,
+      answers: ['allow', 'deny'],
+      createdAt: AT,
+      state,
+      answer,
+      by,
+      granted: null,
+      denyReason: null,
     },
   };
 }
 
 describe('TurnTracker', () => {
-  it('tags a turn\'s events with the API turn id and tells each item once', () => {
+  it("tags a turn's events with the API turn id and tells each item once", () => {
     const { t, out } = tracker();
     const id = t.expect('c');
     t.onAppEvent(updated('c', 1));
@@ -56,7 +91,7 @@ describe('TurnTracker', () => {
     ]);
   });
 
-  it('gives a turn the window started an id of its own, and takes an API turn\'s id from its item', () => {
+  it("gives a turn the window started an id of its own, and takes an API turn's id from its item", () => {
     const { t, out } = tracker();
     const b = t.expect('c');
     t.onAppEvent(item('c', { type: 'user', id: 'u0', text: 'second', via: 'turn' }));
@@ -77,8 +112,12 @@ describe('TurnTracker', () => {
     t.onAppEvent(item('c', { type: 'agent', id: 'a2', text: 'two', done: true }));
     t.onAppEvent(item('c', { type: 'turnEnd', id: 'e2', status: 'failed', reason: 'x', apiTurn: second }));
     expect(out.map((e) => [e.event, 'turn' in e ? e.turn : null, 'text' in e ? e.text : e.event === 'turn-end' ? e.status : null])).toEqual([
-      ['turn', first, 'same'], ['out', first, 'one'], ['turn-end', first, 'completed'],
-      ['turn', second, 'same'], ['out', second, 'two'], ['turn-end', second, 'failed'],
+      ['turn', first, 'same'],
+      ['out', first, 'one'],
+      ['turn-end', first, 'completed'],
+      ['turn', second, 'same'],
+      ['out', second, 'two'],
+      ['turn-end', second, 'failed'],
     ]);
   });
 
@@ -88,10 +127,10 @@ describe('TurnTracker', () => {
     t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'one', via: 'turn', apiTurn: first }));
     const second = t.expect('c');
     t.onAppEvent(updated('c', 1));
-    t.onAppEvent(item('c', { type: 'error', id: 'r1', message: 'This chat\'s agent was not started: refused.', detail: null, kind: 'refused' }));
+    t.onAppEvent(item('c', { type: 'error', id: 'r1', message: "This chat's agent was not started: refused.", detail: null, kind: 'refused' }));
     t.onAppEvent(updated('c', 0));
     expect(out.filter((e) => e.event === 'turn-end')).toEqual([
-      { event: 'turn-end', key: 'c', at: AT, turn: first, status: 'failed', reason: 'This chat\'s agent was not started: refused.' },
+      { event: 'turn-end', key: 'c', at: AT, turn: first, status: 'failed', reason: "This chat's agent was not started: refused." },
       { event: 'turn-end', key: 'c', at: AT, turn: second, status: 'dropped', reason: 'the message was dropped before its turn began' },
     ]);
   });
@@ -104,7 +143,9 @@ describe('TurnTracker', () => {
     t.onAppEvent(item('c', { type: 'user', id: 'u1', text: 'one', via: 'turn', apiTurn: first }));
     t.onAppEvent(item('c', { type: 'user', id: 'u2', text: 'from the window', via: 'turn' }));
     t.onAppEvent(updated('c', 0));
-    expect(out.filter((e) => e.event === 'turn-end')).toEqual([{ event: 'turn-end', key: 'c', at: AT, turn: first, status: 'failed', reason: 'the turn ended without a turn end' }]);
+    expect(out.filter((e) => e.event === 'turn-end')).toEqual([
+      { event: 'turn-end', key: 'c', at: AT, turn: first, status: 'failed', reason: 'the turn ended without a turn end' },
+    ]);
     expect(out.at(-1)).toMatchObject({ event: 'turn', turn: 'gen-3' });
   });
 

@@ -92,7 +92,10 @@ describe("the orchestrator's named operations", () => {
     orch.postNotice('coder', '[owner] not seen by the listener');
     expect(events.map((e) => e.event)).toEqual(['chat:item', 'chat:updated']);
     const items = await orch.api().handlers['chats:items']({ chatId: 'coder' });
-    expect(items.filter((i) => i.type === 'notice').map((i) => (i.type === 'notice' ? i.text : ''))).toEqual(['[owner] the build is green', '[owner] not seen by the listener']);
+    expect(items.filter((i) => i.type === 'notice').map((i) => (i.type === 'notice' ? i.text : ''))).toEqual([
+      '[owner] the build is green',
+      '[owner] not seen by the listener',
+    ]);
   });
 
   it('an idle chat has room: queueDepth 0, assertCanQueue passes; an unknown chat is refused by every operation', async () => {

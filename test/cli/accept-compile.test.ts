@@ -38,7 +38,9 @@ describe('accept refuses what compile refuses', () => {
 
     const r = await angelia(inst.env, 'accept');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`accept error: the table was not accepted: compile would refuse it: profiles.leaky.add_dirs[0]: its Codex launch cannot be built: ${inst.root} holds Angelia's private state (${inst.state})`);
+    expect(r.stderr).toContain(
+      `accept error: the table was not accepted: compile would refuse it: profiles.leaky.add_dirs[0]: its Codex launch cannot be built: ${inst.root} holds Angelia's private state (${inst.state})`,
+    );
     expect(r.stderr).toContain(`  at: ${inst.tableFile}: profiles.leaky.add_dirs[0]\n`);
     expect(r.stderr).toContain(`  fix: name the folders the agent needs inside ${inst.root} instead, outside ${inst.state}; then run angelia accept again`);
     expect(r.stdout).toContain('profiles.leaky: added');
@@ -48,8 +50,13 @@ describe('accept refuses what compile refuses', () => {
     const check = await angelia(inst.env, 'accept', '--check', '--json');
     expect(check.code).toBe(1);
     expect(JSON.parse(check.stdout)).toMatchObject({
-      differs: true, taken: false,
-      error: { code: 'table-compile-refused', where: `${inst.tableFile}: profiles.leaky.add_dirs[0]`, fix: expect.stringContaining('then run angelia accept again') as unknown },
+      differs: true,
+      taken: false,
+      error: {
+        code: 'table-compile-refused',
+        where: `${inst.tableFile}: profiles.leaky.add_dirs[0]`,
+        fix: expect.stringContaining('then run angelia accept again') as unknown,
+      },
     });
     const checkText = await angelia(inst.env, 'accept', '--check');
     expect(checkText.code).toBe(1);

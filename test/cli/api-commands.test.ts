@@ -35,7 +35,15 @@ beforeAll(async () => {
   const where = resolveInstance(ownerEnv);
   await mkdir(dirname(where.apiToken), { recursive: true, mode: 0o700 });
   fake = createFakeApiCore();
-  api = await startApi({ core: fake.core, socketPath: where.apiSock, tokenFile: where.apiToken, stateDir: dirs.state, home: dirs.home, codexHome: join(dirs.home, '.codex'), env: {} });
+  api = await startApi({
+    core: fake.core,
+    socketPath: where.apiSock,
+    tokenFile: where.apiToken,
+    stateDir: dirs.state,
+    home: dirs.home,
+    codexHome: join(dirs.home, '.codex'),
+    env: {},
+  });
   owner = (await import('node:fs/promises').then((fs) => fs.readFile(where.apiToken, 'utf8'))).trim();
 });
 afterAll(async () => {
@@ -50,8 +58,13 @@ beforeEach(() => {
 
 function io(env: Record<string, string> = ownerEnv, stdin = ''): CliIo & { out: string; err: string } {
   const rec = {
-    env: env as NodeJS.ProcessEnv, cwd: dirs.outside, out: '', err: '',
-    stdout: (t: string) => void (rec.out += t), stderr: (t: string) => void (rec.err += t), stdin: async () => stdin,
+    env: env as NodeJS.ProcessEnv,
+    cwd: dirs.outside,
+    out: '',
+    err: '',
+    stdout: (t: string) => void (rec.out += t),
+    stderr: (t: string) => void (rec.err += t),
+    stdin: async () => stdin,
   };
   return rec;
 }
@@ -64,7 +77,13 @@ function agentEnv(chat: string): Record<string, string> {
 describe('after --, every word is text', () => {
   it('send, turn and ask take "--help", "-", "@file" and "--json" after -- as the text itself', async () => {
     await writeFile(join(dirs.outside, 'notes.txt'), 'from the file\n');
-    for (const [words, text] of [[['--', '--help'], '--help'], [['--', '-'], '-'], [['--', '@notes.txt'], '@notes.txt'], [['--', '--json', 'x'], '--json x'], [['--', '-h'], '-h']] as const) {
+    for (const [words, text] of [
+      [['--', '--help'], '--help'],
+      [['--', '-'], '-'],
+      [['--', '@notes.txt'], '@notes.txt'],
+      [['--', '--json', 'x'], '--json x'],
+      [['--', '-h'], '-h'],
+    ] as const) {
       const o = io();
       expect(await runSend(['coder', ...words], o), o.err).toBe(0);
       expect(fake.posts.at(-1)?.post.text, words.join(' ')).toBe(text);
@@ -101,7 +120,12 @@ describe('after --, every word is text', () => {
 describe('inside a read-only copy answering a question (ANGELIA_ASK=1)', () => {
   it('every API command says it cannot reach Angelia (exit 1), while Angelia runs, and sends nothing', async () => {
     const env = { ...ownerEnv, ANGELIA_ASK: '1' };
-    for (const [name, run, args] of [['send', runSend, ['coder', 'hi']], ['turn', runTurn, ['coder', 'hi']], ['ask', runAsk, ['coder', 'hi']], ['send-media', runSendMedia, ['coder', '/etc/hostname']]] as const) {
+    for (const [name, run, args] of [
+      ['send', runSend, ['coder', 'hi']],
+      ['turn', runTurn, ['coder', 'hi']],
+      ['ask', runAsk, ['coder', 'hi']],
+      ['send-media', runSendMedia, ['coder', '/etc/hostname']],
+    ] as const) {
       const o = io(env);
       expect(await run([...args], o), name).toBe(1);
       expect(o.err).toBe(`angelia ${name}: ${READ_ONLY_COPY}\n`);
@@ -117,11 +141,17 @@ describe('inside a read-only copy answering a question (ANGELIA_ASK=1)', () => {
 
 describe('no such chat', () => {
   it('inside an agent: its own chat, how chats are named and angelia guide profiles, not angelia profiles', async () => {
-    for (const [name, run] of [['send', runSend], ['turn', runTurn], ['ask', runAsk]] as const) {
+    for (const [name, run] of [
+      ['send', runSend],
+      ['turn', runTurn],
+      ['ask', runAsk],
+    ] as const) {
       const o = io(agentEnv('research'));
       expect(await run(['nobody', 'hello'], o), name).toBe(2);
-      expect(o.err).toBe(`angelia ${name}: no such chat (your own chat is "research"; a profile's first chat is named after the profile, `
-        + 'and the profiles are in Angelia\'s table (your instructions name its file); see angelia guide profiles)\n');
+      expect(o.err).toBe(
+        `angelia ${name}: no such chat (your own chat is "research"; a profile's first chat is named after the profile, ` +
+          "and the profiles are in Angelia's table (your instructions name its file); see angelia guide profiles)\n",
+      );
       expect(o.err).not.toMatch(/angelia profiles/);
     }
   });

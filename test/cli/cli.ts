@@ -9,16 +9,27 @@ import { join } from 'node:path';
 import { makeTestDir, removeTestDir, REPO_ROOT } from '../core/instance/testDir';
 
 /** What one run printed and its exit code. */
-export interface CliRun { code: number; stdout: string; stderr: string }
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs `angelia <args>` (the source entry) with `env` as its whole environment (PATH added). */
 export function angelia(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/main/cli/index.ts'), ...args], {
-      cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: 60_000,
-    }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(REPO_ROOT, 'src/main/cli/index.ts'), ...args],
+      {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -44,7 +55,10 @@ export async function initInstance(label: string): Promise<CliInstance> {
   const init = await angelia(env, 'init');
   if (init.code !== 0) throw new Error(`angelia init failed: ${init.stderr}`);
   return {
-    root, env, state, codexHome,
+    root,
+    env,
+    state,
+    codexHome,
     tableFile: join(state, 'workspace', 'angelia.toml'),
     acceptedTable: join(state, 'compiled', 'angelia.accepted.toml'),
     profileDir: join(state, 'workspace', 'profiles', 'assistant'),

@@ -34,13 +34,18 @@ describe('compile (the plan)', () => {
     expect(plan.stdout).toContain('  profiles.assistant.model: added "gpt-5.5"');
     expect(plan.stdout).not.toMatch(/^ {2}up to date$/m);
     expect(plan.stdout).toContain('  up to date with the table on disk, not with the accepted copy\n');
-    expect(plan.stdout).toContain('  note: the table on disk has changes for this profile that were never accepted: run angelia accept, then angelia compile --write assistant\n');
+    expect(plan.stdout).toContain(
+      '  note: the table on disk has changes for this profile that were never accepted: run angelia accept, then angelia compile --write assistant\n',
+    );
     const json = await angelia(inst.env, 'compile', 'assistant', '--json');
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as { plan: unknown }).plan).toMatchObject({ upToDate: true, conflicts: [], tableNotAccepted: true });
     // --write still refuses it, and --check keeps its meaning (the files match what compile would write).
     expect((await angelia(inst.env, 'compile', '--write', 'assistant')).stderr).toContain('not yet accepted');
-    expect(await angelia(inst.env, 'compile', '--check')).toMatchObject({ code: 0, stdout: expect.stringContaining('profile assistant: up to date') as unknown });
+    expect(await angelia(inst.env, 'compile', '--check')).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('profile assistant: up to date') as unknown,
+    });
 
     const accepted = await angelia(inst.env, 'accept');
     expect(accepted.code, accepted.stderr).toBe(0);
@@ -58,10 +63,15 @@ describe('compile (the plan)', () => {
       const plan = await angelia(inst.env, 'compile', 'assistant');
       expect(plan.code).toBe(1);
       expect(plan.stdout).toContain('  CONFLICT .claude/settings.json does not parse as JSON');
-      expect(plan.stderr).toBe('compile: assistant has a CONFLICT: compile --write would refuse and write nothing; resolve each CONFLICT line (never fixed automatically)\n');
+      expect(plan.stderr).toBe(
+        'compile: assistant has a CONFLICT: compile --write would refuse and write nothing; resolve each CONFLICT line (never fixed automatically)\n',
+      );
       const json = await angelia(inst.env, 'compile', 'assistant', '--json');
       expect(json.code).toBe(1);
-      expect((JSON.parse(json.stdout) as { plan: { upToDate: boolean; conflicts: string[] } }).plan).toMatchObject({ upToDate: false, conflicts: [expect.stringContaining('does not parse as JSON')] });
+      expect((JSON.parse(json.stdout) as { plan: { upToDate: boolean; conflicts: string[] } }).plan).toMatchObject({
+        upToDate: false,
+        conflicts: [expect.stringContaining('does not parse as JSON')],
+      });
     } finally {
       await rm(settings);
     }
@@ -94,11 +104,15 @@ describe('check-config', () => {
     try {
       const json = await angelia(inst.env, 'check-config', '--json');
       expect(json.code, json.stderr).toBe(0);
-      expect((JSON.parse(json.stdout) as { warnings: unknown[] }).warnings).toContainEqual(expect.objectContaining({
-        path: 'profiles.assistant',
-        message: expect.stringContaining("its agent will not start: the accepted table now passes 1 environment variable(s) to this profile's commands that the last compile did not (PGHOST)") as unknown,
-        fix: 'run angelia compile assistant --write',
-      }));
+      expect((JSON.parse(json.stdout) as { warnings: unknown[] }).warnings).toContainEqual(
+        expect.objectContaining({
+          path: 'profiles.assistant',
+          message: expect.stringContaining(
+            "its agent will not start: the accepted table now passes 1 environment variable(s) to this profile's commands that the last compile did not (PGHOST)",
+          ) as unknown,
+          fix: 'run angelia compile assistant --write',
+        }),
+      );
       const plain = await angelia(inst.env, 'check-config');
       expect(plain.stdout).toContain('warning: profiles.assistant: its agent will not start: the accepted table now passes 1 environment variable(s)');
     } finally {

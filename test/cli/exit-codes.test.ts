@@ -35,7 +35,11 @@ describe('an unknown profile or chat exits 2 in every command', () => {
     expect(exported.code).toBe(2);
     expect(exported.stderr).toContain('no chat named "nosuch"');
 
-    for (const args of [['compile', 'nosuch'], ['compile', 'nosuch', '--json'], ['compile', '--write', 'nosuch']]) {
+    for (const args of [
+      ['compile', 'nosuch'],
+      ['compile', 'nosuch', '--json'],
+      ['compile', '--write', 'nosuch'],
+    ]) {
       const compile = await angelia(inst.env, ...args);
       expect(compile.code, args.join(' ')).toBe(2);
       expect(compile.stderr).toContain('compile error: there is no profile "nosuch"');
@@ -63,8 +67,13 @@ describe('the API commands: no such chat is 2, as in run and export; not running
     const where = resolveInstance({ HOME: dirs.home, ANGELIA_STATE_DIR: dirs.state });
     await mkdir(dirname(where.apiToken), { recursive: true, mode: 0o700 });
     api = await startApi({
-      core: createFakeApiCore().core, socketPath: where.apiSock, tokenFile: where.apiToken, stateDir: dirs.state, home: dirs.home,
-      codexHome: join(dirs.home, '.codex'), env: {},
+      core: createFakeApiCore().core,
+      socketPath: where.apiSock,
+      tokenFile: where.apiToken,
+      stateDir: dirs.state,
+      home: dirs.home,
+      codexHome: join(dirs.home, '.codex'),
+      env: {},
     });
   });
   afterAll(async () => {
@@ -74,14 +83,23 @@ describe('the API commands: no such chat is 2, as in run and export; not running
 
   function io(): CliIo & { out: string; err: string } {
     const rec = {
-      env: { HOME: dirs.home, ANGELIA_STATE_DIR: dirs.state } as NodeJS.ProcessEnv, cwd: dirs.outside, out: '', err: '',
-      stdout: (t: string) => void (rec.out += t), stderr: (t: string) => void (rec.err += t), stdin: async () => '',
+      env: { HOME: dirs.home, ANGELIA_STATE_DIR: dirs.state } as NodeJS.ProcessEnv,
+      cwd: dirs.outside,
+      out: '',
+      err: '',
+      stdout: (t: string) => void (rec.out += t),
+      stderr: (t: string) => void (rec.err += t),
+      stdin: async () => '',
     };
     return rec;
   }
 
   it('send, turn, ask and send-media to a chat that does not exist', async () => {
-    for (const [name, run] of [['send', runSend], ['turn', runTurn], ['ask', runAsk]] as const) {
+    for (const [name, run] of [
+      ['send', runSend],
+      ['turn', runTurn],
+      ['ask', runAsk],
+    ] as const) {
       const o = io();
       expect(await run(['nobody', 'hello'], o), name).toBe(2);
       expect(o.err).toBe(`angelia ${name}: no such chat (the chats: angelia profiles)\n`);

@@ -24,7 +24,12 @@ import { angelia } from './cli';
 async function guide(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runGuide(args, env, (t) => void (out += t), (t) => void (err += t));
+  const code = await runGuide(
+    args,
+    env,
+    (t) => void (out += t),
+    (t) => void (err += t),
+  );
   return { code, out, err };
 }
 
@@ -53,28 +58,39 @@ describe('angelia guide', () => {
 
   it('an unknown topic or two topics: exit 2, the topics named on stderr', async () => {
     const unknown = await guide(['routing']);
-    expect(unknown).toEqual({ code: 2, out: '', err: 'angelia guide: no topic "routing"; the topics: api, commands, profiles, layout\nusage: angelia guide [api | commands | profiles | layout]\n' });
+    expect(unknown).toEqual({
+      code: 2,
+      out: '',
+      err: 'angelia guide: no topic "routing"; the topics: api, commands, profiles, layout\nusage: angelia guide [api | commands | profiles | layout]\n',
+    });
     expect((await guide(['api', 'layout'])).code).toBe(2);
     expect((await guide(['--nope'])).code).toBe(2);
   });
 
-  it('api: the developer instructions\' paragraph, the channel, the route table\'s access, the refusals and the exit codes', async () => {
+  it("api: the developer instructions' paragraph, the channel, the route table's access, the refusals and the exit codes", async () => {
     const { out } = await guide(['api']);
     expect(flat(out)).toContain(flat(apiParagraph({ command: '<state>/bin/angelia', chat: '<your chat>' })));
     expect(out).toContain('mailbox');
     for (const r of routes.filter((x) => x.access !== 'public')) {
       const row = out.split('\n').find((l) => l.startsWith(`  ${r.method} ${r.path} `));
       expect(row, r.path).toBeDefined();
-      const cells = row!.slice(`  ${r.method} ${r.path}`.length).trim().split(/\s{2,}/);
-      expect(cells.map((c) => c.split(':')[0]), r.path).toEqual(['owner', 'chat', 'peer'].map((cls) => ((r.access as readonly string[]).includes(cls) ? 'yes' : 'no')));
+      const cells = row!
+        .slice(`  ${r.method} ${r.path}`.length)
+        .trim()
+        .split(/\s{2,}/);
+      expect(
+        cells.map((c) => c.split(':')[0]),
+        r.path,
+      ).toEqual(['owner', 'chat', 'peer'].map((cls) => ((r.access as readonly string[]).includes(cls) ? 'yes' : 'no')));
     }
     expect(flat(out)).toContain(flat(ESCALATED('<your mailbox>', 'EACCES')));
     expect(flat(out)).toContain(flat(READ_ONLY_COPY));
-    for (const word of ['accept_from', 'answer_from', 'isolated', '30 messages an hour', 'files go only into your own chat', 'at most 10 turns']) expect(flat(out)).toContain(word);
+    for (const word of ['accept_from', 'answer_from', 'isolated', '30 messages an hour', 'files go only into your own chat', 'at most 10 turns'])
+      expect(flat(out)).toContain(word);
     expect(out).toContain(exitCodesText(API_EXITS).trimEnd());
   });
 
-  it('commands: each agent command\'s summary and options from the command table; the rest named as the owner\'s', async () => {
+  it("commands: each agent command's summary and options from the command table; the rest named as the owner's", async () => {
     const { out } = await guide(['commands']);
     for (const name of AGENT_COMMANDS) {
       const c = commands[name]!;
@@ -87,7 +103,8 @@ describe('angelia guide', () => {
 
   it('profiles: the profile words, every permission mode among them', async () => {
     const { out } = await guide(['profiles']);
-    for (const word of ['profile', 'chat', 'session', 'permission_mode', 'sandbox', 'add_dirs', 'isolated', 'accept_from', 'answer_from']) expect(out).toMatch(new RegExp(`^${word}$`, 'm'));
+    for (const word of ['profile', 'chat', 'session', 'permission_mode', 'sandbox', 'add_dirs', 'isolated', 'accept_from', 'answer_from'])
+      expect(out).toMatch(new RegExp(`^${word}$`, 'm'));
     for (const mode of PERMISSION_MODES) expect(out).toMatch(new RegExp(`^ {2}${mode}: `, 'm'));
     expect(flat(out)).toContain("A profile's first chat is named after the profile");
   });

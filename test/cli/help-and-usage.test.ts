@@ -15,9 +15,14 @@ const BIN = join(resolve(__dirname, '../..'), 'bin/angelia.js');
 
 function angelia(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ANGELIA_STATE_DIR: '/nonexistent-angelia-state' }, timeout: 30_000 }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, ANGELIA_STATE_DIR: '/nonexistent-angelia-state' }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -31,10 +36,17 @@ describe('angelia <command> --help and bad options', () => {
       expect(run.stdout, name).toMatch(/^exit codes:\n {2}0 {2}\S/m);
     }
     // The shared table: 2 is usage or an unknown name wherever a name is taken; 3 a refused start.
-    expect((await angelia(['run', '--help'])).stdout).toBe([
-      `angelia run: ${commands.run!.summary}`, 'exit codes:', '  0  the turn completed', '  1  the turn failed',
-      '  2  usage error, or an unknown profile or chat', '  3  the start was refused (the reason on stderr, and in the last JSON line with --json)', '',
-    ].join('\n'));
+    expect((await angelia(['run', '--help'])).stdout).toBe(
+      [
+        `angelia run: ${commands.run!.summary}`,
+        'exit codes:',
+        '  0  the turn completed',
+        '  1  the turn failed',
+        '  2  usage error, or an unknown profile or chat',
+        '  3  the start was refused (the reason on stderr, and in the last JSON line with --json)',
+        '',
+      ].join('\n'),
+    );
     for (const name of ['export', 'compile', 'verify', 'send', 'turn', 'ask', 'send-media']) expect(commands[name]!.exits[2], name).toMatch(/unknown|no such/);
     for (const name of ['run', 'serve', 'export']) expect(commands[name]!.exits[3], name).toMatch(/^the start was refused/);
   });

@@ -38,10 +38,15 @@ afterAll(async () => inst?.cleanup());
 /** Runs `cmd` in `plan`'s sandbox (`codex sandbox <its -c flags> -- cmd`) with its environment. */
 function inSandbox(plan: LaunchPlan, cmd: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(plan.spawn.bin, ['sandbox', ...plan.spawn.args.slice(0, -1), '--', ...cmd], { cwd: plan.spawn.cwd, env: plan.spawn.env, timeout: 60_000 }, (error, stdout, stderr) => {
-      const e = error as (Error & { code?: number | string }) | null;
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
+    execFile(
+      plan.spawn.bin,
+      ['sandbox', ...plan.spawn.args.slice(0, -1), '--', ...cmd],
+      { cwd: plan.spawn.cwd, env: plan.spawn.env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const e = error as (Error & { code?: number | string }) | null;
+        resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
   });
 }
 
@@ -54,7 +59,7 @@ describe('angelia inside the sandbox', () => {
     expect(existsSync(launcher)).toBe(true);
   });
 
-  it('guide works in a chat\'s sandbox, with no Angelia running, and names the chat and the launcher', async () => {
+  it("guide works in a chat's sandbox, with no Angelia running, and names the chat and the launcher", async () => {
     const run = await inSandbox(chatPlan, [launcher, 'guide', 'api']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

@@ -24,11 +24,18 @@ describe('angelia run with a remembered launch', () => {
     mkdirSync(join(inst.state, 'private', 'launch'), { recursive: true });
     // The executable's own stamp (core/codex/prespawn.ts: a changed executable starts nothing early).
     const st = statSync(process.execPath);
-    writeFileSync(memory, JSON.stringify({
-      version: 3, bin: process.execPath, cwd: inst.root, set: {}, names: Object.keys(inst.env),
-      stamps: [{ path: process.execPath, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }],
-      args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 60000)`],
-    }));
+    writeFileSync(
+      memory,
+      JSON.stringify({
+        version: 3,
+        bin: process.execPath,
+        cwd: inst.root,
+        set: {},
+        names: Object.keys(inst.env),
+        stamps: [{ path: process.execPath, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }],
+        args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 60000)`],
+      }),
+    );
     const run = await angelia(inst.env, 'run', 'nosuch', 'hi');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no chat or profile named "nosuch"');

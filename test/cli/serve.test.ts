@@ -80,7 +80,9 @@ describe('serving: SIGINT and SIGTERM shut serve down cleanly', () => {
   /** Starts `angelia serve`; resolves once it says it serves, with its output so far and its exit. */
   async function startServe(): Promise<{ proc: ChildProcess; output: () => string; exited: Promise<number | null> }> {
     const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/main/cli/index.ts'), 'serve'], {
-      cwd: REPO_ROOT, env: { ...inst.env, ANGELIA_RENDERER_DIR: join(scratch, 'renderer') }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: REPO_ROOT,
+      env: { ...inst.env, ANGELIA_RENDERER_DIR: join(scratch, 'renderer') },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     procs.push(proc);
     let out = '';
@@ -102,7 +104,7 @@ describe('serving: SIGINT and SIGTERM shut serve down cleanly', () => {
     return (JSON.parse(text) as { children: { pid: number }[] }).children;
   }
 
-  it('SIGINT after a turn: exit 0, the socket removed, the chat\'s Codex stopped and reaped', async () => {
+  it("SIGINT after a turn: exit 0, the socket removed, the chat's Codex stopped and reaped", async () => {
     const serve = await startServe();
     expect(existsSync(inst.paths.apiSock)).toBe(true);
     const owner = (await readFile(inst.paths.apiToken, 'utf8')).trim();

@@ -22,9 +22,13 @@ const hosts: RunningHost[] = [];
 beforeAll(async () => {
   const index = join(RENDERER, 'index.html');
   if (!existsSync(index)) throw new Error(`The built renderer is missing (${index}). Run \`npx electron-vite build\` first (\`npm test\` does).`);
-  if (statSync(join(ROOT, 'src/renderer/src/features/chat/AppTurn.tsx')).mtimeMs > statSync(index).mtimeMs) throw new Error('out/renderer is older than AppTurn.tsx: run `npx electron-vite build` again.');
+  if (statSync(join(ROOT, 'src/renderer/src/features/chat/AppTurn.tsx')).mtimeMs > statSync(index).mtimeMs)
+    throw new Error('out/renderer is older than AppTurn.tsx: run `npx electron-vite build` again.');
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH.`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
 });
 
 afterAll(async () => {
@@ -64,7 +68,9 @@ describe('an app turn in the window', () => {
     const [done, running] = [rows.nth(0), rows.nth(1)];
     expect(await done.getAttribute('data-status')).toBe('answered');
     expect(await done.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
-    expect(await done.locator('summary').textContent()).toBe('App turn List the failing tests, one per line. · answered, answer sent to the program that asked');
+    expect(await done.locator('summary').textContent()).toBe(
+      'App turn List the failing tests, one per line. · answered, answer sent to the program that asked',
+    );
     // Folded: the answer is not shown as a reply.
     expect(await page.getByText('NONE-FAILING-ANSWER').isVisible()).toBe(false);
     expect(await running.getAttribute('data-status')).toBe('running');

@@ -43,7 +43,16 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
 });
 
@@ -65,7 +74,11 @@ async function watchCsp(page: Page): Promise<void> {
  * Starts a host over a fresh fake core and opens its URL in a `width`×`height` window (400×600 is the
  * menu-bar popover, src/main/electron/windows.ts POPOVER_SIZE); page errors and console errors are collected.
  */
-async function openApp(width: number, opts: FakeCoreOptions = {}, height = 720): Promise<{ page: Page; host: RunningHost; fake: FakeCore; problems: string[] }> {
+async function openApp(
+  width: number,
+  opts: FakeCoreOptions = {},
+  height = 720,
+): Promise<{ page: Page; host: RunningHost; fake: FakeCore; problems: string[] }> {
   const fake = createFakeCore(opts);
   const host = await startHost({ core: fake.core, rendererDir: RENDERER });
   hosts.push(host);
@@ -161,7 +174,12 @@ describe('the window against the headless host (fake core)', () => {
   it('shows a refused agent with its reason and no way to send, and full access in red', async () => {
     const { page, problems } = await openApp(420, {
       extraChats: [
-        { id: 'research', state: 'refused', refusal: 'Codex 0.150.0 is older than 0.157.0, the oldest version Angelia trusts.\nFix: npm install -g @openai/codex@0.169.0, or remove `bin` from profiles.research.' },
+        {
+          id: 'research',
+          state: 'refused',
+          refusal:
+            'Codex 0.150.0 is older than 0.157.0, the oldest version Angelia trusts.\nFix: npm install -g @openai/codex@0.169.0, or remove `bin` from profiles.research.',
+        },
         { id: 'household', enforcement: 'disabled', lastLine: 'Cleaned the downloads folder.' },
       ],
     });
@@ -182,15 +200,50 @@ describe('the window against the headless host (fake core)', () => {
   });
 
   it('shows a file change as its diff and a folder request against the profile, with only the offered buttons', async () => {
-    const base = { chatId: 'demo', profile: 'demo', command: null, cwd: null, createdAt: '2025-01-01T00:00:00Z', state: 'pending', answer: null, by: null, granted: null, denyReason: null } as const;
+    const base = {
+      chatId: 'demo',
+      profile: 'demo',
+      command: null,
+      cwd: null,
+      createdAt: '2025-01-01T00:00:00Z',
+      state: 'pending',
+      answer: null,
+      by: null,
+      granted: null,
+      denyReason: null,
+    } as const;
     const diff = '--- a/README.md\n+++ b/README.md\n@@ -1,2 +1,2 @@\n # Demo\n-old line\n+new line\n';
     const approvals: ApprovalView[] = [
-      { ...base, id: 'fc', kind: 'fileChange', title: 'Edit README.md', reason: null, requested: null, changes: [{ path: `${CWD}/README.md`, kind: 'update', diff }], answers: ['allow', 'allowForSession', 'deny', 'cancel'] },
-      { ...base, id: 'perm', kind: 'permissions', title: 'More access for this turn', reason: 'I need to update the shared notes', changes: [], requested: { read: [], write: ['/home/user/other-repo', '/home/user/shared/notes'], network: false }, answers: ['allow', 'deny'] },
+      {
+        ...base,
+        id: 'fc',
+        kind: 'fileChange',
+        title: 'Edit README.md',
+        reason: null,
+        requested: null,
+        changes: [{ path: `${CWD}/README.md`, kind: 'update', diff }],
+        answers: ['allow', 'allowForSession', 'deny', 'cancel'],
+      },
+      {
+        ...base,
+        id: 'perm',
+        kind: 'permissions',
+        title: 'More access for this turn',
+        reason: 'I need to update the shared notes',
+        changes: [],
+        requested: { read: [], write: ['/home/user/other-repo', '/home/user/shared/notes'], network: false },
+        answers: ['allow', 'deny'],
+      },
     ];
     const { page, problems } = await openApp(420, {
       addDirs: ['/home/user/shared'],
-      seed: { items: [{ type: 'approval', id: 'i-fc', approvalId: 'fc' }, { type: 'approval', id: 'i-perm', approvalId: 'perm' }], approvals },
+      seed: {
+        items: [
+          { type: 'approval', id: 'i-fc', approvalId: 'fc' },
+          { type: 'approval', id: 'i-perm', approvalId: 'perm' },
+        ],
+        approvals,
+      },
     });
     const row = page.getByTestId('chat-list-item').first();
     await expect.poll(() => row.getByTestId('pending-count').textContent()).toBe('2');
@@ -199,7 +252,13 @@ describe('the window against the headless host (fake core)', () => {
     const [fileCard, permCard] = [page.locator('[data-approval-id="fc"]'), page.locator('[data-approval-id="perm"]')];
     await fileCard.waitFor();
     expect(await fileCard.getByTestId('diff').textContent()).toContain('+new line');
-    expect(await fileCard.locator('button').allTextContents()).toEqual(['Allow once', 'Allow for this session', 'Deny', 'Deny and stop', 'Deny with a reason…']);
+    expect(await fileCard.locator('button').allTextContents()).toEqual([
+      'Allow once',
+      'Allow for this session',
+      'Deny',
+      'Deny and stop',
+      'Deny with a reason…',
+    ]);
     expect(await permCard.getByTestId('grant-option').allTextContents()).toEqual([
       '+ write /home/user/other-repo (not in the profile)',
       '= write /home/user/shared/notes (the profile already allows it)',
@@ -224,8 +283,23 @@ const inputsOf = (fake: FakeCore, channel: string): unknown[] => fake.received.f
 /** A seeded pending approval of the demo chat. */
 function seeded(over: Partial<ApprovalView> & { id: string }): ApprovalView {
   return {
-    chatId: 'demo', profile: 'demo', kind: 'command', title: 'Run make', command: 'make', cwd: CWD, reason: null, changes: [], requested: null,
-    answers: ['allow', 'deny'], createdAt: '2025-01-01T00:00:00Z', state: 'pending', answer: null, by: null, granted: null, denyReason: null, ...over,
+    chatId: 'demo',
+    profile: 'demo',
+    kind: 'command',
+    title: 'Run make',
+    command: 'make',
+    cwd: CWD,
+    reason: null,
+    changes: [],
+    requested: null,
+    answers: ['allow', 'deny'],
+    createdAt: '2025-01-01T00:00:00Z',
+    state: 'pending',
+    answer: null,
+    by: null,
+    granted: null,
+    denyReason: null,
+    ...over,
   };
 }
 
@@ -234,7 +308,13 @@ describe('settled cards and commands outside the sandbox (fake core)', () => {
     const approvals: ApprovalView[] = [
       seeded({ id: 'late', state: 'timedOut', answer: 'deny', by: 'timeout', settledAt: '2025-01-01T00:10:00Z' }),
       seeded({ id: 'gone', state: 'withdrawn', by: 'codex', settledAt: '2025-01-01T00:01:00Z', withdrawnWhy: 'the turn ended' }),
-      seeded({ id: 'out', title: 'Run OUTSIDE the sandbox: make deploy', command: 'make deploy', answers: ['allow', 'deny', 'cancel'], outsideSandbox: { denied: 5 } }),
+      seeded({
+        id: 'out',
+        title: 'Run OUTSIDE the sandbox: make deploy',
+        command: 'make deploy',
+        answers: ['allow', 'deny', 'cancel'],
+        outsideSandbox: { denied: 5 },
+      }),
     ];
     const { page, problems } = await openApp(420, {
       seed: { items: approvals.map((a) => ({ type: 'approval' as const, id: `i-${a.id}`, approvalId: a.id })), approvals },
@@ -291,7 +371,9 @@ describe('chats in full (fake core)', () => {
 
     await page.getByTestId('approval-allow').first().click();
     // The queued message becomes its own turn once the first one ends.
-    await expect.poll(() => page.locator('[data-testid="user-message"][data-via="turn"]').allTextContents()).toEqual(['List the files', 'Then summarise README.md']);
+    await expect
+      .poll(() => page.locator('[data-testid="user-message"][data-via="turn"]').allTextContents())
+      .toEqual(['List the files', 'Then summarise README.md']);
     await expect.poll(() => page.getByTestId('composer-queued').count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
@@ -330,10 +412,30 @@ describe('chats in full (fake core)', () => {
   it('grants a subset of a permissions request, offers Deny and stop only when asked, and says when another answer won', async () => {
     const { page, fake, problems } = await openApp(1100, {
       seed: {
-        items: [{ type: 'approval', id: 'i-p', approvalId: 'perm' }, { type: 'approval', id: 'i-one', approvalId: 'one' }, { type: 'approval', id: 'i-race', approvalId: 'race' }],
+        items: [
+          { type: 'approval', id: 'i-p', approvalId: 'perm' },
+          { type: 'approval', id: 'i-one', approvalId: 'one' },
+          { type: 'approval', id: 'i-race', approvalId: 'race' },
+        ],
         approvals: [
-          seeded({ id: 'perm', kind: 'permissions', title: 'More access for this turn', command: null, cwd: null, reason: 'Sync the data and publish it', requested: { read: [], write: ['/home/user/other-repo', '/home/user/data'], network: true } }),
-          seeded({ id: 'one', kind: 'permissions', title: 'Write one folder', command: null, cwd: null, requested: { read: [], write: ['/home/user/scratch'], network: false }, answers: ['allow', 'deny', 'cancel'] }),
+          seeded({
+            id: 'perm',
+            kind: 'permissions',
+            title: 'More access for this turn',
+            command: null,
+            cwd: null,
+            reason: 'Sync the data and publish it',
+            requested: { read: [], write: ['/home/user/other-repo', '/home/user/data'], network: true },
+          }),
+          seeded({
+            id: 'one',
+            kind: 'permissions',
+            title: 'Write one folder',
+            command: null,
+            cwd: null,
+            requested: { read: [], write: ['/home/user/scratch'], network: false },
+            answers: ['allow', 'deny', 'cancel'],
+          }),
           seeded({ id: 'race', title: 'Run make test', command: 'make test' }),
         ],
       },
@@ -350,7 +452,11 @@ describe('chats in full (fake core)', () => {
     expect(await one!.getByTestId('grant-picker').count()).toBe(0);
 
     const options = perm!.getByTestId('grant-option');
-    expect(await options.allTextContents()).toEqual(['+ write /home/user/other-repo (not in the profile)', '+ write /home/user/data (not in the profile)', '+ network']);
+    expect(await options.allTextContents()).toEqual([
+      '+ write /home/user/other-repo (not in the profile)',
+      '+ write /home/user/data (not in the profile)',
+      '+ network',
+    ]);
     expect(await perm!.locator('input[type="checkbox"]:checked').count()).toBe(3);
     await perm!.locator('[data-key="write:/home/user/data"] input').uncheck();
     await shot(page, '13-grant-subset-and-deny-and-stop');
@@ -380,11 +486,28 @@ describe('chats in full (fake core)', () => {
     const { page, fake, problems } = await openApp(1100, {
       extraChats: [
         {
-          id: 'research', state: 'error', enforcement: 'managed', lastLine: 'Codex stopped', label: 'Read the papers folder',
+          id: 'research',
+          state: 'error',
+          enforcement: 'managed',
+          lastLine: 'Codex stopped',
+          label: 'Read the papers folder',
           items: [
             { type: 'user', id: 'u1', text: 'Read the papers folder', via: 'turn' },
-            { type: 'error', id: 'e1', message: 'You have hit your usage limit. Try again at 14:00, or pick another model with /model.', detail: null, kind: 'usageLimit' },
-            { type: 'error', id: 'e2', message: 'Codex stopped (exit code 137).', detail: 'last stderr lines:\nthread panicked at core/src/exec.rs:12', kind: 'crashed', action: 'restart' },
+            {
+              type: 'error',
+              id: 'e1',
+              message: 'You have hit your usage limit. Try again at 14:00, or pick another model with /model.',
+              detail: null,
+              kind: 'usageLimit',
+            },
+            {
+              type: 'error',
+              id: 'e2',
+              message: 'Codex stopped (exit code 137).',
+              detail: 'last stderr lines:\nthread panicked at core/src/exec.rs:12',
+              kind: 'crashed',
+              action: 'restart',
+            },
           ],
         },
         { id: 'household', activity: 'Compacting…', state: 'working', enforcement: 'managed', label: 'Tidy the downloads folder' },
@@ -565,7 +688,11 @@ describe('profiles, the policy and the table (fake core)', () => {
     await page.getByTestId('model-select').selectOption('gpt-5.1-codex-mini');
     expect(await page.getByTestId('effort-select').locator('option').allTextContents()).toEqual(['default (high)', 'medium', 'high']);
     await page.getByTestId('effort-select').selectOption('high');
-    expect(await page.locator('[data-testid="draft-change"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-field')))).toEqual(['add_dirs', 'model', 'effort']);
+    expect(await page.locator('[data-testid="draft-change"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-field')))).toEqual([
+      'add_dirs',
+      'model',
+      'effort',
+    ]);
     await expect.poll(() => page.getByTestId('preview').getAttribute('data-waiting')).toBe('false');
     await tallShot(page, '20-editor-preview');
 
@@ -581,7 +708,10 @@ describe('profiles, the policy and the table (fake core)', () => {
     expect(await page.getByTestId('save-status').textContent()).toBe('Saved.');
     const saves = inputsOf(fake, 'profiles:save') as { draft: { add_dirs: string[]; model: string; effort: string }; original: string }[];
     expect(saves).toHaveLength(1);
-    expect(saves[0]).toMatchObject({ original: 'demo', draft: { add_dirs: ['/home/user/shared-notes', '~/docs-link'], model: 'gpt-5.1-codex-mini', effort: 'high' } });
+    expect(saves[0]).toMatchObject({
+      original: 'demo',
+      draft: { add_dirs: ['/home/user/shared-notes', '~/docs-link'], model: 'gpt-5.1-codex-mini', effort: 'high' },
+    });
     // The table was edited in place: its comments are still there.
     const text = fake.tableText();
     expect(text).toContain("# Angelia's table.");
@@ -601,7 +731,9 @@ describe('profiles, the policy and the table (fake core)', () => {
     await expect.poll(() => page.getByTestId('name-input').inputValue()).toBe('demo');
     expect(await page.getByTestId('cwd-input').inputValue()).toBe('profiles/demo');
     const cwdField = page.getByTestId('field-cwd');
-    await expect.poll(() => cwdField.getByTestId('folder-note').textContent()).toBe("relative to the table's folder: /home/user/.angelia/workspace/profiles/demo");
+    await expect
+      .poll(() => cwdField.getByTestId('folder-note').textContent())
+      .toBe("relative to the table's folder: /home/user/.angelia/workspace/profiles/demo");
     expect(await cwdField.getByTestId('field-error').count()).toBe(0);
     expect(await cwdField.getByTestId('fix-it').count()).toBe(0);
 
@@ -617,7 +749,9 @@ describe('profiles, the policy and the table (fake core)', () => {
     await page.getByTestId('add-dirs-new').fill('~/data/*.csv');
     await page.getByTestId('add-dirs-add').click();
     const glob = page.locator('[data-testid="add-dirs-row"][data-value="~/data/*.csv"]');
-    expect(await glob.getByTestId('field-error').textContent()).toBe("~/data/*.csv contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold — rename the folder without those characters");
+    expect(await glob.getByTestId('field-error').textContent()).toBe(
+      "~/data/*.csv contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold — rename the folder without those characters",
+    );
     expect(await glob.getByTestId('fix-it').count()).toBe(0);
     expect(await page.getByTestId('save-button').isDisabled()).toBe(true);
     await expect.poll(() => page.getByTestId('preview-note').textContent()).toBe('The preview waits until the fields marked in red are fixed.');
@@ -628,11 +762,20 @@ describe('profiles, the policy and the table (fake core)', () => {
     expect(await page.getByTestId('field-error').count()).toBe(0);
     expect(inputsOf(fake, 'profiles:preview').every((i) => !JSON.stringify(i).includes('*.csv'))).toBe(true);
 
-    fake.failNextSave({ code: 'missing-folder', message: '/home/user/.angelia/workspace/shared/notes does not exist', where: 'profiles.demo.add_dirs[0]', fix: 'create the folder first' });
+    fake.failNextSave({
+      code: 'missing-folder',
+      message: '/home/user/.angelia/workspace/shared/notes does not exist',
+      where: 'profiles.demo.add_dirs[0]',
+      fix: 'create the folder first',
+    });
     await expect.poll(() => page.getByTestId('save-button').isDisabled()).toBe(false);
     await page.getByTestId('save-button').click();
-    await expect.poll(() => page.getByTestId('field-add_dirs').getByTestId('field-error').textContent()).toBe('Not saved: /home/user/.angelia/workspace/shared/notes does not exist — create the folder first');
-    expect(await page.getByTestId('save-status').textContent()).toBe('Not saved: /home/user/.angelia/workspace/shared/notes does not exist. Your edits are kept.');
+    await expect
+      .poll(() => page.getByTestId('field-add_dirs').getByTestId('field-error').textContent())
+      .toBe('Not saved: /home/user/.angelia/workspace/shared/notes does not exist — create the folder first');
+    expect(await page.getByTestId('save-status').textContent()).toBe(
+      'Not saved: /home/user/.angelia/workspace/shared/notes does not exist. Your edits are kept.',
+    );
     expect(await addDirRows(page)).toEqual(['shared/notes']);
     expect(await page.getByTestId('cwd-input').inputValue()).toBe('profiles/demo');
     expect(fake.tableText()).not.toContain('shared/notes');
@@ -655,10 +798,14 @@ describe('profiles, the policy and the table (fake core)', () => {
     const effort = page.getByTestId('effort-select');
     // "default" is what Codex's config in force uses (config/read), not the catalog's default (gpt-5.1-codex).
     await expect.poll(() => model.locator('option').first().textContent()).toBe('default (gpt-5.1)');
-    expect(await page.getByTestId('model-in-force').textContent()).toBe('Left at default, it uses gpt-5.1: set in your Codex config (/home/user/.codex/config.toml).');
+    expect(await page.getByTestId('model-in-force').textContent()).toBe(
+      'Left at default, it uses gpt-5.1: set in your Codex config (/home/user/.codex/config.toml).',
+    );
     // gpt-5.1 offers minimal, which the table does not accept.
     expect(await effort.locator('option').allTextContents()).toEqual(['default (high)', 'low', 'medium', 'high']);
-    expect(await page.getByTestId('effort-in-force').textContent()).toBe('Left at default, it uses high: set in your Codex config (/home/user/.codex/config.toml).');
+    expect(await page.getByTestId('effort-in-force').textContent()).toBe(
+      'Left at default, it uses high: set in your Codex config (/home/user/.codex/config.toml).',
+    );
     await page.getByTestId('section-model').scrollIntoViewIfNeeded();
     await shot(page, '46-model-effort-default-in-force');
 
@@ -671,7 +818,9 @@ describe('profiles, the policy and the table (fake core)', () => {
     // A model that stops at high: max is flagged, with the nearest effort as the fix.
     await model.selectOption('gpt-5.1-codex-mini');
     const effortField = page.getByTestId('field-effort');
-    expect(await effortField.getByTestId('field-error').textContent()).toBe('gpt-5.1-codex-mini does not offer effort max — pick one of medium, high, or defaultUse high');
+    expect(await effortField.getByTestId('field-error').textContent()).toBe(
+      'gpt-5.1-codex-mini does not offer effort max — pick one of medium, high, or defaultUse high',
+    );
     expect(await effortField.getByTestId('fix-it').textContent()).toBe('Use high');
     expect(await effort.locator('option:checked').textContent()).toBe('max (not offered)');
     expect(await page.getByTestId('save-button').isDisabled()).toBe(true);
@@ -876,7 +1025,10 @@ describe('profiles, the policy and the table (fake core)', () => {
     expect(inputsOf(fake, 'table:accept')).toEqual([{}]);
 
     // Changed again, this time broken; the window learns it on load too.
-    fake.changeTable({ changes: [], error: { message: 'duplicate key "cwd" in [profiles.demo]', where: 'angelia.toml line 9', fix: 'remove one of the two cwd lines' } });
+    fake.changeTable({
+      changes: [],
+      error: { message: 'duplicate key "cwd" in [profiles.demo]', where: 'angelia.toml line 9', fix: 'remove one of the two cwd lines' },
+    });
     await page.reload();
     await banner.waitFor();
     expect(await banner.textContent()).toContain('does not load');
@@ -899,7 +1051,17 @@ describe('profiles, the policy and the table (fake core)', () => {
           { type: 'command', id: 'c-denied', command: 'touch /home/user/elsewhere/notes.txt', cwd: CWD, output: refused, exitCode: 1, status: 'failed' },
           { type: 'approval', id: 'i-perm', approvalId: 'perm' },
         ],
-        approvals: [seeded({ id: 'perm', kind: 'permissions', title: 'More access for this turn', command: null, cwd: null, reason: 'Write the report next to the data', requested: { read: [], write: ['/home/user/other-repo'], network: false } })],
+        approvals: [
+          seeded({
+            id: 'perm',
+            kind: 'permissions',
+            title: 'More access for this turn',
+            command: null,
+            cwd: null,
+            reason: 'Write the report next to the data',
+            requested: { read: [], write: ['/home/user/other-repo'], network: false },
+          }),
+        ],
       },
     });
     await page.getByTestId('chat-list-item').first().click();
@@ -914,11 +1076,15 @@ describe('profiles, the policy and the table (fake core)', () => {
     // The added row is shown (scrolled to and marked) until the next edit.
     const addedRow = page.locator('[data-testid="add-dirs-row"][data-value="/home/user/other-repo"]');
     expect(await addedRow.getAttribute('class')).toContain('just-added');
-    await expect.poll(() => addedRow.evaluate((el) => {
-      const r = el.getBoundingClientRect();
-      const body = document.querySelector('.panel-body')?.getBoundingClientRect();
-      return body !== undefined && r.top >= body.top && r.bottom <= body.bottom;
-    })).toBe(true);
+    await expect
+      .poll(() =>
+        addedRow.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const body = document.querySelector('.panel-body')?.getBoundingClientRect();
+          return body !== undefined && r.top >= body.top && r.bottom <= body.bottom;
+        }),
+      )
+      .toBe(true);
     await shot(page, '32-editor-prefilled');
 
     // Closing with the folder unsaved asks first; kept, the editor stays as it was.
@@ -955,7 +1121,9 @@ describe('profiles, the policy and the table (fake core)', () => {
     await page.getByTestId('save-result').waitFor();
     expect(await page.getByTestId('save-result').locator('h3').textContent()).toBe('✓ Created research');
     expect(fake.created).toEqual([{ name: 'research', starterClaudeMd: true }]);
-    expect(inputsOf(fake, 'profiles:create')).toMatchObject([{ starterClaudeMd: true, draft: { name: 'research', cwd: '~/projects/research', permission_mode: 'plan' } }]);
+    expect(inputsOf(fake, 'profiles:create')).toMatchObject([
+      { starterClaudeMd: true, draft: { name: 'research', cwd: '~/projects/research', permission_mode: 'plan' } },
+    ]);
     await page.locator('[data-testid="profile-row"][data-profile="research"]').waitFor();
     expect(fake.tableText()).toContain('[profiles.research]\ncwd = "~/projects/research"\npermission_mode = "plan"');
     expect(await page.getByTestId('editor-title').textContent()).toBe('Edit profile research');
@@ -967,22 +1135,23 @@ describe('profiles, the policy and the table (fake core)', () => {
 
 describe('the transcript and dropped files (fake core)', () => {
   it('renders a 5 000-item chat as a window of DOM nodes, starts at the end, follows new items and scrolls back to the start', async () => {
-    const items: ChatItem[] = Array.from({ length: 5000 }, (_, i): ChatItem => (i % 2 === 0
-      ? { type: 'notice', id: `n${i}`, text: `Line #${i}` }
-      : { type: 'agent', id: `a${i}`, text: `Answer **#${i}**: all good.`, done: true }));
+    const items: ChatItem[] = Array.from({ length: 5000 }, (_, i): ChatItem =>
+      i % 2 === 0 ? { type: 'notice', id: `n${i}`, text: `Line #${i}` } : { type: 'agent', id: `a${i}`, text: `Answer **#${i}**: all good.`, done: true },
+    );
     const { page, problems } = await openApp(1100, { extraChats: [{ id: 'long', items, lastLine: 'Answer #4999' }] });
     await page.locator('[data-testid="chat-list-item"][data-chat-id="long"]').click();
     const transcript = page.getByTestId('transcript');
     await expect.poll(() => transcript.getAttribute('data-count')).toBe('5000');
     const last = page.locator('[data-item-index="4999"]');
     await last.waitFor();
-    const inView = (sel: string) => page.evaluate((s) => {
-      const el = document.querySelector(s);
-      const box = document.querySelector('[data-testid="transcript"] [data-virtuoso-scroller]')?.getBoundingClientRect();
-      if (!el || !box) return false;
-      const r = el.getBoundingClientRect();
-      return r.bottom <= box.bottom + 1 && r.top >= box.top - 1;
-    }, sel);
+    const inView = (sel: string) =>
+      page.evaluate((s) => {
+        const el = document.querySelector(s);
+        const box = document.querySelector('[data-testid="transcript"] [data-virtuoso-scroller]')?.getBoundingClientRect();
+        if (!el || !box) return false;
+        const r = el.getBoundingClientRect();
+        return r.bottom <= box.bottom + 1 && r.top >= box.top - 1;
+      }, sel);
     await expect.poll(() => inView('[data-item-index="4999"]'), { timeout: 15_000 }).toBe(true);
     const rendered = await page.locator('[data-testid="transcript"] [data-item-index]').count();
     expect(rendered).toBeGreaterThan(10);
@@ -995,7 +1164,9 @@ describe('the transcript and dropped files (fake core)', () => {
     await page.getByTestId('composer-input').press('Enter');
     const card = page.getByTestId('approval-card').last();
     await card.waitFor();
-    await expect.poll(async () => inView(`[data-item-index="${(await transcript.getAttribute('data-count').then(Number)) - 1}"]`), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(async () => inView(`[data-item-index="${(await transcript.getAttribute('data-count').then(Number)) - 1}"]`), { timeout: 15_000 })
+      .toBe(true);
 
     await page.locator('[data-testid="transcript"] [data-virtuoso-scroller]').evaluate((el) => el.scrollTo({ top: 0 }));
     await page.locator('[data-item-index="0"]').waitFor();
@@ -1019,7 +1190,7 @@ describe('the transcript and dropped files (fake core)', () => {
     });
     await pane.dispatchEvent('dragenter', { dataTransfer: files });
     await page.getByTestId('drop-overlay').waitFor();
-    expect(await page.getByTestId('drop-overlay').textContent()).toContain(".inbox/ (25 MB at most each)");
+    expect(await page.getByTestId('drop-overlay').textContent()).toContain('.inbox/ (25 MB at most each)');
     await shot(page, '37-drop-overlay');
     await pane.dispatchEvent('drop', { dataTransfer: files });
     const line = page.locator('[data-testid="attach-line"][data-status="attached"]');
@@ -1063,7 +1234,7 @@ describe('the transcript and dropped files (fake core)', () => {
 });
 
 describe('renderer loose ends (fake core)', () => {
-  it('runs under the strict CSP: the meta and the header say connect-src \'self\' only, and the WebSocket still connects', async () => {
+  it("runs under the strict CSP: the meta and the header say connect-src 'self' only, and the WebSocket still connects", async () => {
     const { page, host, problems } = await openApp(420);
     await page.getByTestId('chat-list-item').first().waitFor();
     expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(RENDERER_CSP);
@@ -1076,14 +1247,17 @@ describe('renderer loose ends (fake core)', () => {
     await page.getByTestId('approval-card').first().waitFor();
     expect(await page.getByTestId('banner').count()).toBe(0);
     // ws: to a host the policy does not name is refused (so 'self' is what let ours through).
-    const foreign = await page.evaluate(() => new Promise<string>((resolve) => {
-      document.addEventListener('securitypolicyviolation', (e) => resolve(`${e.violatedDirective} ${e.blockedURI}`), { once: true });
-      try {
-        new WebSocket('ws://localhost:1/ws');
-      } catch (e) {
-        resolve(`threw ${(e as Error).name}`);
-      }
-    }));
+    const foreign = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          document.addEventListener('securitypolicyviolation', (e) => resolve(`${e.violatedDirective} ${e.blockedURI}`), { once: true });
+          try {
+            new WebSocket('ws://localhost:1/ws');
+          } catch (e) {
+            resolve(`threw ${(e as Error).name}`);
+          }
+        }),
+    );
     expect(foreign).toMatch(/^(connect-src ws:\/\/localhost:1|threw SecurityError)/);
     const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
     expect(violations.filter((v) => !v.includes('localhost:1'))).toEqual([]);
@@ -1094,11 +1268,23 @@ describe('renderer loose ends (fake core)', () => {
   it('names who answered truthfully: the window, the tray; and labels each Allow with its scope', async () => {
     const { page, fake, problems } = await openApp(1100, {
       seed: {
-        items: [{ type: 'approval', id: 'i-w', approvalId: 'w' }, { type: 'approval', id: 'i-race', approvalId: 'race' }, { type: 'approval', id: 'i-t', approvalId: 't' }],
+        items: [
+          { type: 'approval', id: 'i-w', approvalId: 'w' },
+          { type: 'approval', id: 'i-race', approvalId: 'race' },
+          { type: 'approval', id: 'i-t', approvalId: 't' },
+        ],
         approvals: [
           seeded({ id: 'w', title: 'Run make lint', command: 'make lint' }),
           seeded({ id: 'race', title: 'Run make test', command: 'make test', answers: ['allow', 'allowForSession', 'deny'] }),
-          seeded({ id: 't', kind: 'permissions', title: 'More access: write /home/user/data', command: null, cwd: null, requested: { read: [], write: ['/home/user/data'], network: false }, answers: ['allow', 'allowForSession', 'deny'] }),
+          seeded({
+            id: 't',
+            kind: 'permissions',
+            title: 'More access: write /home/user/data',
+            command: null,
+            cwd: null,
+            requested: { read: [], write: ['/home/user/data'], network: false },
+            answers: ['allow', 'allowForSession', 'deny'],
+          }),
         ],
       },
     });
@@ -1106,7 +1292,12 @@ describe('renderer loose ends (fake core)', () => {
     const [w, race, t] = ['w', 'race', 't'].map((id) => page.locator(`[data-approval-id="${id}"]`));
     await t!.waitFor();
     expect(await race!.locator('.approval-buttons button').allTextContents()).toEqual(['Allow once', 'Allow for this session', 'Deny', 'Deny with a reason…']);
-    expect(await t!.locator('.approval-buttons button').allTextContents()).toEqual(['Allow for this turn', 'Allow for this session', 'Deny', 'Deny with a reason…']);
+    expect(await t!.locator('.approval-buttons button').allTextContents()).toEqual([
+      'Allow for this turn',
+      'Allow for this session',
+      'Deny',
+      'Deny with a reason…',
+    ]);
     expect(await t!.getByTestId('approval-access').textContent()).toBe('+ write /home/user/data (not in the profile)\n');
     await shot(page, '39-allow-scopes');
 
@@ -1143,7 +1334,9 @@ describe('renderer loose ends (fake core)', () => {
     expect(await page.getByTestId('slash-tip').textContent()).toBe('/zzz is not a command. Start with // to send text beginning with /.');
     await shot(page, '41-slash-tip');
     await input.press('Enter');
-    await expect.poll(() => page.getByTestId('notice').last().textContent()).toBe('Unknown command /zzz. /help lists the commands; start with // to send it as a message.');
+    await expect
+      .poll(() => page.getByTestId('notice').last().textContent())
+      .toBe('Unknown command /zzz. /help lists the commands; start with // to send it as a message.');
 
     await input.fill('//etc/hosts is empty');
     expect(await page.getByTestId('slash-tip').textContent()).toBe('Goes to the agent as text: “/etc/hosts is empty”');

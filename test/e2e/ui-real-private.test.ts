@@ -73,7 +73,11 @@ describe('the window over real codex: a request for private state', { timeout: 1
     // The agent's next command: the report is written; the token is not read; nothing is planted in <state>
     // (checked on the host: <state> is not granted, so a write there lands in the sandbox's own in-memory
     // root and vanishes with the command; docs/security-model.md "Filesystem: private by default").
-    const cmd = w.orch.chat('demo').transcript.all().filter((i) => i.type === 'command').at(-1);
+    const cmd = w.orch
+      .chat('demo')
+      .transcript.all()
+      .filter((i) => i.type === 'command')
+      .at(-1);
     const output = cmd?.type === 'command' ? cmd.output : '';
     expect(output).toContain('REPORT-WRITTEN');
     expect(output).not.toMatch(/TOKEN-READ/);

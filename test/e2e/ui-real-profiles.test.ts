@@ -34,14 +34,17 @@ let problems: string[];
 let original: string;
 
 beforeAll(async () => {
-  w = await startRealWindow({ demo: { permission_mode: 'default' } }, {
-    // Comments in the table before Angelia first reads it: the first run accepts the table as it stands.
-    async beforeStart(inst) {
-      const text = await readFile(inst.paths.tableFile, 'utf8');
-      expect(text).toContain('[profiles.demo]\n');
-      await writeFile(inst.paths.tableFile, TOP_COMMENT + text.replace('[profiles.demo]\n', `[profiles.demo]\n${DEMO_COMMENT}`));
+  w = await startRealWindow(
+    { demo: { permission_mode: 'default' } },
+    {
+      // Comments in the table before Angelia first reads it: the first run accepts the table as it stands.
+      async beforeStart(inst) {
+        const text = await readFile(inst.paths.tableFile, 'utf8');
+        expect(text).toContain('[profiles.demo]\n');
+        await writeFile(inst.paths.tableFile, TOP_COMMENT + text.replace('[profiles.demo]\n', `[profiles.demo]\n${DEMO_COMMENT}`));
+      },
     },
-  });
+  );
   original = await readFile(w.inst.paths.tableFile, 'utf8');
   ({ page, problems } = await w.open(1100, 800));
 });
@@ -60,28 +63,46 @@ async function send(p: Page, text: string): Promise<void> {
 }
 
 /** The command items of a chat as the core has them (its transcript). */
-const commandsOf = (chatId: string) => w.orch.chat(chatId).transcript.all().filter((i) => i.type === 'command');
+const commandsOf = (chatId: string) =>
+  w.orch
+    .chat(chatId)
+    .transcript.all()
+    .filter((i) => i.type === 'command');
 
 /**
  * What the scripted model was sent, for a failure message: per model request, its answer's source and
  * step kind, and the tool outputs it carried (so a command Codex never ran shows why).
  */
 function modelTrail(): string {
-  return w.inst.model.modelRequests().map((r, i) => {
-    const input = Array.isArray(r.body?.input) ? r.body.input : [];
-    const outputs = input.filter((it) => it.type === 'function_call_output' || it.type === 'custom_tool_call_output').map((it) => JSON.stringify((it as { output?: unknown }).output).slice(0, 300));
-    return `#${i} ${r.source} ${r.step ? Object.keys(r.step).join('+') : '-'} outputs=${outputs.join(' | ') || '-'}`;
-  }).join('\n');
+  return w.inst.model
+    .modelRequests()
+    .map((r, i) => {
+      const input = Array.isArray(r.body?.input) ? r.body.input : [];
+      const outputs = input
+        .filter((it) => it.type === 'function_call_output' || it.type === 'custom_tool_call_output')
+        .map((it) => JSON.stringify((it as { output?: unknown }).output).slice(0, 300));
+      return `#${i} ${r.source} ${r.step ? Object.keys(r.step).join('+') : '-'} outputs=${outputs.join(' | ') || '-'}`;
+    })
+    .join('\n');
 }
 
 /** The probes under `scope` that failed, one line each ("name op path | expected | observed | FAIL"); a probe that did not run (its path does not exist) is not a failure. */
 function failingProbes(scope: Locator): Promise<string[]> {
-  return scope.locator('[data-testid="probe-row"][data-pass="false"]').evaluateAll((els) => els.map((e) => Array.from(e.querySelectorAll('td')).map((td) => td.textContent).join(' | ')));
+  return scope.locator('[data-testid="probe-row"][data-pass="false"]').evaluateAll((els) =>
+    els.map((e) =>
+      Array.from(e.querySelectorAll('td'))
+        .map((td) => td.textContent)
+        .join(' | '),
+    ),
+  );
 }
 
 /** Opens a new chat of `profile` from the side bar's "New chat" menu; returns its id. */
 async function newChat(p: Page, profile: string): Promise<string> {
-  const before = await p.getByTestId('chat-pane').getAttribute('data-chat-id').catch(() => null);
+  const before = await p
+    .getByTestId('chat-pane')
+    .getAttribute('data-chat-id')
+    .catch(() => null);
   await p.getByTestId('new-chat-button').click();
   await p.locator(`[data-testid="new-chat-profile"][data-profile="${profile}"]`).click();
   await expect.poll(() => p.getByTestId('chat-pane').getAttribute('data-chat-id'), { timeout: 10_000 }).not.toBe(before);
@@ -102,8 +123,14 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     await page.locator('[data-testid="chat-list-item"][data-chat-id="demo"]').click();
     await send(page, 'write into the shared notes');
     await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('That folder is not mine to write.');
-    expect(commandsOf('demo'), `the demo chat's items: ${w.orch.chat('demo').transcript.all().map((i) => i.type).join(', ')}\nmodel requests:\n${modelTrail()}`)
-      .toMatchObject([{ command: expect.stringContaining(beforeTarget) as unknown, status: 'failed' }]);
+    expect(
+      commandsOf('demo'),
+      `the demo chat's items: ${w.orch
+        .chat('demo')
+        .transcript.all()
+        .map((i) => i.type)
+        .join(', ')}\nmodel requests:\n${modelTrail()}`,
+    ).toMatchObject([{ command: expect.stringContaining(beforeTarget) as unknown, status: 'failed' }]);
     expect(await page.getByTestId('command-item').last().getAttribute('data-status')).toBe('failed');
     expect(existsSync(beforeTarget)).toBe(false);
 
@@ -126,7 +153,9 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     await entry.waitFor({ timeout: 30_000 });
     expect(await entry.getAttribute('data-access')).toBe('write');
     expect(await entry.getAttribute('data-origin')).toBe('add_dirs');
-    await expect.poll(() => page.getByTestId('preview').getByTestId('plan-line').allTextContents(), { timeout: 30_000 }).toContain(`+ write ${folder} (add_dirs)`);
+    await expect
+      .poll(() => page.getByTestId('preview').getByTestId('plan-line').allTextContents(), { timeout: 30_000 })
+      .toContain(`+ write ${folder} (add_dirs)`);
     await expect.poll(() => page.getByTestId('preview').getAttribute('data-waiting')).toBe('false');
     expect(await page.getByTestId('save-button').isDisabled()).toBe(false);
     // Nothing is written before Save.
@@ -166,10 +195,14 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     const { table } = await loadAccepted(inst.paths, { home: inst.paths.home, env: inst.env });
     expect(table.profiles.demo?.addDirs).toEqual([folder]);
     expect((await compileCheck(table, ['demo'], await gatherFacts(inst.paths))).map((c) => c.status)).toEqual(['up to date']);
-    expect(await launchReasons(inst.paths.stateDir, { name: 'demo', cwd: inst.cwd.demo!, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual([]);
+    expect(await launchReasons(inst.paths.stateDir, { name: 'demo', cwd: inst.cwd.demo!, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual(
+      [],
+    );
     expect(orch.profileViews().find((p) => p.name === 'demo')?.addDirs).toEqual([folder]);
     // The editor's preview now answers for the saved table.
-    await expect.poll(() => page.getByTestId('preview').getByTestId('plan-line').allTextContents(), { timeout: 30_000 }).not.toContain(`+ write ${folder} (add_dirs)`);
+    await expect
+      .poll(() => page.getByTestId('preview').getByTestId('plan-line').allTextContents(), { timeout: 30_000 })
+      .not.toContain(`+ write ${folder} (add_dirs)`);
 
     // A new chat of the profile starts a new Codex on the saved profile: the agent can write there now.
     await page.getByTestId('editor-close').click();
@@ -271,7 +304,9 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     await page.locator('[data-testid="mode-option"][data-mode="acceptEdits"]').click();
     const plan = page.getByTestId('preview').getByTestId('plan-line');
     await expect.poll(() => plan.allTextContents(), { timeout: 30_000 }).toContain(`+ folder ${cwd} (mode 700)`);
-    await expect.poll(() => page.getByTestId('preview').locator(`[data-testid="policy-entry"][data-path="${cwd}"]`).getAttribute('data-access'), { timeout: 30_000 }).toBe('write');
+    await expect
+      .poll(() => page.getByTestId('preview').locator(`[data-testid="policy-entry"][data-path="${cwd}"]`).getAttribute('data-access'), { timeout: 30_000 })
+      .toBe('write');
     expect(existsSync(cwd)).toBe(false);
     expect(await readFile(tableFile, 'utf8')).toBe(before);
     await shot(page, 'real-17-new-profile');

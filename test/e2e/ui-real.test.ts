@@ -54,9 +54,15 @@ describe('the window over real codex: chats and approvals', { timeout: 120_000 }
     await send(page, 'what is in my folder?');
     const streaming = page.locator('[data-testid="agent-message"][data-done="false"]');
     // Caught while it streams: part of the answer is shown and the item is not done yet.
-    await expect.poll(async () => (await streaming.count()) > 0 && ((await streaming.first().textContent()) ?? '').length >= 20, { timeout: 60_000 }).toBe(true);
+    await expect
+      .poll(async () => (await streaming.count()) > 0 && ((await streaming.first().textContent()) ?? '').length >= 20, { timeout: 60_000 })
+      .toBe(true);
     await shot(page, 'real-02-streaming');
-    const partial = (await streaming.first().textContent().catch(() => null)) ?? '';
+    const partial =
+      (await streaming
+        .first()
+        .textContent()
+        .catch(() => null)) ?? '';
 
     await expect.poll(() => page.locator('[data-testid="agent-message"][data-done="true"]').count(), { timeout: 60_000 }).toBe(1);
     const final = await page.getByTestId('agent-message').last().textContent();
@@ -122,7 +128,9 @@ describe('the window over real codex: chats and approvals', { timeout: 120_000 }
     // already write is not granted again (it could swap it for a symbolic link after the answer): "=".
     const lines = await card.getByTestId('grant-option').allTextContents();
     expect(lines).toEqual([`+ write ${outside} (not in the profile)`, `+ write ${archive} (not in the profile)`]);
-    expect(await card.getByTestId('approval-refused').textContent()).toBe(`= write ${notes} — already writable, not granted again: it lies in ${cwd} (the profile's folder)\n`);
+    expect(await card.getByTestId('approval-refused').textContent()).toBe(
+      `= write ${notes} — already writable, not granted again: it lies in ${cwd} (the profile's folder)\n`,
+    );
     // Offered: for this turn, for this session, Deny. The test grants for the turn.
     expect(await offered(card)).toEqual(['approval-allow', 'approval-allowForSession', 'approval-deny', 'deny-with-reason']);
     expect(await card.getByTestId('approval-allow').textContent()).toBe('Allow for this turn');
@@ -143,7 +151,13 @@ describe('the window over real codex: chats and approvals', { timeout: 120_000 }
     const reply = w.replies.find((r) => r.method === 'item/permissions/requestApproval');
     expect(reply?.result).toMatchObject({ scope: 'turn', permissions: { fileSystem: { write: [outside, archive] } } });
     expect(JSON.stringify(reply?.result)).not.toContain(notes);
-    expect(w.orch.broker.all().find((a) => a.id === id)).toMatchObject({ kind: 'permissions', state: 'answered', answer: 'allow', by: 'window', granted: { write: [outside, archive] } });
+    expect(w.orch.broker.all().find((a) => a.id === id)).toMatchObject({
+      kind: 'permissions',
+      state: 'answered',
+      answer: 'allow',
+      by: 'window',
+      granted: { write: [outside, archive] },
+    });
 
     // After the turn the profile still does not have it: not in the table, not in force, and the next
     // turn's command cannot write there.
@@ -154,7 +168,13 @@ describe('the window over real codex: chats and approvals', { timeout: 120_000 }
     await send(page, 'write there once more');
     await expect.poll(lastAgent(page), { timeout: 60_000 }).toBe('That folder is closed again.');
     expect(existsSync(later)).toBe(false);
-    expect(w.orch.chat('demo').transcript.all().filter((i) => i.type === 'command').at(-1)).toMatchObject({ command: expect.stringContaining(later) as unknown, status: 'failed' });
+    expect(
+      w.orch
+        .chat('demo')
+        .transcript.all()
+        .filter((i) => i.type === 'command')
+        .at(-1),
+    ).toMatchObject({ command: expect.stringContaining(later) as unknown, status: 'failed' });
     const refused = page.getByTestId('command-item').last();
     // Not granted, the folder is not in the sandbox at all (docs/security-model.md "Filesystem: private by default").
     expect(await refused.getByTestId('command-output').textContent()).toMatch(/Permission denied|Read-only file system|No such file or directory/);

@@ -30,12 +30,17 @@ function start(platform: NodeJS.Platform, opts: { hidden?: boolean; differs?: bo
   const errors: unknown[] = [];
   const dialogs: Array<{ parent: FakeWindow | null; options: FolderDialogOptions }> = [];
   const desktop = startDesktop({
-    core, platform, location, preload: '/app/out/preload/index.cjs', resources: '/app/resources',
+    core,
+    platform,
+    location,
+    preload: '/app/out/preload/index.cjs',
+    resources: '/app/resources',
     loginItem: { get: () => login, set: (on) => void (login = on) },
     hidden: opts.hidden ?? false,
     report: (e) => errors.push(e),
     electron: {
-      ipcMain, menu,
+      ipcMain,
+      menu,
       createWindow: windows.create,
       createTray: (image) => {
         const t = new FakeTray(image);
@@ -53,7 +58,19 @@ function start(platform: NodeJS.Platform, opts: { hidden?: boolean; differs?: bo
       },
     },
   });
-  return { core, desktop, ipcMain, windows: windows.made, notes: notifications.made, menu, tray: trays[0]!, errors, dialogs, quits: () => quits, login: () => login };
+  return {
+    core,
+    desktop,
+    ipcMain,
+    windows: windows.made,
+    notes: notifications.made,
+    menu,
+    tray: trays[0]!,
+    errors,
+    dialogs,
+    quits: () => quits,
+    login: () => login,
+  };
 }
 
 const lastMenu = (menu: ReturnType<typeof menuFactory>) => menu.built.at(-1)!.template;
@@ -90,7 +107,10 @@ describe('startDesktop', () => {
     expect(tray.title).toBe('1');
     expect(tray.image).toEqual({ path: '/app/resources/trayAttentionTemplate.png', template: true });
     expect(notes).toHaveLength(1);
-    expect(notes[0]!.options.actions).toEqual([{ type: 'button', text: 'Allow' }, { type: 'button', text: 'Deny' }]);
+    expect(notes[0]!.options.actions).toEqual([
+      { type: 'button', text: 'Allow' },
+      { type: 'button', text: 'Deny' },
+    ]);
     find(lastMenu(menu), 'Allow')?.click?.();
     core.broker.flushDeferred(); // the answer's event comes one macrotask after Codex's reply
     expect(core.broker.all()[0]).toMatchObject({ id, answer: 'allow', by: 'tray' });
@@ -121,9 +141,12 @@ describe('startDesktop', () => {
   it('the folder picker opens the native dialog over the window that asked (none over the popover), for our windows only', async () => {
     const { ipcMain, windows, tray, dialogs } = start('darwin', { picked: ['/home/user/projects/new'] });
     const main = windows[0]!;
-    const asked = (w: FakeWindow) => ipcMain.invokeOn(PICK_FOLDER_CHANNEL, { sender: { id: w.webContents.id }, senderFrame: { url: w.webContents.url, parent: null } });
+    const asked = (w: FakeWindow) =>
+      ipcMain.invokeOn(PICK_FOLDER_CHANNEL, { sender: { id: w.webContents.id }, senderFrame: { url: w.webContents.url, parent: null } });
     expect(await asked(main)).toEqual({ ok: true, value: '/home/user/projects/new' });
-    expect(dialogs).toEqual([{ parent: main, options: { title: 'Choose a folder', buttonLabel: 'Choose', properties: ['openDirectory', 'createDirectory', 'dontAddToRecent'] } }]);
+    expect(dialogs).toEqual([
+      { parent: main, options: { title: 'Choose a folder', buttonLabel: 'Choose', properties: ['openDirectory', 'createDirectory', 'dontAddToRecent'] } },
+    ]);
     tray.emit('click');
     const popover = windows[1]!;
     expect(popover.options.frame).toBe(false);

@@ -11,7 +11,8 @@ import { emptyTrayState, trayModel } from '../../src/main/electron/trayModel';
 import { approvalView } from './fakes';
 
 const HEADLINE = 'Runs outside the sandbox: it can change any file you can, except the 4 denied places (it cannot read those either).';
-const REACH = "That includes the workspace's _shared/ folder, this profile's launch files (.codex, .claude, .agents), the angelia command every agent runs, and your home's dotfiles.";
+const REACH =
+  "That includes the workspace's _shared/ folder, this profile's launch files (.codex, .claude, .agents), the angelia command every agent runs, and your home's dotfiles.";
 const ADVICE = 'Allow only if you would run it yourself.';
 
 describe('an escalation on the desktop surfaces', () => {
@@ -39,13 +40,20 @@ describe('an escalation on the desktop surfaces', () => {
   });
 
   it('no denied place, or an unknown count, is said as such', () => {
-    expect(askDetail(approvalView('z', { outsideSandbox: { denied: 0 } })).split('\n')[0]).toBe('⚠ Runs outside the sandbox: it can change any file you can; this profile denies no place.');
-    expect(askDetail(approvalView('u', { outsideSandbox: { denied: null } })).split('\n')[0]).toBe('⚠ Runs outside the sandbox: it can change any file you can, except the places this profile denies (it cannot read those either).');
+    expect(askDetail(approvalView('z', { outsideSandbox: { denied: 0 } })).split('\n')[0]).toBe(
+      '⚠ Runs outside the sandbox: it can change any file you can; this profile denies no place.',
+    );
+    expect(askDetail(approvalView('u', { outsideSandbox: { denied: null } })).split('\n')[0]).toBe(
+      '⚠ Runs outside the sandbox: it can change any file you can, except the places this profile denies (it cannot read those either).',
+    );
   });
 
   it('the tray submenu of the request starts with the warning', () => {
     const model = trayModel({ ...emptyTrayState, approvals: [escalation], sandboxed: { demo: true } });
     const sub = model.items.find((i) => i.kind === 'submenu');
-    expect(sub?.kind === 'submenu' ? sub.items[0] : null).toMatchObject({ kind: 'header', label: expect.stringMatching(/^⚠ Runs outside the sandbox: it can change any file you can, except/) });
+    expect(sub?.kind === 'submenu' ? sub.items[0] : null).toMatchObject({
+      kind: 'header',
+      label: expect.stringMatching(/^⚠ Runs outside the sandbox: it can change any file you can, except/),
+    });
   });
 });

@@ -26,7 +26,10 @@ class Emitter {
   }
   once(event: string, listener: Listener): this {
     const wrapped = (...args: unknown[]): void => {
-      this.listeners.set(event, (this.listeners.get(event) ?? []).filter((l) => l !== wrapped));
+      this.listeners.set(
+        event,
+        (this.listeners.get(event) ?? []).filter((l) => l !== wrapped),
+      );
       call(listener, args);
     };
     return this.on(event, wrapped);
@@ -47,11 +50,14 @@ export interface FakeMenu {
 /** A fresh `Menu` factory. */
 export function menuFactory() {
   const built: FakeMenu[] = [];
-  return { built, buildFromTemplate: (template: MenuItemTemplate<FakeImage>[]): FakeMenu => {
-    const m = { template };
-    built.push(m);
-    return m;
-  } };
+  return {
+    built,
+    buildFromTemplate: (template: MenuItemTemplate<FakeImage>[]): FakeMenu => {
+      const m = { template };
+      built.push(m);
+      return m;
+    },
+  };
 }
 
 /** A native image: its file and whether it is a template image. */
@@ -127,11 +133,14 @@ export class FakeNotification extends Emitter {
 /** A `Notification` constructor-like factory that keeps every notification made. */
 export function notificationFactory() {
   const made: FakeNotification[] = [];
-  return { made, create: (o: NotificationOptionsLike): FakeNotification => {
-    const n = new FakeNotification(o);
-    made.push(n);
-    return n;
-  } };
+  return {
+    made,
+    create: (o: NotificationOptionsLike): FakeNotification => {
+      const n = new FakeNotification(o);
+      made.push(n);
+      return n;
+    },
+  };
 }
 
 let nextId = 1;
@@ -203,11 +212,14 @@ export class FakeWindow extends Emitter {
 /** A `BrowserWindow` constructor-like factory that keeps every window made. */
 export function windowFactory() {
   const made: FakeWindow[] = [];
-  return { made, create: (o: WindowOptions): FakeWindow => {
-    const w = new FakeWindow(o);
-    made.push(w);
-    return w;
-  } };
+  return {
+    made,
+    create: (o: WindowOptions): FakeWindow => {
+      const w = new FakeWindow(o);
+      made.push(w);
+      return w;
+    },
+  };
 }
 
 /** `ipcMain`: one handler per channel; `invoke` plays a renderer's `ipcRenderer.invoke`. */
@@ -233,32 +245,69 @@ export class FakeIpcMain {
 
 /** An Electron `Event`. */
 export function preventable(extra: Record<string, unknown> = {}) {
-  const e = { defaultPrevented: false, preventDefault() {
-    e.defaultPrevented = true;
-  }, ...extra };
+  const e = {
+    defaultPrevented: false,
+    preventDefault() {
+      e.defaultPrevented = true;
+    },
+    ...extra,
+  };
   return e;
 }
 
 /** A chat view with defaults. */
 export function chatView(id: string, over: Partial<ChatView> = {}): ChatView {
   return {
-    id, profile: id, state: 'idle', threadId: null, enforcement: null, lastLine: '', refusal: null, pendingApprovals: 0, queued: 0,
-    label: '', sessionId: null, model: null, effort: null, overrides: { model: null, effort: null }, activity: null, ...over,
+    id,
+    profile: id,
+    state: 'idle',
+    threadId: null,
+    enforcement: null,
+    lastLine: '',
+    refusal: null,
+    pendingApprovals: 0,
+    queued: 0,
+    label: '',
+    sessionId: null,
+    model: null,
+    effort: null,
+    overrides: { model: null, effort: null },
+    activity: null,
+    ...over,
   };
 }
 
 /** An approval view with defaults (a pending command request offering allow, deny and cancel). */
 export function approvalView(id: string, over: Partial<ApprovalView> = {}): ApprovalView {
   return {
-    id, chatId: 'demo', profile: 'demo', kind: 'command', title: 'Run OUTSIDE the sandbox: rm -rf build/', command: 'rm -rf build/',
-    cwd: '/home/me/demo', reason: null, changes: [], requested: null, answers: ['allow', 'deny', 'cancel'], createdAt: '2025-01-01T00:00:00.000Z',
-    state: 'pending', answer: null, by: null, granted: null, denyReason: null, ...over,
+    id,
+    chatId: 'demo',
+    profile: 'demo',
+    kind: 'command',
+    title: 'Run OUTSIDE the sandbox: rm -rf build/',
+    command: 'rm -rf build/',
+    cwd: '/home/me/demo',
+    reason: null,
+    changes: [],
+    requested: null,
+    answers: ['allow', 'deny', 'cancel'],
+    createdAt: '2025-01-01T00:00:00.000Z',
+    state: 'pending',
+    answer: null,
+    by: null,
+    granted: null,
+    denyReason: null,
+    ...over,
   };
 }
 
 /** A Codex command request, classified as the chat does; `available` are Codex's `availableDecisions`. */
 export function commandAsk(command = 'rm -rf build/', available: unknown[] = ['accept', 'decline', 'cancel']): AskRequest {
-  const c = classifyServerRequest('item/commandExecution/requestApproval', { threadId: 't', turnId: 'u', itemId: 'i', command, cwd: '/home/me/demo', availableDecisions: available }, { fileChanges: new Map(), onRequest: true });
+  const c = classifyServerRequest(
+    'item/commandExecution/requestApproval',
+    { threadId: 't', turnId: 'u', itemId: 'i', command, cwd: '/home/me/demo', availableDecisions: available },
+    { fileChanges: new Map(), onRequest: true },
+  );
   if (c.type !== 'ask') throw new Error('expected an ask');
   return c;
 }
@@ -273,21 +322,40 @@ export function realCore(chats: ChatView[] = [chatView('demo')]) {
   const broker = new ApprovalBroker({ timeoutMs: 600_000, audit, onUpdate: (view) => hub.emit({ event: 'approval:updated', payload: view }) });
   const invoked: string[] = [];
   const api = (): CoreApi => ({
-    handlers: new Proxy({}, { get: (_t, channel: string) => async () => {
-      invoked.push(channel);
-      return channel === 'chats:list' ? chats : [];
-    } }) as CoreApi['handlers'],
+    handlers: new Proxy(
+      {},
+      {
+        get: (_t, channel: string) => async () => {
+          invoked.push(channel);
+          return channel === 'chats:list' ? chats : [];
+        },
+      },
+    ) as CoreApi['handlers'],
     subscribe: (l) => hub.subscribe(l),
   });
   const events: AppEvent[] = [];
   hub.subscribe((e) => events.push(e));
   return {
-    hub, broker, audit, events, invoked, api,
+    hub,
+    broker,
+    audit,
+    events,
+    invoked,
+    api,
     subscribe: (l: (e: AppEvent) => void) => hub.subscribe(l),
     pendingApprovals: () => broker.pending(),
     answerApproval: (id: string, answer: ApprovalAnswer, by: 'tray' | 'notification') => broker.answer(id, answer, by),
     chatViews: () => chats,
-    profileViews: () => chats.map((c) => ({ name: c.profile, cwd: '/home/me/' + c.profile, permissionMode: 'default' as const, sandboxed: true, addDirs: [], model: null, effort: null })),
+    profileViews: () =>
+      chats.map((c) => ({
+        name: c.profile,
+        cwd: '/home/me/' + c.profile,
+        permissionMode: 'default' as const,
+        sandboxed: true,
+        addDirs: [],
+        model: null,
+        effort: null,
+      })),
     tableChanges: async () => ({ differs: false, changes: [] as unknown[] }),
     open(ask: AskRequest = commandAsk(), chatId = 'demo'): string {
       return broker.open({ chatId, profile: chatId, ask, rpcId: Math.floor(Math.random() * 1e6) }).id;

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { bindContract, bindFolderPicker, checkSender, EVENT_CHANNEL, FOLDER_DIALOG, INVOKE_CHANNEL, PICK_FOLDER_CHANNEL, type EventTarget, type OpenDialogResult } from '../../src/main/electron/ipc';
+import {
+  bindContract,
+  bindFolderPicker,
+  checkSender,
+  EVENT_CHANNEL,
+  FOLDER_DIALOG,
+  INVOKE_CHANNEL,
+  PICK_FOLDER_CHANNEL,
+  type EventTarget,
+  type OpenDialogResult,
+} from '../../src/main/electron/ipc';
 import { isRendererUrl, rendererLocation } from '../../src/main/electron/renderer';
 import { EVENT_CHANNEL as PRELOAD_EVENT, INVOKE_CHANNEL as PRELOAD_INVOKE, PICK_FOLDER_CHANNEL as PRELOAD_PICK } from '../../src/preload/channels';
 import { chatView, FakeIpcMain, FakeWebContents, realCore } from './fakes';
@@ -107,18 +117,24 @@ describe('checkSender and the renderer URL', () => {
   });
 });
 
-describe('bindFolderPicker (the preload\'s pickFolder)', () => {
+describe("bindFolderPicker (the preload's pickFolder)", () => {
   function picker(answer: () => Promise<OpenDialogResult>) {
     const ipc = new FakeIpcMain();
     const ours = new FakeWebContents();
     ours.url = OURS;
     const shown: Array<{ senderId: number; options: unknown }> = [];
     const reported: unknown[] = [];
-    const unbind = bindFolderPicker(ipc, { isTrustedUrl: (u) => isRendererUrl(u, prod), isOurSender: (id) => id === ours.id }, (senderId, options) => {
-      shown.push({ senderId, options });
-      return answer();
-    }, (e) => reported.push(e));
-    const ask = (event: Parameters<FakeIpcMain['invokeOn']>[1] = { sender: { id: ours.id }, senderFrame: { url: `${OURS}#chat=demo`, parent: null } }) => ipc.invokeOn(PICK_FOLDER_CHANNEL, event);
+    const unbind = bindFolderPicker(
+      ipc,
+      { isTrustedUrl: (u) => isRendererUrl(u, prod), isOurSender: (id) => id === ours.id },
+      (senderId, options) => {
+        shown.push({ senderId, options });
+        return answer();
+      },
+      (e) => reported.push(e),
+    );
+    const ask = (event: Parameters<FakeIpcMain['invokeOn']>[1] = { sender: { id: ours.id }, senderFrame: { url: `${OURS}#chat=demo`, parent: null } }) =>
+      ipc.invokeOn(PICK_FOLDER_CHANNEL, event);
     return { ipc, ours, shown, reported, unbind, ask };
   }
 
@@ -137,7 +153,10 @@ describe('bindFolderPicker (the preload\'s pickFolder)', () => {
   it('never opens a dialog for a foreign page or window', async () => {
     const { shown, ask } = picker(async () => ({ canceled: false, filePaths: ['/etc'] }));
     expect(await ask({ sender: { id: 9999 }, senderFrame: { url: OURS, parent: null } })).toMatchObject({ ok: false, error: { code: 'untrusted-sender' } });
-    expect(await ask({ sender: { id: 1 }, senderFrame: { url: 'https://evil.example/', parent: null } })).toMatchObject({ ok: false, error: { code: 'untrusted-sender' } });
+    expect(await ask({ sender: { id: 1 }, senderFrame: { url: 'https://evil.example/', parent: null } })).toMatchObject({
+      ok: false,
+      error: { code: 'untrusted-sender' },
+    });
     expect(shown).toEqual([]);
   });
 
@@ -145,7 +164,10 @@ describe('bindFolderPicker (the preload\'s pickFolder)', () => {
     const failing = picker(async () => {
       throw new Error('no display');
     });
-    expect(await failing.ask()).toMatchObject({ ok: false, error: { code: 'dialog-failed', message: 'the folder dialog did not open: no display', fix: 'type the folder instead' } });
+    expect(await failing.ask()).toMatchObject({
+      ok: false,
+      error: { code: 'dialog-failed', message: 'the folder dialog did not open: no display', fix: 'type the folder instead' },
+    });
     expect(failing.reported).toEqual([new Error('no display')]);
     expect(await picker(async () => ({ canceled: false, filePaths: ['relative/dir'] })).ask()).toMatchObject({ ok: false, error: { code: 'bad-folder' } });
   });

@@ -2,7 +2,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { autostartEntry, claimSingleInstance, cleanupBeforeQuit, desktopExecArg, linuxLoginItem, macLoginItem, startedAtLogin } from '../../src/main/electron/lifecycle';
+import {
+  autostartEntry,
+  claimSingleInstance,
+  cleanupBeforeQuit,
+  desktopExecArg,
+  linuxLoginItem,
+  macLoginItem,
+  startedAtLogin,
+} from '../../src/main/electron/lifecycle';
 import { preventable } from './fakes';
 
 function fakeApp(lock: boolean) {
@@ -67,7 +75,12 @@ describe('Start at login', () => {
   it('Linux: an XDG autostart entry that starts Angelia hidden, removed when unticked', () => {
     const home = mkdtempSync(join(tmpdir(), 'angelia-login-'));
     dirs.push(home);
-    const fs = { exists: existsSync, mkdir: (p: string) => void mkdirSync(p, { recursive: true }), write: (p: string, t: string) => writeFileSync(p, t), remove: (p: string) => rmSync(p) };
+    const fs = {
+      exists: existsSync,
+      mkdir: (p: string) => void mkdirSync(p, { recursive: true }),
+      write: (p: string, t: string) => writeFileSync(p, t),
+      remove: (p: string) => rmSync(p),
+    };
     const item = linuxLoginItem({ env: {}, home, argv: ['/home/me/Apps/Angelia 0.1.0.AppImage'], fs });
     expect(item.get()).toBe(false);
     item.set(true);
@@ -102,10 +115,14 @@ describe('cleanupBeforeQuit', () => {
     const app = fakeApp(true);
     let release: () => void = () => undefined;
     let runs = 0;
-    cleanupBeforeQuit(app, () => {
-      runs++;
-      return new Promise<void>((r) => (release = r));
-    }, () => undefined);
+    cleanupBeforeQuit(
+      app,
+      () => {
+        runs++;
+        return new Promise<void>((r) => (release = r));
+      },
+      () => undefined,
+    );
     app.emit('before-quit'); // Quit
     app.emit('before-quit'); // Quit again while the agents stop
     expect(runs).toBe(1);
@@ -120,9 +137,13 @@ describe('cleanupBeforeQuit', () => {
   it('quits even when the cleanup fails, and reports the failure', async () => {
     const app = fakeApp(true);
     const errors: unknown[] = [];
-    cleanupBeforeQuit(app, async () => {
-      throw new Error('stuck');
-    }, (e) => errors.push(e));
+    cleanupBeforeQuit(
+      app,
+      async () => {
+        throw new Error('stuck');
+      },
+      (e) => errors.push(e),
+    );
     app.emit('before-quit');
     await new Promise((r) => setImmediate(r));
     expect(errors).toHaveLength(1);

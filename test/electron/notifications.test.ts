@@ -8,7 +8,13 @@ function setup(platform: NodeJS.Platform = 'darwin', supported = true) {
   const core = realCore();
   const factory = notificationFactory();
   const opened: string[] = [];
-  const router = new NotificationRouter({ create: factory.create, isSupported: () => supported, platform, answer: answerFrom(core, 'notification'), openChat: (id) => opened.push(id) });
+  const router = new NotificationRouter({
+    create: factory.create,
+    isSupported: () => supported,
+    platform,
+    answer: answerFrom(core, 'notification'),
+    openChat: (id) => opened.push(id),
+  });
   core.hub.subscribe((e) => router.handle(e));
   return { core, made: factory.made, opened, router };
 }
@@ -20,14 +26,20 @@ describe('approvalNotification', () => {
       title: 'demo wants to run a command',
       body: '$ rm -rf build/\nin /home/me/demo\nWhy: clean up',
       silent: false,
-      actions: [{ type: 'button', text: 'Allow' }, { type: 'button', text: 'Deny' }],
+      actions: [
+        { type: 'button', text: 'Allow' },
+        { type: 'button', text: 'Deny' },
+      ],
       closeButtonText: 'Later',
     });
     expect(n.buttons).toEqual(['allow', 'deny']);
   });
 
   it('macOS: only the buttons the request offers', () => {
-    expect(approvalNotification(approvalView('a', { answers: ['deny', 'cancel'] }), 'darwin')).toMatchObject({ buttons: ['deny'], options: { actions: [{ type: 'button', text: 'Deny' }] } });
+    expect(approvalNotification(approvalView('a', { answers: ['deny', 'cancel'] }), 'darwin')).toMatchObject({
+      buttons: ['deny'],
+      options: { actions: [{ type: 'button', text: 'Deny' }] },
+    });
     expect(approvalNotification(approvalView('a', { answers: ['allow', 'allowForSession', 'deny'] }), 'darwin').buttons).toEqual(['allow', 'deny']);
   });
 
@@ -40,7 +52,10 @@ describe('approvalNotification', () => {
   });
 
   it('shows the folders or files asked for, and truncates a huge body by code point', () => {
-    const perm = approvalNotification(approvalView('p', { kind: 'permissions', command: null, cwd: null, requested: { read: [], write: ['/home/me/other-repo'], network: false } }), 'darwin');
+    const perm = approvalNotification(
+      approvalView('p', { kind: 'permissions', command: null, cwd: null, requested: { read: [], write: ['/home/me/other-repo'], network: false } }),
+      'darwin',
+    );
     expect(perm.options.title).toBe('demo asks for more access');
     expect(perm.options.body).toBe('+ write /home/me/other-repo');
     const huge = approvalNotification(approvalView('h', { command: `echo ${'😀'.repeat(3000)}` }), 'darwin');
@@ -122,7 +137,10 @@ describe('NotificationRouter', () => {
     const factory = notificationFactory();
     const calls: string[] = [];
     const router = new NotificationRouter({
-      create: factory.create, isSupported: () => true, platform: 'darwin', openChat: () => undefined,
+      create: factory.create,
+      isSupported: () => true,
+      platform: 'darwin',
+      openChat: () => undefined,
       answer: (id, answer) => {
         calls.push(`${id}:${answer}`);
         return { ok: true, value: { outcome: 'answered', answer, by: 'notification' } };

@@ -103,11 +103,17 @@ describe('icons', () => {
 describe('the codex binary of a packaged app', () => {
   it('maps the app.asar folder of a path to app.asar.unpacked, and nothing else', () => {
     const res = '/Applications/Angelia.app/Contents/Resources';
-    expect(unpackedAsarPath(`${res}/app.asar/node_modules/@openai/codex-darwin-arm64/vendor/aarch64-apple-darwin/bin/codex`))
-      .toBe(`${res}/app.asar.unpacked/node_modules/@openai/codex-darwin-arm64/vendor/aarch64-apple-darwin/bin/codex`);
+    expect(unpackedAsarPath(`${res}/app.asar/node_modules/@openai/codex-darwin-arm64/vendor/aarch64-apple-darwin/bin/codex`)).toBe(
+      `${res}/app.asar.unpacked/node_modules/@openai/codex-darwin-arm64/vendor/aarch64-apple-darwin/bin/codex`,
+    );
     expect(unpackedAsarPath(`${res}/app.asar`)).toBe(`${res}/app.asar.unpacked`);
     expect(unpackedAsarPath('C:\\Angelia\\resources\\app.asar\\node_modules\\x')).toBe('C:\\Angelia\\resources\\app.asar.unpacked\\node_modules\\x');
-    for (const same of [`${res}/app.asar.unpacked/node_modules/x`, '/home/u/angelia/node_modules/@openai/codex/bin/codex', '/home/u/my-app.asar/x', '/home/u/app.asarx/y']) {
+    for (const same of [
+      `${res}/app.asar.unpacked/node_modules/x`,
+      '/home/u/angelia/node_modules/@openai/codex/bin/codex',
+      '/home/u/my-app.asar/x',
+      '/home/u/app.asarx/y',
+    ]) {
       expect(unpackedAsarPath(same)).toBe(same);
     }
   });

@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, CSP, hardenWebContents, isExternalHttpUrl, RENDERER_CSP, secureWebPreferences, withCsp, type WebContentsLike } from '../../src/main/electron/security';
+import {
+  contentSecurityPolicy,
+  CSP,
+  hardenWebContents,
+  isExternalHttpUrl,
+  RENDERER_CSP,
+  secureWebPreferences,
+  withCsp,
+  type WebContentsLike,
+} from '../../src/main/electron/security';
 import { mainWindowOptions, popoverWindowOptions } from '../../src/main/electron/windows';
 import { preventable } from './fakes';
 
@@ -42,7 +51,13 @@ describe('secureWebPreferences', () => {
   it('isolates and sandboxes the renderer, without Node, with web security', () => {
     const p = secureWebPreferences('/app/out/preload/index.cjs');
     expect(p).toMatchObject({ preload: '/app/out/preload/index.cjs', contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
-    expect(p).toMatchObject({ nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, allowRunningInsecureContent: false, webviewTag: false, experimentalFeatures: false });
+    expect(p).toMatchObject({
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+    });
   });
 
   it('is what both windows use', () => {
@@ -85,7 +100,8 @@ describe('hardenWebContents', () => {
     const { contents, session } = fakeContents();
     hardenWebContents(contents, { openExternal: () => undefined });
     const answers: boolean[] = [];
-    for (const p of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal']) session.permissionRequest?.({}, p, (granted: boolean) => answers.push(granted));
+    for (const p of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal'])
+      session.permissionRequest?.({}, p, (granted: boolean) => answers.push(granted));
     expect(answers).toEqual([false, false, false, false, false]);
     expect(session.permissionCheck?.({}, 'media', 'file://')).toBe(false);
   });
@@ -94,9 +110,14 @@ describe('hardenWebContents', () => {
     const { contents, session } = fakeContents();
     hardenWebContents(contents, { openExternal: () => undefined });
     let out: { responseHeaders?: Record<string, string[]> } = {};
-    session.headers?.({ url: 'http://localhost:5173/', responseHeaders: { 'content-security-policy': ["default-src *"], 'Content-Type': ['text/html'] } }, (r: typeof out) => (out = r));
+    session.headers?.(
+      { url: 'http://localhost:5173/', responseHeaders: { 'content-security-policy': ['default-src *'], 'Content-Type': ['text/html'] } },
+      (r: typeof out) => (out = r),
+    );
     expect(out.responseHeaders).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [CSP] });
-    expect(CSP).toBe("default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(CSP).toBe(
+      "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
   });
 
   it('hardens a session once, however many windows share it', () => {

@@ -46,7 +46,15 @@ describe('labels', () => {
     expect(askDetail(approvalView('a', { reason: 'clean the build' }))).toBe('$ rm -rf build/\nin /home/me/demo\nWhy: clean the build');
     const perm = approvalView('b', { kind: 'permissions', command: null, cwd: null, requested: { read: ['/r'], write: ['/home/me/other'], network: true } });
     expect(askDetail(perm)).toBe('+ write /home/me/other\n+ read /r\n+ network');
-    const files = approvalView('c', { kind: 'fileChange', command: null, cwd: null, changes: [{ path: 'a.txt', kind: 'add', diff: '' }, { path: 'b.txt', kind: 'delete', diff: '' }] });
+    const files = approvalView('c', {
+      kind: 'fileChange',
+      command: null,
+      cwd: null,
+      changes: [
+        { path: 'a.txt', kind: 'add', diff: '' },
+        { path: 'b.txt', kind: 'delete', diff: '' },
+      ],
+    });
     expect(askDetail(files)).toBe('add a.txt\ndelete b.txt');
   });
 });

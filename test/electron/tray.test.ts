@@ -4,7 +4,11 @@ import { bindTray, handleTrayAction, menuTemplate, TrayController, type MenuItem
 import { emptyTrayState, trayModel, type TrayAction } from '../../src/main/electron/trayModel';
 import { approvalView, chatView, commandAsk, FakeTray, menuFactory, realCore, type FakeImage } from './fakes';
 
-const images = { normal: { path: 'tray.png', template: true }, attention: { path: 'trayAttention.png', template: true }, danger: { path: 'danger.png', template: false } };
+const images = {
+  normal: { path: 'tray.png', template: true },
+  attention: { path: 'trayAttention.png', template: true },
+  danger: { path: 'danger.png', template: false },
+};
 
 /** Finds a menu item by label, searching submenus; throws when absent. */
 function find(items: MenuItemTemplate<FakeImage>[], label: string): MenuItemTemplate<FakeImage> {
@@ -43,7 +47,11 @@ function handlers(over: Partial<TrayActionHandlers> = {}): TrayActionHandlers & 
 describe('menuTemplate', () => {
   it('turns rows into menu items: headers disabled, FULL ACCESS rows with the red mark, the login checkbox', () => {
     const actions: TrayAction[] = [];
-    const model = trayModel({ ...emptyTrayState, chats: [chatView('wild', { enforcement: 'disabled' }), chatView('safe', { enforcement: 'managed' })], startAtLogin: true });
+    const model = trayModel({
+      ...emptyTrayState,
+      chats: [chatView('wild', { enforcement: 'disabled' }), chatView('safe', { enforcement: 'managed' })],
+      startAtLogin: true,
+    });
     const template = menuTemplate(model, (a) => actions.push(a), images.danger);
     expect(template[0]).toEqual({ label: 'Chats', enabled: false });
     expect(find(template, '⚠ wild — idle · FULL ACCESS').icon).toEqual(images.danger);
@@ -148,7 +156,14 @@ describe('Allow / Deny from the tray', () => {
 
   it('routes the other rows: open, chat, table review, login, quit', () => {
     const h = handlers();
-    for (const a of [{ type: 'open-window' }, { type: 'open-chat', chatId: 'demo' }, { type: 'review-table' }, { type: 'toggle-login' }, { type: 'quit' }] as TrayAction[]) handleTrayAction(a, h);
+    for (const a of [
+      { type: 'open-window' },
+      { type: 'open-chat', chatId: 'demo' },
+      { type: 'review-table' },
+      { type: 'toggle-login' },
+      { type: 'quit' },
+    ] as TrayAction[])
+      handleTrayAction(a, h);
     expect(h.log).toEqual(['open', 'chat:demo', 'review', 'login', 'quit']);
   });
 });
@@ -157,7 +172,11 @@ describe('TrayController', () => {
   it('renders at once and again only when a core event changes what the tray shows', () => {
     const core = realCore();
     const rendered: number[] = [];
-    const c = new TrayController({ view: { render: (m) => rendered.push(m.badge) }, initial: { ...emptyTrayState, chats: [chatView('demo')] }, subscribe: (l) => core.hub.subscribe(l) });
+    const c = new TrayController({
+      view: { render: (m) => rendered.push(m.badge) },
+      initial: { ...emptyTrayState, chats: [chatView('demo')] },
+      subscribe: (l) => core.hub.subscribe(l),
+    });
     expect(rendered).toEqual([0]);
     core.hub.emit({ event: 'chat:delta', payload: { chatId: 'demo', itemId: 'i', field: 'text', delta: 'x' } });
     core.hub.emit({ event: 'chat:updated', payload: chatView('demo') });

@@ -12,7 +12,15 @@ const row = (items: TrayItem[], start: string): TrayItem => {
 
 describe('trayModel', () => {
   it('shows every agent state the way the window does', () => {
-    const states: Array<[AgentState, string]> = [['idle', 'idle'], ['working', 'working'], ['needs-you', 'needs you'], ['error', 'error'], ['refused', 'refused'], ['starting', 'starting'], ['stopped', 'stopped']];
+    const states: Array<[AgentState, string]> = [
+      ['idle', 'idle'],
+      ['working', 'working'],
+      ['needs-you', 'needs you'],
+      ['error', 'error'],
+      ['refused', 'refused'],
+      ['starting', 'starting'],
+      ['stopped', 'stopped'],
+    ];
     const state: TrayState = { ...emptyTrayState, chats: states.map(([s]) => chatView(`c-${s}`, { state: s, enforcement: 'managed' })) };
     const model = trayModel(state);
     for (const [s, text] of states) expect(labels(model.items)).toContain(`c-${s} — ${text} · managed sandbox`);
@@ -21,7 +29,12 @@ describe('trayModel', () => {
   it('marks full access red with the warning glyph; a managed sandbox is not marked', () => {
     const state: TrayState = {
       ...emptyTrayState,
-      chats: [chatView('safe', { enforcement: 'managed', state: 'working' }), chatView('wild', { enforcement: 'disabled' }), chatView('unstarted'), chatView('outside', { enforcement: 'external' })],
+      chats: [
+        chatView('safe', { enforcement: 'managed', state: 'working' }),
+        chatView('wild', { enforcement: 'disabled' }),
+        chatView('unstarted'),
+        chatView('outside', { enforcement: 'external' }),
+      ],
       sandboxed: { safe: true, wild: true, unstarted: false, outside: true },
     };
     const items = trayModel(state).items;
@@ -35,7 +48,11 @@ describe('trayModel', () => {
   });
 
   it('counts pending approvals in the badge and the macOS title, and lists each with Allow and Deny', () => {
-    const state: TrayState = { ...emptyTrayState, chats: [chatView('demo', { state: 'needs-you' })], approvals: [approvalView('a1'), approvalView('a2', { title: 'Change notes.txt', kind: 'fileChange' })] };
+    const state: TrayState = {
+      ...emptyTrayState,
+      chats: [chatView('demo', { state: 'needs-you' })],
+      approvals: [approvalView('a1'), approvalView('a2', { title: 'Change notes.txt', kind: 'fileChange' })],
+    };
     const model = trayModel(state);
     expect(model.badge).toBe(2);
     expect(model.title).toBe('2');
@@ -83,7 +100,10 @@ describe('trayModel', () => {
   });
 
   it('keeps labels short and never splits a character', () => {
-    const long = trayModel({ ...emptyTrayState, approvals: [approvalView('l', { title: `Run OUTSIDE the sandbox: echo ${'🙂'.repeat(200)}`, command: `echo ${'🙂'.repeat(200)}` })] });
+    const long = trayModel({
+      ...emptyTrayState,
+      approvals: [approvalView('l', { title: `Run OUTSIDE the sandbox: echo ${'🙂'.repeat(200)}`, command: `echo ${'🙂'.repeat(200)}` })],
+    });
     for (const l of labels(long.items)) expect(l).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
     expect(Array.from(labels(long.items)[1] ?? '').length).toBeLessThanOrEqual(72);
   });

@@ -9,7 +9,15 @@ const WORK: Rect = { x: 0, y: 25, width: 1440, height: 875 };
 function manager(platform: NodeJS.Platform, trayBounds: Rect | null = { x: 1200, y: 0, width: 24, height: 24 }) {
   const f = windowFactory();
   let clock = 0;
-  const m = new WindowManager({ create: f.create, location: loc, preload: '/app/out/preload/index.cjs', platform, trayBounds: () => trayBounds, workArea: () => WORK, now: () => clock });
+  const m = new WindowManager({
+    create: f.create,
+    location: loc,
+    preload: '/app/out/preload/index.cjs',
+    platform,
+    trayBounds: () => trayBounds,
+    workArea: () => WORK,
+    now: () => clock,
+  });
   return { m, made: f.made, tick: (ms: number) => (clock += ms) };
 }
 
@@ -25,7 +33,10 @@ describe('popoverPosition', () => {
   });
 
   it('goes above a tray at the bottom of the screen, and to the top-right corner when the bounds are unknown', () => {
-    expect(popoverPosition({ x: 1000, y: 876, width: 24, height: 24 }, { width: 400, height: 600 }, { x: 0, y: 0, width: 1440, height: 876 })).toEqual({ x: 812, y: 276 });
+    expect(popoverPosition({ x: 1000, y: 876, width: 24, height: 24 }, { width: 400, height: 600 }, { x: 0, y: 0, width: 1440, height: 876 })).toEqual({
+      x: 812,
+      y: 276,
+    });
     expect(popoverPosition({ x: 0, y: 0, width: 0, height: 0 }, { width: 400, height: 600 }, WORK)).toEqual({ x: 1032, y: 33 });
   });
 });
@@ -90,7 +101,15 @@ describe('WindowManager', () => {
   it('macOS: activates the app before showing a window (a menu-bar app is not activated by show)', () => {
     const f = windowFactory();
     const log: string[] = [];
-    const m = new WindowManager({ create: f.create, location: loc, preload: '/p', platform: 'darwin', trayBounds: () => null, workArea: () => WORK, activate: () => log.push(`activate:${f.made.map((w) => w.visible).join()}`) });
+    const m = new WindowManager({
+      create: f.create,
+      location: loc,
+      preload: '/p',
+      platform: 'darwin',
+      trayBounds: () => null,
+      workArea: () => WORK,
+      activate: () => log.push(`activate:${f.made.map((w) => w.visible).join()}`),
+    });
     m.togglePopover();
     const win = m.openMain();
     win.emit('ready-to-show');

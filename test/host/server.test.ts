@@ -38,7 +38,14 @@ function get(path: string, hostHeader = `127.0.0.1:${host.port}`): Promise<{ sta
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body, csp: String(res.headers['content-security-policy'] ?? '') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers['content-type'] ?? ''),
+          body,
+          csp: String(res.headers['content-security-policy'] ?? ''),
+        }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -46,7 +53,12 @@ function get(path: string, hostHeader = `127.0.0.1:${host.port}`): Promise<{ sta
 }
 
 /** A raw HTTP request (POST /attach by default) with the given headers and body; the answer parsed as JSON when it is. */
-function post(path: string, body: Buffer, headers: Record<string, string> = {}, method = 'POST'): Promise<{ status: number; json: unknown; headers: Record<string, unknown> }> {
+function post(
+  path: string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+  method = 'POST',
+): Promise<{ status: number; json: unknown; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const length = headers['transfer-encoding'] === 'chunked' ? {} : { 'content-length': String(body.length) };
     const req = request({ host: '127.0.0.1', port: host.port, path, method, headers: { host: `127.0.0.1:${host.port}`, ...length, ...headers } }, (res) => {
@@ -193,7 +205,7 @@ describe('contract over the WebSocket', () => {
 });
 
 describe('static files', () => {
-  it('serves index.html for / and assets with their content types, under the renderer\'s CSP', async () => {
+  it("serves index.html for / and assets with their content types, under the renderer's CSP", async () => {
     const index = await get('/');
     expect(index).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
     expect(index.csp).toBe(CSP);
@@ -206,7 +218,17 @@ describe('static files', () => {
   });
 
   it('refuses every way out of the renderer folder', async () => {
-    for (const path of ['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/..%5csecret.txt', '/%2e%2e%2f%2e%2e%2fsecret.txt', '/link.txt', '/%00', '/%E0%A4%A']) {
+    for (const path of [
+      '/../secret.txt',
+      '/assets/../../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/%2e%2e%2f%2e%2e%2fsecret.txt',
+      '/link.txt',
+      '/%00',
+      '/%E0%A4%A',
+    ]) {
       const r = await get(path);
       expect(r.status, path).toBe(404);
       expect(r.body, path).not.toContain('TOP SECRET');
@@ -217,7 +239,11 @@ describe('static files', () => {
 describe('files: POST /attach, and the WebSocket message cap', () => {
   it('takes a file over HTTP with the token and hands it to chats:attach', async () => {
     const bytes = Buffer.from('first line\nsecond line\n');
-    const r = await post(`/attach?chatId=demo&name=${encodeURIComponent('notes from the meeting.txt')}`, bytes, { ...bearer(), origin: `http://127.0.0.1:${host.port}`, 'content-type': 'application/octet-stream' });
+    const r = await post(`/attach?chatId=demo&name=${encodeURIComponent('notes from the meeting.txt')}`, bytes, {
+      ...bearer(),
+      origin: `http://127.0.0.1:${host.port}`,
+      'content-type': 'application/octet-stream',
+    });
     expect(r).toMatchObject({ status: 200, json: { ok: true, value: { path: '.inbox/notes_from_the_meeting.txt' } } });
     expect(fake.attached.at(-1)).toEqual({ chatId: 'demo', name: 'notes from the meeting.txt', size: bytes.length, path: '.inbox/notes_from_the_meeting.txt' });
     const seen = fake.received.filter((x) => x.channel === 'chats:attach').at(-1);
@@ -236,7 +262,10 @@ describe('files: POST /attach, and the WebSocket message cap', () => {
     const before = fake.attached.length;
     const over = Buffer.alloc(ATTACH_MAX_BYTES + 1, 1);
     const declared = await post('/attach?chatId=demo&name=over.bin', over, bearer());
-    expect(declared).toMatchObject({ status: 413, json: { ok: false, error: { code: 'too-big', message: 'the file is larger than 25 MB; files over 25 MB are refused' } } });
+    expect(declared).toMatchObject({
+      status: 413,
+      json: { ok: false, error: { code: 'too-big', message: 'the file is larger than 25 MB; files over 25 MB are refused' } },
+    });
     // Chunked (no Content-Length): the host counts and stops at the cap.
     const counted = await post('/attach?chatId=demo&name=over.bin', over, { ...bearer(), 'transfer-encoding': 'chunked' });
     expect(counted).toMatchObject({ status: 413, json: { ok: false, error: { code: 'too-big' } } });
@@ -249,14 +278,17 @@ describe('files: POST /attach, and the WebSocket message cap', () => {
     expect(await post('/attach?chatId=demo&name=a.txt', bytes)).toMatchObject({ status: 401, json: { ok: false, error: { code: 'unauthorized' } } });
     expect(await post('/attach?chatId=demo&name=a.txt', bytes, { authorization: `Bearer ${host.token}x` })).toMatchObject({ status: 401 });
     expect(await post(`/attach?chatId=demo&name=a.txt&token=${host.token}`, bytes)).toMatchObject({ status: 401 });
-    expect(await post('/attach?chatId=demo&name=a.txt', bytes, { ...bearer(), origin: 'http://evil.example' })).toMatchObject({ status: 403, json: { ok: false, error: { code: 'forbidden' } } });
+    expect(await post('/attach?chatId=demo&name=a.txt', bytes, { ...bearer(), origin: 'http://evil.example' })).toMatchObject({
+      status: 403,
+      json: { ok: false, error: { code: 'forbidden' } },
+    });
     expect(await post('/attach?chatId=demo&name=a.txt', bytes, bearer(), 'PUT')).toMatchObject({ status: 405, headers: { allow: 'POST' } });
     expect(await post('/attach?chatId=demo', bytes, bearer())).toMatchObject({ status: 400, json: { ok: false, error: { code: 'bad-input' } } });
     expect(await post('/attach?chatId=demo&name=a.txt', bytes, { ...bearer(), host: `evil.example:${host.port}` })).toMatchObject({ status: 421 });
     expect(fake.attached.length).toBe(before);
   });
 
-  it('passes the core\'s refusal on as the JSON result', async () => {
+  it("passes the core's refusal on as the JSON result", async () => {
     const r = await post('/attach?chatId=nobody&name=a.txt', Buffer.from('x'), bearer());
     expect(r).toMatchObject({ status: 200, json: { ok: false, error: { code: 'unknown-chat', message: 'no chat named "nobody"' } } });
   });

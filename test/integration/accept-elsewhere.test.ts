@@ -74,11 +74,17 @@ describe('angelia accept in another terminal', () => {
     expect((await changed).payload).toEqual({ names: ['coder'] });
     const updated = await banner;
     expect(updated.event === 'chat:updated' && updated.payload.mode).toMatchObject({
-      source: 'attested', permissionMode: 'default', tableChanged: 'profile changed: restart this chat to apply (mode default → acceptEdits)',
+      source: 'attested',
+      permissionMode: 'default',
+      tableChanged: 'profile changed: restart this chat to apply (mode default → acceptEdits)',
     });
     expect((await cleared).payload).toEqual({ differs: false, changes: 0 });
     // The running chat keeps the process it was attested with; the table in force is the new one.
-    expect(chat.view().mode).toMatchObject({ source: 'attested', permissionMode: 'default', tableChanged: expect.stringMatching(/^profile changed: restart this chat to apply/) as unknown });
+    expect(chat.view().mode).toMatchObject({
+      source: 'attested',
+      permissionMode: 'default',
+      tableChanged: expect.stringMatching(/^profile changed: restart this chat to apply/) as unknown,
+    });
     expect(orch.profileViews()[0]?.permissionMode).toBe('acceptEdits');
 
     // A new chat starts with the new table.

@@ -18,7 +18,11 @@ import { startCodexClient } from '../../src/main/core/codex/start';
 import { REPO_ROOT } from '../core/instance/testDir';
 import { makeInstance, type TestInstance } from '../fixtures/instance';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** `angelia accept <args>` with the instance's environment (the module imported directly, through tsx). */
 function accept(i: TestInstance, ...args: string[]): Promise<Run> {
@@ -75,10 +79,13 @@ describe('the accepted table', () => {
     expect(await accept(inst, '--check')).toMatchObject({ code: 0, stdout: expect.stringContaining('no changes') });
 
     // Someone edits the table on disk to give the agent a folder outside and a shorter timeout.
-    await writeFile(paths.tableFile, stringify({
-      defaults: { permission_timeout_minutes: 5 },
-      profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'default', add_dirs: [outside] } },
-    }));
+    await writeFile(
+      paths.tableFile,
+      stringify({
+        defaults: { permission_timeout_minutes: 5 },
+        profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'default', add_dirs: [outside] } },
+      }),
+    );
     const cmd = { exec: { cmd: `echo hi > ${target}`, login: false } };
     inst.model.enqueue(cmd, { message: 'tried' });
     const waiting = await turn(inst, 'write outside');
@@ -96,9 +103,16 @@ describe('the accepted table', () => {
     expect(check.stdout).toContain('  defaults.permission_timeout_minutes: 10 → 5\n');
     expect(check.stdout).toContain(`  profiles.coder.add_dirs: + ${JSON.stringify(outside)}\n`);
     expect(await readFile(paths.acceptedTable, 'utf8')).toBe(original);
-    const json = JSON.parse((await accept(inst, '--check', '--json')).stdout) as { differs: boolean; changes: Array<{ path: string; change: string }>; taken: boolean };
+    const json = JSON.parse((await accept(inst, '--check', '--json')).stdout) as {
+      differs: boolean;
+      changes: Array<{ path: string; change: string }>;
+      taken: boolean;
+    };
     expect(json).toMatchObject({ differs: true, taken: false });
-    expect(json.changes.map((c) => [c.path, c.change])).toEqual([['defaults.permission_timeout_minutes', 'changed'], ['profiles.coder.add_dirs', 'item-added']]);
+    expect(json.changes.map((c) => [c.path, c.change])).toEqual([
+      ['defaults.permission_timeout_minutes', 'changed'],
+      ['profiles.coder.add_dirs', 'item-added'],
+    ]);
 
     // The owner accepts it: the copy is replaced atomically, the old one kept.
     const taken = await accept(inst);
@@ -111,13 +125,17 @@ describe('the accepted table', () => {
     // folders compiled), and a start before it is refused with that fix; nothing is sent to Codex.
     const early = await turn(inst, 'write outside now');
     expect(early.items.find((it) => it.type === 'error')).toMatchObject({
-      kind: 'refused', message: `This chat's agent was not started: the accepted table now lets this profile write 1 folder(s) the last compile did not (${outside}); that takes effect when you compile again. Fix: angelia compile --write coder`,
+      kind: 'refused',
+      message: `This chat's agent was not started: the accepted table now lets this profile write 1 folder(s) the last compile did not (${outside}); that takes effect when you compile again. Fix: angelia compile --write coder`,
     });
     expect(existsSync(target)).toBe(false);
     expect(await command(inst, 'compile', 'compile', ['--write', 'coder'])).toMatchObject({ code: 0 });
     inst.model.enqueue(cmd, { message: 'written' });
     const after = await turn(inst, 'write outside again');
-    expect(after.items.find((it) => it.type === 'turnEnd'), JSON.stringify(after.items)).toMatchObject({ status: 'completed' });
+    expect(
+      after.items.find((it) => it.type === 'turnEnd'),
+      JSON.stringify(after.items),
+    ).toMatchObject({ status: 'completed' });
     expect(after.o.profileViews()[0]?.addDirs).toEqual([outside]);
     expect(existsSync(target), JSON.stringify(after.items)).toBe(true);
     expect(await readFile(target, 'utf8')).toBe('hi\n');
@@ -130,7 +148,10 @@ describe('the accepted table', () => {
     const cmd = { exec: { cmd: `echo hi > ${target}`, login: false } };
     inst.model.enqueue(cmd, { message: 'tried' });
     const first = await turn(inst, 'write here');
-    expect(first.items.find((it) => it.type === 'turnEnd'), JSON.stringify(first.items)).toMatchObject({ status: 'completed' });
+    expect(
+      first.items.find((it) => it.type === 'turnEnd'),
+      JSON.stringify(first.items),
+    ).toMatchObject({ status: 'completed' });
     expect(existsSync(target)).toBe(false);
 
     // The table now says default (the folder writable), and it is accepted, but not compiled yet.
@@ -140,14 +161,19 @@ describe('the accepted table', () => {
     expect((await accept(inst)).code).toBe(0);
     const early = await turn(inst, 'write here now');
     expect(early.items.find((it) => it.type === 'error')).toMatchObject({
-      kind: 'refused', message: "This chat's agent was not started: permission_mode is now default, but the last compile was in plan mode (read-only); the profile may write its folder only after you compile again. Fix: angelia compile --write coder",
+      kind: 'refused',
+      message:
+        "This chat's agent was not started: permission_mode is now default, but the last compile was in plan mode (read-only); the profile may write its folder only after you compile again. Fix: angelia compile --write coder",
     });
     expect(existsSync(target)).toBe(false);
 
     expect(await command(inst, 'compile', 'compile', ['--write', 'coder'])).toMatchObject({ code: 0 });
     inst.model.enqueue(cmd, { message: 'written' });
     const after = await turn(inst, 'write here again');
-    expect(after.items.find((it) => it.type === 'turnEnd'), JSON.stringify(after.items)).toMatchObject({ status: 'completed' });
+    expect(
+      after.items.find((it) => it.type === 'turnEnd'),
+      JSON.stringify(after.items),
+    ).toMatchObject({ status: 'completed' });
     expect(await readFile(target, 'utf8')).toBe('hi\n');
   });
 

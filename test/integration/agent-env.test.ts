@@ -48,11 +48,19 @@ const ANGELIA = /^(npm_config_cache|UV_CACHE_DIR|PIP_CACHE_DIR|XDG_CACHE_HOME|AN
  * `PAGER`, `GIT_PAGER`, `GH_PAGER`) and its network proxy's addresses (`HTTPS_PROXY`, `npm_config_proxy`,
  * `NODE_USE_ENV_PROXY`, … all 127.0.0.1). Their values are Codex's (SECRETS holds two of these names).
  */
-const CODEX = /^(CODEX_[A-Z_]+|NO_COLOR|COLORTERM|PAGER|GIT_PAGER|GH_PAGER|NODE_USE_ENV_PROXY|ELECTRON_GET_USE_PROXY|[A-Z_]*_?PROXY|[a-z_]*_?proxy|[A-Z_]*NOPROXY|[a-z_]*noproxy)$/;
+const CODEX =
+  /^(CODEX_[A-Z_]+|NO_COLOR|COLORTERM|PAGER|GIT_PAGER|GH_PAGER|NODE_USE_ENV_PROXY|ELECTRON_GET_USE_PROXY|[A-Z_]*_?PROXY|[a-z_]*_?proxy|[A-Z_]*NOPROXY|[a-z_]*noproxy)$/;
 
 /** Variable names of `env` output (a value may span lines; names are at the start of `NAME=` lines). */
 function names(envOutput: string): string[] {
-  return [...new Set(envOutput.split('\n').map((l) => /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(l)?.[1]).filter((n): n is string => n !== undefined))].sort();
+  return [
+    ...new Set(
+      envOutput
+        .split('\n')
+        .map((l) => /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(l)?.[1])
+        .filter((n): n is string => n !== undefined),
+    ),
+  ].sort();
 }
 
 const commands = commandItems;
@@ -78,7 +86,14 @@ async function envOfCommands(profile: TestProfile): Promise<{ plain: string; log
     { exec: { cmd: 'echo BEGIN-LOGIN; env; echo END-LOGIN', login: true } },
     // Every process the command can see, Codex itself included if it could (its environment is Angelia's).
     { exec: { cmd: `echo BEGIN-PROC; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f"; done 2>/dev/null; echo END-PROC`, login: false } },
-    { exec: { cmd: `echo BEGIN-ESCALATED; env; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f"; done 2>/dev/null; echo END-ESCALATED`, login: false, sandbox_permissions: 'require_escalated', justification: 'show the environment outside the sandbox' } },
+    {
+      exec: {
+        cmd: `echo BEGIN-ESCALATED; env; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f"; done 2>/dev/null; echo END-ESCALATED`,
+        login: false,
+        sandbox_permissions: 'require_escalated',
+        justification: 'show the environment outside the sandbox',
+      },
+    },
     { message: 'done' },
   );
   const o = await Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex: startCodexClient, audit: memoryAudit() });
@@ -98,17 +113,29 @@ async function envOfCommands(profile: TestProfile): Promise<{ plain: string; log
 }
 
 describe("the environment of an agent's commands on real codex", () => {
-  it('secrets in Angelia\'s environment reach no command, no shell snapshot and no model request; only plain and Angelia\'s own variables do', async () => {
+  it("secrets in Angelia's environment reach no command, no shell snapshot and no model request; only plain and Angelia's own variables do", async () => {
     const { plain, login, proc, escalated } = await envOfCommands({ permission_mode: 'default' });
     const i = inst!;
-    const leaks = (text: string): string[] => Object.entries({ ...SECRETS, PASSED_ON_PURPOSE: 'given-2b7c' }).filter(([, v]) => text.includes(v)).map(([k]) => k);
-    for (const [what, out] of [['plain shell', plain], ['login shell', login], ['/proc/*/environ', proc], ['escalated', escalated]] as const) {
+    const leaks = (text: string): string[] =>
+      Object.entries({ ...SECRETS, PASSED_ON_PURPOSE: 'given-2b7c' })
+        .filter(([, v]) => text.includes(v))
+        .map(([k]) => k);
+    for (const [what, out] of [
+      ['plain shell', plain],
+      ['login shell', login],
+      ['/proc/*/environ', proc],
+      ['escalated', escalated],
+    ] as const) {
       expect(leaks(out), `${what}: ${out}`).toEqual([]);
     }
     for (const s of await snapshots(i.paths.codexHome)) expect(leaks(s.text), `shell snapshot ${s.file}`).toEqual([]);
     for (const r of i.model.modelRequests()) expect(leaks(JSON.stringify(r.body))).toEqual([]);
     // Only what is allowed, by name, whatever its value.
-    for (const [what, out] of [['plain shell', plain], ['login shell', login], ['escalated', escalated]] as const) {
+    for (const [what, out] of [
+      ['plain shell', plain],
+      ['login shell', login],
+      ['escalated', escalated],
+    ] as const) {
       const unexpected = names(out).filter((n) => !PLAIN.test(n) && !ANGELIA.test(n) && !CODEX.test(n));
       expect(unexpected, `${what}: ${names(out).join(' ')}`).toEqual([]);
     }

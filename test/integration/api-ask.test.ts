@@ -41,22 +41,26 @@ function writeScript(): string {
 }
 
 beforeAll(async () => {
-  inst = await makeInstance({
-    coder: { permission_mode: 'acceptEdits', answer_from: ['research'] } as TestProfile,
-    research: { permission_mode: 'acceptEdits' },
-  }, {
-    script: (body) => {
-      const text = lastUserText(body) ?? '';
-      const all = JSON.stringify(body);
-      const calls = turnToolCalls(body);
-      if (calls.length) return { message: `tried:\n${calls.map((c) => c.output ?? '').join('\n')}` };
-      if (text.endsWith('try to write')) return { exec: { cmd: writeScript(), login: false, yield_time_ms: 30_000 } };
-      if (text.endsWith('what came first?')) return { message: all.includes('first question') && all.includes('first answer') ? 'history: yes' : 'history: no' };
-      if (text === 'long task' || text.endsWith('never answer')) return { hang: true };
-      if (text === 'first question') return { message: 'first answer' };
-      return { message: `echo: ${text.split('\n').at(-1) ?? ''}` };
+  inst = await makeInstance(
+    {
+      coder: { permission_mode: 'acceptEdits', answer_from: ['research'] } as TestProfile,
+      research: { permission_mode: 'acceptEdits' },
     },
-  });
+    {
+      script: (body) => {
+        const text = lastUserText(body) ?? '';
+        const all = JSON.stringify(body);
+        const calls = turnToolCalls(body);
+        if (calls.length) return { message: `tried:\n${calls.map((c) => c.output ?? '').join('\n')}` };
+        if (text.endsWith('try to write')) return { exec: { cmd: writeScript(), login: false, yield_time_ms: 30_000 } };
+        if (text.endsWith('what came first?'))
+          return { message: all.includes('first question') && all.includes('first answer') ? 'history: yes' : 'history: no' };
+        if (text === 'long task' || text.endsWith('never answer')) return { hang: true };
+        if (text === 'first question') return { message: 'first answer' };
+        return { message: `echo: ${text.split('\n').at(-1) ?? ''}` };
+      },
+    },
+  );
   await import('node:fs/promises').then((fs) => fs.writeFile(join(inst.cwd.coder!, 'seen.txt'), 'the copy reads the folder\n'));
   const startCodex = async (spec: CodexStartSpec): Promise<CodexConnection> => {
     const conn = await startCodexClient(spec);
@@ -67,7 +71,15 @@ beforeAll(async () => {
   };
   orch = await Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex, audit: memoryAudit(), watchTable: false });
   core = apiCoreFromOrchestrator(orch, { paths: inst.paths, env: inst.env });
-  api = await startApi({ core, socketPath: inst.paths.apiSock, tokenFile: inst.paths.apiToken, stateDir: inst.paths.stateDir, home: inst.paths.home, codexHome: inst.paths.codexHome, env: inst.env });
+  api = await startApi({
+    core,
+    socketPath: inst.paths.apiSock,
+    tokenFile: inst.paths.apiToken,
+    stateDir: inst.paths.stateDir,
+    home: inst.paths.home,
+    codexHome: inst.paths.codexHome,
+    env: inst.env,
+  });
   owner = (await import('node:fs/promises').then((fs) => fs.readFile(inst.paths.apiToken, 'utf8'))).trim();
 });
 
@@ -80,14 +92,18 @@ afterAll(async () => {
 
 /** `POST /ask` over the socket, as the owner or as chat `from`'s agent. */
 async function ask(text: string, from: string | null = null): Promise<{ status: number; body: unknown }> {
-  const res = await call(inst.paths.apiSock, 'POST', '/ask', { token: from ? chatToken(owner, from) : owner, body: { key: 'coder', text, ...(from ? { from } : {}) } });
+  const res = await call(inst.paths.apiSock, 'POST', '/ask', {
+    token: from ? chatToken(owner, from) : owner,
+    body: { key: 'coder', text, ...(from ? { from } : {}) },
+  });
   return { status: res.status, body: res.body };
 }
 
 /** The copies started for asks (the read-only compile variant: no write entry, `ANGELIA_ASK=1`). */
-const copies = (): typeof started => started.filter((s) => s.ask && !s.args.some((a) => a.startsWith('permissions.angelia.filesystem=') && a.includes('= "write"')));
+const copies = (): typeof started =>
+  started.filter((s) => s.ask && !s.args.some((a) => a.startsWith('permissions.angelia.filesystem=') && a.includes('= "write"')));
 
-describe('/ask answers from a read-only copy of the chat\'s session (real codex, real sandbox)', () => {
+describe("/ask answers from a read-only copy of the chat's session (real codex, real sandbox)", () => {
   it('a chat with no thread yet: a fresh read-only thread answers, and the chat stays empty', async () => {
     const res = await ask('what came first?');
     expect(res, JSON.stringify(res.body)).toEqual({ status: 200, body: { answer: 'history: no' } });
@@ -97,7 +113,7 @@ describe('/ask answers from a read-only copy of the chat\'s session (real codex,
     expect(copies().every((c) => c.done)).toBe(true);
   });
 
-  it('the copy knows the conversation so far; the chat\'s transcript, turns and next model request know nothing of the question', async () => {
+  it("the copy knows the conversation so far; the chat's transcript, turns and next model request know nothing of the question", async () => {
     const coder = orch.chat('coder');
     coder.send('first question');
     await coder.idle();
@@ -134,10 +150,15 @@ describe('/ask answers from a read-only copy of the chat\'s session (real codex,
     expect(answer).toMatch(/secret exit [1-9]/);
     expect(answer).toContain('the copy reads the folder');
     expect(existsSync(join(inst.cwd.coder!, 'ask-wrote.txt'))).toBe(false);
-    expect(orch.chat('coder').transcript.all().some((i) => i.type === 'command')).toBe(false);
+    expect(
+      orch
+        .chat('coder')
+        .transcript.all()
+        .some((i) => i.type === 'command'),
+    ).toBe(false);
   });
 
-  it('answers while the chat\'s own turn runs, and leaves that turn running', async () => {
+  it("answers while the chat's own turn runs, and leaves that turn running", async () => {
     const coder = orch.chat('coder');
     coder.send('long task');
     for (let i = 0; i < 300 && coder.view().state !== 'working'; i++) await new Promise((r) => setTimeout(r, 50));
@@ -163,7 +184,10 @@ describe('/ask answers from a read-only copy of the chat\'s session (real codex,
 
   it('shutting Angelia down stops an ask in flight and waits for its process (last: it stops this instance)', async () => {
     const n = copies().length;
-    const pending = orch.ask('coder', 'never answer', { timeoutMs: 600_000 }).then(() => null, (e: unknown) => e);
+    const pending = orch.ask('coder', 'never answer', { timeoutMs: 600_000 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     for (let i = 0; i < 600 && copies().length === n; i++) await new Promise((r) => setTimeout(r, 50));
     expect(copies().length).toBe(n + 1);
     await orch.shutdown();

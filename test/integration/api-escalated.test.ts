@@ -31,31 +31,40 @@ function probe(label: string, path: string): string {
 }
 
 function script(word: string): string {
-  return [
-    `angelia send coder ${word}; echo "send exit $?"`,
-    'echo "token in env: ${ANGELIA_API_TOKEN:-none}"',
-    probe('API', inst.paths.apiSock),
-    'true',
-  ].join('\n');
+  return [`angelia send coder ${word}; echo "send exit $?"`, 'echo "token in env: ${ANGELIA_API_TOKEN:-none}"', probe('API', inst.paths.apiSock), 'true'].join(
+    '\n',
+  );
 }
 
 beforeAll(async () => {
-  inst = await makeInstance({ coder: { permission_mode: 'acceptEdits' } }, {
-    privateHome: true,
-    script: (body) => {
-      const calls = turnToolCalls(body);
-      const text = lastUserText(body) ?? '';
-      if (calls.length) return { message: `done\n${calls.map((c) => c.output ?? '').join('\n')}` };
-      if (text === 'escalated') return { exec: { cmd: script('from-outside'), login: false, sandbox_permissions: 'require_escalated', justification: 'post a line', yield_time_ms: 30_000 } };
-      if (text === 'inside') return { exec: { cmd: script('from-inside'), login: false, yield_time_ms: 30_000 } };
-      return { message: 'ok' };
+  inst = await makeInstance(
+    { coder: { permission_mode: 'acceptEdits' } },
+    {
+      privateHome: true,
+      script: (body) => {
+        const calls = turnToolCalls(body);
+        const text = lastUserText(body) ?? '';
+        if (calls.length) return { message: `done\n${calls.map((c) => c.output ?? '').join('\n')}` };
+        if (text === 'escalated')
+          return {
+            exec: { cmd: script('from-outside'), login: false, sandbox_permissions: 'require_escalated', justification: 'post a line', yield_time_ms: 30_000 },
+          };
+        if (text === 'inside') return { exec: { cmd: script('from-inside'), login: false, yield_time_ms: 30_000 } };
+        return { message: 'ok' };
+      },
     },
-  });
+  );
   orch = await Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex: startCodexClient, audit: memoryAudit(), watchTable: false });
   core = apiCoreFromOrchestrator(orch, { paths: inst.paths, env: inst.env });
   api = await startApi({
-    core, socketPath: inst.paths.apiSock, tokenFile: inst.paths.apiToken, stateDir: inst.paths.stateDir, home: inst.paths.home,
-    codexHome: inst.paths.codexHome, env: inst.env, mailboxes: true,
+    core,
+    socketPath: inst.paths.apiSock,
+    tokenFile: inst.paths.apiToken,
+    stateDir: inst.paths.stateDir,
+    home: inst.paths.home,
+    codexHome: inst.paths.codexHome,
+    env: inst.env,
+    mailboxes: true,
   });
   // The owner approves the escalation (every command approval of this test).
   orch.hub.subscribe((e) => {
@@ -78,12 +87,20 @@ async function run(text: string): Promise<string> {
   const before = coder.transcript.all().length;
   coder.send(text);
   await coder.idle();
-  const cmd = coder.transcript.all().slice(before).find((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
+  const cmd = coder.transcript
+    .all()
+    .slice(before)
+    .find((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command');
   expect(cmd?.status).toBe('completed');
   return cmd!.output;
 }
 
-const posted = (): string[] => orch.chat('coder').transcript.all().filter((i): i is Extract<ChatItem, { type: 'notice' }> => i.type === 'notice').map((i) => i.text);
+const posted = (): string[] =>
+  orch
+    .chat('coder')
+    .transcript.all()
+    .filter((i): i is Extract<ChatItem, { type: 'notice' }> => i.type === 'notice')
+    .map((i) => i.text);
 
 describe('angelia commands from an approved escalation (real codex, Linux sandbox)', () => {
   it('inside the sandbox the command arrives through the mailbox', async () => {
@@ -97,7 +114,7 @@ describe('angelia commands from an approved escalation (real codex, Linux sandbo
   it('outside the sandbox it has no channel (mailbox denied, every socket EPERM, no token): it says so, exit 1, nothing arrives', async () => {
     const out = await run('escalated');
     expect(approved.map((a) => a.title)).toEqual([expect.stringMatching(/^Run OUTSIDE the sandbox/)]);
-    expect(out).toContain('angelia send: this command cannot reach Angelia: your chat\'s mailbox');
+    expect(out).toContain("angelia send: this command cannot reach Angelia: your chat's mailbox");
     expect(out).toContain('(EACCES)');
     expect(out).toContain('Run angelia as an ordinary command, inside the sandbox');
     expect(out).toContain('send exit 1');

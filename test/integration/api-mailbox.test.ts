@@ -69,20 +69,23 @@ function otherScript(): string {
 }
 
 beforeAll(async () => {
-  inst = await makeInstance({
-    coder: { permission_mode: 'acceptEdits' },
-    other: { permission_mode: 'acceptEdits', accept_from: ['coder'] } as TestProfile,
-  }, {
-    script: (body) => {
-      const calls = turnToolCalls(body);
-      const text = lastUserText(body) ?? '';
-      if (text === 'go' && calls.length === 1) return { exec: { cmd: coderTurnScript(), login: true, yield_time_ms: 30_000 } };
-      if (calls.length) return { message: `done\n${calls.map((c) => c.output ?? '').join('\n')}` };
-      if (text === 'go') return { exec: { cmd: coderScript(), login: false, yield_time_ms: 30_000 } };
-      if (text.startsWith('[from coder]')) return { exec: { cmd: otherScript(), login: false, yield_time_ms: 30_000 } };
-      return { message: 'ok' };
+  inst = await makeInstance(
+    {
+      coder: { permission_mode: 'acceptEdits' },
+      other: { permission_mode: 'acceptEdits', accept_from: ['coder'] } as TestProfile,
     },
-  });
+    {
+      script: (body) => {
+        const calls = turnToolCalls(body);
+        const text = lastUserText(body) ?? '';
+        if (text === 'go' && calls.length === 1) return { exec: { cmd: coderTurnScript(), login: true, yield_time_ms: 30_000 } };
+        if (calls.length) return { message: `done\n${calls.map((c) => c.output ?? '').join('\n')}` };
+        if (text === 'go') return { exec: { cmd: coderScript(), login: false, yield_time_ms: 30_000 } };
+        if (text.startsWith('[from coder]')) return { exec: { cmd: otherScript(), login: false, yield_time_ms: 30_000 } };
+        return { message: 'ok' };
+      },
+    },
+  );
   // The second socket: a plain server on this machine, outside the agent's folders, readable through `:root`.
   await mkdir(join(inst.root, 'decoy'), { recursive: true });
   decoyPath = join(inst.root, 'decoy', 'decoy.sock');
@@ -94,8 +97,15 @@ beforeAll(async () => {
   orch = await Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex: startCodexClient, audit: memoryAudit(), watchTable: false });
   core = apiCoreFromOrchestrator(orch, { paths: inst.paths, env: inst.env });
   api = await startApi({
-    core, socketPath: inst.paths.apiSock, tokenFile: inst.paths.apiToken, stateDir: inst.paths.stateDir, home: inst.paths.home,
-    codexHome: inst.paths.codexHome, env: inst.env, mailboxes: true, report: (m) => reports.push(m),
+    core,
+    socketPath: inst.paths.apiSock,
+    tokenFile: inst.paths.apiToken,
+    stateDir: inst.paths.stateDir,
+    home: inst.paths.home,
+    codexHome: inst.paths.codexHome,
+    env: inst.env,
+    mailboxes: true,
+    report: (m) => reports.push(m),
   });
 });
 
@@ -109,7 +119,10 @@ afterAll(async () => {
 
 /** The output of the chat's commands, joined. */
 function commandOutput(items: readonly ChatItem[]): string {
-  return items.filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command').map((i) => i.output).join('\n');
+  return items
+    .filter((i): i is Extract<ChatItem, { type: 'command' }> => i.type === 'command')
+    .map((i) => i.output)
+    .join('\n');
 }
 
 /** Waits until `cond` holds (every 100 ms, at most 60 s). */
@@ -145,7 +158,10 @@ describe("an agent's commands reach Angelia from the real sandbox, and no other 
     const other = orch.chat('other');
     await until(() => other.transcript.all().some((i) => i.type === 'user'));
     await other.idle();
-    const users = other.transcript.all().filter((i) => i.type === 'user').map((i) => (i as { text: string }).text);
+    const users = other.transcript
+      .all()
+      .filter((i) => i.type === 'user')
+      .map((i) => (i as { text: string }).text);
     expect(users).toEqual(['[from coder]\n\nhello']);
 
     // The other profile's agent could neither write into coder's mailbox nor read it.

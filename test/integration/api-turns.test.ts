@@ -29,18 +29,29 @@ const events: ApiEvent[] = [];
 let replies = 0;
 
 beforeAll(async () => {
-  inst = await makeInstance({ coder: { permission_mode: 'acceptEdits' } }, {
-    script: (body) => {
-      const text = lastUserText(body) ?? '';
-      if (text === 'hold') return { hang: true };
-      replies += 1;
-      return { message: `reply #${replies} to ${text.split('\n')[0] ?? ''}` };
+  inst = await makeInstance(
+    { coder: { permission_mode: 'acceptEdits' } },
+    {
+      script: (body) => {
+        const text = lastUserText(body) ?? '';
+        if (text === 'hold') return { hang: true };
+        replies += 1;
+        return { message: `reply #${replies} to ${text.split('\n')[0] ?? ''}` };
+      },
     },
-  });
+  );
   orch = await Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex: startCodexClient, audit: memoryAudit(), watchTable: false });
   core = apiCoreFromOrchestrator(orch, { paths: inst.paths, env: inst.env });
   core.subscribe((e) => events.push(e));
-  api = await startApi({ core, socketPath: inst.paths.apiSock, tokenFile: inst.paths.apiToken, stateDir: inst.paths.stateDir, home: inst.paths.home, codexHome: inst.paths.codexHome, env: inst.env });
+  api = await startApi({
+    core,
+    socketPath: inst.paths.apiSock,
+    tokenFile: inst.paths.apiToken,
+    stateDir: inst.paths.stateDir,
+    home: inst.paths.home,
+    codexHome: inst.paths.codexHome,
+    env: inst.env,
+  });
   owner = (await readFile(inst.paths.apiToken, 'utf8')).trim();
 });
 
@@ -61,10 +72,14 @@ function of(id: string): [string, string][] {
   return events.filter((e) => 'turn' in e && e.turn === id).map((e) => [e.event, e.event === 'turn-end' ? e.status : 'text' in e ? e.text : '']);
 }
 
-const users = (): Extract<ChatItem, { type: 'user' }>[] => orch.chat('coder').transcript.all().filter((i): i is Extract<ChatItem, { type: 'user' }> => i.type === 'user');
+const users = (): Extract<ChatItem, { type: 'user' }>[] =>
+  orch
+    .chat('coder')
+    .transcript.all()
+    .filter((i): i is Extract<ChatItem, { type: 'user' }> => i.type === 'user');
 
 describe('/turn ids, app turns, plain text and the queue cap (real codex)', () => {
-  it('two queued turns with the same text: each one\'s events carry its own id', async () => {
+  it("two queued turns with the same text: each one's events carry its own id", async () => {
     const a = await turn({ text: 'same words' });
     const b = await turn({ text: 'same words' });
     expect(a.status).toBe(200);
@@ -73,19 +88,34 @@ describe('/turn ids, app turns, plain text and the queue cap (real codex)', () =
     const second = b.body.turn as string;
     expect(first).not.toBe(second);
     await orch.chat('coder').idle();
-    expect(of(first)).toEqual([['turn', 'same words'], ['out', 'reply #1 to same words'], ['turn-end', 'completed']]);
-    expect(of(second)).toEqual([['turn', 'same words'], ['out', 'reply #2 to same words'], ['turn-end', 'completed']]);
-    expect(users().map((u) => [u.text, u.apiTurn])).toEqual([['same words', first], ['same words', second]]);
+    expect(of(first)).toEqual([
+      ['turn', 'same words'],
+      ['out', 'reply #1 to same words'],
+      ['turn-end', 'completed'],
+    ]);
+    expect(of(second)).toEqual([
+      ['turn', 'same words'],
+      ['out', 'reply #2 to same words'],
+      ['turn-end', 'completed'],
+    ]);
+    expect(users().map((u) => [u.text, u.apiTurn])).toEqual([
+      ['same words', first],
+      ['same words', second],
+    ]);
   });
 
-  it('an app turn runs in the chat\'s thread, answers on the event stream, is marked in the window, and is not the chat\'s last line', async () => {
+  it("an app turn runs in the chat's thread, answers on the event stream, is marked in the window, and is not the chat's last line", async () => {
     const lastBefore = orch.chat('coder').view().lastLine;
     expect(lastBefore).toBe('reply #2 to same words');
     const res = await turn({ text: '/status as typed', reply: 'caller', plain: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const id = res.body.turn as string;
     await orch.chat('coder').idle();
-    expect(of(id)).toEqual([['turn', '/status as typed'], ['out', 'reply #3 to /status as typed'], ['turn-end', 'completed']]);
+    expect(of(id)).toEqual([
+      ['turn', '/status as typed'],
+      ['out', 'reply #3 to /status as typed'],
+      ['turn-end', 'completed'],
+    ]);
     // Plain: the agent got the text as written, never as the chat command /status.
     expect(lastUserText(inst.model.modelRequests().at(-1)?.body)).toBe('/status as typed');
     const app = users().at(-1)!;

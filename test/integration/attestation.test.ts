@@ -69,7 +69,9 @@ describe('config layers that would weaken the sandbox', () => {
     await prependUserConfig(i, '[permissions.angelia]\nextends = ":danger-full-access"\n');
     const r = await attempt(i);
     expect(r.state).toBe('error');
-    expect(r.items.find((x) => x.type === 'error')).toMatchObject({ message: expect.stringContaining('cannot extend unsupported built-in profile `:danger-full-access`') as unknown });
+    expect(r.items.find((x) => x.type === 'error')).toMatchObject({
+      message: expect.stringContaining('cannot extend unsupported built-in profile `:danger-full-access`') as unknown,
+    });
     expect(r.enforcement).toBeNull();
     expect(i.model.modelRequests()).toHaveLength(0);
   });
@@ -130,7 +132,10 @@ describe('the Codex version gate', () => {
   it('refuses a Codex older than 0.157.0', async () => {
     const i = await setup();
     const wrapper = join(i.root, 'old-codex');
-    await writeFile(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve(__dirname, '../fixtures/fake-app-server.mjs'))} "$@"\n`);
+    await writeFile(
+      wrapper,
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve(__dirname, '../fixtures/fake-app-server.mjs'))} "$@"\n`,
+    );
     await chmod(wrapper, 0o755);
     await writeFile(i.paths.tableFile, stringify({ profiles: { coder: { cwd: i.cwd.coder, permission_mode: 'default', bin: wrapper } } }));
     // Another bin waits for a compile (launch/check.ts loosenings): compiled, the start reaches the version gate.
@@ -143,7 +148,7 @@ describe('the Codex version gate', () => {
 });
 
 describe('what the agent gets', () => {
-  it("gets a scrubbed environment with its package caches and no secrets", async () => {
+  it('gets a scrubbed environment with its package caches and no secrets', async () => {
     const i = await setup();
     i.model.enqueue({ exec: { cmd: 'env | sort', login: false } }, { message: 'listed' });
     i.env.OPENAI_API_KEY = 'sk-should-not-leak';
@@ -182,7 +187,10 @@ describe('what the agent gets', () => {
 describe('MCP servers the profile is given', () => {
   it('start with the agent, and a server that fails to start is told in the chat while the agent goes on', async () => {
     const i = await setup();
-    const table = { capabilities: { broken: { kind: 'mcp', command: join(i.root, 'no-such-server'), when: 'never' } }, profiles: { coder: { cwd: i.cwd.coder, permission_mode: 'default', capabilities: ['broken'] } } };
+    const table = {
+      capabilities: { broken: { kind: 'mcp', command: join(i.root, 'no-such-server'), when: 'never' } },
+      profiles: { coder: { cwd: i.cwd.coder, permission_mode: 'default', capabilities: ['broken'] } },
+    };
     await writeFile(i.paths.tableFile, stringify(table));
     await writeCompiled(i.paths, await loadTable(i.paths.tableFile, { home: i.paths.home, env: i.env }));
     orch = await Orchestrator.create({ paths: i.paths, env: i.env, startCodex: startCodexClient, audit: memoryAudit() });

@@ -41,10 +41,26 @@ const sawText = (i: TestInstance, text: string) => i.model.modelRequests().some(
 describe('an escalation on real Codex', () => {
   it('the command waits for its approval, the card counts the denied places, and "Deny and stop" drops the queue', async () => {
     inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true });
-    const plan = await planLaunch({ table: await loadTable(inst.paths.tableFile, { home: inst.paths.home, env: inst.env }), profile: 'coder', chatId: 'coder', paths: inst.paths, env: inst.env });
+    const plan = await planLaunch({
+      table: await loadTable(inst.paths.tableFile, { home: inst.paths.home, env: inst.env }),
+      profile: 'coder',
+      chatId: 'coder',
+      paths: inst.paths,
+      env: inst.env,
+    });
     const denied = plan.sandboxDeny?.length ?? 0;
     expect(denied).toBeGreaterThan(0);
-    inst.model.enqueue({ exec: { cmd: `echo hi > ${join(inst.outside, 'out.txt')}`, login: false, sandbox_permissions: 'require_escalated', justification: 'write the report outside' } }, { message: 'unused' });
+    inst.model.enqueue(
+      {
+        exec: {
+          cmd: `echo hi > ${join(inst.outside, 'out.txt')}`,
+          login: false,
+          sandbox_permissions: 'require_escalated',
+          justification: 'write the report outside',
+        },
+      },
+      { message: 'unused' },
+    );
     const o = await orchestrator(inst);
     const chat = o.chat('coder');
     chat.send('write the report outside');
@@ -66,8 +82,12 @@ describe('an escalation on real Codex', () => {
     await new Promise((r) => setTimeout(r, 300));
     const items = chat.transcript.all();
     expect(chat.view()).toMatchObject({ queued: 0, state: 'idle' });
-    expect(notices(items)).toContain('"Deny and stop" ends the turn; like /stop, it drops the queue. Dropped 2 queued: "QUEUED-ONE then tag it", "QUEUED-TWO and write the notes".');
-    expect(items.filter((i) => i.type === 'turnEnd')).toEqual([expect.objectContaining({ status: 'interrupted', reason: expect.stringMatching(/^"Deny and stop" was chosen for "Run OUTSIDE the sandbox/) })]);
+    expect(notices(items)).toContain(
+      '"Deny and stop" ends the turn; like /stop, it drops the queue. Dropped 2 queued: "QUEUED-ONE then tag it", "QUEUED-TWO and write the notes".',
+    );
+    expect(items.filter((i) => i.type === 'turnEnd')).toEqual([
+      expect.objectContaining({ status: 'interrupted', reason: expect.stringMatching(/^"Deny and stop" was chosen for "Run OUTSIDE the sandbox/) }),
+    ]);
     expect(items.filter((i) => i.type === 'user').map((i) => (i as { text: string }).text)).toEqual(['write the report outside']);
     expect(sawText(inst, 'QUEUED-ONE') || sawText(inst, 'QUEUED-TWO')).toBe(false);
     // Codex settles the command item as declined.
@@ -77,7 +97,7 @@ describe('an escalation on real Codex', () => {
 });
 
 describe('/resume on real Codex', () => {
-  it('shows the resumed session\'s turns read from Codex, and the next message continues that conversation', async () => {
+  it("shows the resumed session's turns read from Codex, and the next message continues that conversation", async () => {
     inst = await makeInstance({ coder: {} });
     const o = await orchestrator(inst);
     const chat = o.chat('coder');
@@ -95,7 +115,9 @@ describe('/resume on real Codex', () => {
     expect(text).toEqual([
       expect.stringMatching(/^notice: Resumed .* · FIRST-QUESTION\. The next message continues it\.$/),
       expect.stringMatching(/^notice: This session so far \(1 turn, read from Codex's record of thread /),
-      'user: FIRST-QUESTION', 'agent: FIRST-ANSWER', 'turnEnd',
+      'user: FIRST-QUESTION',
+      'agent: FIRST-ANSWER',
+      'turnEnd',
     ]);
     // The chat's window reads the same transcript.
     const listed = await o.api().handlers['chats:items']({ chatId: 'coder' });

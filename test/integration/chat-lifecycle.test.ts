@@ -92,7 +92,9 @@ function rolloutsOf(codexHome: string, threadId: string): string[] {
 }
 
 /** An escalated write outside the profile: Codex asks, the chat shows a pending approval. */
-const escalation = (target: string) => ({ exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated' as const, justification: 'write the report outside' } });
+const escalation = (target: string) => ({
+  exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated' as const, justification: 'write the report outside' },
+});
 
 describe('sessions', () => {
   it('a missing rollout starts a fresh session and says so once', async () => {
@@ -128,7 +130,9 @@ describe('sessions', () => {
     await turnOn(o, 'coder', 'first question');
     const firstThread = chat.view().threadId;
     // No id yet: the row's id is provisional until Codex mints the thread with the next message.
-    expect(notices(await turnOn(o, 'coder', '/new'))[0]).toBe('New session started: it gets its id from Codex with your first message (then shown by /resume and /status). The previous one stays reachable with /resume.');
+    expect(notices(await turnOn(o, 'coder', '/new'))[0]).toBe(
+      'New session started: it gets its id from Codex with your first message (then shown by /resume and /status). The previous one stays reachable with /resume.',
+    );
     await turnOn(o, 'coder', 'second question');
     const secondThread = chat.view().threadId;
     expect(secondThread).not.toBe(firstThread);
@@ -136,8 +140,12 @@ describe('sessions', () => {
     // Ids are shown by their random end (UUIDv7 thread ids made together share their start).
     expect(list).toMatch(/1\. …[0-9a-f]{8,} \* · 1 turn · second question/);
     expect(list).toMatch(/2\. …[0-9a-f]{8,} · 1 turn · first question/);
-    expect(notices(await turnOn(o, 'coder', `/resume ${(firstThread ?? '').slice(0, 5)}`))[0]).toMatch(/^"[0-9a-f]{5}" is ambiguous: matches 2 sessions \(…[0-9a-f]{8,} "second question", …[0-9a-f]{8,} "first question"\)/);
-    expect(notices(await turnOn(o, 'coder', '/resume 2'))[0]).toBe(`Resumed …${(firstThread ?? '').slice(-8)} · first question. The next message continues it.`);
+    expect(notices(await turnOn(o, 'coder', `/resume ${(firstThread ?? '').slice(0, 5)}`))[0]).toMatch(
+      /^"[0-9a-f]{5}" is ambiguous: matches 2 sessions \(…[0-9a-f]{8,} "second question", …[0-9a-f]{8,} "first question"\)/,
+    );
+    expect(notices(await turnOn(o, 'coder', '/resume 2'))[0]).toBe(
+      `Resumed …${(firstThread ?? '').slice(-8)} · first question. The next message continues it.`,
+    );
     await turnOn(o, 'coder', 'third question');
     expect(chat.view().threadId).toBe(firstThread);
     const last = JSON.stringify(inst.model.modelRequests().at(-1)?.body);
@@ -147,7 +155,9 @@ describe('sessions', () => {
     expect(status).toMatch(/^angelia · profile coder · session …[0-9a-f]{8} · 2 turns · codex 0\.169\.0 · model gpt-5\.5/);
     expect(status).toContain('sandbox: managed');
     expect(status).toContain('2 sessions in history');
-    expect(notices(await turnOn(o, 'coder', '/resume zzzzzz'))[0]).toBe(`No session of this chat matches "zzzzzz". Its sessions: …${(firstThread ?? '').slice(-8)} "first question", …${(secondThread ?? '').slice(-8)} "second question" (e.g. /resume ${(firstThread ?? '').slice(-8)}).`);
+    expect(notices(await turnOn(o, 'coder', '/resume zzzzzz'))[0]).toBe(
+      `No session of this chat matches "zzzzzz". Its sessions: …${(firstThread ?? '').slice(-8)} "first question", …${(secondThread ?? '').slice(-8)} "second question" (e.g. /resume ${(firstThread ?? '').slice(-8)}).`,
+    );
     expect(notices(await turnOn(o, 'coder', '/frobnicate'))[0]).toMatch(/^Unknown command \/frobnicate/);
     expect(inst.model.modelRequests()).toHaveLength(3);
   });
@@ -157,7 +167,10 @@ describe('sessions', () => {
     inst = await makeInstance({ coder: {} }, { script: () => ({ message: 'ok' }) });
     const { o } = await orchestrator(inst);
     const modelOf = (text: string) => {
-      const req = inst?.model.modelRequests().find((r) => { const input = (r.body as { input?: unknown[] }).input; return JSON.stringify(input?.at(-1)).includes(text); });
+      const req = inst?.model.modelRequests().find((r) => {
+        const input = (r.body as { input?: unknown[] }).input;
+        return JSON.stringify(input?.at(-1)).includes(text);
+      });
       return (req?.body as { model?: string } | undefined)?.model;
     };
     await turnOn(o, 'coder', 'hello');
@@ -193,7 +206,12 @@ describe('sessions', () => {
     const items = await turnOn(other.o, 'coder', 'me too');
     const error = items.find((i) => i.type === 'error');
     // Measured on 0.169.0: "thread <id> already has an active writer" (the thread is held by another app-server).
-    expect(error).toMatchObject({ kind: 'threadBusy', message: expect.stringMatching(/^This conversation \([0-9a-f-]{8}\) is open in another Codex client: .* it stays reachable with \/resume\. \(Codex said: thread [0-9a-f-]+ already has an active writer\)/) });
+    expect(error).toMatchObject({
+      kind: 'threadBusy',
+      message: expect.stringMatching(
+        /^This conversation \([0-9a-f-]{8}\) is open in another Codex client: .* it stays reachable with \/resume\. \(Codex said: thread [0-9a-f-]+ already has an active writer\)/,
+      ),
+    });
     const row = (await other.o.api().handlers['chats:sessions']({ chatId: 'coder' })).find((s) => s.active);
     expect(row?.threadId).toBe(o.chat('coder').view().threadId);
   });
@@ -244,7 +262,10 @@ describe('turns', () => {
     expect(await chat.interrupt()).toBe(true);
     await chat.idle();
     // The reason names the request that was waiting, not a bare "aborted".
-    expect(turnEnd(chat.transcript.all())).toMatchObject({ status: 'interrupted', reason: expect.stringMatching(/^stopped with Stop while "Run OUTSIDE the sandbox: .*echo hi.*" waited for an answer$/) });
+    expect(turnEnd(chat.transcript.all())).toMatchObject({
+      status: 'interrupted',
+      reason: expect.stringMatching(/^stopped with Stop while "Run OUTSIDE the sandbox: .*echo hi.*" waited for an answer$/),
+    });
     expect(o.broker.all().find((v) => v.id === pending.id)?.state).toBe('withdrawn');
     expect(o.broker.answer(pending.id, 'allow', 'notification').outcome).toBe('already-answered');
     await new Promise((r) => setTimeout(r, 300));
@@ -316,7 +337,9 @@ describe('turns', () => {
     const { o } = await orchestrator(inst, { timing: { stallMs: 3000 } });
     const items = await turnOn(o, 'coder', 'think forever');
     const texts = notices(items);
-    expect(texts.some((t) => /^No output from the agent for 0\.0\d? min; the turn is stopped at 0\.1 min/.test(t) || /^No output from the agent for/.test(t))).toBe(true);
+    expect(
+      texts.some((t) => /^No output from the agent for 0\.0\d? min; the turn is stopped at 0\.1 min/.test(t) || /^No output from the agent for/.test(t)),
+    ).toBe(true);
     expect(texts.some((t) => /^Stopped: no output from the agent for/.test(t))).toBe(true);
     expect(turnEnd(items)).toMatchObject({ status: 'interrupted' });
   });

@@ -45,7 +45,9 @@ function countingStart(log: { starts: number; methods: string[] }): StartCodex {
 }
 
 const notices = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'notice' }> => i.type === 'notice').map((i) => i.text);
-const escalation = (target: string) => ({ exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated' as const, justification: 'write the report outside' } });
+const escalation = (target: string) => ({
+  exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated' as const, justification: 'write the report outside' },
+});
 
 describe('a steer the agent never read (C1)', () => {
   it('steered while an approval waits, then "Deny and stop": named as not delivered, and it reached no model request', async () => {
@@ -61,9 +63,14 @@ describe('a steer the agent never read (C1)', () => {
     o.broker.answer(pending.id, 'cancel', 'window');
     await chat.idle();
     const items = chat.transcript.all();
-    expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'interrupted', reason: expect.stringMatching(/^"Deny and stop" was chosen for "Run OUTSIDE the sandbox/) });
+    expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({
+      status: 'interrupted',
+      reason: expect.stringMatching(/^"Deny and stop" was chosen for "Run OUTSIDE the sandbox/),
+    });
     expect(inst.model.modelRequests().some((r) => JSON.stringify(r.body).includes('also check the READ ME twice'))).toBe(false);
-    expect(notices(items)).toContain('Not delivered: “also check the READ ME twice” — the turn stopped before the agent read it. Send it again if you still want it.');
+    expect(notices(items)).toContain(
+      'Not delivered: “also check the READ ME twice” — the turn stopped before the agent read it. Send it again if you still want it.',
+    );
     // The notice comes after the turn's end line.
     expect(items.findIndex((i) => i.type === 'turnEnd')).toBeLessThan(items.findIndex((i) => i.type === 'notice' && i.text.startsWith('Not delivered')));
   });
@@ -104,7 +111,7 @@ describe('a steer the agent never read (C1)', () => {
 });
 
 describe('past turns after a restart (C3)', () => {
-  it('a new Orchestrator on the same state shows the session\'s past user message, command and agent reply', async () => {
+  it("a new Orchestrator on the same state shows the session's past user message, command and agent reply", async () => {
     inst = await makeInstance({ coder: {} });
     inst.model.enqueue({ exec: { cmd: 'echo from-history', login: false } }, { message: 'the earlier answer' });
     const first = await orchestrator(inst);

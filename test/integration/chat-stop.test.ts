@@ -38,7 +38,10 @@ function recordingStart(wire: Wire): StartCodex {
     wrapped.request = (method, params, opts) => {
       const answer = conn.request(method, params, opts);
       wire.sent.push({ method, params: (params ?? {}) as Record<string, unknown> });
-      void answer.then((a) => wire.answers.set(method, a), () => undefined);
+      void answer.then(
+        (a) => wire.answers.set(method, a),
+        () => undefined,
+      );
       if (method === 'turn/start' && wire.afterTurnStart) {
         const hook = wire.afterTurnStart;
         wire.afterTurnStart = null;
@@ -70,7 +73,9 @@ describe('stop while a turn starts', () => {
     expect(chat.view().state).toBe('starting');
     chat.send('/stop');
     await chat.idle();
-    expect(notices(chat.transcript.all())).toEqual(['Stopped: the message "do not run this" was not sent to the agent (Codex goes on starting, for the next message).']);
+    expect(notices(chat.transcript.all())).toEqual([
+      'Stopped: the message "do not run this" was not sent to the agent (Codex goes on starting, for the next message).',
+    ]);
     expect(chat.view().state).toBe('idle');
     expect(wire.sent.some((r) => r.method === 'thread/start')).toBe(true);
     expect(wire.sent.filter((r) => r.method === 'turn/start')).toHaveLength(0);
@@ -97,8 +102,12 @@ describe('stop while a turn starts', () => {
     await chat.idle();
     const started = wire.answers.get('turn/start') as { turn?: { id?: string } } | undefined;
     expect(started?.turn?.id).toBeTruthy();
-    expect(wire.sent.filter((r) => r.method === 'turn/interrupt').map((r) => r.params)).toEqual([{ threadId: chat.view().threadId, turnId: started?.turn?.id }]);
-    expect(notices(chat.transcript.all())).toEqual(['Stopping: the message "think forever" had just been handed to Codex; its turn is interrupted as soon as Codex confirms it started. Dropped 1 queued: "queued behind it".']);
+    expect(wire.sent.filter((r) => r.method === 'turn/interrupt').map((r) => r.params)).toEqual([
+      { threadId: chat.view().threadId, turnId: started?.turn?.id },
+    ]);
+    expect(notices(chat.transcript.all())).toEqual([
+      'Stopping: the message "think forever" had just been handed to Codex; its turn is interrupted as soon as Codex confirms it started. Dropped 1 queued: "queued behind it".',
+    ]);
     expect(turnEnds(chat.transcript.all())).toMatchObject([{ status: 'interrupted', reason: 'stopped with Stop' }]);
     expect(chat.view()).toMatchObject({ state: 'idle', queued: 0 });
     expect(wire.sent.filter((r) => r.method === 'turn/start')).toHaveLength(1);
@@ -112,7 +121,9 @@ describe('stop while a turn starts', () => {
     chat.send('first question');
     chat.send('/new');
     await chat.idle();
-    expect(notices(chat.transcript.all())).toEqual(['A message is still starting in this chat, so /new did not run and nothing was dropped. Send /stop first (it stops the turn and drops the queue), or wait until it ends; then /new again.']);
+    expect(notices(chat.transcript.all())).toEqual([
+      'A message is still starting in this chat, so /new did not run and nothing was dropped. Send /stop first (it stops the turn and drops the queue), or wait until it ends; then /new again.',
+    ]);
     expect(turnEnds(chat.transcript.all())).toMatchObject([{ status: 'completed' }]);
     expect(chat.view()).toMatchObject({ state: 'idle', label: 'first question' });
     expect(await o.api().handlers['chats:sessions']({ chatId: 'coder' })).toHaveLength(1);
@@ -142,11 +153,16 @@ describe('the effort in force', () => {
     await turnOn(o, 'coder', '/model gpt-6-sol');
     await turnOn(o, 'coder', '/effort ultra');
     const back = notices(await turnOn(o, 'coder', '/model gpt-5.5'))[0] ?? '';
-    expect(back).toMatch(/Effort ultra \(set for this session\) is not offered by gpt-5\.5 \(it offers low, medium, high, xhigh\), so it was cleared\. Effort from the next turn: medium \(default of gpt-5\.5\)\.$/);
+    expect(back).toMatch(
+      /Effort ultra \(set for this session\) is not offered by gpt-5\.5 \(it offers low, medium, high, xhigh\), so it was cleared\. Effort from the next turn: medium \(default of gpt-5\.5\)\.$/,
+    );
     expect(chat.view()).toMatchObject({ model: 'gpt-5.5', effort: 'medium', overrides: { model: 'gpt-5.5', effort: null } });
     expect(notices(await turnOn(o, 'coder', '/status'))[0]).toContain('model gpt-5.5 (this session) · effort medium (default of gpt-5.5)');
     await turnOn(o, 'coder', 'which effort?');
-    const body = inst.model.modelRequests().map((r) => r.body as { model?: string; reasoning?: { effort?: string }; input?: unknown[] }).find((b) => JSON.stringify(b.input?.at(-1)).includes('which effort?'));
+    const body = inst.model
+      .modelRequests()
+      .map((r) => r.body as { model?: string; reasoning?: { effort?: string }; input?: unknown[] })
+      .find((b) => JSON.stringify(b.input?.at(-1)).includes('which effort?'));
     expect(body).toMatchObject({ model: 'gpt-5.5', reasoning: { effort: 'medium' } });
   });
 });

@@ -68,7 +68,9 @@ describe('a chat on real codex in a real sandbox', () => {
   it('asks before writing outside: declined leaves nothing written, allowed writes it', async () => {
     inst = await makeInstance({ coder: { permission_mode: 'default' } });
     const target = join(inst.outside, 'out.txt');
-    const escalate = { exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated' as const, justification: 'write the report outside' } };
+    const escalate = {
+      exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated' as const, justification: 'write the report outside' },
+    };
     inst.model.enqueue(escalate, { message: 'it was declined' });
     const denied = await orchestrator(inst, 'deny');
     const items = await turn(denied.o, 'coder', 'write outside');
@@ -78,7 +80,11 @@ describe('a chat on real codex in a real sandbox', () => {
     expect(denied.audit.records.map((r) => r.event)).toEqual(['requested', 'answered']);
     await denied.o.shutdown();
 
-    inst.model.enqueue({ requestPermissions: { reason: 'write the report', permissions: { file_system: { write: [inst.outside] } } } }, { exec: { cmd: `echo hi > ${target}`, login: false } }, { message: 'written' });
+    inst.model.enqueue(
+      { requestPermissions: { reason: 'write the report', permissions: { file_system: { write: [inst.outside] } } } },
+      { exec: { cmd: `echo hi > ${target}`, login: false } },
+      { message: 'written' },
+    );
     const allowed = await orchestrator(inst, 'allow');
     const items2 = await turn(allowed.o, 'coder', 'write outside again');
     expect(turnEnd(items2)).toMatchObject({ status: 'completed' });

@@ -23,7 +23,12 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
   });
 }
 
-const lines = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 let inst: TestInstance | null = null;
 afterEach(async () => {
@@ -35,7 +40,10 @@ describe('angelia run', () => {
   it('prints items, approvals and a final turn-end, and exits 0', async () => {
     inst = await makeInstance({ coder: { permission_mode: 'default' } });
     const target = join(inst.outside, 'x.txt');
-    inst.model.enqueue({ exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated', justification: 'needs it' } }, { message: 'done, declined' });
+    inst.model.enqueue(
+      { exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated', justification: 'needs it' } },
+      { message: 'done, declined' },
+    );
     const r = await runCli(['run', 'coder', 'write', 'outside', '--json', '--approve', 'deny'], inst.env);
     expect(r.code).toBe(0);
     const out = lines(r.stdout);
@@ -60,13 +68,15 @@ describe('angelia run', () => {
 
   it('exits 1 when the turn fails, with the cause told plainly', async () => {
     inst = await makeInstance({ coder: {} });
-    inst.model.enqueue({ httpError: { status: 429, body: { error: { type: 'usage_limit_reached', message: 'limit', plan_type: 'plus', resets_at: 1_900_000_000 } } } });
+    inst.model.enqueue({
+      httpError: { status: 429, body: { error: { type: 'usage_limit_reached', message: 'limit', plan_type: 'plus', resets_at: 1_900_000_000 } } },
+    });
     const r = await runCli(['run', 'coder', 'hello', '--json'], inst.env);
     expect(r.code).toBe(1);
     expect(lines(r.stdout).at(-1)).toMatchObject({ type: 'turn-end', ok: false, reason: expect.stringMatching(/^Usage limit reached/) });
   });
 
-  it('a later run of the chat adopts the Codex it started early: one spawn, given the chat\'s own variables', async () => {
+  it("a later run of the chat adopts the Codex it started early: one spawn, given the chat's own variables", async () => {
     // The profile's codex is a wrapper that logs each spawn (its pid, and whether the chat's API token is set).
     const dir = await freshDir('cli-run-wrap');
     try {

@@ -16,10 +16,14 @@ import { startScriptedModel, type ScriptedModel } from '../../src/main/demo/scri
 import { waitFor, waitTreeEmpty } from '../core/codex/processes';
 
 const OFFLINE_FLAGS = [
-  '-c', 'model_provider="mock"',
-  '-c', 'model_providers.mock={name="Mock", base_url="http://127.0.0.1:9/v1", wire_api="responses", requires_openai_auth=false, request_max_retries=0, stream_max_retries=0, supports_websockets=false}',
-  '-c', 'model="gpt-5.5"',
-  '-c', 'check_for_update_on_startup=false',
+  '-c',
+  'model_provider="mock"',
+  '-c',
+  'model_providers.mock={name="Mock", base_url="http://127.0.0.1:9/v1", wire_api="responses", requires_openai_auth=false, request_max_retries=0, stream_max_retries=0, supports_websockets=false}',
+  '-c',
+  'model="gpt-5.5"',
+  '-c',
+  'check_for_update_on_startup=false',
 ];
 
 let root: string;
@@ -64,7 +68,10 @@ describe('CodexClient with the real codex app-server', () => {
       const req = await client.request('configRequirements/read', undefined);
       expect(req).toHaveProperty('requirements');
       // Codex's JSON-RPC errors come through as ResponseError with Codex's code and message.
-      const missing = await client.request('thread/resume', { threadId: '01a22d78-0000-7000-8000-000000000000' }).then(() => null, (e: unknown) => e);
+      const missing = await client.request('thread/resume', { threadId: '01a22d78-0000-7000-8000-000000000000' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(missing).toBeInstanceOf(ResponseError);
       expect(missing).toMatchObject({ code: -32600, message: 'no rollout found for thread id 01a22d78-0000-7000-8000-000000000000' });
       // Real stderr (tracing, coloured) is kept without ANSI codes.
@@ -76,7 +83,7 @@ describe('CodexClient with the real codex app-server', () => {
     expect(await waitTreeEmpty(client.pid)).toEqual([]);
   });
 
-  it('rejects start() with Codex\'s error from stderr when a -c flag is fatal', async () => {
+  it("rejects start() with Codex's error from stderr when a -c flag is fatal", async () => {
     let error: unknown = null;
     await CodexClient.start(await realOptions(['-c', 'permissions.angelia.filesystem."/x"="deny"'])).catch((e: unknown) => {
       error = e;
@@ -162,7 +169,14 @@ describe('no process outlives the app-server (real sandboxed turn)', () => {
 
   /** `-c` flags of a profile that extends :workspace and denies one folder. */
   function denyProfile(): string[] {
-    return ['-c', 'default_permissions="angelia"', '-c', 'permissions.angelia.extends=":workspace"', '-c', `permissions.angelia.filesystem={"${join(root, 'secret')}"="deny"}`];
+    return [
+      '-c',
+      'default_permissions="angelia"',
+      '-c',
+      'permissions.angelia.extends=":workspace"',
+      '-c',
+      `permissions.angelia.filesystem={"${join(root, 'secret')}"="deny"}`,
+    ];
   }
 
   for (const how of ['stop', 'kill'] as const) {

@@ -33,7 +33,10 @@ async function startOnce(i: TestInstance, name: string, marker: string): Promise
   const o = await Orchestrator.create({ paths: i.paths, env: i.env, startCodex: startCodexClient, audit: memoryAudit() });
   orch = o;
   const items = await turnOn(o, name, 'run it');
-  expect(items.find((x) => x.type === 'turnEnd'), JSON.stringify(items)).toMatchObject({ status: 'completed' });
+  expect(
+    items.find((x) => x.type === 'turnEnd'),
+    JSON.stringify(items),
+  ).toMatchObject({ status: 'completed' });
   expect(commands(items).at(-1)?.output).toContain(marker);
   await o.shutdown();
   orch = null;

@@ -20,9 +20,7 @@ let secretPath = '';
 let decide: 'accept' | 'decline' = 'accept';
 
 const approvals: ApprovalHandler = (method, params) =>
-  method === 'item/permissions/requestApproval'
-    ? { permissions: decide === 'accept' ? params.permissions : {}, scope: 'turn' }
-    : { decision: decide };
+  method === 'item/permissions/requestApproval' ? { permissions: decide === 'accept' ? params.permissions : {}, scope: 'turn' } : { decision: decide };
 
 beforeAll(async () => {
   root = await freshDir('demo-scenario');
@@ -47,7 +45,9 @@ beforeAll(async () => {
   codex = BareCodex.spawn({ codexHome, cwd, approvals });
   await codex.initialize();
   const started = await codex.request<{ thread: { id: string }; activePermissionProfile: unknown }>('thread/start', {
-    cwd, approvalPolicy: 'on-request', approvalsReviewer: 'user',
+    cwd,
+    approvalPolicy: 'on-request',
+    approvalsReviewer: 'user',
   });
   expect(started.activePermissionProfile).toEqual({ id: 'demo', extends: ':workspace' });
   threadId = started.thread.id;

@@ -29,7 +29,12 @@ function runCli(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{
 }
 
 type Row = { ts: string | null; chat: string; profile: string; backend: string; session: string; role: string; text: string; tools?: string[] };
-const rowsOf = (s: string): Row[] => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row);
+const rowsOf = (s: string): Row[] =>
+  s
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
 const brief = (rows: Row[]) => rows.map((r) => [r.role, r.text, r.tools ?? null]);
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -38,8 +43,16 @@ let thread1 = '';
 let thread2 = '';
 let modelCalls = 0;
 
-const FIRST = [['user', 'first question', null], ['assistant', 'first answer', null], ['user', 'run the command', null], ['assistant', 'ran it', ['shell']]];
-const SECOND = [['user', 'second session question', null], ['assistant', 'second answer', null]];
+const FIRST = [
+  ['user', 'first question', null],
+  ['assistant', 'first answer', null],
+  ['user', 'run the command', null],
+  ['assistant', 'ran it', ['shell']],
+];
+const SECOND = [
+  ['user', 'second session question', null],
+  ['assistant', 'second answer', null],
+];
 
 async function orchestrator(): Promise<Orchestrator> {
   return Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex: startCodexClient });
@@ -92,11 +105,7 @@ describe('angelia export (one session)', () => {
   it('--tools adds the command and its output as a tool row', async () => {
     const r = await exportCli(['coder', '--tools']);
     expect(r.code).toBe(0);
-    expect(brief(rowsOf(r.stdout))).toEqual([
-      ...FIRST.slice(0, 3),
-      ['tool', "$ /bin/bash -c 'echo export-me'\nexport-me\n[exit 0]", ['shell']],
-      FIRST[3],
-    ]);
+    expect(brief(rowsOf(r.stdout))).toEqual([...FIRST.slice(0, 3), ['tool', "$ /bin/bash -c 'echo export-me'\nexport-me\n[exit 0]", ['shell']], FIRST[3]]);
   });
 
   it('--format md gives a readable document', async () => {
@@ -136,7 +145,9 @@ describe('angelia export (one session)', () => {
     const before = await readFile(inst.paths.sessionsFile, 'utf8');
     const direct = await exportCli(['coder', '--out', inst.paths.sessionsFile, '--force']);
     expect(direct.code).toBe(2);
-    expect(direct.stderr).toContain(`angelia: --out ${inst.paths.sessionsFile} is inside Angelia's state folder ${inst.paths.stateDir}: exporting there could overwrite Angelia's own files, so it is refused even with --force.`);
+    expect(direct.stderr).toContain(
+      `angelia: --out ${inst.paths.sessionsFile} is inside Angelia's state folder ${inst.paths.stateDir}: exporting there could overwrite Angelia's own files, so it is refused even with --force.`,
+    );
     symlinkSync(inst.paths.sessionsFile, join(inst.root, 'looks-harmless.jsonl'));
     const linked = await exportCli(['coder', '--out', 'looks-harmless.jsonl', '--force'], inst.root);
     expect(linked.code).toBe(2);
@@ -201,7 +212,9 @@ describe('angelia export (two sessions)', () => {
     // The hint names a real session, by the short id /resume shows.
     const ids = [thread1, thread2];
     expect(none.stderr).toContain(`angelia: chat "coder" (${inst.paths.sessionsFile}): No session of this chat matches "fffff". Its sessions: `);
-    expect([shortId(thread1, ids), shortId(thread2, ids)].map((id) => `(e.g. --session ${id.slice(1)}).`)).toContain(/\(e\.g\. --session [0-9a-f]{8,}\)\./.exec(none.stderr)?.[0]);
+    expect([shortId(thread1, ids), shortId(thread2, ids)].map((id) => `(e.g. --session ${id.slice(1)}).`)).toContain(
+      /\(e\.g\. --session [0-9a-f]{8,}\)\./.exec(none.stderr)?.[0],
+    );
     const bySuffix = await exportCli(['coder', '--session', shortId(thread2, ids)]);
     expect(bySuffix.code).toBe(0);
     expect(brief(rowsOf(bySuffix.stdout))).toEqual(SECOND);
@@ -218,7 +231,7 @@ describe('angelia export (two sessions)', () => {
     expect(shortId(thread1, [thread1, thread2])).not.toBe(shortId(thread2, [thread1, thread2]));
   });
 
-  it('the chat\'s /export writes the session as Markdown through the same reader', async () => {
+  it("the chat's /export writes the session as Markdown through the same reader", async () => {
     const o = await orchestrator();
     try {
       const items = await turnOn(o, 'coder', '/export');
@@ -248,7 +261,9 @@ describe('angelia export (two sessions)', () => {
     const ids = [thread1, thread2, fresh.id];
     const md = await exportCli(['coder', '--format', 'md']);
     expect(md.code).toBe(0);
-    expect(md.stdout).toBe(`# Chat \`coder\` (profile \`coder\`)\n\n## Session ${shortId(fresh.id, ids)}\n\nSession \`${fresh.id}\` · thread (none yet)\n\n_No turns yet._\n`);
+    expect(md.stdout).toBe(
+      `# Chat \`coder\` (profile \`coder\`)\n\n## Session ${shortId(fresh.id, ids)}\n\nSession \`${fresh.id}\` · thread (none yet)\n\n_No turns yet._\n`,
+    );
     const jsonl = await exportCli(['coder']);
     expect(jsonl.code).toBe(0);
     expect(jsonl.stdout).toBe('');

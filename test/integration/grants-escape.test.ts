@@ -58,7 +58,13 @@ async function restart(i: TestInstance): Promise<Orchestrator> {
 
 /** What the agent's commands planted in Angelia's state: files named planted* in compiled/ and private/. */
 function planted(i: TestInstance): string[] {
-  return [i.paths.compiledDir, i.paths.privateDir].flatMap((d) => (existsSync(d) ? readdirSync(d).filter((n) => n.startsWith('planted')).map((n) => join(d, n)) : []));
+  return [i.paths.compiledDir, i.paths.privateDir].flatMap((d) =>
+    existsSync(d)
+      ? readdirSync(d)
+          .filter((n) => n.startsWith('planted'))
+          .map((n) => join(d, n))
+      : [],
+  );
 }
 
 /** The second start's probe: write through the granted path, and read the guard there. */
@@ -74,7 +80,10 @@ describe('the escape chain through a grant the agent can redirect, on real codex
     const table = await retable(inst, { profiles: { coder: { cwd, permission_mode: 'default', add_dirs: [build] } } });
     // Compile (and so accept) refuses the grant, naming the field and the fix.
     await expect(compileWrite(table, ['coder'], await gatherFacts(inst.paths))).rejects.toMatchObject({
-      app: { code: 'compile-conflict', message: expect.stringContaining(`profiles.coder.add_dirs[0]: ${build} lies in ${cwd}, which this profile's own agent can write`) },
+      app: {
+        code: 'compile-conflict',
+        message: expect.stringContaining(`profiles.coder.add_dirs[0]: ${build} lies in ${cwd}, which this profile's own agent can write`),
+      },
     });
     await olderGuard(inst, 'coder', build);
 
@@ -95,12 +104,19 @@ describe('the escape chain through a grant the agent can redirect, on real codex
     const second = await turnOn(await restart(inst), 'coder', 'use the folder');
     // Before the fix: SWAPPED, then PLANTED, and <state>/compiled/planted.txt existed.
     expect(planted(inst)).toEqual([]);
-    expect(commands(second).map((c) => c.output).join('')).not.toContain('PLANTED');
+    expect(
+      commands(second)
+        .map((c) => c.output)
+        .join(''),
+    ).not.toContain('PLANTED');
     // Refused at the first start (the agent never ran) and at the next (the link is refused as well).
     expect(commands(first)).toEqual([]);
     expect(refusal(first)).toMatchObject({ kind: 'refused', message: expect.stringContaining(`profiles.coder.add_dirs[0]: ${build} lies in ${cwd}`) });
     expect(refusal(first)?.message).toContain('Fix: move');
-    expect(refusal(second)).toMatchObject({ kind: 'refused', message: expect.stringContaining(`profiles.coder.add_dirs[0]: ${build} lies in Angelia's private state`) });
+    expect(refusal(second)).toMatchObject({
+      kind: 'refused',
+      message: expect.stringContaining(`profiles.coder.add_dirs[0]: ${build} lies in Angelia's private state`),
+    });
   });
 
   it("a MISSING add_dir under the profile's folder, which the agent would create as a link into <state>/private: refused at compile and at start", async () => {
@@ -109,7 +125,9 @@ describe('the escape chain through a grant the agent can redirect, on real codex
     const cwd = inst.cwd.coder!;
     const out = join(cwd, 'out');
     const table = await retable(inst, { profiles: { coder: { cwd, permission_mode: 'default', add_dirs: [out] } } });
-    await expect(compileWrite(table, ['coder'], await gatherFacts(inst.paths))).rejects.toMatchObject({ app: { message: expect.stringContaining(`profiles.coder.add_dirs[0]: ${out} lies in ${cwd}`) } });
+    await expect(compileWrite(table, ['coder'], await gatherFacts(inst.paths))).rejects.toMatchObject({
+      app: { message: expect.stringContaining(`profiles.coder.add_dirs[0]: ${out} lies in ${cwd}`) },
+    });
     await olderGuard(inst, 'coder', out);
 
     script = byProgress({
@@ -137,11 +155,16 @@ describe('the escape chain through a grant the agent can redirect, on real codex
       capabilities: { data: { kind: 'directory', path: data } },
       profiles: { coder: { cwd, permission_mode: 'default', capabilities: ['data'] } },
     });
-    await expect(compileWrite(table, ['coder'], await gatherFacts(inst.paths))).rejects.toMatchObject({ app: { message: expect.stringContaining(`capabilities.data.path: ${data} lies in ${cwd}`) } });
+    await expect(compileWrite(table, ['coder'], await gatherFacts(inst.paths))).rejects.toMatchObject({
+      app: { message: expect.stringContaining(`capabilities.data.path: ${data} lies in ${cwd}`) },
+    });
     await olderGuard(inst, 'coder', data);
 
     script = byProgress({
-      'swap the folder': [{ exec: { cmd: `cd '${cwd}' && mv shared shared_old && mkdir shared && ln -s '${inst.paths.compiledDir}' shared/data && echo SWAPPED`, login: false } }, { message: 'swapped' }],
+      'swap the folder': [
+        { exec: { cmd: `cd '${cwd}' && mv shared shared_old && mkdir shared && ln -s '${inst.paths.compiledDir}' shared/data && echo SWAPPED`, login: false } },
+        { message: 'swapped' },
+      ],
       'use the folder': [{ exec: { cmd: plant(data), login: false } }, { message: 'done' }],
     });
     const first = await turnOn(await start(inst), 'coder', 'swap the folder');
@@ -155,21 +178,36 @@ describe('the escape chain through a grant the agent can redirect, on real codex
 
   it("an add_dir inside ANOTHER profile's writable folder: that agent swaps it, and this profile's next start is refused (checked at every start, not only at compile)", async () => {
     let script: Responder = () => ({ message: 'not ready' });
-    inst = await makeInstance({ coder: { permission_mode: 'default' }, writer: { permission_mode: 'default' } }, { privateHome: true, script: (b, r) => script(b, r) });
+    inst = await makeInstance(
+      { coder: { permission_mode: 'default' }, writer: { permission_mode: 'default' } },
+      { privateHome: true, script: (b, r) => script(b, r) },
+    );
     const data = join(inst.root, 'data');
     const build = join(data, 'build');
     await mkdir(build, { recursive: true });
     const facts = await gatherFacts(inst.paths);
     // coder was compiled while nothing wrote <root>/data; then writer was given <root>/data and compiled.
-    const before = await retable(inst, { profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'default', add_dirs: [build] }, writer: { cwd: inst.cwd.writer, permission_mode: 'default' } } });
+    const before = await retable(inst, {
+      profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'default', add_dirs: [build] }, writer: { cwd: inst.cwd.writer, permission_mode: 'default' } },
+    });
     await compileWrite(before, ['coder'], facts);
-    const after = await retable(inst, { profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'default', add_dirs: [build] }, writer: { cwd: inst.cwd.writer, permission_mode: 'default', add_dirs: [data] } } });
+    const after = await retable(inst, {
+      profiles: {
+        coder: { cwd: inst.cwd.coder, permission_mode: 'default', add_dirs: [build] },
+        writer: { cwd: inst.cwd.writer, permission_mode: 'default', add_dirs: [data] },
+      },
+    });
     await compileWrite(after, ['writer'], facts);
     // A compile of coder now refuses: its grant lies in a folder writer's agent can write.
-    await expect(compileWrite(after, ['coder'], facts)).rejects.toMatchObject({ app: { message: expect.stringContaining(`profiles.coder.add_dirs[0]: ${build} lies in ${data}, which profile writer's agent can write`) } });
+    await expect(compileWrite(after, ['coder'], facts)).rejects.toMatchObject({
+      app: { message: expect.stringContaining(`profiles.coder.add_dirs[0]: ${build} lies in ${data}, which profile writer's agent can write`) },
+    });
 
     script = byProgress({
-      'swap their folder': [{ exec: { cmd: `cd '${data}' && mv build build_old && ln -s '${inst.paths.compiledDir}' build && echo SWAPPED`, login: false } }, { message: 'swapped' }],
+      'swap their folder': [
+        { exec: { cmd: `cd '${data}' && mv build build_old && ln -s '${inst.paths.compiledDir}' build && echo SWAPPED`, login: false } },
+        { message: 'swapped' },
+      ],
       'use the folder': [{ exec: { cmd: plant(build), login: false } }, { message: 'done' }],
     });
     const o = await start(inst);

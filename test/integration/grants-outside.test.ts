@@ -55,53 +55,88 @@ function stepper(): { steps: Step[]; script: (body: { input?: unknown }) => Step
   const steps: Step[] = [];
   return {
     steps,
-    script: (body) => steps[Math.min((Array.isArray(body.input) ? body.input : []).filter((it: { type?: string }) => it.type === 'function_call_output').length, steps.length - 1)] ?? { message: 'not ready' },
+    script: (body) =>
+      steps[
+        Math.min((Array.isArray(body.input) ? body.input : []).filter((it: { type?: string }) => it.type === 'function_call_output').length, steps.length - 1)
+      ] ?? { message: 'not ready' },
   };
 }
 
 describe("bin and MCP commands in a folder another profile's agent writes", () => {
   it("a bin in writer's folder: compile refuses it, and when writer's agent rewrites it, coder's start is refused (the planted code never runs)", async () => {
     const s = stepper();
-    inst = await makeInstance({ coder: { permission_mode: 'bypassPermissions' }, writer: { permission_mode: 'bypassPermissions' } }, { privateHome: true, script: s.script });
+    inst = await makeInstance(
+      { coder: { permission_mode: 'bypassPermissions' }, writer: { permission_mode: 'bypassPermissions' } },
+      { privateHome: true, script: s.script },
+    );
     const tools = join(inst.cwd.writer!, 'tools');
     const bin = join(tools, 'codex');
     const pwned = join(inst.root, 'pwned');
     await mkdir(tools);
     await writeFile(bin, `#!/bin/sh\nexec '${pinnedCodexBin()}' "$@"\n`);
     await chmod(bin, 0o755);
-    const table = await retable(inst, { profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'bypassPermissions', bin }, writer: { cwd: inst.cwd.writer, permission_mode: 'bypassPermissions' } } });
-    await expect(compileWrite(table, ['coder'], await gatherFacts(inst.paths))).rejects.toMatchObject({ app: { message: expect.stringContaining(`profiles.coder.bin: the Codex executable (bin) ${bin} lies in ${inst.cwd.writer}`) } });
+    const table = await retable(inst, {
+      profiles: {
+        coder: { cwd: inst.cwd.coder, permission_mode: 'bypassPermissions', bin },
+        writer: { cwd: inst.cwd.writer, permission_mode: 'bypassPermissions' },
+      },
+    });
+    await expect(compileWrite(table, ['coder'], await gatherFacts(inst.paths))).rejects.toMatchObject({
+      app: { message: expect.stringContaining(`profiles.coder.bin: the Codex executable (bin) ${bin} lies in ${inst.cwd.writer}`) },
+    });
     // As an older compile left it: coder compiled with that bin.
     await editGuard(inst, 'coder', (g) => ({ ...g, bin }));
 
-    s.steps.push({ exec: { cmd: `printf '#!/bin/sh\\necho ran > ${pwned}\\nexec ${pinnedCodexBin()} "$@"\\n' > '${bin}' && echo REWRITTEN; exit 0` } }, { message: 'done' });
+    s.steps.push(
+      { exec: { cmd: `printf '#!/bin/sh\\necho ran > ${pwned}\\nexec ${pinnedCodexBin()} "$@"\\n' > '${bin}' && echo REWRITTEN; exit 0` } },
+      { message: 'done' },
+    );
     const o = await start(inst);
     expect(commands(await turnOn(o, 'writer', 'rewrite the tool')).at(-1)?.output).toContain('REWRITTEN');
     const coder = await turnOn(o, 'coder', 'hello');
     // Before the fix: coder's start ran the rewritten script, which wrote <root>/pwned.
     expect(existsSync(pwned)).toBe(false);
-    expect(refusal(coder)).toMatchObject({ kind: 'refused', message: expect.stringContaining(`profiles.coder.bin: the Codex executable (bin) ${bin} lies in ${inst.cwd.writer}`) });
+    expect(refusal(coder)).toMatchObject({
+      kind: 'refused',
+      message: expect.stringContaining(`profiles.coder.bin: the Codex executable (bin) ${bin} lies in ${inst.cwd.writer}`),
+    });
   });
 
   it("an MCP server's command in writer's folder: compile refuses capabilities.<name>.command, and coder's start is refused", async () => {
     const s = stepper();
-    inst = await makeInstance({ coder: { permission_mode: 'bypassPermissions' }, writer: { permission_mode: 'bypassPermissions' } }, { privateHome: true, script: s.script });
+    inst = await makeInstance(
+      { coder: { permission_mode: 'bypassPermissions' }, writer: { permission_mode: 'bypassPermissions' } },
+      { privateHome: true, script: s.script },
+    );
     const server = join(inst.cwd.writer!, 'server.sh');
     const pwned = join(inst.root, 'pwned');
     await writeFile(server, '#!/bin/sh\nexec sleep 30\n');
     await chmod(server, 0o755);
     const table = await retable(inst, {
       capabilities: { tool: { kind: 'mcp', command: server } },
-      profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'bypassPermissions', capabilities: ['tool'] }, writer: { cwd: inst.cwd.writer, permission_mode: 'bypassPermissions' } },
+      profiles: {
+        coder: { cwd: inst.cwd.coder, permission_mode: 'bypassPermissions', capabilities: ['tool'] },
+        writer: { cwd: inst.cwd.writer, permission_mode: 'bypassPermissions' },
+      },
     });
     const facts = await gatherFacts(inst.paths);
-    await expect(compileWrite(table, ['coder'], facts)).rejects.toMatchObject({ app: { message: expect.stringContaining(`capabilities.tool.command: the command of MCP capability tool ${server} lies in ${inst.cwd.writer}`) } });
+    await expect(compileWrite(table, ['coder'], facts)).rejects.toMatchObject({
+      app: { message: expect.stringContaining(`capabilities.tool.command: the command of MCP capability tool ${server} lies in ${inst.cwd.writer}`) },
+    });
     // As an older compile left it: coder compiled with that server.
-    const plain = await retable(inst, { profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'bypassPermissions' }, writer: { cwd: inst.cwd.writer, permission_mode: 'bypassPermissions' } } });
+    const plain = await retable(inst, {
+      profiles: {
+        coder: { cwd: inst.cwd.coder, permission_mode: 'bypassPermissions' },
+        writer: { cwd: inst.cwd.writer, permission_mode: 'bypassPermissions' },
+      },
+    });
     await compileWrite(plain, ['coder'], facts);
     await retable(inst, {
       capabilities: { tool: { kind: 'mcp', command: server } },
-      profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'bypassPermissions', capabilities: ['tool'] }, writer: { cwd: inst.cwd.writer, permission_mode: 'bypassPermissions' } },
+      profiles: {
+        coder: { cwd: inst.cwd.coder, permission_mode: 'bypassPermissions', capabilities: ['tool'] },
+        writer: { cwd: inst.cwd.writer, permission_mode: 'bypassPermissions' },
+      },
     });
     await editGuard(inst, 'coder', (g) => ({ ...g, mcp: [`tool ${JSON.stringify({ command: server, args: [], url: null, env: [] })}`] }));
 
@@ -111,7 +146,10 @@ describe("bin and MCP commands in a folder another profile's agent writes", () =
     const coder = await turnOn(o, 'coder', 'hello');
     // Before the fix: Codex started the rewritten server outside the sandbox, which wrote <root>/pwned.
     expect(existsSync(pwned)).toBe(false);
-    expect(refusal(coder)).toMatchObject({ kind: 'refused', message: expect.stringContaining(`capabilities.tool.command: the command of MCP capability tool ${server} lies in ${inst.cwd.writer}`) });
+    expect(refusal(coder)).toMatchObject({
+      kind: 'refused',
+      message: expect.stringContaining(`capabilities.tool.command: the command of MCP capability tool ${server} lies in ${inst.cwd.writer}`),
+    });
   });
 });
 
@@ -131,7 +169,9 @@ describe('MCP servers and bin are loosenings: they wait for compile --write', ()
     // Before the fix: the server started (mcp-started was written) and the turn ran.
     expect(refusal(refused)).toMatchObject({
       kind: 'refused',
-      message: expect.stringContaining('the accepted table now gives this profile 1 MCP server(s) the last compile did not (probe); MCP servers run outside the sandbox'),
+      message: expect.stringContaining(
+        'the accepted table now gives this profile 1 MCP server(s) the last compile did not (probe); MCP servers run outside the sandbox',
+      ),
     });
     expect(refusal(refused)?.message).toContain('Fix: angelia compile --write coder');
     expect(existsSync(started)).toBe(false);
@@ -149,12 +189,24 @@ describe('MCP servers and bin are loosenings: they wait for compile --write', ()
     const input = (table: LoadedTable) => ({ table, profile: 'coder', chatId: 'coder', paths: inst!.paths, env: inst!.env });
     const bin = pinnedCodexBin();
     const changed = await retable(inst, { profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'bypassPermissions', bin } } });
-    await expect(planLaunch(input(changed))).rejects.toMatchObject({ app: { code: 'refused', message: expect.stringContaining(`the accepted table now runs the Codex executable ${bin} (bin), but the last compile recorded the bundled one`), fix: 'angelia compile --write coder' } });
+    await expect(planLaunch(input(changed))).rejects.toMatchObject({
+      app: {
+        code: 'refused',
+        message: expect.stringContaining(`the accepted table now runs the Codex executable ${bin} (bin), but the last compile recorded the bundled one`),
+        fix: 'angelia compile --write coder',
+      },
+    });
     await compileWrite(changed, ['coder'], await gatherFacts(inst.paths));
     await expect(planLaunch(input(changed))).resolves.toMatchObject({ spawn: { bin } });
 
     // A guard written before `bin` and `mcp` were recorded: fail closed for a profile that has them.
     await editGuard(inst, 'coder', ({ bin: _bin, mcp: _mcp, ...rest }) => rest);
-    await expect(planLaunch(input(changed))).rejects.toMatchObject({ app: { code: 'refused', message: expect.stringContaining('the last compile did not record which Codex executable this profile runs'), fix: 'angelia compile --write coder' } });
+    await expect(planLaunch(input(changed))).rejects.toMatchObject({
+      app: {
+        code: 'refused',
+        message: expect.stringContaining('the last compile did not record which Codex executable this profile runs'),
+        fix: 'angelia compile --write coder',
+      },
+    });
   });
 });

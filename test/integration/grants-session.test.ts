@@ -84,17 +84,27 @@ describe('a grant swapped for a link between two commands of one turn', () => {
     // bypassPermissions: Codex never offers to rerun a failed command outside the sandbox. Steps by
     // progress (the k-th step answers the request carrying k tool outputs), not by a queue.
     const steps: Step[] = [];
-    inst = await makeInstance({ coder: { permission_mode: 'bypassPermissions' } }, {
-      privateHome: true,
-      script: (body) => steps[Math.min((Array.isArray(body.input) ? body.input : []).filter((it) => it.type === 'function_call_output').length, steps.length - 1)] ?? { message: 'not ready' },
-    });
+    inst = await makeInstance(
+      { coder: { permission_mode: 'bypassPermissions' } },
+      {
+        privateHome: true,
+        script: (body) =>
+          steps[Math.min((Array.isArray(body.input) ? body.input : []).filter((it) => it.type === 'function_call_output').length, steps.length - 1)] ?? {
+            message: 'not ready',
+          },
+      },
+    );
     const data = join(inst.root, 'data');
     const build = join(data, 'build');
     await mkdir(build, { recursive: true });
     await writeFile(inst.paths.tableFile, stringify({ profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'bypassPermissions', add_dirs: [build] } } }));
     await writeCompiled(inst.paths, await loadTable(inst.paths.tableFile, { home: inst.paths.home, env: inst.env }));
     steps.push(
-      { exec: { cmd: `mv '${build}' '${data}/b2'; mv '${data}' '${inst.root}/data2'; rmdir '${build}'; ln -s '${inst.outside}' '${data}/build2' && echo LINKED; exit 0` } },
+      {
+        exec: {
+          cmd: `mv '${build}' '${data}/b2'; mv '${data}' '${inst.root}/data2'; rmdir '${build}'; ln -s '${inst.outside}' '${data}/build2' && echo LINKED; exit 0`,
+        },
+      },
       { exec: { cmd: `touch '${build}/x' && echo X-WRITTEN; exit 0` } },
       { message: 'done' },
     );
@@ -113,10 +123,16 @@ describe('a grant swapped for a link between two commands of one turn', () => {
     // Measured before the fix (permission profile from grants, TMPDIR an ordinary folder in the cache):
     // the swap succeeded and Codex created `codex-bwrap-synthetic-mount-targets-0` in the link's target.
     const steps: Step[] = [];
-    inst = await makeInstance({ coder: { permission_mode: 'bypassPermissions' } }, {
-      privateHome: true,
-      script: (body) => steps[Math.min((Array.isArray(body.input) ? body.input : []).filter((it) => it.type === 'function_call_output').length, steps.length - 1)] ?? { message: 'not ready' },
-    });
+    inst = await makeInstance(
+      { coder: { permission_mode: 'bypassPermissions' } },
+      {
+        privateHome: true,
+        script: (body) =>
+          steps[Math.min((Array.isArray(body.input) ? body.input : []).filter((it) => it.type === 'function_call_output').length, steps.length - 1)] ?? {
+            message: 'not ready',
+          },
+      },
+    );
     const tmp = join(cacheDirFor(inst.paths.stateDir, 'coder'), 'tmp');
     steps.push(
       { exec: { cmd: `mv '${tmp}' '${tmp}.old' && ln -s '${inst.outside}' '${tmp}' && echo SWAPPED; exit 0` } },
@@ -132,4 +148,3 @@ describe('a grant swapped for a link between two commands of one turn', () => {
     expect(await readdir(tmp)).toContain('mine');
   });
 });
-

@@ -11,7 +11,10 @@ import { BareCodex } from '../fixtures/bareCodexClient';
 import { removeTestDir } from '../core/instance/testDir';
 import { makeFullInstance, type FullInstance } from '../core/compile/fullInstance';
 
-interface ConfigRead { config: { mcp_servers?: Record<string, Record<string, unknown>> }; origins: Record<string, { name: { type: string; file?: string } }> }
+interface ConfigRead {
+  config: { mcp_servers?: Record<string, Record<string, unknown>> };
+  origins: Record<string, { name: { type: string; file?: string } }>;
+}
 
 let inst: FullInstance;
 beforeAll(async () => {
@@ -22,7 +25,12 @@ afterAll(async () => removeTestDir(inst.root));
 /** Starts app-server with the profile's compiled flags, reads the merged config, stops it. */
 async function readConfig(profile: string): Promise<{ read: ConfigRead; allowed: string[] }> {
   const launch = compileCodexLaunch(inst.table, profile, inst.facts);
-  const codex = BareCodex.spawn({ codexHome: inst.paths.codexHome, cwd: inst.profileDir(profile), env: { HOME: inst.home, GITHUB_TOKEN: 'never-read-here' }, args: launch.codexArgs.slice(0, -1) });
+  const codex = BareCodex.spawn({
+    codexHome: inst.paths.codexHome,
+    cwd: inst.profileDir(profile),
+    env: { HOME: inst.home, GITHUB_TOKEN: 'never-read-here' },
+    args: launch.codexArgs.slice(0, -1),
+  });
   try {
     await codex.initialize();
     const read = await codex.request<ConfigRead>('config/read', { includeLayers: true, cwd: inst.profileDir(profile) });

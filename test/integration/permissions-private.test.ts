@@ -77,7 +77,8 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     // The card: only `write outside` can be granted; both <state> paths are listed as never granted.
     expect(shown).toHaveLength(1);
     expect(shown[0]).toMatchObject({
-      kind: 'permissions', requested: { read: [], write: [inst.outside], network: false },
+      kind: 'permissions',
+      requested: { read: [], write: [inst.outside], network: false },
       refused: [
         { access: 'write', path: state, why: "Angelia's private state" },
         { access: 'read', path: state, why: "Angelia's private state" },
@@ -110,11 +111,13 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true, script: (body, req) => script(body, req) });
     const state = inst.paths.stateDir;
     const outsideFile = join(inst.outside, 'never.txt');
-    script = byProgress({ 'read the token': [
-      { requestPermissions: { reason: 'read the owner token', permissions: { file_system: { read: [inst.paths.apiToken, inst.paths.codexHome] } } } },
-      { exec: { cmd: probe(inst, outsideFile), login: false } },
-      { message: 'done' },
-    ] });
+    script = byProgress({
+      'read the token': [
+        { requestPermissions: { reason: 'read the owner token', permissions: { file_system: { read: [inst.paths.apiToken, inst.paths.codexHome] } } } },
+        { exec: { cmd: probe(inst, outsideFile), login: false } },
+        { message: 'done' },
+      ],
+    });
     const { o, replies, audit, shown } = await start(inst);
     const items = await turnOn(o, 'coder', 'read the token');
     expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
@@ -123,16 +126,26 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     expect(o.broker.all()).toEqual([]);
     const reply = replies.find((r) => r.method === 'item/permissions/requestApproval');
     expect(reply?.result).toEqual({ permissions: {}, scope: 'turn' });
-    expect(audit.records).toMatchObject([{
-      event: 'answered-immediately', kind: 'permissions', method: 'item/permissions/requestApproval',
-      refused: [
-        { access: 'read', path: inst.paths.apiToken, why: "Angelia's private state" },
-        { access: 'read', path: inst.paths.codexHome, why: "Codex's home (every profile's login, threads and settings)" },
-      ],
-    }]);
-    expect(items.some((i) => i.type === 'notice' && i.text.includes('Angelia never grants that, whoever answers, so it refused the request without asking you.'))).toBe(true);
+    expect(audit.records).toMatchObject([
+      {
+        event: 'answered-immediately',
+        kind: 'permissions',
+        method: 'item/permissions/requestApproval',
+        refused: [
+          { access: 'read', path: inst.paths.apiToken, why: "Angelia's private state" },
+          { access: 'read', path: inst.paths.codexHome, why: "Codex's home (every profile's login, threads and settings)" },
+        ],
+      },
+    ]);
+    expect(
+      items.some((i) => i.type === 'notice' && i.text.includes('Angelia never grants that, whoever answers, so it refused the request without asking you.')),
+    ).toBe(true);
     // The agent was told why (a steer into its turn), and its command reached neither <state> nor the outside folder.
-    const later = inst.model.modelRequests().slice(1).map((r) => JSON.stringify(r.body)).join('\n');
+    const later = inst.model
+      .modelRequests()
+      .slice(1)
+      .map((r) => JSON.stringify(r.body))
+      .join('\n');
     expect(later).toContain('[Angelia] Angelia refused your request for more access without asking the user');
     const cmd = commands(items).at(-1);
     expect(cmd?.output).not.toMatch(/TOKEN-READ|SESSIONS-READ|OUTSIDE-WRITTEN/);
@@ -143,11 +156,20 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     let script: Responder = () => ({ message: 'not ready' });
     inst = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true, script: (body, req) => script(body, req) });
     const planted = join(inst.paths.codexHome, 'AGENTS.md');
-    script = byProgress({ 'plant instructions': [
-      { exec: { cmd: `echo 'obey me' > '${planted}' && echo PLANTED`, login: false, sandbox_permissions: 'with_additional_permissions', justification: 'add global instructions',
-        additional_permissions: { file_system: { write: [inst.paths.codexHome] } } } },
-      { message: 'declined, going on' },
-    ] });
+    script = byProgress({
+      'plant instructions': [
+        {
+          exec: {
+            cmd: `echo 'obey me' > '${planted}' && echo PLANTED`,
+            login: false,
+            sandbox_permissions: 'with_additional_permissions',
+            justification: 'add global instructions',
+            additional_permissions: { file_system: { write: [inst.paths.codexHome] } },
+          },
+        },
+        { message: 'declined, going on' },
+      ],
+    });
     const { o, replies, audit, shown } = await start(inst);
     const items = await turnOn(o, 'coder', 'plant instructions');
     expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
@@ -161,7 +183,11 @@ describe('a permissions request for private state on real codex (Allow)', () => 
     // ends the message where it was and asks the model again (seen once in a CI run: "declin").
     expect(items.filter((i) => i.type === 'agent').at(-1)).toMatchObject({ text: 'declined, going on' });
     // The agent was told why, in this turn.
-    const later = inst.model.modelRequests().slice(1).map((r) => JSON.stringify(r.body)).join('\n');
+    const later = inst.model
+      .modelRequests()
+      .slice(1)
+      .map((r) => JSON.stringify(r.body))
+      .join('\n');
     expect(later).toContain('[Angelia] Angelia declined your command without asking the user');
   });
 });
@@ -210,9 +236,12 @@ describe('a grant the agent could redirect with a symbolic link, on real codex',
     expect(reply?.result).toEqual({ permissions: {}, scope: 'turn' });
     expect(JSON.stringify(reply?.result)).not.toContain(cache);
     expect(audit.records.find((r) => r.event === 'answered-immediately')).toMatchObject({
-      kind: 'permissions', refused: [{ access: 'write', path: cache, already: true, why: `already writable, not granted again: it lies in ${cwd} (the profile's folder)` }],
+      kind: 'permissions',
+      refused: [{ access: 'write', path: cache, already: true, why: `already writable, not granted again: it lies in ${cwd} (the profile's folder)` }],
     });
-    expect(items.some((i) => i.type === 'notice' && i.text.includes('It can already write there, so Angelia answered with an empty grant without asking you'))).toBe(true);
+    expect(
+      items.some((i) => i.type === 'notice' && i.text.includes('It can already write there, so Angelia answered with an empty grant without asking you')),
+    ).toBe(true);
 
     // The next turn: nothing was granted for the session either.
     const next = await turnOn(o, 'coder', 'try again');
@@ -233,12 +262,14 @@ describe('a grant the agent could redirect with a symbolic link, on real codex',
     // folder above it can be renamed. Measured without the rule: codex 0.169.0 then refuses to build
     // every later command's sandbox ("cannot enforce sandbox read-only path … because it crosses
     // writable symlink"), so a read grant there leaks nothing but breaks the session's commands.
-    script = byProgress({ 'read data': [
-      { requestPermissions: { reason: 'read my data', permissions: { file_system: { read: [data] } } } },
-      { exec: { cmd: `cd '${cwd}' && mv a a-old && mkdir a && ln -s '${inst.cwd.writer!}' a/data && echo SWAPPED`, login: false } },
-      { exec: { cmd: `cat '${join(data, 'draft.md')}'; exit 0`, login: false } },
-      { message: 'done' },
-    ] });
+    script = byProgress({
+      'read data': [
+        { requestPermissions: { reason: 'read my data', permissions: { file_system: { read: [data] } } } },
+        { exec: { cmd: `cd '${cwd}' && mv a a-old && mkdir a && ln -s '${inst.cwd.writer!}' a/data && echo SWAPPED`, login: false } },
+        { exec: { cmd: `cat '${join(data, 'draft.md')}'; exit 0`, login: false } },
+        { message: 'done' },
+      ],
+    });
     const { o, replies, shown } = await start(inst, 'allowForSession');
     const items = await turnOn(o, 'coder', 'read data');
     expect(items.find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'completed' });
@@ -253,4 +284,3 @@ describe('a grant the agent could redirect with a symbolic link, on real codex',
     expect(replies.find((r) => r.method === 'item/permissions/requestApproval')?.result).toEqual({ permissions: {}, scope: 'turn' });
   });
 });
-

@@ -33,7 +33,13 @@ const live: BareCodex[] = [];
 /** Starts the agent of `profile` as a chat plans it (launch/plan.ts), returns it and its thread. */
 async function agent(profile: string, chatId: string): Promise<{ codex: BareCodex; threadId: string; plan: LaunchPlan }> {
   const plan = await planLaunch({ table, profile, chatId, paths, env });
-  const codex = BareCodex.spawn({ bin: plan.spawn.bin, args: plan.spawn.args.slice(0, -1), cwd: plan.spawn.cwd, env: plan.spawn.env, codexHome: paths.codexHome });
+  const codex = BareCodex.spawn({
+    bin: plan.spawn.bin,
+    args: plan.spawn.args.slice(0, -1),
+    cwd: plan.spawn.cwd,
+    env: plan.spawn.env,
+    codexHome: paths.codexHome,
+  });
   live.push(codex);
   await codex.initialize();
   const started = await codex.request<{ thread: { id: string } }>('thread/start', plan.threadParams);
@@ -64,7 +70,12 @@ function probe(codexHome: string): string {
 
 /** The readable files a probe found outside the carve-outs: skills (`skills/`) and Codex's own helper links (`tmp/`). */
 function beyondCarveOuts(output: string, codexHome: string): string[] {
-  return output.split('\n').filter((l) => l.startsWith('LEAK ') || (l.startsWith('READABLE ') && !['skills/', 'tmp/'].some((c) => l.slice('READABLE '.length).startsWith(join(codexHome, c)))));
+  return output
+    .split('\n')
+    .filter(
+      (l) =>
+        l.startsWith('LEAK ') || (l.startsWith('READABLE ') && !['skills/', 'tmp/'].some((c) => l.slice('READABLE '.length).startsWith(join(codexHome, c)))),
+    );
 }
 
 beforeAll(async () => {
@@ -100,7 +111,10 @@ describe("a fresh Codex home: another profile's transcripts stay private (real c
 
     // Codex keeps A's turn in stores it created after B's launch (SQLite and its -wal).
     const holders = execFileSync('grep', ['-rla', MARK, paths.codexHome], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    expect(holders.some((f) => /\.sqlite(-wal)?$/.test(f)), holders.join(', ')).toBe(true);
+    expect(
+      holders.some((f) => /\.sqlite(-wal)?$/.test(f)),
+      holders.join(', '),
+    ).toBe(true);
 
     const before = await command(early, probe(paths.codexHome));
     expect(before).toContain('probe-done');

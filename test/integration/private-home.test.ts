@@ -18,31 +18,75 @@ import { loadTable } from '../../src/main/core/table/load';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';
 import { makeTestDir, removeTestDir } from '../core/instance/testDir';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /**
  * Credential and transcript stores found in homes, relative to HOME (files; a folder is made for each
  * parent). Many are on no list of floor.ts: HOME must be private by construction, not by a list.
  */
 export const PLANTED_STORES = [
-  '.gemini/oauth_creds.json', '.gemini/settings.json',
-  '.config/opencode/opencode.json', '.local/share/opencode/auth.json',
-  '.config/github-copilot/hosts.json', '.config/github-copilot/apps.json',
-  '.config/rclone/rclone.conf', '.pulumi/credentials.json',
-  '.local/share/keyrings/login.keyring', '.local/share/kwalletd/kdewallet.kwl',
-  '.config/google-chrome/Default/Login Data', '.mozilla/firefox/abcd.default-release/logins.json',
-  '.bash_history', '.zsh_history', '.psql_history', '.mysql_history', '.sqlite_history', '.python_history',
-  '.node_repl_history', '.local/share/fish/fish_history',
-  '.docker/config.json', '.kube/config', '.aws/credentials', '.azure/msal_token_cache.json',
-  '.config/gcloud/credentials.db', '.ssh/id_ed25519', '.gnupg/private-keys-v1.d/0A1B.key',
-  '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.config/gh/hosts.yml',
-  '.terraform.d/credentials.tfrc.json', '.claude/.credentials.json', '.claude/projects/p/session.jsonl',
-  '.cursor/mcp.json', '.aider.conf.yml', '.aider.chat.history.md', '.continue/config.json',
-  '.config/op/config', '.password-store/bank.gpg', '.vault-token', '.pgpass',
-  '.cargo/credentials.toml', '.gem/credentials', '.m2/settings.xml', '.s3cfg', '.boto', '.oci/config',
-  '.config/doctl/config.yaml', '.config/hcloud/cli.toml', '.netlify/config.json',
-  '.config/configstore/firebase-tools.json', '.wrangler/config/default.toml', '.config/hub',
-  '.config/Code/User/globalStorage/state.vscdb', '.local/share/recently-used.xbel', '.gitconfig',
+  '.gemini/oauth_creds.json',
+  '.gemini/settings.json',
+  '.config/opencode/opencode.json',
+  '.local/share/opencode/auth.json',
+  '.config/github-copilot/hosts.json',
+  '.config/github-copilot/apps.json',
+  '.config/rclone/rclone.conf',
+  '.pulumi/credentials.json',
+  '.local/share/keyrings/login.keyring',
+  '.local/share/kwalletd/kdewallet.kwl',
+  '.config/google-chrome/Default/Login Data',
+  '.mozilla/firefox/abcd.default-release/logins.json',
+  '.bash_history',
+  '.zsh_history',
+  '.psql_history',
+  '.mysql_history',
+  '.sqlite_history',
+  '.python_history',
+  '.node_repl_history',
+  '.local/share/fish/fish_history',
+  '.docker/config.json',
+  '.kube/config',
+  '.aws/credentials',
+  '.azure/msal_token_cache.json',
+  '.config/gcloud/credentials.db',
+  '.ssh/id_ed25519',
+  '.gnupg/private-keys-v1.d/0A1B.key',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.config/gh/hosts.yml',
+  '.terraform.d/credentials.tfrc.json',
+  '.claude/.credentials.json',
+  '.claude/projects/p/session.jsonl',
+  '.cursor/mcp.json',
+  '.aider.conf.yml',
+  '.aider.chat.history.md',
+  '.continue/config.json',
+  '.config/op/config',
+  '.password-store/bank.gpg',
+  '.vault-token',
+  '.pgpass',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.m2/settings.xml',
+  '.s3cfg',
+  '.boto',
+  '.oci/config',
+  '.config/doctl/config.yaml',
+  '.config/hcloud/cli.toml',
+  '.netlify/config.json',
+  '.config/configstore/firebase-tools.json',
+  '.wrangler/config/default.toml',
+  '.config/hub',
+  '.config/Code/User/globalStorage/state.vscdb',
+  '.local/share/recently-used.xbel',
+  '.gitconfig',
 ];
 
 const MARK = 'PLANTED-SECRET-5e1d';
@@ -53,11 +97,22 @@ let launch: CodexLaunch;
 let cwd = '';
 
 function sh(script: string): Promise<Run> {
-  const env = { PATH: `${join(home, '.local', 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: home, CODEX_HOME: paths.codexHome, RUST_LOG: 'warn', ...launch.env };
+  const env = {
+    PATH: `${join(home, '.local', 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    CODEX_HOME: paths.codexHome,
+    RUST_LOG: 'warn',
+    ...launch.env,
+  };
   return new Promise((resolve) => {
-    execFile(pinnedCodexBin(), ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script], { cwd, env, timeout: 60_000, maxBuffer: 8 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      pinnedCodexBin(),
+      ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script],
+      { cwd, env, timeout: 60_000, maxBuffer: 8 << 20 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -107,16 +162,24 @@ describe('HOME is private by default (real codex sandbox)', () => {
 
   it('no folder of a planted store lists what it holds: only the empty mount points of deny entries kept for escalated commands', async () => {
     const folders = [...new Set(PLANTED_STORES.map((rel) => dirname(rel)).filter((d) => d !== '.'))];
-    const run = await sh([...folders.map((d) => `ls -A ${q(join(home, d))} 2>/dev/null | sed ${q(`s|^|LISTED ${join(home, d)}/|`)}`), 'echo probes-done'].join('; '));
+    const run = await sh(
+      [...folders.map((d) => `ls -A ${q(join(home, d))} 2>/dev/null | sed ${q(`s|^|LISTED ${join(home, d)}/|`)}`), 'echo probes-done'].join('; '),
+    );
     expect(run.stdout).toContain('probes-done');
     // A deny entry (floor.ts, for what runs outside the sandbox once approved) is a mount point: its name
     // shows, empty (the search above read nothing). Anything else listed would be the store's own.
     const denied = Object.keys(launch.filesystem).filter((p) => launch.filesystem[p] === 'deny');
-    const listed = run.stdout.split('\n').filter((l) => l.startsWith('LISTED ')).map((l) => l.slice('LISTED '.length));
+    const listed = run.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('LISTED '))
+      .map((l) => l.slice('LISTED '.length));
     expect(listed.filter((p) => !denied.some((d) => d === p || d.startsWith(`${p}/`)))).toEqual([]);
     const planted = new Set(PLANTED_STORES.map((rel) => join(home, rel)));
     const shown = listed.filter((p) => planted.has(p));
-    expect(shown.every((p) => denied.includes(p)), shown.join(', ')).toBe(true);
+    expect(
+      shown.every((p) => denied.includes(p)),
+      shown.join(', '),
+    ).toBe(true);
   });
 
   it('what the profile grants still works: a tool in ~/.local/bin runs, the own folder is writable', async () => {

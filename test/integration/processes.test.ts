@@ -44,7 +44,13 @@ const ledger = (i: TestInstance) => new ChildLedger(childrenFile(i.paths.stateDi
 /** The recorded Codex child of `chatId` (waits until one is recorded). */
 async function recordedChild(i: TestInstance, chatId: string, except?: number): Promise<ChildRecord> {
   let rec: ChildRecord | undefined;
-  await waitFor(() => (rec = ledger(i).list().find((r) => r.chatId === chatId && r.pid !== except)) !== undefined, 60_000);
+  await waitFor(
+    () =>
+      (rec = ledger(i)
+        .list()
+        .find((r) => r.chatId === chatId && r.pid !== except)) !== undefined,
+    60_000,
+  );
   if (!rec) throw new Error(`no Codex child of ${chatId} in ${childrenFile(i.paths.stateDir)}`);
   return rec;
 }
@@ -77,7 +83,8 @@ function descendants(pid: number): number[] {
   return out;
 }
 
-const exitItems = (items: ChatItem[]) => items.filter((i): i is Extract<ChatItem, { type: 'error' }> => i.type === 'error' && i.message.startsWith('Codex exited'));
+const exitItems = (items: ChatItem[]) =>
+  items.filter((i): i is Extract<ChatItem, { type: 'error' }> => i.type === 'error' && i.message.startsWith('Codex exited'));
 
 const turn = turnOn;
 
@@ -85,7 +92,9 @@ describe('Codex processes', () => {
   it('a Codex killed mid-turn fails the turn, withdraws its approval, leaves no process; the next message resumes the thread', async () => {
     inst = await makeInstance({ coder: { permission_mode: 'default' } });
     const target = join(inst.outside, 'out.txt');
-    inst.model.enqueue({ exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated', justification: 'write the report outside' } });
+    inst.model.enqueue({
+      exec: { cmd: `echo hi > ${target}`, login: false, sandbox_permissions: 'require_escalated', justification: 'write the report outside' },
+    });
     const o = await orchestrator(inst);
     const chat = o.chat('coder');
     chat.send('first question');
@@ -104,9 +113,21 @@ describe('Codex processes', () => {
     if (exit?.detail != null) expect(exit.detail).not.toMatch(/\b(WARN|INFO|DEBUG)\b/);
     expect(chat.transcript.all().find((i) => i.type === 'turnEnd')).toMatchObject({ status: 'failed' });
     expect(chat.view()).toMatchObject({ state: 'error', pendingApprovals: 0 });
-    expect(o.broker.all().filter((a) => a.chatId === 'coder').map((a) => a.state)).toEqual(['withdrawn']);
+    expect(
+      o.broker
+        .all()
+        .filter((a) => a.chatId === 'coder')
+        .map((a) => a.state),
+    ).toEqual(['withdrawn']);
     expect(await waitTreeEmpty(child.pid)).toEqual([]);
-    expect(await waitFor(() => !ledger(inst!).list().some((r) => r.pid === child.pid))).toBe(true);
+    expect(
+      await waitFor(
+        () =>
+          !ledger(inst!)
+            .list()
+            .some((r) => r.pid === child.pid),
+      ),
+    ).toBe(true);
     expect(existsSync(target)).toBe(false);
 
     const thread = chat.view().threadId;
@@ -129,7 +150,10 @@ describe('Codex processes', () => {
       inst.model.enqueue({ hang: true });
       chat.send(`question ${n}`);
       const asked = await waitFor(() => inst!.model.modelRequests().length >= n && chat.view().state === 'working', 60_000);
-      expect(asked, JSON.stringify({ requests: inst.model.requests.map((r) => [r.method, r.path, r.source]), view: chat.view(), items: chat.transcript.all().slice(-4) })).toBe(true);
+      expect(
+        asked,
+        JSON.stringify({ requests: inst.model.requests.map((r) => [r.method, r.path, r.source]), view: chat.view(), items: chat.transcript.all().slice(-4) }),
+      ).toBe(true);
       const child = await recordedChild(inst, 'coder', last);
       last = child.pid;
       process.kill(child.pid, 'SIGKILL');
@@ -142,7 +166,9 @@ describe('Codex processes', () => {
     const asked = inst.model.modelRequests().length;
     const items = await turn(o, 'coder', 'question 4');
     const refused = items.find((i) => i.type === 'error');
-    expect(refused?.type === 'error' && refused.message).toMatch(/^This chat's agent was not started: Codex keeps crashing: .*last: signal SIGKILL.*send your message again after that/);
+    expect(refused?.type === 'error' && refused.message).toMatch(
+      /^This chat's agent was not started: Codex keeps crashing: .*last: signal SIGKILL.*send your message again after that/,
+    );
     expect(chat.view().state).toBe('error');
     expect(inst.model.modelRequests()).toHaveLength(asked);
     expect(ledger(inst).list()).toEqual([]);
@@ -152,7 +178,11 @@ describe('Codex processes', () => {
     inst = await makeInstance({ coder: { permission_mode: 'acceptEdits' } });
     // A background command in the sandbox (`sleep 600` in a background terminal), then a turn that hangs.
     inst.model.enqueue({ exec: { cmd: 'exec sleep 600', login: false, yield_time_ms: 500 } }, { hang: true });
-    const angelia = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/hungAngelia.ts'], { cwd: process.cwd(), env: { ...inst.env, HUNG_CHAT: 'coder' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const angelia = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/hungAngelia.ts'], {
+      cwd: process.cwd(),
+      env: { ...inst.env, HUNG_CHAT: 'coder' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     started.push(angelia);
     let out = '';
     angelia.stdout!.on('data', (b: Buffer) => (out += b.toString()));
@@ -188,8 +218,15 @@ describe('Codex processes', () => {
     const pid = sleeper.pid!;
     const info = processInfo(pid)!;
     ledger(inst).add({
-      pid, startTime: String(Number(info.startTime) + 1), pgid: info.pgid, sid: info.sid, boot: bootId(), chatId: 'coder', bin: 'codex',
-      owner: { pid: 999_999, startTime: '1' }, recordedAt: new Date().toISOString(),
+      pid,
+      startTime: String(Number(info.startTime) + 1),
+      pgid: info.pgid,
+      sid: info.sid,
+      boot: bootId(),
+      chatId: 'coder',
+      bin: 'codex',
+      owner: { pid: 999_999, startTime: '1' },
+      recordedAt: new Date().toISOString(),
     });
     await orchestrator(inst);
     expect(isRunning(pid)).toBe(true);

@@ -67,7 +67,9 @@ describe('the profile editor on real codex', { timeout: 300_000 }, () => {
     expect(await readFile(`${paths.tableFile}.bak`, 'utf8')).toBe(table);
     expect(statSync(`${paths.tableFile}.bak`).mode & 0o777).toBe(0o600);
     expect(await readFile(paths.acceptedTable, 'utf8')).toBe(written);
-    expect(await launchReasons(paths.stateDir, { name: 'coder', cwd: inst.cwd.coder!, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual([]);
+    expect(await launchReasons(paths.stateDir, { name: 'coder', cwd: inst.cwd.coder!, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual(
+      [],
+    );
     expect(saved.verify).toMatchObject({ profile: 'coder', codexVersion: '0.169.0', pass: true });
     expect(saved.verify?.probes.find((p) => p.path === outside && p.op === 'write')).toMatchObject({ expected: 'allowed', pass: true });
     expect(profilesChanged).toContainEqual({ names: ['coder'] });
@@ -95,7 +97,11 @@ describe('the profile editor on real codex', { timeout: 300_000 }, () => {
     expect(models.map((m) => m.id)).toContain('gpt-5.5');
     expect(models.filter((m) => m.isDefault)).toHaveLength(1);
     // What "default" really means for this profile: Codex's own config (config/read), and where it is set.
-    expect(codexConfig).toEqual({ model: { value: 'gpt-5.5', source: `your Codex config (${join(paths.codexHome, 'config.toml')})` }, effort: null, error: null });
+    expect(codexConfig).toEqual({
+      model: { value: 'gpt-5.5', source: `your Codex config (${join(paths.codexHome, 'config.toml')})` },
+      effort: null,
+      error: null,
+    });
     expect(tableEfforts).toEqual(['low', 'medium', 'high', 'xhigh', 'max']);
 
     // A file dropped into the chat lands in the profile's .inbox, mode 600.

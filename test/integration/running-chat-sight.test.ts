@@ -30,12 +30,15 @@ afterEach(async () => {
 const commands = commandItems;
 
 describe('a running chat and a table accepted while it runs (real codex)', () => {
-  it("its next command reads neither a profile added since nor a folder denied since; it restarted first and said so", async () => {
+  it('its next command reads neither a profile added since nor a folder denied since; it restarted first and said so', async () => {
     inst = await makeInstance({ coder: { permission_mode: 'acceptEdits' } }, { privateHome: true });
     const i = inst;
     const shared = join(i.root, 'shared');
     const newbie = join(i.root, 'work', 'newbie');
-    for (const [dir, text] of [[shared, 'SHARED-SECRET-41'], [newbie, 'NEWBIE-SECRET-42']] as const) {
+    for (const [dir, text] of [
+      [shared, 'SHARED-SECRET-41'],
+      [newbie, 'NEWBIE-SECRET-42'],
+    ] as const) {
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, 'secret.txt'), `${text}\n`);
     }
@@ -72,7 +75,10 @@ describe('a running chat and a table accepted while it runs (real codex)', () =>
     expect(out).not.toContain('NEWBIE-SECRET-42');
     // It said so, before the turn, and the conversation went on in the same thread.
     const notices = second.filter((x) => x.type === 'notice').map((x) => (x as { text: string }).text);
-    expect(notices.some((t) => /restarted/i.test(t) && t.includes(shared)), notices.join('\n')).toBe(true);
+    expect(
+      notices.some((t) => /restarted/i.test(t) && t.includes(shared)),
+      notices.join('\n'),
+    ).toBe(true);
     expect(o.sessionViews('coder')[0]?.threadId).toBe(threadBefore);
   });
 });

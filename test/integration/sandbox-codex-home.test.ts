@@ -21,7 +21,11 @@ import { loadTable } from '../../src/main/core/table/load';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';
 import { makeTestDir, removeTestDir } from '../core/instance/testDir';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 const SECRET = 'CODEX-SECRET-93af';
 let root = '';
@@ -31,20 +35,36 @@ let launch: CodexLaunch;
 let cwd = '';
 
 /** Private entries of a Codex home, relative to it. */
-const PRIVATE = ['state_5.sqlite', 'state_5.sqlite-wal', 'thread_history_1.sqlite', 'logs_2.sqlite', 'log/codex-tui.log', 'rules/default.rules', 'installation_id', 'AGENTS.md', 'shell_snapshots/snap.sh'];
+const PRIVATE = [
+  'state_5.sqlite',
+  'state_5.sqlite-wal',
+  'thread_history_1.sqlite',
+  'logs_2.sqlite',
+  'log/codex-tui.log',
+  'rules/default.rules',
+  'installation_id',
+  'AGENTS.md',
+  'shell_snapshots/snap.sh',
+];
 /** What commands may read there: skills (their scripts run in commands). */
 const READABLE = ['skills/notes/SKILL.md'];
 
 function sh(script: string): Promise<Run> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: paths.codexHome, RUST_LOG: 'warn', ...launch.env };
   return new Promise((resolve) => {
-    execFile(pinnedCodexBin(), ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script], { cwd, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      pinnedCodexBin(),
+      ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script],
+      { cwd, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
-const catEach = (dir: string, rels: string[]): string => rels.map((rel) => `cat '${join(dir, rel)}' 2>/dev/null | grep -q . && echo 'OPEN ${rel}'`).join('; ') + '; true';
+const catEach = (dir: string, rels: string[]): string =>
+  rels.map((rel) => `cat '${join(dir, rel)}' 2>/dev/null | grep -q . && echo 'OPEN ${rel}'`).join('; ') + '; true';
 
 beforeAll(async () => {
   root = await makeTestDir('sbx-codexhome');

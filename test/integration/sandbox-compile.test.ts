@@ -22,7 +22,11 @@ const CODEX = join(REPO_ROOT, 'node_modules/@openai/codex-linux-x64/vendor/x86_6
 const KEY = 'SECRET-KEY-0f3a';
 const TOKEN = 'API-TOKEN-77c1';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 let root: string;
 let home: string;
@@ -46,9 +50,14 @@ function sandbox(launch: CodexLaunch, cmd: string[], args: string[] = launch.cod
   expect(launch.codexArgs.at(-1)).toBe('app-server');
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: paths.codexHome, RUST_LOG: 'warn', ...launch.env };
   return new Promise((resolve) => {
-    execFile(CODEX, ['sandbox', ...args, '--', ...cmd], { cwd: profileDir(launch.profile), env, timeout: 60_000 }, (error: ExecFileException | null, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      CODEX,
+      ['sandbox', ...args, '--', ...cmd],
+      { cwd: profileDir(launch.profile), env, timeout: 60_000 },
+      (error: ExecFileException | null, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -68,19 +77,41 @@ beforeAll(async () => {
   paths = resolveInstance({ HOME: home, ANGELIA_STATE_DIR: join(root, 'state'), CODEX_HOME: join(root, 'codex-home') });
   addDir = join(root, 'extra "q" \\ ü');
   outside = join(root, 'outside');
-  for (const dir of [join(home, '.ssh'), paths.codexHome, paths.compiledDir, paths.privateDir, addDir, outside, join(root, 'sock'),
-    profileDir('coder'), profileDir('other'), profileDir('planner')]) await mkdir(dir, { recursive: true });
+  for (const dir of [
+    join(home, '.ssh'),
+    paths.codexHome,
+    paths.compiledDir,
+    paths.privateDir,
+    addDir,
+    outside,
+    join(root, 'sock'),
+    profileDir('coder'),
+    profileDir('other'),
+    profileDir('planner'),
+  ])
+    await mkdir(dir, { recursive: true });
   await writeFile(join(home, '.ssh', 'id_rsa'), KEY);
   await writeFile(paths.apiToken, TOKEN);
   await writeFile(paths.acceptedTable, `# ${TOKEN}\n`);
   await writeFile(join(profileDir('other'), 'notes.txt'), 'OTHER-NOTES');
   await symlink(join(home, '.ssh', 'id_rsa'), join(profileDir('coder'), 'key-link'));
   await symlink(join(home, '.ssh'), join(profileDir('coder'), 'ssh-dir'));
-  await writeFile(paths.tableFile, [
-    '[profiles.coder]', 'cwd = "profiles/coder"', 'permission_mode = "acceptEdits"', `add_dirs = [${JSON.stringify(addDir)}]`,
-    '[profiles.other]', 'cwd = "profiles/other"', 'permission_mode = "default"',
-    '[profiles.planner]', 'cwd = "profiles/planner"', 'permission_mode = "plan"', '',
-  ].join('\n'));
+  await writeFile(
+    paths.tableFile,
+    [
+      '[profiles.coder]',
+      'cwd = "profiles/coder"',
+      'permission_mode = "acceptEdits"',
+      `add_dirs = [${JSON.stringify(addDir)}]`,
+      '[profiles.other]',
+      'cwd = "profiles/other"',
+      'permission_mode = "default"',
+      '[profiles.planner]',
+      'cwd = "profiles/planner"',
+      'permission_mode = "plan"',
+      '',
+    ].join('\n'),
+  );
   table = await loadTable(paths.tableFile, { home, env: {} });
   const facts = await gatherFacts(paths, 'linux');
   coder = compileCodexLaunch(table, 'coder', facts);
@@ -112,7 +143,13 @@ describe('compiled flags on the real Linux sandbox (codex 0.169.0)', () => {
   it('a floor file under HOME cannot be read: directly, through sh -c, through symlinks in the cwd', async () => {
     const key = join(home, '.ssh', 'id_rsa');
     expect(await readFile(key, 'utf8')).toBe(KEY);
-    for (const cmd of [['cat', key], ['sh', '-c', `cat '${key}'`], ['cat', 'key-link'], ['cat', 'ssh-dir/id_rsa'], ['ls', join(home, '.ssh')]]) {
+    for (const cmd of [
+      ['cat', key],
+      ['sh', '-c', `cat '${key}'`],
+      ['cat', 'key-link'],
+      ['cat', 'ssh-dir/id_rsa'],
+      ['ls', join(home, '.ssh')],
+    ]) {
       const r = await sandbox(coder, cmd);
       expect(r.code, cmd.join(' ')).not.toBe(0);
       expect(r.stdout).not.toContain(KEY);
@@ -143,7 +180,10 @@ describe('compiled flags on the real Linux sandbox (codex 0.169.0)', () => {
   });
 
   it("another profile's folder cannot be read", async () => {
-    for (const cmd of [['cat', join(profileDir('other'), 'notes.txt')], ['ls', profileDir('other')]]) {
+    for (const cmd of [
+      ['cat', join(profileDir('other'), 'notes.txt')],
+      ['ls', profileDir('other')],
+    ]) {
       const r = await sandbox(coder, cmd);
       expect(r.code).not.toBe(0);
       expect(r.stdout).not.toContain('OTHER-NOTES');
@@ -176,7 +216,11 @@ describe('network of the compiled flags', () => {
     const direct = await sandbox(coder, ['curl', '-sS', '-m', '10', '--noproxy', '*', url]);
     expect(direct.code).not.toBe(0);
     expect(direct.stdout).not.toContain('reached');
-    const node = await sandbox(coder, [process.execPath, '-e', `require('net').connect(${tcpPort}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(3); })`]);
+    const node = await sandbox(coder, [
+      process.execPath,
+      '-e',
+      `require('net').connect(${tcpPort}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(3); })`,
+    ]);
     expect(node.stdout).not.toContain('CONNECTED');
     expect(node.code).toBe(3);
   });
@@ -189,7 +233,11 @@ describe('network of the compiled flags', () => {
     const curl = await sandbox(coder, ['curl', '-sS', '-m', '10', '--unix-socket', sockPath, 'http://x/probe']);
     expect(curl.code).not.toBe(0);
     expect(curl.stdout).not.toContain('reached');
-    const node = await sandbox(coder, [process.execPath, '-e', `require('net').connect({ path: ${JSON.stringify(sockPath)} }).on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(3); })`]);
+    const node = await sandbox(coder, [
+      process.execPath,
+      '-e',
+      `require('net').connect({ path: ${JSON.stringify(sockPath)} }).on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(3); })`,
+    ]);
     expect(node.stdout).not.toContain('CONNECTED');
     expect(node.code).toBe(3);
   });

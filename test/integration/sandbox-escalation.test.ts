@@ -35,7 +35,10 @@ const approvals: ApprovalHandler = (method, params) =>
 
 /** The command items of a turn that ran `cmd` (one exec step, then a message). */
 async function runCommand(cmd: string, escalate: boolean): Promise<{ exitCode: unknown; status: unknown; output: string }> {
-  model.enqueue({ exec: { cmd, login: false, ...(escalate ? { sandbox_permissions: 'require_escalated' as const, justification: 'write outside the workspace' } : {}) } }, { message: 'done' });
+  model.enqueue(
+    { exec: { cmd, login: false, ...(escalate ? { sandbox_permissions: 'require_escalated' as const, justification: 'write outside the workspace' } : {}) } },
+    { message: 'done' },
+  );
   const before = codex.answered.length;
   const turn = await runTurn(codex, threadId, 'run it');
   expect(turn.status).toBe('completed');
@@ -53,20 +56,34 @@ beforeAll(async () => {
   root = await freshDir('sbx-escalation');
   home = join(root, 'home');
   outside = join(root, 'outside');
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, ANGELIA_STATE_DIR: join(home, '.angelia'), CODEX_HOME: join(root, 'codex-home'), RUST_LOG: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    ANGELIA_STATE_DIR: join(home, '.angelia'),
+    CODEX_HOME: join(root, 'codex-home'),
+    RUST_LOG: 'warn',
+  };
   delete env.ANGELIA_CONFIG;
   paths = resolveInstance(env);
   const cwd = join(paths.workspace, 'profiles', 'coder');
   for (const d of [join(home, '.ssh'), cwd, outside, join(paths.stateDir, 'approvals')]) await mkdir(d, { recursive: true });
   await writeFile(join(home, '.ssh', 'id_rsa'), SECRET);
-  for (const rel of ['sessions.json.bak', 'children.json', 'approvals/0b9c3e7a.json', 'something-new.json']) await writeFile(join(paths.stateDir, rel), `${SECRET} ${rel}\n`);
+  for (const rel of ['sessions.json.bak', 'children.json', 'approvals/0b9c3e7a.json', 'something-new.json'])
+    await writeFile(join(paths.stateDir, rel), `${SECRET} ${rel}\n`);
   model = await startScriptedModel();
   await writeOfflineCodexHome(paths.codexHome, { modelBaseUrl: model.baseUrl });
   await writeFile(paths.tableFile, '[profiles.coder]\ncwd = "profiles/coder"\npermission_mode = "default"\n');
   const table = await loadTable(paths.tableFile, { home, env });
   await writeCompiled(paths, table);
   plan = await planLaunch({ table, profile: 'coder', chatId: 'coder', paths, env });
-  codex = BareCodex.spawn({ bin: plan.spawn.bin, args: plan.spawn.args.slice(0, -1), cwd: plan.spawn.cwd, env: plan.spawn.env, codexHome: paths.codexHome, approvals });
+  codex = BareCodex.spawn({
+    bin: plan.spawn.bin,
+    args: plan.spawn.args.slice(0, -1),
+    cwd: plan.spawn.cwd,
+    env: plan.spawn.env,
+    codexHome: paths.codexHome,
+    approvals,
+  });
   await codex.initialize();
   const started = await codex.request<{ thread: { id: string } }>('thread/start', plan.threadParams);
   threadId = started.thread.id;
@@ -104,7 +121,10 @@ describe('an approved escalation with floor paths that do not exist (real codex,
   });
 
   it('the escalated command still cannot read the floor: credentials and Angelia private state', async () => {
-    const files = [join(home, '.ssh', 'id_rsa'), ...['sessions.json.bak', 'children.json', 'approvals/0b9c3e7a.json', 'something-new.json'].map((r) => join(paths.stateDir, r))];
+    const files = [
+      join(home, '.ssh', 'id_rsa'),
+      ...['sessions.json.bak', 'children.json', 'approvals/0b9c3e7a.json', 'something-new.json'].map((r) => join(paths.stateDir, r)),
+    ];
     const r = await runCommand(`echo alive; ${catEach(files)}; exit 0`, true);
     expect(r).toMatchObject({ exitCode: 0 });
     expect(r.output).toBe('alive\n');

@@ -16,7 +16,11 @@ import { pinnedCodexBin } from '../fixtures/bareCodexClient';
 import { removeTestDir } from '../core/instance/testDir';
 import { makeFullInstance, type FullInstance } from '../core/compile/fullInstance';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 let inst: FullInstance;
 beforeAll(async () => {
@@ -34,9 +38,14 @@ async function sh(profile: string, script: string): Promise<Run> {
   if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: inst.home, CODEX_HOME: inst.paths.codexHome, RUST_LOG: 'warn', ...launch.env };
   return new Promise((resolve) => {
-    execFile(pinnedCodexBin(), ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script], { cwd: inst.profileDir(profile), env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      pinnedCodexBin(),
+      ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script],
+      { cwd: inst.profileDir(profile), env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -44,7 +53,10 @@ const ws = (rel: string): string => join(inst.paths.workspace, rel);
 
 describe("the compiled profile's entries on the real sandbox", () => {
   it('launch files: .claude/settings.json and the record cannot be changed or removed', async () => {
-    const r = await sh('coder', 'echo alive; echo x > .claude/settings.json; echo x > .claude/settings.local.json; rm -f .claude/angelia-compiled.json; mv .claude .c2; echo x > .agents/skills/new; true');
+    const r = await sh(
+      'coder',
+      'echo alive; echo x > .claude/settings.json; echo x > .claude/settings.local.json; rm -f .claude/angelia-compiled.json; mv .claude .c2; echo x > .agents/skills/new; true',
+    );
     expect(r.stdout).toBe('alive\n');
     const settings = await readFile(join(inst.profileDir('coder'), '.claude/settings.json'), 'utf8');
     expect(JSON.parse(settings).permissions.deny.length).toBeGreaterThan(50);
@@ -53,7 +65,10 @@ describe("the compiled profile's entries on the real sandbox", () => {
   });
 
   it('without shared_write _shared/ is readable but not writable; _common/ and a given directory are writable', async () => {
-    const run = await sh('coder', `cat '${ws('_shared')}/doctrine.md'; echo; echo x > '${ws('_shared')}/new.md' && echo WROTE-SHARED; echo c > '${ws('_common')}/coder.txt' && echo WROTE-COMMON; echo s > '${join(inst.home, 'projects/site')}/site.txt' && echo WROTE-SITE`);
+    const run = await sh(
+      'coder',
+      `cat '${ws('_shared')}/doctrine.md'; echo; echo x > '${ws('_shared')}/new.md' && echo WROTE-SHARED; echo c > '${ws('_common')}/coder.txt' && echo WROTE-COMMON; echo s > '${join(inst.home, 'projects/site')}/site.txt' && echo WROTE-SITE`,
+    );
     expect(run.stdout).toContain('DOCTRINE');
     expect(run.stdout).not.toContain('WROTE-SHARED');
     expect(run.stdout).toContain('WROTE-COMMON');
@@ -75,7 +90,10 @@ describe("the compiled profile's entries on the real sandbox", () => {
   });
 
   it('shared_write: _shared/ is writable; secrets and folders of denied capabilities cannot be read', async () => {
-    const r = await sh('writer', `echo w > '${ws('_shared')}/writer.md' && echo WROTE; cat '${join(inst.home, 'secret/mfa.key')}'; cat '${ws('_capabilities/skills/mfa')}/SKILL.md'; true`);
+    const r = await sh(
+      'writer',
+      `echo w > '${ws('_shared')}/writer.md' && echo WROTE; cat '${join(inst.home, 'secret/mfa.key')}'; cat '${ws('_capabilities/skills/mfa')}/SKILL.md'; true`,
+    );
     expect(r.stdout).toContain('WROTE');
     expect(r.stdout).not.toContain('MFA');
     expect(r.stdout).not.toContain('name: mfa');

@@ -30,7 +30,11 @@ import { loadTable } from '../../src/main/core/table/load';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';
 import { makeTestDir, removeTestDir } from '../core/instance/testDir';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 const SECRET = 'CHURN-SECRET-81c4';
 /** Sandboxed commands per test. */
@@ -105,9 +109,14 @@ step();
 function sh(script: string): Promise<Run> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: paths.codexHome, RUST_LOG: 'warn', ...launch.env };
   return new Promise((resolve) => {
-    execFile(pinnedCodexBin(), ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script], { cwd, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      pinnedCodexBin(),
+      ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script],
+      { cwd, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -140,8 +149,12 @@ describe('the state folder churns while commands run: every command still runs',
     churner = child;
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     await new Promise<void>((resolve, reject) => {
       child.stdout.once('data', () => resolve());
       child.once('exit', (code) => reject(new Error(`the churn process exited (${code}) before churning: ${err}`)));
@@ -168,8 +181,12 @@ describe('the private folder churns while commands run: every command still star
     churner = child;
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     await new Promise<void>((resolve, reject) => {
       child.stdout.once('data', () => resolve());
       child.once('exit', (code) => reject(new Error(`the churn process exited (${code}) before churning: ${err}`)));

@@ -33,7 +33,11 @@ import { loadTable } from '../../src/main/core/table/load';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';
 import { makeTestDir, removeTestDir } from '../core/instance/testDir';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Written by the host while the command waits, into the private folder. */
 const NEW = 'LATE-PRIVATE-7e3b';
@@ -52,9 +56,14 @@ let cwd = '';
 function sh(script: string): Promise<Run> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: paths.codexHome, RUST_LOG: 'warn', ...launch.env };
   return new Promise((resolve) => {
-    execFile(pinnedCodexBin(), ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script], { cwd, env, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      pinnedCodexBin(),
+      ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script],
+      { cwd, env, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -73,7 +82,9 @@ async function whileRunning(script: string, meanwhile: () => Promise<void> | voi
   await rm(join(cwd, 'go.txt'), { force: true });
   const run = sh(script);
   let ended: Run | null = null;
-  void run.then((r) => { ended = r; });
+  void run.then((r) => {
+    ended = r;
+  });
   while (!existsSync(join(cwd, 'started.txt'))) {
     if (ended) throw new Error(`the sandboxed command ended before it started waiting: ${JSON.stringify(ended)}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -83,7 +94,14 @@ async function whileRunning(script: string, meanwhile: () => Promise<void> | voi
   return run;
 }
 
-const record = (chatId: string): AuditRecord => ({ at: new Date().toISOString(), event: 'requested', chatId, profile: 'coder', kind: 'command', command: `echo ${chatId}` });
+const record = (chatId: string): AuditRecord => ({
+  at: new Date().toISOString(),
+  event: 'requested',
+  chatId,
+  profile: 'coder',
+  kind: 'command',
+  command: `echo ${chatId}`,
+});
 
 beforeAll(async () => {
   root = await makeTestDir('sbx-late');
@@ -106,7 +124,8 @@ afterAll(async () => {
 describe('private files written while a sandboxed command runs (codex 0.169.0, bubblewrap)', () => {
   it('the launch denies <state>/private whole, and the old top-level names by name', () => {
     expect(launch.filesystem[paths.privateDir]).toBe('deny');
-    for (const name of ['sessions.json', 'sessions.json.bak', 'children.json', 'audit.jsonl', 'api.token']) expect(launch.filesystem[join(paths.stateDir, name)], name).toBe('deny');
+    for (const name of ['sessions.json', 'sessions.json.bak', 'children.json', 'audit.jsonl', 'api.token'])
+      expect(launch.filesystem[join(paths.stateDir, name)], name).toBe('deny');
     expect(launch.warnings).toEqual([]);
   });
 
@@ -114,7 +133,16 @@ describe('private files written while a sandboxed command runs (codex 0.169.0, b
     const store = new SessionStore(paths.sessionsFile);
     store.addChat('coder-2', 'coder');
     const ledger = new ChildLedger(paths.childrenFile);
-    const child = { pid: process.pid, startTime: null, pgid: process.pid, sid: process.pid, boot: null, bin: '/bin/sh', owner: ownerIdentity(), recordedAt: new Date().toISOString() };
+    const child = {
+      pid: process.pid,
+      startTime: null,
+      pgid: process.pid,
+      sid: process.pid,
+      boot: null,
+      bin: '/bin/sh',
+      owner: ownerIdentity(),
+      recordedAt: new Date().toISOString(),
+    };
     ledger.add({ ...child, chatId: 'coder' });
     const firstToken = ensureOwnerToken(paths.apiToken);
     expect(existsSync(`${paths.sessionsFile}.bak`)).toBe(false);

@@ -22,7 +22,11 @@ import { loadTable } from '../../src/main/core/table/load';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';
 import { makeTestDir, removeTestDir } from '../core/instance/testDir';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 const SECRET = 'STATE-SECRET-5d21';
 let root = '';
@@ -33,20 +37,39 @@ let cwd = '';
 
 /** The private files of the state folder a probe tries to read, relative to it. */
 const PRIVATE = [
-  'private/sessions.json', 'private/sessions.json.bak', 'private/children.json', 'private/audit.jsonl', 'private/api.token',
+  'private/sessions.json',
+  'private/sessions.json.bak',
+  'private/children.json',
+  'private/audit.jsonl',
+  'private/api.token',
   // The same files at their old top-level names (an instance from before private/), still denied by name.
-  'sessions.json', 'sessions.json.bak', 'children.json', 'audit.jsonl', 'env', 'api.token',
-  'exports/chat-2026-01-01.md', 'approvals/0b9c3e7a.json', 'logs/angelia.log', 'media/1f2e/photo.txt', 'compiled/coder.json',
-  'brand-new.json', 'unknown-folder/inside.txt',
+  'sessions.json',
+  'sessions.json.bak',
+  'children.json',
+  'audit.jsonl',
+  'env',
+  'api.token',
+  'exports/chat-2026-01-01.md',
+  'approvals/0b9c3e7a.json',
+  'logs/angelia.log',
+  'media/1f2e/photo.txt',
+  'compiled/coder.json',
+  'brand-new.json',
+  'unknown-folder/inside.txt',
 ];
 
 /** `sh -c script` in the profile's folder under the launch's flags. */
 function sh(script: string): Promise<Run> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: paths.codexHome, RUST_LOG: 'warn', ...launch.env };
   return new Promise((resolve) => {
-    execFile(pinnedCodexBin(), ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script], { cwd, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      pinnedCodexBin(),
+      ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script],
+      { cwd, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -75,7 +98,7 @@ afterAll(async () => {
   if (root) await removeTestDir(root);
 });
 
-describe("the state folder on the real sandbox: nothing but workspace/ can be read", () => {
+describe('the state folder on the real sandbox: nothing but workspace/ can be read', () => {
   it('the host reads every private file (control) and compile warns of nothing', async () => {
     for (const rel of PRIVATE) expect(await readFile(join(paths.stateDir, rel), 'utf8')).toContain(SECRET);
     expect(launch.warnings).toEqual([]);
@@ -128,14 +151,19 @@ describe("the state folder on the real sandbox: nothing but workspace/ can be re
   });
 
   it("the profile's folder reads and writes, _shared/ reads, its package cache writes, another profile's folder is denied", async () => {
-    const r = await sh(`cat own.txt && echo new > made.txt && echo MADE; cat '${join(paths.workspace, '_shared', 'doctrine.md')}'; echo c > "$npm_config_cache/c.txt" && echo CACHED; ls '${join(paths.workspace, 'profiles', 'other')}' && echo OTHER-LISTED; true`);
+    const r = await sh(
+      `cat own.txt && echo new > made.txt && echo MADE; cat '${join(paths.workspace, '_shared', 'doctrine.md')}'; echo c > "$npm_config_cache/c.txt" && echo CACHED; ls '${join(paths.workspace, 'profiles', 'other')}' && echo OTHER-LISTED; true`,
+    );
     expect(r.stdout).toBe('OWN\nMADE\nDOCTRINE\nCACHED\n');
     expect(await readFile(join(cwd, 'made.txt'), 'utf8')).toBe('new\n');
     expect(await readFile(join(launch.cacheDir!, 'npm', 'c.txt'), 'utf8')).toBe('c\n');
   });
 
   it('no private state folder can be written into', async () => {
-    const r = await sh(['private', 'exports', 'approvals', 'compiled', 'logs'].map((d) => `echo x > '${join(paths.stateDir, d, 'w.txt')}' && echo 'WROTE ${d}'`).join('; ') + '; true');
+    const r = await sh(
+      ['private', 'exports', 'approvals', 'compiled', 'logs'].map((d) => `echo x > '${join(paths.stateDir, d, 'w.txt')}' && echo 'WROTE ${d}'`).join('; ') +
+        '; true',
+    );
     expect(r.stdout).toBe('');
     for (const d of ['private', 'exports', 'approvals', 'compiled', 'logs']) expect(existsSync(join(paths.stateDir, d, 'w.txt'))).toBe(false);
   });

@@ -21,7 +21,11 @@ import { loadTable } from '../../src/main/core/table/load';
 import { pinnedCodexBin } from '../fixtures/bareCodexClient';
 import { makeTestDir, removeTestDir } from '../core/instance/testDir';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 let root = '';
 let home = '';
@@ -36,9 +40,14 @@ function sh(name: string, script: string): Promise<Run> {
   const launch = launches[name]!;
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: paths.codexHome, RUST_LOG: 'warn', ...launch.env };
   return new Promise((resolve) => {
-    execFile(pinnedCodexBin(), ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script], { cwd: cwds[name]!, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      pinnedCodexBin(),
+      ['sandbox', ...launch.codexArgs.slice(0, -1), '--', 'sh', '-c', script],
+      { cwd: cwds[name]!, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -51,7 +60,10 @@ beforeAll(async () => {
     cwds[name] = join(paths.workspace, 'profiles', name);
     await mkdir(cwds[name], { recursive: true });
   }
-  await writeFile(paths.tableFile, '[profiles.alpha]\ncwd = "profiles/alpha"\npermission_mode = "acceptEdits"\n[profiles.iso]\ncwd = "profiles/iso"\npermission_mode = "acceptEdits"\nisolated = true\n');
+  await writeFile(
+    paths.tableFile,
+    '[profiles.alpha]\ncwd = "profiles/alpha"\npermission_mode = "acceptEdits"\n[profiles.iso]\ncwd = "profiles/iso"\npermission_mode = "acceptEdits"\nisolated = true\n',
+  );
   const table = await loadTable(paths.tableFile, { home, env: {} });
   const facts = await launchFacts(paths, 'linux');
   for (const name of ['alpha', 'iso']) {
@@ -70,7 +82,10 @@ describe('the temp folder on the real sandbox: /tmp is not there, TMPDIR is per 
     const other = `${tag}-host`;
     await writeFile(join('/tmp', other), 'HOST-TMP-SECRET\n');
     try {
-      const r = await sh('alpha', `echo x > /tmp/${tag} && echo WROTE-SLASH-TMP; cat /tmp/${other}; ls /tmp && echo LISTED-SLASH-TMP; echo "TMPDIR=$TMPDIR"; f=$(mktemp) && echo "MKTEMP=$f"; echo y > own.txt && echo WROTE-CWD; true`);
+      const r = await sh(
+        'alpha',
+        `echo x > /tmp/${tag} && echo WROTE-SLASH-TMP; cat /tmp/${other}; ls /tmp && echo LISTED-SLASH-TMP; echo "TMPDIR=$TMPDIR"; f=$(mktemp) && echo "MKTEMP=$f"; echo y > own.txt && echo WROTE-CWD; true`,
+      );
       expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(/WROTE-SLASH-TMP|HOST-TMP-SECRET|LISTED-SLASH-TMP/);
       expect(r.stderr).toMatch(/Directory nonexistent|No such file or directory/);
@@ -84,7 +99,7 @@ describe('the temp folder on the real sandbox: /tmp is not there, TMPDIR is per 
     }
   });
 
-  it("an isolated profile cannot read what another profile left in its temp folder, nor leave a file in /tmp for it", async () => {
+  it('an isolated profile cannot read what another profile left in its temp folder, nor leave a file in /tmp for it', async () => {
     const alphaTmp = join(launches.alpha!.cacheDir!, 'tmp');
     const left = await sh('alpha', `echo ALPHA-SECRET > "$TMPDIR/${tag}" && echo LEFT`);
     expect(left.stdout).toContain('LEFT');

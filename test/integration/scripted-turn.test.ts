@@ -9,7 +9,11 @@ import { freshDir, writeOfflineCodexHome } from '../../src/main/demo/codexHome';
 import { startScriptedModel, toolOutput, type ScriptedModel } from '../../src/main/demo/scriptedModel';
 import { BareCodex, runBareTurn, runTurn } from '../fixtures/bareCodex';
 
-interface Setup { model: ScriptedModel; codexHome: string; cwd: string }
+interface Setup {
+  model: ScriptedModel;
+  codexHome: string;
+  cwd: string;
+}
 const cleanups: Array<() => Promise<void>> = [];
 
 async function setup(): Promise<Setup> {
@@ -75,7 +79,9 @@ describe('a real Codex turn against the scripted model', () => {
     const { model, codexHome, cwd } = await setup();
     model.enqueue({ hang: true });
     const codex = BareCodex.spawn({ codexHome, cwd });
-    cleanups.unshift(async () => { await codex.close(); });
+    cleanups.unshift(async () => {
+      await codex.close();
+    });
     await codex.initialize();
     const { thread } = await codex.request<{ thread: { id: string } }>('thread/start', { cwd, approvalPolicy: 'on-request', approvalsReviewer: 'user' });
     const turn = runTurn(codex, thread.id, 'wait forever');
@@ -95,7 +101,9 @@ describe('a real Codex turn against the scripted model', () => {
     expect(run.status).toBe('completed');
     // codex 0.169.0 sometimes emits a commandExecution item for such a command and sometimes not
     // (seen both ways on this machine); when it does, the item is a failure.
-    const items = run.notifications.filter((n) => n.method === 'item/completed' && (n.params?.item as { type?: string } | undefined)?.type === 'commandExecution');
+    const items = run.notifications.filter(
+      (n) => n.method === 'item/completed' && (n.params?.item as { type?: string } | undefined)?.type === 'commandExecution',
+    );
     for (const n of items) expect((n.params?.item as { status?: string }).status).toBe('failed');
     const [ask, answer] = model.modelRequests();
     expect(toolOutput(answer?.body, ask?.callIds[0] ?? '')).toMatch(/Process exited with code 1[\s\S]*Read-only file system/);

@@ -32,7 +32,10 @@ function next(o: Orchestrator, accept: (e: AppEvent) => boolean): Promise<unknow
   });
 }
 
-const differs = (want: boolean) => (e: AppEvent): boolean => e.event === 'table:changed' && e.payload.differs === want;
+const differs =
+  (want: boolean) =>
+  (e: AppEvent): boolean =>
+    e.event === 'table:changed' && e.payload.differs === want;
 
 describe('the table changed on disk', () => {
   it('is seen, listed field by field, accepted, and discarded', async () => {
@@ -48,7 +51,11 @@ describe('the table changed on disk', () => {
     const edited = original.replace(`permission_mode = "default"`, `permission_mode = "default"\nadd_dirs = [ "${outside}" ]`);
     await writeFile(paths.tableFile, edited);
     expect(await seen).toEqual({ differs: true, changes: 1 });
-    expect(await api['table:changes']({})).toMatchObject({ differs: true, changes: [{ path: ['profiles', 'coder', 'add_dirs'], kind: 'item-added', after: outside }], error: null });
+    expect(await api['table:changes']({})).toMatchObject({
+      differs: true,
+      changes: [{ path: ['profiles', 'coder', 'add_dirs'], kind: 'item-added', after: outside }],
+      error: null,
+    });
     expect(orch.profileViews()[0]?.addDirs).toEqual([]);
 
     // Accepting it: the accepted copy is the table, new starts use it, the profile is named as changed.

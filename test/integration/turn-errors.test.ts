@@ -37,15 +37,28 @@ afterAll(async () => {
 
 const turnOf = (m: RpcMessage): unknown => m.params?.turnId ?? (m.params?.turn as { id?: unknown } | undefined)?.id;
 
-interface Failed { view: TurnErrorView; errorInfo: unknown; requests: number; agentMessages: number; errorNotes: RpcMessage[]; status: string }
+interface Failed {
+  view: TurnErrorView;
+  errorInfo: unknown;
+  requests: number;
+  agentMessages: number;
+  errorNotes: RpcMessage[];
+  status: string;
+}
 
 /** A new thread, one scripted step, one turn (extra turn/start params optional); the turn's end as the chat reads it. */
 async function failTurn(step: Step, turnParams: Record<string, unknown> = {}): Promise<Failed> {
-  const { thread } = await codex.request<{ thread: { id: string; model?: string } }>('thread/start', { cwd, approvalPolicy: 'on-request', approvalsReviewer: 'user' });
+  const { thread } = await codex.request<{ thread: { id: string; model?: string } }>('thread/start', {
+    cwd,
+    approvalPolicy: 'on-request',
+    approvalsReviewer: 'user',
+  });
   const before = model.modelRequests().length;
   model.enqueue(step);
   const started = await codex.request<{ turn: { id: string } }>('turn/start', {
-    threadId: thread.id, input: [{ type: 'text', text: 'hello', text_elements: [] }], ...turnParams,
+    threadId: thread.id,
+    input: [{ type: 'text', text: 'hello', text_elements: [] }],
+    ...turnParams,
   });
   const done = await codex.waitFor((m) => m.method === 'turn/completed' && turnOf(m) === started.turn.id);
   const end = readTurnEnd(done.params);
@@ -63,7 +76,12 @@ async function failTurn(step: Step, turnParams: Record<string, unknown> = {}): P
 describe('failed turns on real codex, told apart by codexErrorInfo', () => {
   it('usage limit (HTTP 429 usage_limit_reached with resets_at) → usageLimit, with the reset time and the /model hint', async () => {
     const resetsAt = Math.floor(Date.now() / 1000) + 3600;
-    const r = await failTurn({ httpError: { status: 429, body: { error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: resetsAt } } } });
+    const r = await failTurn({
+      httpError: {
+        status: 429,
+        body: { error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: resetsAt } },
+      },
+    });
     expect(r.status).toBe('failed');
     expect(r.errorInfo).toBe('usageLimitExceeded');
     expect(r.view.kind).toBe('usageLimit');
@@ -75,7 +93,14 @@ describe('failed turns on real codex, told apart by codexErrorInfo', () => {
   });
 
   it('a 400 model_not_found reply → modelUnavailable naming the model; no assistant message, no retry', async () => {
-    const r = await failTurn({ httpError: { status: 400, body: { error: { code: 'model_not_found', type: 'invalid_request_error', message: 'The model `gpt-5.5` does not exist or you do not have access to it.' } } } });
+    const r = await failTurn({
+      httpError: {
+        status: 400,
+        body: {
+          error: { code: 'model_not_found', type: 'invalid_request_error', message: 'The model `gpt-5.5` does not exist or you do not have access to it.' },
+        },
+      },
+    });
     expect(r.errorInfo).toBe('modelNotFound');
     expect(r.view.kind).toBe('modelUnavailable');
     expect(r.view.message).toMatch(/^The model gpt-5\.5 is not available for this account \(or was retired\)/);
@@ -90,7 +115,9 @@ describe('failed turns on real codex, told apart by codexErrorInfo', () => {
   });
 
   it('HTTP 429 rate_limit_exceeded → rateLimit (responseTooManyFailedAttempts 429)', async () => {
-    const r = await failTurn({ httpError: { status: 429, body: { error: { type: 'rate_limit_exceeded', message: 'Rate limit reached' } }, headers: { 'retry-after': '1' } } });
+    const r = await failTurn({
+      httpError: { status: 429, body: { error: { type: 'rate_limit_exceeded', message: 'Rate limit reached' } }, headers: { 'retry-after': '1' } },
+    });
     expect(r.errorInfo).toEqual({ responseTooManyFailedAttempts: { httpStatusCode: 429 } });
     expect(r.view.kind).toBe('rateLimit');
     expect(r.view.message).toMatch(/^Rate limited by the model provider \(HTTP 429\)/);
@@ -103,7 +130,9 @@ describe('failed turns on real codex, told apart by codexErrorInfo', () => {
   });
 
   it('overloaded: HTTP 503 server_is_overloaded, HTTP 529 and SSE server_is_overloaded → overloaded with the /model hint', async () => {
-    const a = await failTurn({ httpError: { status: 503, body: { error: { code: 'server_is_overloaded', message: 'Our servers are currently overloaded.' } } } });
+    const a = await failTurn({
+      httpError: { status: 503, body: { error: { code: 'server_is_overloaded', message: 'Our servers are currently overloaded.' } } },
+    });
     expect(a.errorInfo).toBe('serverOverloaded');
     expect(a.view.kind).toBe('overloaded');
     expect(a.view.hint).toBe(MODEL_HINT);
@@ -157,10 +186,26 @@ describe('the /model catalog from a real app-server', () => {
     const models = await catalog.list('pinned-codex', conn);
     expect(conn.sent).toEqual(['model/list']);
     expect(model.requests.length).toBe(httpBefore); // model/list does not ask the provider
-    expect(models.map((m) => m.id)).toEqual(['gpt-6.1-sol', 'gpt-6-astra', 'gpt-6-sol', 'gpt-6-luna', 'gpt-5.6-sol', 'gpt-6.1-terra', 'gpt-5.6-terra', 'gpt-5.6-luna', 'gpt-5.5']);
+    expect(models.map((m) => m.id)).toEqual([
+      'gpt-6.1-sol',
+      'gpt-6-astra',
+      'gpt-6-sol',
+      'gpt-6-luna',
+      'gpt-5.6-sol',
+      'gpt-6.1-terra',
+      'gpt-5.6-terra',
+      'gpt-5.6-luna',
+      'gpt-5.5',
+    ]);
     expect(models.filter((m) => m.isDefault).map((m) => m.id)).toEqual(['gpt-6.1-sol']);
     expect(models.map((m) => m.id)).not.toContain('codex-auto-review');
-    expect(models.find((m) => m.id === 'gpt-5.5')).toEqual({ id: 'gpt-5.5', name: 'GPT-5.5', efforts: ['low', 'medium', 'high', 'xhigh'], defaultEffort: 'medium', isDefault: false });
+    expect(models.find((m) => m.id === 'gpt-5.5')).toEqual({
+      id: 'gpt-5.5',
+      name: 'GPT-5.5',
+      efforts: ['low', 'medium', 'high', 'xhigh'],
+      defaultEffort: 'medium',
+      isDefault: false,
+    });
 
     const again = await catalog.list('pinned-codex', conn);
     expect(again).toEqual(models);
@@ -173,8 +218,10 @@ describe('the /model catalog from a real app-server', () => {
     const { thread } = await codex.request<{ thread: { id: string } }>('thread/start', { cwd, approvalPolicy: 'on-request', approvalsReviewer: 'user' });
     model.enqueue({ message: 'ok' });
     const started = await codex.request<{ turn: { id: string } }>('turn/start', {
-      threadId: thread.id, input: [{ type: 'text', text: 'hi', text_elements: [] }],
-      model: 'model' in chosen ? chosen.model : null, effort: 'effort' in effort ? effort.effort : null,
+      threadId: thread.id,
+      input: [{ type: 'text', text: 'hi', text_elements: [] }],
+      model: 'model' in chosen ? chosen.model : null,
+      effort: 'effort' in effort ? effort.effort : null,
     });
     const done = await codex.waitFor((m) => m.method === 'turn/completed' && turnOf(m) === started.turn.id);
     expect(readTurnEnd(done.params).status).toBe('completed');

@@ -19,8 +19,17 @@ import type { ProbeRow } from '../../src/main/core/verify/run';
 import { makeTestDir, removeTestDir, REPO_ROOT } from '../core/instance/testDir';
 import { writeCompiled } from '../fixtures/compiled';
 
-interface Run { code: number; stdout: string; stderr: string }
-interface Report { profile: string; codexVersion: string | null; probes: ProbeRow[]; pass: boolean }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+interface Report {
+  profile: string;
+  codexVersion: string | null;
+  probes: ProbeRow[];
+  pass: boolean;
+}
 
 const KEY = 'SSH-KEY-4b1d';
 let root: string;
@@ -32,9 +41,14 @@ function verify(...args: string[]): Promise<Run> {
   const url = pathToFileURL(join(REPO_ROOT, 'src/main/cli/commands/verify.ts')).href;
   const script = `const m = await import(${JSON.stringify(url)}); process.exitCode = await m.verify.run(${JSON.stringify(args)});`;
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, env, maxBuffer: 8 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: REPO_ROOT, env, maxBuffer: 8 << 20 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -48,8 +62,22 @@ const row = (r: Report, path: string, op: string) => r.probes.find((p) => p.path
 
 /** Every file the runner might have left (its names start with ".angelia-verify-" or "v-"). */
 function leftovers(): string[] {
-  const dirs = [cwdOf('coder'), cwdOf('plain'), addDir, join(paths.workspace, '_common'), paths.compiledDir, paths.stateDir, join(paths.home, '.ssh'), cacheDirFor(paths.stateDir, 'coder'), cacheDirFor(paths.stateDir, 'plain')];
-  return dirs.flatMap((d) => readdirSync(d).filter((f) => f.startsWith('.angelia-verify-') || /^v-.*\.sock$/.test(f)).map((f) => join(d, f)));
+  const dirs = [
+    cwdOf('coder'),
+    cwdOf('plain'),
+    addDir,
+    join(paths.workspace, '_common'),
+    paths.compiledDir,
+    paths.stateDir,
+    join(paths.home, '.ssh'),
+    cacheDirFor(paths.stateDir, 'coder'),
+    cacheDirFor(paths.stateDir, 'plain'),
+  ];
+  return dirs.flatMap((d) =>
+    readdirSync(d)
+      .filter((f) => f.startsWith('.angelia-verify-') || /^v-.*\.sock$/.test(f))
+      .map((f) => join(d, f)),
+  );
 }
 
 beforeAll(async () => {
@@ -57,7 +85,18 @@ beforeAll(async () => {
   env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(root, 'home'), ANGELIA_STATE_DIR: join(root, 'state'), CODEX_HOME: join(root, 'codex-home') };
   paths = resolveInstance(env);
   addDir = join(root, 'extra');
-  for (const d of [join(paths.home, '.ssh'), paths.codexHome, paths.compiledDir, paths.privateDir, addDir, cwdOf('plain'), join(cwdOf('coder'), '.codex'), join(paths.workspace, '_shared'), join(paths.workspace, '_common')]) await mkdir(d, { recursive: true });
+  for (const d of [
+    join(paths.home, '.ssh'),
+    paths.codexHome,
+    paths.compiledDir,
+    paths.privateDir,
+    addDir,
+    cwdOf('plain'),
+    join(cwdOf('coder'), '.codex'),
+    join(paths.workspace, '_shared'),
+    join(paths.workspace, '_common'),
+  ])
+    await mkdir(d, { recursive: true });
   await writeFile(join(paths.workspace, '_shared', 'doctrine.md'), '# shared\n');
   await writeFile(join(paths.home, '.ssh', 'id_rsa'), KEY);
   // A store on no list of the floor: HOME is private by construction, and the scan must not see it.
@@ -65,10 +104,18 @@ beforeAll(async () => {
   await writeFile(join(paths.home, '.gemini', 'oauth_creds.json'), `${KEY}-gemini`);
   await writeFile(join(paths.codexHome, 'auth.json'), '{"tokens":"CODEX-LOGIN"}');
   await writeFile(paths.apiToken, 'OWNER-TOKEN', { mode: 0o600 });
-  await writeFile(paths.tableFile, [
-    '[profiles.plain]', 'cwd = "profiles/plain"', 'permission_mode = "default"',
-    '[profiles.coder]', 'cwd = "profiles/coder"', `add_dirs = [${JSON.stringify(addDir)}]`, '',
-  ].join('\n'));
+  await writeFile(
+    paths.tableFile,
+    [
+      '[profiles.plain]',
+      'cwd = "profiles/plain"',
+      'permission_mode = "default"',
+      '[profiles.coder]',
+      'cwd = "profiles/coder"',
+      `add_dirs = [${JSON.stringify(addDir)}]`,
+      '',
+    ].join('\n'),
+  );
   const table = await loadTable(paths.tableFile, { home: paths.home, env: {} });
   await writeCompiled(paths, table);
   for (const name of ['plain', 'coder']) await ensureCacheDirs(cacheDirFor(paths.stateDir, name));
@@ -86,7 +133,12 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
     // The --json shape only gains fields: `home`, what a command sees in HOME.
     expect(Object.keys(JSON.parse(r.raw) as object)).toEqual(['profile', 'codexVersion', 'probes', 'pass', 'home']);
     const scan = r.probes.find((p) => p.op === 'scan')!;
-    expect(scan).toMatchObject({ path: paths.home, expected: 'denied', pass: true, observed: expect.stringMatching(/^denied: nothing but the grants/) as unknown });
+    expect(scan).toMatchObject({
+      path: paths.home,
+      expected: 'denied',
+      pass: true,
+      observed: expect.stringMatching(/^denied: nothing but the grants/) as unknown,
+    });
     const home = (JSON.parse(r.raw) as { home: { root: string; grants: string[]; seen: Array<{ path: string; as: string }>; notGranted: string[] } }).home;
     expect(home.root).toBe(paths.home);
     expect(home.notGranted).toEqual([]);
@@ -97,14 +149,25 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
     const probeFile = r.probes.find((p) => p.op === 'read-link')!.path;
     const must: Array<[string, string, string]> = [
       [cwdOf('coder'), 'run', 'allowed'],
-      [probeFile, 'read', 'denied'], [probeFile, 'read-sh', 'denied'], [probeFile, 'read-link', 'denied'],
-      [paths.compiledDir, 'list', 'denied'], [paths.compiledDir, 'write', 'denied'],
-      [paths.privateDir, 'read', 'denied'], [join(paths.codexHome, 'auth.json'), 'read', 'denied'], [join(paths.home, '.ssh'), 'read', 'denied'],
-      [cwdOf('plain'), 'read', 'denied'], [cacheDirFor(paths.stateDir, 'plain'), 'read', 'denied'],
-      [cwdOf('coder'), 'write', 'allowed'], [addDir, 'write', 'allowed'], [cacheDirFor(paths.stateDir, 'coder'), 'write', 'allowed'],
-      [join(cwdOf('coder'), '.codex'), 'read', 'allowed'], [join(cwdOf('coder'), '.codex'), 'write', 'denied'],
-      [join(cwdOf('coder'), '.claude'), 'read', 'allowed'], [join(cwdOf('coder'), '.claude'), 'write', 'denied'],
-      [join(paths.workspace, '_shared'), 'read', 'allowed'], [join(paths.workspace, '_shared'), 'write', 'denied'],
+      [probeFile, 'read', 'denied'],
+      [probeFile, 'read-sh', 'denied'],
+      [probeFile, 'read-link', 'denied'],
+      [paths.compiledDir, 'list', 'denied'],
+      [paths.compiledDir, 'write', 'denied'],
+      [paths.privateDir, 'read', 'denied'],
+      [join(paths.codexHome, 'auth.json'), 'read', 'denied'],
+      [join(paths.home, '.ssh'), 'read', 'denied'],
+      [cwdOf('plain'), 'read', 'denied'],
+      [cacheDirFor(paths.stateDir, 'plain'), 'read', 'denied'],
+      [cwdOf('coder'), 'write', 'allowed'],
+      [addDir, 'write', 'allowed'],
+      [cacheDirFor(paths.stateDir, 'coder'), 'write', 'allowed'],
+      [join(cwdOf('coder'), '.codex'), 'read', 'allowed'],
+      [join(cwdOf('coder'), '.codex'), 'write', 'denied'],
+      [join(cwdOf('coder'), '.claude'), 'read', 'allowed'],
+      [join(cwdOf('coder'), '.claude'), 'write', 'denied'],
+      [join(paths.workspace, '_shared'), 'read', 'allowed'],
+      [join(paths.workspace, '_shared'), 'write', 'denied'],
       [join(paths.workspace, '_common'), 'write', 'allowed'],
     ];
     for (const [path, op, expected] of must) expect(row(r, path, op), `${op} ${path}`).toMatchObject({ expected, pass: true });
@@ -135,7 +198,7 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
     expect(leftovers()).toEqual([]);
   });
 
-  it('FAILS when the profile is loosened behind Angelia\'s back', async () => {
+  it("FAILS when the profile is loosened behind Angelia's back", async () => {
     // An add_dir on ~/.ssh is written straight into the ACCEPTED copy (no `angelia accept`, no compile).
     // compileCodexLaunch now lifts the ~/.ssh floor entry and grants it as a writable folder, while the
     // launch guard still records the last compile's `Read(~/.ssh/**)`. A start is refused for the lifted
@@ -143,17 +206,36 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
     // reason; it also runs the flags that table compiles to and shows the hole the refusal keeps shut:
     // the sandbox would let the agent read the key folder the last compile denied.
     const accepted = await readFile(paths.acceptedTable, 'utf8');
-    await writeFile(paths.acceptedTable, accepted.replace(`add_dirs = [${JSON.stringify(addDir)}]`, `add_dirs = [${JSON.stringify(addDir)}, ${JSON.stringify(join(paths.home, '.ssh'))}]`));
+    await writeFile(
+      paths.acceptedTable,
+      accepted.replace(`add_dirs = [${JSON.stringify(addDir)}]`, `add_dirs = [${JSON.stringify(addDir)}, ${JSON.stringify(join(paths.home, '.ssh'))}]`),
+    );
     try {
       const r = await report('coder');
       expect(r.code).toBe(1);
       expect(r.pass).toBe(false);
-      const guardRow = { name: 'launch guard check', path: join(paths.compiledDir, 'coder.json'), op: 'check', expected: 'allowed', pass: false,
-        observed: `refused: the accepted table now lifts 2 deny rule(s) of the last compile (Read(${join(paths.home, '.ssh')}/**), Edit(${join(paths.home, '.ssh')}/**)); they stay in force until you compile again` };
+      const guardRow = {
+        name: 'launch guard check',
+        path: join(paths.compiledDir, 'coder.json'),
+        op: 'check',
+        expected: 'allowed',
+        pass: false,
+        observed: `refused: the accepted table now lifts 2 deny rule(s) of the last compile (Read(${join(paths.home, '.ssh')}/**), Edit(${join(paths.home, '.ssh')}/**)); they stay in force until you compile again`,
+      };
       expect(r.probes.find((p) => p.name === 'launch guard check')).toEqual(guardRow);
       const failed = r.probes.filter((p) => p.pass === false);
       // The listing also counts the empty .git/.agents/.codex/... entries Codex mounts in a writable folder.
-      expect(failed).toEqual([guardRow, { name: 'last compile: denied', path: join(paths.home, '.ssh'), op: 'read', expected: 'denied', observed: expect.stringMatching(/^allowed: \d+ entries listed$/) as unknown, pass: false }]);
+      expect(failed).toEqual([
+        guardRow,
+        {
+          name: 'last compile: denied',
+          path: join(paths.home, '.ssh'),
+          op: 'read',
+          expected: 'denied',
+          observed: expect.stringMatching(/^allowed: \d+ entries listed$/) as unknown,
+          pass: false,
+        },
+      ]);
       expect(r.raw).not.toContain(KEY);
       expect(leftovers()).toEqual([]);
     } finally {
@@ -167,7 +249,10 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
     try {
       const r = await report('plain');
       expect(r.code).toBe(1);
-      expect(r.probes.map((p) => [p.name, p.pass])).toEqual([['launch guard check', false], ['sandbox', false]]);
+      expect(r.probes.map((p) => [p.name, p.pass])).toEqual([
+        ['launch guard check', false],
+        ['sandbox', false],
+      ]);
       expect(r.probes[0]?.observed).toMatch(/^refused: 1 of its protections was changed outside Angelia: sandbox off/);
     } finally {
       await writeFile(paths.acceptedTable, accepted);

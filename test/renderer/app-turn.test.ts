@@ -8,13 +8,28 @@ import { describe, expect, it } from 'vitest';
 import type { ChatItem } from '../../src/shared/contract';
 import { appTurnLine, groupAppTurns } from '../../src/renderer/src/features/chat/describe';
 
-const user = (id: string, text: string, extra: Partial<Extract<ChatItem, { type: 'user' }>> = {}): ChatItem => ({ type: 'user', id, text, via: 'turn', ...extra });
+const user = (id: string, text: string, extra: Partial<Extract<ChatItem, { type: 'user' }>> = {}): ChatItem => ({
+  type: 'user',
+  id,
+  text,
+  via: 'turn',
+  ...extra,
+});
 const agent = (id: string, text: string): ChatItem => ({ type: 'agent', id, text, done: true });
 const end = (id: string, status: 'completed' | 'failed' | 'interrupted' = 'completed'): ChatItem => ({ type: 'turnEnd', id, status, reason: null });
 
 describe('groupAppTurns', () => {
   it('folds an app turn from its user item to its turn end, and leaves the others one row each', () => {
-    const items = [user('u1', 'hi'), agent('a1', 'hello'), end('e1'), user('u2', 'status?', { app: true, apiTurn: 'T' }), agent('a2', 'fine'), user('s2', 'more', { via: 'steer' }), end('e2'), agent('late', 'x')];
+    const items = [
+      user('u1', 'hi'),
+      agent('a1', 'hello'),
+      end('e1'),
+      user('u2', 'status?', { app: true, apiTurn: 'T' }),
+      agent('a2', 'fine'),
+      user('s2', 'more', { via: 'steer' }),
+      end('e2'),
+      agent('late', 'x'),
+    ];
     const rows = groupAppTurns(items);
     expect(rows.map((r) => r.id)).toEqual(['u1', 'a1', 'e1', 'app-u2', 'late']);
     const app = rows[3]!;

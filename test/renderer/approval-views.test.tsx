@@ -15,14 +15,31 @@ import { CommandItemView, STATUS_LABEL } from '../../src/renderer/src/features/c
 import { outsideSandboxHeadline, outsideSandboxLines } from '../../src/shared/approvalText';
 
 const view = (over: Partial<ApprovalView> = {}): ApprovalView => ({
-  id: 'a1', chatId: 'demo', profile: 'demo', kind: 'command', title: 'Run OUTSIDE the sandbox: make deploy', command: 'make deploy', cwd: '/p/demo',
-  reason: null, changes: [], requested: null, answers: ['allow', 'allowForSession', 'deny', 'cancel'], createdAt: '2025-01-01T00:00:00Z',
-  state: 'pending', answer: null, by: null, granted: null, denyReason: null, ...over,
+  id: 'a1',
+  chatId: 'demo',
+  profile: 'demo',
+  kind: 'command',
+  title: 'Run OUTSIDE the sandbox: make deploy',
+  command: 'make deploy',
+  cwd: '/p/demo',
+  reason: null,
+  changes: [],
+  requested: null,
+  answers: ['allow', 'allowForSession', 'deny', 'cancel'],
+  createdAt: '2025-01-01T00:00:00Z',
+  state: 'pending',
+  answer: null,
+  by: null,
+  granted: null,
+  denyReason: null,
+  ...over,
 });
 
 /** The card's markup for `v`, as the window renders it (no click of this page recorded unless `outcome`). */
 function card(v: ApprovalView, outcome?: Parameters<typeof ApprovalCardView>[0]['outcome']): string {
-  return renderToStaticMarkup(<ApprovalCardView view={v} outcome={outcome} profile={undefined} onAnswer={async () => ok({ outcome: 'answered', answer: 'allow', by: 'window' })} />);
+  return renderToStaticMarkup(
+    <ApprovalCardView view={v} outcome={outcome} profile={undefined} onAnswer={async () => ok({ outcome: 'answered', answer: 'allow', by: 'window' })} />,
+  );
 }
 
 /** The answer buttons of a card's markup: their test id and whether they are disabled. */
@@ -33,15 +50,23 @@ function buttons(html: string): Array<{ id: string; disabled: boolean }> {
 /** The text of the element with `data-testid="<id>"` (tags stripped). */
 function textOf(html: string, id: string): string | null {
   const m = new RegExp(`data-testid="${id}"[^>]*>([\\s\\S]*?)</div>`).exec(html);
-  return m?.[1] ? m[1].replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/&#x27;/g, "'") : null;
+  return m?.[1]
+    ? m[1]
+        .replace(/<[^>]+>/g, '')
+        .replace(/&quot;/g, '"')
+        .replace(/&#x27;/g, "'")
+    : null;
 }
 
 describe('a settled approval card', () => {
   it('a pending card offers every answer, and Deny with a reason', () => {
     const html = card(view());
     expect(buttons(html)).toEqual([
-      { id: 'approval-allow', disabled: false }, { id: 'approval-allowForSession', disabled: false },
-      { id: 'approval-deny', disabled: false }, { id: 'approval-cancel', disabled: false }, { id: 'deny-with-reason', disabled: false },
+      { id: 'approval-allow', disabled: false },
+      { id: 'approval-allowForSession', disabled: false },
+      { id: 'approval-deny', disabled: false },
+      { id: 'approval-cancel', disabled: false },
+      { id: 'deny-with-reason', disabled: false },
     ]);
     expect(textOf(html, 'approval-status')).toBeNull();
   });
@@ -66,7 +91,9 @@ describe('a settled approval card', () => {
     expect(textOf(html, 'approval-status')).toBe('Denied and stopped — answered in the window');
     expect(html).not.toContain('another window');
     // And the same after this page's own click.
-    expect(textOf(card(view({ state: 'answered', answer: 'allow', by: 'window' }), { outcome: 'answered', answer: 'allow', by: 'window' }), 'approval-status')).toBe('Allowed once — answered in the window');
+    expect(
+      textOf(card(view({ state: 'answered', answer: 'allow', by: 'window' }), { outcome: 'answered', answer: 'allow', by: 'window' }), 'approval-status'),
+    ).toBe('Allowed once — answered in the window');
   });
 
   it('answered elsewhere: names the surface from `by`', () => {
@@ -77,7 +104,15 @@ describe('a settled approval card', () => {
 });
 
 describe('a command waiting for its approval', () => {
-  const command: Extract<ChatItem, { type: 'command' }> = { type: 'command', id: 'call_10', command: 'make deploy', cwd: '/p/demo', output: '', exitCode: null, status: 'running' };
+  const command: Extract<ChatItem, { type: 'command' }> = {
+    type: 'command',
+    id: 'call_10',
+    command: 'make deploy',
+    cwd: '/p/demo',
+    output: '',
+    exitCode: null,
+    status: 'running',
+  };
 
   it('a running command whose approval is pending is waiting; allowed, it runs; denied or stopped, it is declined', () => {
     expect(shownItemStatus('running', view({ itemId: 'call_10' }))).toBe('waiting');
@@ -124,14 +159,21 @@ describe('a command to run outside the sandbox', () => {
       "That includes the workspace's _shared/ folder, this profile's launch files (.codex, .claude, .agents), the angelia command every agent runs, and your home's dotfiles.",
       'Allow only if you would run it yourself.',
     ]);
-    expect(outsideSandboxHeadline({ denied: 1 })).toBe('Runs outside the sandbox: it can change any file you can, except the 1 denied place (it cannot read those either).');
+    expect(outsideSandboxHeadline({ denied: 1 })).toBe(
+      'Runs outside the sandbox: it can change any file you can, except the 1 denied place (it cannot read those either).',
+    );
     expect(outsideSandboxHeadline({ denied: 0 })).toBe('Runs outside the sandbox: it can change any file you can; this profile denies no place.');
-    expect(outsideSandboxHeadline({ denied: null })).toBe('Runs outside the sandbox: it can change any file you can, except the places this profile denies (it cannot read those either).');
+    expect(outsideSandboxHeadline({ denied: null })).toBe(
+      'Runs outside the sandbox: it can change any file you can, except the places this profile denies (it cannot read those either).',
+    );
   });
 
   it('the card says it before the command, while pending and once settled; a command in the sandbox says nothing of it', () => {
     const html = card(view({ outsideSandbox: { denied: 7 } }));
-    const text = html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/\s+/g, ' ');
+    const text = html
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#x27;/g, "'")
+      .replace(/\s+/g, ' ');
     expect(text).toContain('⚠ Runs outside the sandbox: it can change any file you can, except the 7 denied places (it cannot read those either).');
     expect(text).toContain("this profile's launch files (.codex, .claude, .agents), the angelia command every agent runs, and your home's dotfiles.");
     expect(text).toContain('Allow only if you would run it yourself.');
@@ -142,7 +184,12 @@ describe('a command to run outside the sandbox', () => {
     const moreHtml = renderToStaticMarkup(
       // Its "Add … to the profile" link reads the session; nothing is clicked here.
       <SessionContext.Provider value={{} as Session}>
-        <ApprovalCardView view={more} outcome={undefined} profile={undefined} onAnswer={async () => ok({ outcome: 'answered', answer: 'allow', by: 'window' })} />
+        <ApprovalCardView
+          view={more}
+          outcome={undefined}
+          profile={undefined}
+          onAnswer={async () => ok({ outcome: 'answered', answer: 'allow', by: 'window' })}
+        />
       </SessionContext.Provider>,
     );
     expect(moreHtml).toContain('+ write /x (not in the profile)');

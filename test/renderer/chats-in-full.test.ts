@@ -11,16 +11,46 @@ import { chatName } from '../../src/renderer/src/store/chats';
 import { COMMAND_HINTS, commandHints, completeCommand, SLASH_TIP, slashTip } from '../../src/renderer/src/features/chat/commands';
 import { canStop, errorKindLabel, modelLine, restartableErrorId, turnRunning, viaCaption } from '../../src/renderer/src/features/chat/describe';
 import { outgoing, queuedLine, sendable } from '../../src/renderer/src/features/chat/Composer';
-import { accessCount, alreadyAnsweredLine, answeredLabel, answerLabel, grantedLines, grantOf, settledLine, sourceLabel } from '../../src/renderer/src/features/approvals/describe';
+import {
+  accessCount,
+  alreadyAnsweredLine,
+  answeredLabel,
+  answerLabel,
+  grantedLines,
+  grantOf,
+  settledLine,
+  sourceLabel,
+} from '../../src/renderer/src/features/approvals/describe';
 import { plainPreview } from '../../src/renderer/src/features/chats/preview';
 
 const chat = (over: Partial<ChatView> = {}): ChatView => ({
-  id: 'demo', profile: 'demo', state: 'idle', threadId: null, enforcement: null, lastLine: '', refusal: null,
-  pendingApprovals: 0, queued: 0, label: '', sessionId: null, model: null, effort: null,
-  overrides: { model: null, effort: null }, activity: null, ...over,
+  id: 'demo',
+  profile: 'demo',
+  state: 'idle',
+  threadId: null,
+  enforcement: null,
+  lastLine: '',
+  refusal: null,
+  pendingApprovals: 0,
+  queued: 0,
+  label: '',
+  sessionId: null,
+  model: null,
+  effort: null,
+  overrides: { model: null, effort: null },
+  activity: null,
+  ...over,
 });
 const profile: ProfileView = { name: 'demo', cwd: '/p/demo', permissionMode: 'default', sandboxed: true, addDirs: [], model: null, effort: null };
-const session = (over: Partial<SessionView> = {}): SessionView => ({ id: 's1', threadId: null, label: 'hi', turns: 1, lastUsedAt: '2025-01-01T00:00:00Z', active: true, ...over });
+const session = (over: Partial<SessionView> = {}): SessionView => ({
+  id: 's1',
+  threadId: null,
+  label: 'hi',
+  turns: 1,
+  lastUsedAt: '2025-01-01T00:00:00Z',
+  active: true,
+  ...over,
+});
 
 describe('new chats and how several chats of one profile are told apart', () => {
   it('a created chat is listed and opened; an earlier event for it is not overwritten', () => {
@@ -37,8 +67,10 @@ describe('new chats and how several chats of one profile are told apart', () => 
   });
 
   it('the first chat of a profile keeps its name; later ones get "· #n"', () => {
-    const s = [chat(), chat({ id: 'other', profile: 'other' }), chat({ id: 'demo-2' }), chat({ id: 'demo-3' })]
-      .reduce((st, c) => applyEvent(st, { event: 'chat:updated', payload: c }), initialState);
+    const s = [chat(), chat({ id: 'other', profile: 'other' }), chat({ id: 'demo-2' }), chat({ id: 'demo-3' })].reduce(
+      (st, c) => applyEvent(st, { event: 'chat:updated', payload: c }),
+      initialState,
+    );
     expect(['demo', 'other', 'demo-2', 'demo-3'].map((id) => chatName(s.chats, id))).toEqual(['demo', 'other', 'demo · #2', 'demo · #3']);
     expect(chatName(s.chats, 'gone')).toBe('gone');
   });
@@ -62,11 +94,15 @@ describe('the chat header and transcript', () => {
   });
 
   it('a turn runs while working or waiting on an approval', () => {
-    expect(['idle', 'starting', 'working', 'needs-you', 'error', 'refused', 'stopped'].filter((state) => turnRunning({ state: state as ChatView['state'] }))).toEqual(['working', 'needs-you']);
+    expect(
+      ['idle', 'starting', 'working', 'needs-you', 'error', 'refused', 'stopped'].filter((state) => turnRunning({ state: state as ChatView['state'] })),
+    ).toEqual(['working', 'needs-you']);
   });
 
   it('Stop shows while a turn is starting or running', () => {
-    expect(['idle', 'starting', 'working', 'needs-you', 'error', 'refused', 'stopped'].filter((state) => canStop({ state: state as ChatView['state'] }))).toEqual(['starting', 'working', 'needs-you']);
+    expect(
+      ['idle', 'starting', 'working', 'needs-you', 'error', 'refused', 'stopped'].filter((state) => canStop({ state: state as ChatView['state'] })),
+    ).toEqual(['starting', 'working', 'needs-you']);
   });
 
   it('user messages that did not start a turn say how they reached the agent', () => {
@@ -83,7 +119,14 @@ describe('the chat header and transcript', () => {
   });
 
   it('only the newest error offers Restart, and only while the chat is stopped by it', () => {
-    const crash = (id: string, restart = true): ChatItem => ({ type: 'error', id, message: 'Codex stopped', detail: null, kind: 'crashed', ...(restart ? { action: 'restart' as const } : {}) });
+    const crash = (id: string, restart = true): ChatItem => ({
+      type: 'error',
+      id,
+      message: 'Codex stopped',
+      detail: null,
+      kind: 'crashed',
+      ...(restart ? { action: 'restart' as const } : {}),
+    });
     const items: ChatItem[] = [crash('e1'), { type: 'user', id: 'u', text: 'hi' }, crash('e2')];
     expect(restartableErrorId(items, 'error')).toBe('e2');
     expect(restartableErrorId(items, 'stopped')).toBe('e2');
@@ -149,9 +192,24 @@ describe('command hints', () => {
 describe('approval grants and answers', () => {
   const requested = { read: ['/r'], write: ['/a', '/b'], network: true };
   const view = (over: Partial<ApprovalView>): ApprovalView => ({
-    id: 'p', chatId: 'demo', profile: 'demo', kind: 'permissions', title: 'More access', command: null, cwd: null, reason: null,
-    changes: [], requested, answers: ['allow', 'deny'], createdAt: '2025-01-01T00:00:00Z', state: 'answered', answer: 'allow', by: 'window',
-    granted: null, denyReason: null, ...over,
+    id: 'p',
+    chatId: 'demo',
+    profile: 'demo',
+    kind: 'permissions',
+    title: 'More access',
+    command: null,
+    cwd: null,
+    reason: null,
+    changes: [],
+    requested,
+    answers: ['allow', 'deny'],
+    createdAt: '2025-01-01T00:00:00Z',
+    state: 'answered',
+    answer: 'allow',
+    by: 'window',
+    granted: null,
+    denyReason: null,
+    ...over,
   });
 
   it('counts folders and network', () => {
@@ -167,7 +225,10 @@ describe('approval grants and answers', () => {
 
   it('says what was granted and what was left out', () => {
     expect(grantedLines(requested, requested)).toEqual({ granted: 'Granted: write /a, write /b, read /r, network', notGranted: null });
-    expect(grantedLines(requested, { read: [], write: ['/a'], network: true })).toEqual({ granted: 'Granted: write /a, network', notGranted: 'Not granted: write /b, read /r' });
+    expect(grantedLines(requested, { read: [], write: ['/a'], network: true })).toEqual({
+      granted: 'Granted: write /a, network',
+      notGranted: 'Not granted: write /b, read /r',
+    });
   });
 
   it('a lost race names the answer in force and where it truly came from', () => {
@@ -186,8 +247,12 @@ describe('approval grants and answers', () => {
     expect(settledLine(view({ kind: 'command', answer: 'cancel', by: 'window' }))).toBe('Denied and stopped — answered in the window');
     expect(settledLine(view({ answer: 'deny', by: 'notification' }))).toBe('Denied — answered from a notification');
     expect(settledLine(view({ answer: 'deny', by: 'api' }))).toBe('Denied — answered through the local API');
-    expect(settledLine(view({ state: 'timedOut', answer: 'deny', by: 'timeout', createdAt: '2025-01-01T00:00:00Z', settledAt: '2025-01-01T00:10:00Z' }))).toBe('Timed out after 10 min: denied');
-    expect(settledLine(view({ state: 'timedOut', answer: 'deny', by: 'timeout', createdAt: '2025-01-01T00:00:00Z', settledAt: '2025-01-01T00:00:30Z' }))).toBe('Timed out after 30 s: denied');
+    expect(settledLine(view({ state: 'timedOut', answer: 'deny', by: 'timeout', createdAt: '2025-01-01T00:00:00Z', settledAt: '2025-01-01T00:10:00Z' }))).toBe(
+      'Timed out after 10 min: denied',
+    );
+    expect(settledLine(view({ state: 'timedOut', answer: 'deny', by: 'timeout', createdAt: '2025-01-01T00:00:00Z', settledAt: '2025-01-01T00:00:30Z' }))).toBe(
+      'Timed out after 30 s: denied',
+    );
     expect(settledLine(view({ state: 'timedOut', answer: 'deny', by: 'timeout' }))).toBe('Timed out: denied');
     expect(settledLine(view({ state: 'withdrawn', by: 'codex', withdrawnWhy: 'the turn ended' }))).toBe('Withdrawn: the turn ended');
     expect(settledLine(view({ state: 'withdrawn', by: 'codex' }))).toBe('Withdrawn: Codex settled it, or the turn ended');
@@ -196,14 +261,29 @@ describe('approval grants and answers', () => {
 
   it('every source reads truthfully', () => {
     expect((['window', 'notification', 'tray', 'cli', 'api', 'timeout', 'codex'] as const).map((by) => sourceLabel(by))).toEqual([
-      'in the window', 'from a notification', 'from the tray', 'from the command line', 'through the local API', 'timed out', 'by Codex',
+      'in the window',
+      'from a notification',
+      'from the tray',
+      'from the command line',
+      'through the local API',
+      'timed out',
+      'by Codex',
     ]);
   });
 
   it('each Allow names its scope as Codex grants it: once or for this session, for this turn or this session', () => {
-    expect((['allow', 'allowForSession', 'deny', 'cancel'] as const).map((a) => answerLabel('command', a))).toEqual(['Allow once', 'Allow for this session', 'Deny', 'Deny and stop']);
+    expect((['allow', 'allowForSession', 'deny', 'cancel'] as const).map((a) => answerLabel('command', a))).toEqual([
+      'Allow once',
+      'Allow for this session',
+      'Deny',
+      'Deny and stop',
+    ]);
     expect((['allow', 'allowForSession'] as const).map((a) => answerLabel('fileChange', a))).toEqual(['Allow once', 'Allow for this session']);
-    expect((['allow', 'allowForSession', 'deny'] as const).map((a) => answerLabel('permissions', a))).toEqual(['Allow for this turn', 'Allow for this session', 'Deny']);
+    expect((['allow', 'allowForSession', 'deny'] as const).map((a) => answerLabel('permissions', a))).toEqual([
+      'Allow for this turn',
+      'Allow for this session',
+      'Deny',
+    ]);
     expect(answeredLabel('permissions', 'allow')).toBe('Allowed for this turn');
     expect(answeredLabel('command', 'allow')).toBe('Allowed once');
     expect(answeredLabel(null, 'allow')).toBe('Allowed');
@@ -212,7 +292,9 @@ describe('approval grants and answers', () => {
 
 describe('the chat list preview', () => {
   it('shows the plain text of a Markdown last line', () => {
-    expect(plainPreview('I will **list the files** in `demo` first, then create `notes.txt`.')).toBe('I will list the files in demo first, then create notes.txt.');
+    expect(plainPreview('I will **list the files** in `demo` first, then create `notes.txt`.')).toBe(
+      'I will list the files in demo first, then create notes.txt.',
+    );
     expect(plainPreview('See [the docs](https://example.com/x) and ![a chart](c.png) _now_')).toBe('See the docs and a chart now');
     expect(plainPreview('## Done - fixed `a` - added <b>b</b>')).toBe('Done - fixed a - added b');
     expect(plainPreview('> quoted ~~old~~ text')).toBe('quoted old text');

@@ -17,7 +17,16 @@ const draft = (over: Partial<ProfileDraft> = {}): ProfileDraft => ({ ...newDraft
 /** The editor's markup for `d` (an edit, every section open). */
 function markup(d: ProfileDraft): string {
   return renderToStaticMarkup(
-    <EditorFields draft={d} issues={{ byField: {}, general: [] }} set={() => undefined} profiles={['demo', 'other']} catalog={null} tableDir="/w" capabilityNames={['git']} isNew={false} />,
+    <EditorFields
+      draft={d}
+      issues={{ byField: {}, general: [] }}
+      set={() => undefined}
+      profiles={['demo', 'other']}
+      catalog={null}
+      tableDir="/w"
+      capabilityNames={['git']}
+      isNew={false}
+    />,
   );
 }
 
@@ -50,7 +59,26 @@ describe('the editor, from the list of fields', () => {
 
   it('keeps the widgets the window had (test ids of the older fields)', () => {
     const html = markup(draft({ add_dirs: ['/x'], read_dirs: ['~/notes'], accept_from: '*' }));
-    for (const id of ['name-input', 'cwd-input', 'sandbox-check', 'mode-option', 'add-dirs-row', 'read-dirs-row', 'read-dirs-starter-back', 'capabilities', 'except', 'deny', 'isolated-check', 'accept-from-all', 'answer-from', 'shared-write-check', 'unsafe-ok-check', 'bin-input', 'model-input', 'effort-select']) {
+    for (const id of [
+      'name-input',
+      'cwd-input',
+      'sandbox-check',
+      'mode-option',
+      'add-dirs-row',
+      'read-dirs-row',
+      'read-dirs-starter-back',
+      'capabilities',
+      'except',
+      'deny',
+      'isolated-check',
+      'accept-from-all',
+      'answer-from',
+      'shared-write-check',
+      'unsafe-ok-check',
+      'bin-input',
+      'model-input',
+      'effort-select',
+    ]) {
       expect(html, id).toContain(`data-testid="${id}"`);
     }
     expect(markup(draft())).toContain('data-testid="read-dirs-starter"');

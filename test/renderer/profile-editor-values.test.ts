@@ -17,7 +17,18 @@ import { EFFORTS, FIELD_FIXES } from '../../src/main/core/table/schema';
 import { profileActions } from '../../src/renderer/src/api/profileActions';
 import type { LinkedApi } from '../../src/renderer/src/api/wsApi';
 import {
-  defaultEffortInForce, editorContext, effortProblem, folderOf, folderProblem, localIssues, modelInForce, nearestEffort, newDraft, offeredEfforts, relativeNote, resolveFolder,
+  defaultEffortInForce,
+  editorContext,
+  effortProblem,
+  folderOf,
+  folderProblem,
+  localIssues,
+  modelInForce,
+  nearestEffort,
+  newDraft,
+  offeredEfforts,
+  relativeNote,
+  resolveFolder,
 } from '../../src/renderer/src/features/profiles/draft';
 import { menuPlacement } from '../../src/renderer/src/features/chats/menuPlacement';
 import { initialState } from '../../src/renderer/src/store/app';
@@ -61,7 +72,7 @@ describe('relative folders, as the table loader resolves and checks them', () =>
     }
   };
 
-  it('marks in red exactly what the loader refuses, in the loader\'s words, and nothing else', async () => {
+  it("marks in red exactly what the loader refuses, in the loader's words, and nothing else", async () => {
     const paths = ['profiles/assistant', './data', '../shared', 'data[1]', 'x/*.env', 'a?b', '/abs/ok', '/abs/[x]', '~bob/x', 'two\nlines', 'sp ace', ' /lead'];
     for (const p of paths) {
       const ours = folderProblem(p, dir);
@@ -86,25 +97,33 @@ describe('relative folders, as the table loader resolves and checks them', () =>
   });
 
   it('takes the table folder from the table:changes answer the window already has', () => {
-    expect(editorContext({ table: { view: { tableFile: '/s/workspace/angelia.toml' } }, editor: { catalog: null } })).toEqual({ tableDir: '/s/workspace', catalog: null });
+    expect(editorContext({ table: { view: { tableFile: '/s/workspace/angelia.toml' } }, editor: { catalog: null } })).toEqual({
+      tableDir: '/s/workspace',
+      catalog: null,
+    });
     expect(editorContext({ table: { view: null }, editor: { catalog: null } }).tableDir).toBeNull();
   });
 
   it('checks bin as the loader does (a full path, or ~/…)', () => {
-    expect(localIssues(draft({ bin: 'bin/codex' }))).toMatchObject([{ field: 'bin', level: 'error', message: '"bin/codex" is not a full path', fix: 'give the full path of the codex executable (or ~/…), or leave bin out' }]);
+    expect(localIssues(draft({ bin: 'bin/codex' }))).toMatchObject([
+      { field: 'bin', level: 'error', message: '"bin/codex" is not a full path', fix: 'give the full path of the codex executable (or ~/…), or leave bin out' },
+    ]);
     expect(localIssues(draft({ bin: '~/bin/codex' }))).toEqual([]);
   });
 });
 
 describe('"default" model and effort: what is really used, and where it comes from', () => {
-  it('names the model of Codex\'s config in force before the catalog\'s default', () => {
+  it("names the model of Codex's config in force before the catalog's default", () => {
     expect(modelInForce({ model: null }, catalog({ model: { value: 'gpt-5.5', source: USER } }))).toMatchObject({ id: 'gpt-5.5', source: `set in ${USER}` });
     expect(modelInForce({ model: null }, catalog())).toMatchObject({ id: 'gpt-6.1-sol', source: 'the model Codex marks default' });
-    expect(modelInForce({ model: 'gpt-6-luna' }, catalog({ model: { value: 'gpt-5.5', source: USER } }))).toMatchObject({ id: 'gpt-6-luna', source: 'this profile' });
+    expect(modelInForce({ model: 'gpt-6-luna' }, catalog({ model: { value: 'gpt-5.5', source: USER } }))).toMatchObject({
+      id: 'gpt-6-luna',
+      source: 'this profile',
+    });
     expect(modelInForce({ model: null }, null)).toBeNull();
   });
 
-  it('names the effort of Codex\'s config when the model in force offers it, else the model\'s default', () => {
+  it("names the effort of Codex's config when the model in force offers it, else the model's default", () => {
     const config = catalog({ model: { value: 'gpt-5.5', source: USER }, effort: { value: 'max', source: USER } });
     // gpt-5.5 stops at xhigh: Codex's max would not be used, so the default is gpt-5.5's own.
     expect(defaultEffortInForce({ model: null }, config)).toEqual({ value: 'medium', source: 'the default of gpt-5.5' });
@@ -114,7 +133,7 @@ describe('"default" model and effort: what is really used, and where it comes fr
 });
 
 describe('efforts: only those the model offers and the table accepts', () => {
-  it('offers the intersection, in the model\'s order', () => {
+  it("offers the intersection, in the model's order", () => {
     const sol = catalog().models[0] ?? null;
     expect(offeredEfforts(sol, EFFORTS)).toEqual(['low', 'medium', 'high', 'xhigh', 'max']);
     expect(offeredEfforts(null, EFFORTS)).toEqual([...EFFORTS]);
@@ -122,17 +141,24 @@ describe('efforts: only those the model offers and the table accepts', () => {
 
   it('flags an effort the new model does not offer, with the nearest one as the fix', () => {
     expect(effortProblem({ model: 'gpt-5.5', effort: 'max' }, catalog())).toEqual({
-      level: 'error', message: 'gpt-5.5 does not offer effort max', fix: 'pick one of low, medium, high, xhigh, or default', fixValue: 'xhigh',
+      level: 'error',
+      message: 'gpt-5.5 does not offer effort max',
+      fix: 'pick one of low, medium, high, xhigh, or default',
+      fixValue: 'xhigh',
     });
     expect(effortProblem({ model: 'gpt-6-luna', effort: 'max' }, catalog())).toBeNull();
-    expect(effortProblem({ model: null, effort: 'max' }, catalog({ model: { value: 'gpt-5.5', source: USER } }))?.message).toBe('gpt-5.5 does not offer effort max');
+    expect(effortProblem({ model: null, effort: 'max' }, catalog({ model: { value: 'gpt-5.5', source: USER } }))?.message).toBe(
+      'gpt-5.5 does not offer effort max',
+    );
     expect(effortProblem({ model: 'gpt-5.5', effort: 'max' }, null)).toBeNull();
   });
 
-  it('refuses an effort the table does not accept, with the loader\'s fix', () => {
+  it("refuses an effort the table does not accept, with the loader's fix", () => {
     const p = effortProblem({ model: null, effort: 'ultra' }, catalog());
     expect(p).toMatchObject({ level: 'error', fix: FIELD_FIXES.effort, fixValue: 'max' });
-    expect(localIssues(draft({ model: 'gpt-5.5', effort: 'max' }), { tableDir: null, catalog: catalog() })).toMatchObject([{ field: 'effort', level: 'error', fixValue: 'xhigh' }]);
+    expect(localIssues(draft({ model: 'gpt-5.5', effort: 'max' }), { tableDir: null, catalog: catalog() })).toMatchObject([
+      { field: 'effort', level: 'error', fixValue: 'xhigh' },
+    ]);
   });
 
   it('picks the nearest effort not above the one asked for', () => {
@@ -170,7 +196,16 @@ describe('"Discard unsaved changes?"', () => {
         if (channel === 'profiles:get') return ok(draft({ name: input.name ?? 'demo' }));
         if (channel === 'models:list') return ok(catalog());
         if (channel === 'table:changes') return ok({ tableFile: '/s/workspace/angelia.toml', differs: false, changes: [], error: null });
-        return ok({ profile: input.name ?? 'demo', valid: true, errors: [], warnings: [], plan: [], entries: [], network: { enabled: true, note: null }, codexArgs: [] });
+        return ok({
+          profile: input.name ?? 'demo',
+          valid: true,
+          errors: [],
+          warnings: [],
+          plan: [],
+          entries: [],
+          network: { enabled: true, note: null },
+          codexArgs: [],
+        });
       },
       onEvent: () => () => undefined,
       onStatus: () => () => undefined,

@@ -9,7 +9,18 @@ import { PermissionMode, ProfileDraft } from '../../src/shared/contract';
 import { attachRefusal, MAX_ATTACH_BYTES } from '../../src/renderer/src/api/attach';
 import { alreadyGiven, folderFor, folderToOffer, refusedPath } from '../../src/renderer/src/features/profiles/addFolder';
 import {
-  draftChanges, fieldOfIssue, fieldOfWhere, folderProblem, indexOfIssue, indexOfWhere, joinPath, knownCapabilities, localIssues, MODES, newDraft, showValue,
+  draftChanges,
+  fieldOfIssue,
+  fieldOfWhere,
+  folderProblem,
+  indexOfIssue,
+  indexOfWhere,
+  joinPath,
+  knownCapabilities,
+  localIssues,
+  MODES,
+  newDraft,
+  showValue,
 } from '../../src/renderer/src/features/profiles/draft';
 import { placeIssues } from '../../src/renderer/src/features/profiles/issues';
 import { originLabel } from '../../src/renderer/src/features/policy/PolicyTable';
@@ -24,11 +35,16 @@ describe('folder fields (as the table loader checks them)', () => {
     for (const ok of ['/home/u/x', '/', '~', '~/notes', '/a b/c', 'profiles/assistant', './data', '../shared']) expect(folderProblem(ok, '/t')).toBeNull();
   });
 
-  it('refuses patterns and empty values with the loader\'s fix; warns about ~name and spaces', () => {
+  it("refuses patterns and empty values with the loader's fix; warns about ~name and spaces", () => {
     expect(folderProblem('/p/demo/**/*.env')).toEqual({
-      level: 'error', message: "/p/demo/**/*.env contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold", fix: 'rename the folder without those characters', fixValue: null,
+      level: 'error',
+      message: "/p/demo/**/*.env contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold",
+      fix: 'rename the folder without those characters',
+      fixValue: null,
     });
-    expect(folderProblem('data[1]', '/t')?.message).toBe("/t/data[1] contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold");
+    expect(folderProblem('data[1]', '/t')?.message).toBe(
+      "/t/data[1] contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold",
+    );
     expect(folderProblem('~bob/x', '/t')).toMatchObject({ level: 'warning', fixValue: null });
     expect(folderProblem('  ')).toMatchObject({ level: 'error', message: 'a folder is needed here' });
     expect(folderProblem(' /p/x ')).toMatchObject({ level: 'warning', fixValue: '/p/x' });
@@ -44,10 +60,18 @@ describe('folder fields (as the table loader checks them)', () => {
 
 describe("the draft's own problems", () => {
   it('agree with the contract schema on what it refuses (name, empty folders)', () => {
-    const cases: Partial<ProfileDraft>[] = [{}, { name: '' }, { name: 'two words' }, { name: 'x'.repeat(65) }, { name: 'ok_name-2' }, { cwd: '' }, { add_dirs: [''] }];
+    const cases: Partial<ProfileDraft>[] = [
+      {},
+      { name: '' },
+      { name: 'two words' },
+      { name: 'x'.repeat(65) },
+      { name: 'ok_name-2' },
+      { cwd: '' },
+      { add_dirs: [''] },
+    ];
     for (const c of cases) {
       const d = draft(c);
-      const schemaFields = ProfileDraft.safeParse(d).success ? [] : ProfileDraft.safeParse(d).error?.issues.map((i) => String(i.path[0])) ?? [];
+      const schemaFields = ProfileDraft.safeParse(d).success ? [] : (ProfileDraft.safeParse(d).error?.issues.map((i) => String(i.path[0])) ?? []);
       const ours = new Set(localIssues(d).map((i) => i.field));
       for (const f of schemaFields) expect(ours.has(f as keyof ProfileDraft), `${JSON.stringify(c)}: ${f}`).toBe(true);
     }
@@ -55,7 +79,10 @@ describe("the draft's own problems", () => {
 
   it('locate each problem by field and row, with a fix-it where one can be guessed', () => {
     const issues = localIssues(draft({ name: 'my profile', add_dirs: ['/ok', 'rel', ' /sp '] }));
-    expect(issues.map((i) => [i.field, i.index, i.level, i.fixValue])).toEqual([['name', null, 'error', 'my-profile'], ['add_dirs', 2, 'warning', '/sp']]);
+    expect(issues.map((i) => [i.field, i.index, i.level, i.fixValue])).toEqual([
+      ['name', null, 'error', 'my-profile'],
+      ['add_dirs', 2, 'warning', '/sp'],
+    ]);
     expect(issues[1]?.path).toEqual(['profiles', 'my profile', 'add_dirs', '2']);
     expect(localIssues(draft({ bin: 'codex' }))[0]).toMatchObject({ field: 'bin', level: 'error', message: '"codex" is not a full path', fixValue: null });
     expect(localIssues(draft())).toEqual([]);
@@ -87,7 +114,10 @@ describe('where a problem is shown', () => {
   it('places local, preview and save problems next to their fields', () => {
     const placed = placeIssues(
       localIssues(draft({ add_dirs: ['rel '] })),
-      { errors: [{ path: ['capabilities', 'x'], message: 'unknown kind', fix: 'kind = "skill"' }], warnings: [{ path: ['profiles', 'demo', 'sandbox'], message: 'no sandbox', fix: 'turn it on' }] },
+      {
+        errors: [{ path: ['capabilities', 'x'], message: 'unknown kind', fix: 'kind = "skill"' }],
+        warnings: [{ path: ['profiles', 'demo', 'sandbox'], message: 'no sandbox', fix: 'turn it on' }],
+      },
       { code: 'invalid', message: 'cwd is not a folder', where: 'profiles.demo.cwd' },
     );
     expect(placed.byField.add_dirs?.[0]).toMatchObject({ level: 'warning', index: 0, fixValue: 'rel' });
@@ -111,7 +141,13 @@ describe('what Save changes', () => {
   });
 
   it('shows table values in one line', () => {
-    expect([showValue(undefined), showValue('a'), showValue(['a', 1]), showValue({ k: true }), showValue('*')]).toEqual(['(not set)', '"a"', '["a", 1]', '{ k = true }', '"*"']);
+    expect([showValue(undefined), showValue('a'), showValue(['a', 1]), showValue({ k: true }), showValue('*')]).toEqual([
+      '(not set)',
+      '"a"',
+      '["a", 1]',
+      '{ k = true }',
+      '"*"',
+    ]);
   });
 
   it('offers the capability names it knows', () => {

@@ -9,7 +9,20 @@ import { err, ok } from '../../src/shared/result';
 import { applyEvent, applyPanel, applySelect, initialState } from '../../src/renderer/src/store/app';
 import { attachDone, attachRefused, attachStarted, clearAttached, initialComposer, setText, withReference } from '../../src/renderer/src/store/composer';
 import {
-  editorLoaded, initialEditor, modelsLoaded, openEdit, openNew, previewArrived, previewRequested, previewSkipped, saveDone, saveStarted, setField, setStarter, unsaved, withAddDir,
+  editorLoaded,
+  initialEditor,
+  modelsLoaded,
+  openEdit,
+  openNew,
+  previewArrived,
+  previewRequested,
+  previewSkipped,
+  saveDone,
+  saveStarted,
+  setField,
+  setStarter,
+  unsaved,
+  withAddDir,
 } from '../../src/renderer/src/store/editor';
 import { initialPanel, showPanel } from '../../src/renderer/src/store/panel';
 import { initialPolicy, policyLoaded, policyLoading, verifyDone, verifyStarted } from '../../src/renderer/src/store/policy';
@@ -18,10 +31,30 @@ import { newDraft } from '../../src/renderer/src/features/profiles/draft';
 
 const draft = (over: Partial<ProfileDraft> = {}): ProfileDraft => ({ ...newDraft('demo', '/p/demo'), ...over });
 const preview = (over: Partial<ProfilePreview> = {}): ProfilePreview => ({
-  profile: 'demo', valid: true, errors: [], warnings: [], plan: [], entries: [], network: { enabled: true, note: null }, codexArgs: [], ...over,
+  profile: 'demo',
+  valid: true,
+  errors: [],
+  warnings: [],
+  plan: [],
+  entries: [],
+  network: { enabled: true, note: null },
+  codexArgs: [],
+  ...over,
 });
-const verify: VerifyView = { profile: 'demo', codexVersion: '0.169.0', probes: [{ name: 'read credentials', path: '/h/.ssh', op: 'read', expected: 'blocked', observed: 'blocked', pass: true }], pass: true };
-const saved = (over: Partial<SaveResult> = {}): SaveResult => ({ profile: 'demo', tableFile: '/t/angelia.toml', backupFile: '/t/angelia.toml.bak', preview: preview(), verify, ...over });
+const verify: VerifyView = {
+  profile: 'demo',
+  codexVersion: '0.169.0',
+  probes: [{ name: 'read credentials', path: '/h/.ssh', op: 'read', expected: 'blocked', observed: 'blocked', pass: true }],
+  pass: true,
+};
+const saved = (over: Partial<SaveResult> = {}): SaveResult => ({
+  profile: 'demo',
+  tableFile: '/t/angelia.toml',
+  backupFile: '/t/angelia.toml.bak',
+  preview: preview(),
+  verify,
+  ...over,
+});
 const loaded = (addDir: string | null = null) => editorLoaded(openEdit(initialEditor, 'demo', addDir), 'demo', ok(draft()));
 
 describe('the profile editor', () => {
@@ -110,7 +143,13 @@ describe('the profile editor', () => {
 
   it('a new profile starts with safe values and a starter CLAUDE.md; creating it turns the editor into an edit of it', () => {
     const s = openNew(initialEditor, newDraft());
-    expect(s).toMatchObject({ mode: 'new', original: null, base: null, starterClaudeMd: true, draft: { sandbox: true, permission_mode: 'default', add_dirs: [] } });
+    expect(s).toMatchObject({
+      mode: 'new',
+      original: null,
+      base: null,
+      starterClaudeMd: true,
+      draft: { sandbox: true, permission_mode: 'default', add_dirs: [] },
+    });
     expect(unsaved(s)).toBe(true);
     expect(setStarter(s, true)).toBe(s);
     const named = setField(setField(s, 'name', 'research'), 'cwd', '~/research');
@@ -120,7 +159,11 @@ describe('the profile editor', () => {
   });
 
   it('keeps the model list, and ignores a failed one', () => {
-    const models = { models: [{ id: 'm', name: 'm', efforts: ['low'], defaultEffort: 'low', isDefault: true }], codexConfig: { model: null, effort: null, error: null }, tableEfforts: ['low'] };
+    const models = {
+      models: [{ id: 'm', name: 'm', efforts: ['low'], defaultEffort: 'low', isDefault: true }],
+      codexConfig: { model: null, effort: null, error: null },
+      tableEfforts: ['low'],
+    };
     const s = modelsLoaded(loaded(), ok(models));
     expect(s.catalog).toEqual(models);
     expect(modelsLoaded(s, ok(models))).toBe(s);
@@ -142,7 +185,11 @@ describe('the panel over the chat', () => {
 
 describe('the table review', () => {
   const view = (over: Partial<TableChangesView> = {}): TableChangesView => ({
-    tableFile: '/t/angelia.toml', differs: true, changes: [{ path: ['profiles', 'demo', 'sandbox'], kind: 'changed', before: true, after: false }], error: null, ...over,
+    tableFile: '/t/angelia.toml',
+    differs: true,
+    changes: [{ path: ['profiles', 'demo', 'sandbox'], kind: 'changed', before: true, after: false }],
+    error: null,
+    ...over,
   });
 
   it('table:changed enters the store through applyEvent and changes nothing when it says the same', () => {

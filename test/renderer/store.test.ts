@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { AppEvent, ApprovalView, ChatItem, ChatView, ProfileView } from '../../src/shared/contract';
 import {
-  applyAnswer, applyConnection, applyEvent, applyItems, applySelect, applySnapshot, initialState, type AppState,
+  applyAnswer,
+  applyConnection,
+  applyEvent,
+  applyItems,
+  applySelect,
+  applySnapshot,
+  initialState,
+  type AppState,
 } from '../../src/renderer/src/store/app';
 import { accessDiff, answeredHere, answeredLine, outcomeNote } from '../../src/renderer/src/features/approvals/describe';
 import { hashWithoutRoute, routeFromHash } from '../../src/renderer/src/store/panel';
@@ -9,18 +16,49 @@ import { rendererLocation, rendererUrlFor } from '../../src/main/electron/render
 import { displayTail } from '../../src/renderer/src/features/chat/CommandItem';
 
 const chat = (over: Partial<ChatView> = {}): ChatView => ({
-  id: 'demo', profile: 'demo', state: 'idle', threadId: null, enforcement: null, lastLine: '', refusal: null,
-  pendingApprovals: 0, queued: 0, label: '', sessionId: null, model: null, effort: null,
-  overrides: { model: null, effort: null }, activity: null, ...over,
+  id: 'demo',
+  profile: 'demo',
+  state: 'idle',
+  threadId: null,
+  enforcement: null,
+  lastLine: '',
+  refusal: null,
+  pendingApprovals: 0,
+  queued: 0,
+  label: '',
+  sessionId: null,
+  model: null,
+  effort: null,
+  overrides: { model: null, effort: null },
+  activity: null,
+  ...over,
 });
 const profile: ProfileView = { name: 'demo', cwd: '/p/demo', permissionMode: 'default', sandboxed: true, addDirs: ['/p/shared'], model: null, effort: null };
 const approval = (over: Partial<ApprovalView> = {}): ApprovalView => ({
-  id: 'a1', chatId: 'demo', profile: 'demo', kind: 'command', title: 'Run touch x', command: 'touch x', cwd: '/p/demo',
-  reason: null, changes: [], requested: null, answers: ['allow', 'deny', 'cancel'], createdAt: '2025-01-01T00:00:00Z',
-  state: 'pending', answer: null, by: null, granted: null, denyReason: null, ...over,
+  id: 'a1',
+  chatId: 'demo',
+  profile: 'demo',
+  kind: 'command',
+  title: 'Run touch x',
+  command: 'touch x',
+  cwd: '/p/demo',
+  reason: null,
+  changes: [],
+  requested: null,
+  answers: ['allow', 'deny', 'cancel'],
+  createdAt: '2025-01-01T00:00:00Z',
+  state: 'pending',
+  answer: null,
+  by: null,
+  granted: null,
+  denyReason: null,
+  ...over,
 });
 const item = (chatId: string, it: ChatItem): AppEvent => ({ event: 'chat:item', payload: { chatId, item: it } });
-const delta = (itemId: string, field: 'text' | 'output', d: string): AppEvent => ({ event: 'chat:delta', payload: { chatId: 'demo', itemId, field, delta: d } });
+const delta = (itemId: string, field: 'text' | 'output', d: string): AppEvent => ({
+  event: 'chat:delta',
+  payload: { chatId: 'demo', itemId, field, delta: d },
+});
 const run = (events: AppEvent[], s: AppState = initialState): AppState => events.reduce(applyEvent, s);
 
 describe('chats', () => {
@@ -64,7 +102,14 @@ describe('items', () => {
   });
 
   it('chat:delta appends text to an agent message and output to a command', () => {
-    const s = run([item('demo', agent), item('demo', cmd), delta('m1', 'text', 'Hel'), delta('m1', 'text', 'lo'), delta('c1', 'output', 'a\n'), delta('c1', 'output', 'b\n')]);
+    const s = run([
+      item('demo', agent),
+      item('demo', cmd),
+      delta('m1', 'text', 'Hel'),
+      delta('m1', 'text', 'lo'),
+      delta('c1', 'output', 'a\n'),
+      delta('c1', 'output', 'b\n'),
+    ]);
     expect(s.items.byChat.demo?.[0]).toMatchObject({ text: 'Hello' });
     expect(s.items.byChat.demo?.[1]).toMatchObject({ output: 'a\nb\n' });
   });
@@ -87,7 +132,10 @@ describe('items', () => {
 
   it('a loaded transcript replaces the events seen so far; a lost connection marks it for reloading', () => {
     const s1 = run([item('demo', agent)]);
-    const full: ChatItem[] = [{ type: 'user', id: 'u1', text: 'hi' }, { ...agent, text: 'Hello' }];
+    const full: ChatItem[] = [
+      { type: 'user', id: 'u1', text: 'hi' },
+      { ...agent, text: 'Hello' },
+    ];
     const s2 = applyItems(s1, 'demo', full);
     expect(s2.items.byChat.demo).toEqual(full);
     expect(s2.items.loaded.demo).toBe(true);

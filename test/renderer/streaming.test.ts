@@ -18,7 +18,14 @@ describe('streamingBlocks', () => {
   it('never cuts inside a fenced code block, with backticks or tildes, even an unclosed one', () => {
     const text = 'Intro\n\n```js\nconst a = 1;\n\nconst b = 2;\n```\n\nAfter\n\n~~~~\nx\n\n~~~\ny\n~~~~\n\nEnd\n\n```\nopen\n\nstill open';
     const blocks = streamingBlocks(text);
-    expect(blocks).toEqual(['Intro\n', '```js\nconst a = 1;\n\nconst b = 2;\n```\n', 'After\n', '~~~~\nx\n\n~~~\ny\n~~~~\n', 'End\n', '```\nopen\n\nstill open']);
+    expect(blocks).toEqual([
+      'Intro\n',
+      '```js\nconst a = 1;\n\nconst b = 2;\n```\n',
+      'After\n',
+      '~~~~\nx\n\n~~~\ny\n~~~~\n',
+      'End\n',
+      '```\nopen\n\nstill open',
+    ]);
     expect(blocks.join('\n')).toBe(text);
   });
 
@@ -38,7 +45,10 @@ describe('mergeDeltas', () => {
   it('joins consecutive deltas of one item and field in order, and keeps the others apart and in order', () => {
     const d = (itemId: string, field: 'text' | 'output', delta: string, chatId = 'c') => ({ chatId, itemId, field, delta });
     expect(mergeDeltas([d('a', 'text', 'He'), d('a', 'text', 'llo'), d('b', 'output', '$ ls\n'), d('a', 'text', '!'), d('a', 'text', '?', 'other')])).toEqual([
-      d('a', 'text', 'Hello'), d('b', 'output', '$ ls\n'), d('a', 'text', '!'), d('a', 'text', '?', 'other'),
+      d('a', 'text', 'Hello'),
+      d('b', 'output', '$ ls\n'),
+      d('a', 'text', '!'),
+      d('a', 'text', '?', 'other'),
     ]);
     expect(mergeDeltas([])).toEqual([]);
   });

@@ -19,7 +19,10 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const nodeSocket = (url: string): SocketLike => new WebSocket(url) as unknown as SocketLike;
 
-function statusesOf(api: { onStatus(l: (s: LinkStatus) => void): () => void }): { seen: LinkStatus[]; reach: (s: LinkStatus, times?: number) => Promise<void> } {
+function statusesOf(api: { onStatus(l: (s: LinkStatus) => void): () => void }): {
+  seen: LinkStatus[];
+  reach: (s: LinkStatus, times?: number) => Promise<void>;
+} {
   const seen: LinkStatus[] = [];
   api.onStatus((s) => seen.push(s));
   return { seen, reach: (s, times = 1) => expect.poll(() => seen.filter((x) => x === s).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(times) };
@@ -79,7 +82,7 @@ describe('the WebSocket client', () => {
 });
 
 describe('big messages and files', () => {
-  it('does not send a message over the host\'s cap: it answers too-big and the link stays up', async () => {
+  it("does not send a message over the host's cap: it answers too-big and the link stays up", async () => {
     const fake = createFakeCore({ step: 0 });
     const host = await startHost({ core: fake.core, rendererDir: dir });
     const api = createWsApi({ url: `ws://127.0.0.1:${host.port}/ws?token=${host.token}`, createSocket: nodeSocket, minDelay: 20, maxDelay: 40 });
@@ -101,9 +104,22 @@ describe('big messages and files', () => {
   it('says so when the host closed the link over a message too big (1009)', async () => {
     const sockets: Array<{ onclose: ((ev: unknown) => void) | null; onopen: ((ev: unknown) => void) | null; sent: string[] }> = [];
     const api = createWsApi({
-      url: 'ws://127.0.0.1:1/ws?token=t', minDelay: 10_000, maxDelay: 10_000,
+      url: 'ws://127.0.0.1:1/ws?token=t',
+      minDelay: 10_000,
+      maxDelay: 10_000,
       createSocket: () => {
-        const s = { readyState: 1, onopen: null, onclose: null, onerror: null, onmessage: null, sent: [] as string[], send(d: string) { s.sent.push(d); }, close: () => undefined };
+        const s = {
+          readyState: 1,
+          onopen: null,
+          onclose: null,
+          onerror: null,
+          onmessage: null,
+          sent: [] as string[],
+          send(d: string) {
+            s.sent.push(d);
+          },
+          close: () => undefined,
+        };
         sockets.push(s);
         return s;
       },
@@ -112,13 +128,16 @@ describe('big messages and files', () => {
       sockets[0]!.onopen?.({});
       const pending = api.invoke('chats:list', {});
       sockets[0]!.onclose?.({ code: 1009 });
-      expect(await pending).toMatchObject({ ok: false, error: { code: 'too-big', message: 'a message was larger than Angelia takes (2 MB), so the connection was closed' } });
+      expect(await pending).toMatchObject({
+        ok: false,
+        error: { code: 'too-big', message: 'a message was larger than Angelia takes (2 MB), so the connection was closed' },
+      });
     } finally {
       api.close();
     }
   });
 
-  it('uploads a file over HTTP with the token in a header, and shows the host\'s refusals as errors', async () => {
+  it("uploads a file over HTTP with the token in a header, and shows the host's refusals as errors", async () => {
     const fake = createFakeCore({ step: 0 });
     const host = await startHost({ core: fake.core, rendererDir: dir });
     try {
@@ -129,7 +148,10 @@ describe('big messages and files', () => {
       expect(fake.attached).toEqual([{ chatId: 'demo', name: 'scan (1).pdf', size: bytes.length, path: '.inbox/scan__1_.pdf' }]);
       expect(await httpUploader(origin, 'not-the-token')('demo', 'a.txt', new Blob(['x']))).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
       expect(await upload('nobody', 'a.txt', new Blob(['x']))).toMatchObject({ ok: false, error: { code: 'unknown-chat' } });
-      expect(await httpUploader('http://127.0.0.1:1', host.token)('demo', 'a.txt', new Blob(['x']))).toMatchObject({ ok: false, error: { code: 'disconnected' } });
+      expect(await httpUploader('http://127.0.0.1:1', host.token)('demo', 'a.txt', new Blob(['x']))).toMatchObject({
+        ok: false,
+        error: { code: 'disconnected' },
+      });
     } finally {
       await host.close();
     }

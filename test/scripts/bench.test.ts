@@ -4,7 +4,17 @@
  * client's launch and the command line. No timing is asserted: these check arithmetic and text only.
  */
 import { describe, expect, it } from 'vitest';
-import { distribution, distributionTable, percentile, replaceSection, sectionOf, seriesTable, stats, summarySection, verdictLines } from '../../scripts/bench/benchmark';
+import {
+  distribution,
+  distributionTable,
+  percentile,
+  replaceSection,
+  sectionOf,
+  seriesTable,
+  stats,
+  summarySection,
+  verdictLines,
+} from '../../scripts/bench/benchmark';
 import { ownStartMs, startPhases } from '../../scripts/bench/agentStart';
 import { parseArgs } from '../../scripts/bench/run';
 import { angeliaPhases, barePhases, bareLaunch, ownMs, PHASES } from '../../scripts/bench/turnOverhead';
@@ -55,7 +65,10 @@ describe('the Markdown of docs/benchmarks.md', () => {
   });
 
   it('writes a distribution row with n, min, p50, p95, p99 and max, and a row with no samples', () => {
-    const t = distributionTable([{ label: 'x', xs: [1, 2, 3, 4, 100] }, { label: 'none', xs: [] }]);
+    const t = distributionTable([
+      { label: 'x', xs: [1, 2, 3, 4, 100] },
+      { label: 'none', xs: [] },
+    ]);
     expect(t).toContain('| x | 5 | 1.0 | **3.0** | 100 | 100 | 100 |  |');
     expect(t).toContain('| none | 0 | – | – | – | – | – | no samples |');
   });
@@ -72,13 +85,23 @@ describe('the Markdown of docs/benchmarks.md', () => {
       '- Target: t3 — measured nothing → **NOT MEASURED**',
     ]);
     const doc = replaceSection('# B\n', 'a', `## A\n\nMachine: x; measured 2026-01-02T03:04:05.678Z.\n\n${lines}\n\ntable`);
-    const summary = summarySection(doc, [{ id: 'a', title: 'Bench A' }, { id: 'b', title: 'Bench B' }]);
+    const summary = summarySection(doc, [
+      { id: 'a', title: 'Bench A' },
+      { id: 'b', title: 'Bench B' },
+    ]);
     expect(summary).toContain('**Bench A** (`a`, measured 2026-01-02T03:04:05.678Z)');
     expect(summary).toContain('- Target: t2 ≤ 2 — measured 3 → **MISS**');
     expect(summary).toContain('**Bench B** (`b`)\n\n- not run yet');
     // A --quick section says so in the summary too.
-    const quick = replaceSection(doc, 'b', `## B\n\nMachine: y; measured 2026-01-03T00:00:00.000Z.\n\n${lines}\n\n_Quick run (\`--quick\`): fewer samples than the full suite; figures for validation only._`);
-    const both = summarySection(quick, [{ id: 'a', title: 'Bench A' }, { id: 'b', title: 'Bench B' }]);
+    const quick = replaceSection(
+      doc,
+      'b',
+      `## B\n\nMachine: y; measured 2026-01-03T00:00:00.000Z.\n\n${lines}\n\n_Quick run (\`--quick\`): fewer samples than the full suite; figures for validation only._`,
+    );
+    const both = summarySection(quick, [
+      { id: 'a', title: 'Bench A' },
+      { id: 'b', title: 'Bench B' },
+    ]);
     expect(both).toContain('**Bench B** (`b`, measured 2026-01-03T00:00:00.000Z, quick run: fewer samples, for validation only)');
     expect(both).toContain('**Bench A** (`a`, measured 2026-01-02T03:04:05.678Z)\n');
   });
@@ -87,16 +110,32 @@ describe('the Markdown of docs/benchmarks.md', () => {
 describe('phases', () => {
   it('splits a probed `angelia run` into phases that add up to its wall time', () => {
     const marks = [
-      ['probe', 100], ['spawn', 400], ['> initialize', 401], ['< initialize', 550], ['> config/read', 552], ['< config/read', 570],
-      ['> configRequirements/read', 571], ['< configRequirements/read', 575],
-      ['> thread/resume', 576], ['< thread/resume', 1600], ['> turn/start', 1605], ['< turn/start', 1700], ['turn/completed', 1900],
-      ['codex exit', 1960], ['node exit', 1970],
+      ['probe', 100],
+      ['spawn', 400],
+      ['> initialize', 401],
+      ['< initialize', 550],
+      ['> config/read', 552],
+      ['< config/read', 570],
+      ['> configRequirements/read', 571],
+      ['< configRequirements/read', 575],
+      ['> thread/resume', 576],
+      ['< thread/resume', 1600],
+      ['> turn/start', 1605],
+      ['< turn/start', 1700],
+      ['turn/completed', 1900],
+      ['codex exit', 1960],
+      ['node exit', 1970],
     ].map(([name, at]) => ({ name: name as string, at: at as number }));
     const p = angeliaPhases(marks, 2000);
     expect(p).toEqual({ toSpawn: 400, initialize: 150, checks: 26, thread: 1024, toTurn: 5, turn: 295, codexExit: 60, nodeExit: 10, rest: 30, total: 2000 });
     const { total, ...parts } = p!;
     expect(Object.values(parts).reduce((a, b) => a + b, 0)).toBe(total);
-    expect(angeliaPhases(marks.filter((m) => m.name !== '> thread/resume'), 2000)).toBeUndefined();
+    expect(
+      angeliaPhases(
+        marks.filter((m) => m.name !== '> thread/resume'),
+        2000,
+      ),
+    ).toBeUndefined();
   });
 
   it('splits a bare-client run the same way, with no checks', () => {
@@ -107,7 +146,7 @@ describe('phases', () => {
     expect(Object.keys(p)).toEqual([...PHASES]);
   });
 
-  it('counts as Angelia\'s own time only the phases where the client works, not Codex', () => {
+  it("counts as Angelia's own time only the phases where the client works, not Codex", () => {
     const a = barePhases({ spawn: 120, initialize: 230, thread: 1700, turnStart: 1700, turnCompleted: 2000, codexExit: 2040, end: 2041 }, 2060);
     const b = { toSpawn: 400, initialize: 150, checks: 26, thread: 1024, toTurn: 5, turn: 295, codexExit: 60, nodeExit: 10, rest: 30, total: 2000 };
     // (400−120) + 26 + 5 + (60−40) + (10−1) + (30−19): Codex's initialize, thread and turn are left out.
@@ -116,7 +155,18 @@ describe('phases', () => {
   });
 
   it('splits an agent start into plan, spawn, requests and attestation', () => {
-    const m = { t0: 0, startCalled: 30, initialized: 150, '> config/read': 151, '< config/read': 170, '> configRequirements/read': 171, '< configRequirements/read': 175, '> thread/start': 176, '< thread/start': 1600, done: 1620 };
+    const m = {
+      t0: 0,
+      startCalled: 30,
+      initialized: 150,
+      '> config/read': 151,
+      '< config/read': 170,
+      '> configRequirements/read': 171,
+      '< configRequirements/read': 175,
+      '> thread/start': 176,
+      '< thread/start': 1600,
+      done: 1620,
+    };
     const p = startPhases(m)!;
     expect(p).toEqual({ plan: 30, spawnInit: 120, checks: 26, configRead: 19, requirements: 4, thread: 1424, attest: 20, total: 1620 });
     expect(p.plan + p.spawnInit + p.checks + p.thread + p.attest).toBe(p.total);
@@ -142,7 +192,12 @@ describe('the bare client and the command line', () => {
 
   it('takes benchmark ids as words or --only, and refuses unknown ones', () => {
     expect(parseArgs(['turn-overhead', 'renderer'])).toMatchObject({ ids: ['turn-overhead', 'renderer'], runs: 7, write: true, build: true, quick: false });
-    expect(parseArgs(['--only', 'host-ready', '--runs', '5', '--no-write', '--quick'])).toMatchObject({ ids: ['host-ready'], runs: 5, write: false, quick: true });
+    expect(parseArgs(['--only', 'host-ready', '--runs', '5', '--no-write', '--quick'])).toMatchObject({
+      ids: ['host-ready'],
+      runs: 5,
+      write: false,
+      quick: true,
+    });
     expect(() => parseArgs(['nope'])).toThrow(/no benchmark named nope/);
     expect(() => parseArgs(['--runs', '1'])).toThrow(/--runs/);
     expect(() => parseArgs(['--frob'])).toThrow(/unknown argument --frob/);

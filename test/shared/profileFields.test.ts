@@ -5,7 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProfileDraft } from '../../src/shared/contract';
-import { EDITOR_SECTIONS, FIELD_KEYS, fieldDefault, fieldSpec, newProfileValues, PROFILE_FIELDS, PROFILE_FIXES, type FieldKey, type FieldKind } from '../../src/shared/profileFields';
+import {
+  EDITOR_SECTIONS,
+  FIELD_KEYS,
+  fieldDefault,
+  fieldSpec,
+  newProfileValues,
+  PROFILE_FIELDS,
+  PROFILE_FIXES,
+  type FieldKey,
+  type FieldKind,
+} from '../../src/shared/profileFields';
 import { DRAFT_FIELDS as CORE_DRAFT_FIELDS, OPTIONAL_FIELDS } from '../../src/main/core/profiles/draft';
 import { copiedFields } from '../../src/main/core/table/load';
 import { FIELD_FIXES, profileSchema } from '../../src/main/core/table/schema';
@@ -90,8 +100,15 @@ describe('the resolved profile', () => {
     const raw = profileSchema.parse({ cwd: '/w/a', unsafe_ok: true, model: 'gpt-5.5' });
     const copied = copiedFields(raw);
     expect(copied).toMatchObject({
-      backend: 'codex', permissionMode: 'acceptEdits', sandbox: true, model: 'gpt-5.5', effort: null,
-      unsafeOk: true, isolated: false, sharedWrite: false, mediaTags: false,
+      backend: 'codex',
+      permissionMode: 'acceptEdits',
+      sandbox: true,
+      model: 'gpt-5.5',
+      effort: null,
+      unsafeOk: true,
+      isolated: false,
+      sharedWrite: false,
+      mediaTags: false,
     });
     const byHand: readonly string[] = RESOLVED_BY_HAND;
     expect(Object.keys(copied)).toEqual(FIELD_KEYS.filter((k) => !byHand.includes(k)).map(camelKey));

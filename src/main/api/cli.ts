@@ -65,7 +65,12 @@ export async function messageArg(words: string[], io: CliIo, literal = false): P
  * Runs `call` against the located API and maps failures to exit codes with a line on stderr
  * (`angelia <command>: <reason>`). Answers the exit code `done` returns, or the failure's.
  */
-export async function withApi<T>(command: string, io: CliIo, call: (ep: ApiEndpoint, api: <R>(method: 'GET' | 'POST', path: string, body?: unknown, opts?: CallOptions) => Promise<R>) => Promise<T>, done: (value: T) => number): Promise<number> {
+export async function withApi<T>(
+  command: string,
+  io: CliIo,
+  call: (ep: ApiEndpoint, api: <R>(method: 'GET' | 'POST', path: string, body?: unknown, opts?: CallOptions) => Promise<R>) => Promise<T>,
+  done: (value: T) => number,
+): Promise<number> {
   try {
     const ep = locateApi(io.env);
     const value = await call(ep, (method, path, body, opts) => callApi(ep, method, path, body, opts));

@@ -42,17 +42,18 @@ export const MAILBOX_FALLBACK_CODES: readonly string[] = ['EPERM', 'EACCES', 'EN
  * filter still refuses every Unix socket, and `ANGELIA_API_TOKEN` is kept from it.
  */
 export const ESCALATED = (mailbox: string, code: string): string =>
-  `this command cannot reach Angelia: your chat's mailbox ${mailbox} is closed to it (${code}), which happens when a command runs outside `
-  + 'the sandbox after an approval; there Codex still denies Angelia\'s private folders and every Unix socket. Run angelia as an ordinary '
-  + 'command, inside the sandbox (do not ask to run it outside).';
+  `this command cannot reach Angelia: your chat's mailbox ${mailbox} is closed to it (${code}), which happens when a command runs outside ` +
+  "the sandbox after an approval; there Codex still denies Angelia's private folders and every Unix socket. Run angelia as an ordinary " +
+  'command, inside the sandbox (do not ask to run it outside).';
 
 /**
  * What a command run inside a read-only copy answering `POST /ask` is told (its environment has
  * `ANGELIA_ASK=1`, launch/env.ts ASK_ENV): such a copy has no channel to Angelia by design (no
  * mailbox, no token, no socket; docs/api-ask.md), whether or not Angelia runs.
  */
-export const READ_ONLY_COPY = 'this is a read-only copy answering a question: it cannot reach Angelia (no channel is given to it, by design). '
-  + 'Put what you would send into your answer instead.';
+export const READ_ONLY_COPY =
+  'this is a read-only copy answering a question: it cannot reach Angelia (no channel is given to it, by design). ' +
+  'Put what you would send into your answer instead.';
 
 /**
  * Why a call failed: `status` 0 when nothing answered (then `code` is `not-running`), no token was found
@@ -60,7 +61,11 @@ export const READ_ONLY_COPY = 'this is a read-only copy answering a question: it
  * it runs in a read-only copy answering a question (`read-only-copy`, see READ_ONLY_COPY).
  */
 export class ApiClientError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ApiClientError';
   }
@@ -93,7 +98,8 @@ export function locateApi(env: InstanceEnv): ApiEndpoint {
       throw new ApiClientError(0, 'no-token', `your identity file ${file} cannot be read (${code ?? 'not JSON'}): Angelia writes it when your agent starts`);
     }
     const { chat, token } = (typeof identity === 'object' && identity !== null ? identity : {}) as { chat?: unknown; token?: unknown };
-    if (typeof chat !== 'string' || typeof token !== 'string' || !token) throw new ApiClientError(0, 'no-token', `your identity file ${file} does not hold a chat and a token: restart your chat`);
+    if (typeof chat !== 'string' || typeof token !== 'string' || !token)
+      throw new ApiClientError(0, 'no-token', `your identity file ${file} does not hold a chat and a token: restart your chat`);
     return { socketPath, token, from: chat, mailbox };
   }
   let token: string;
@@ -102,7 +108,9 @@ export function locateApi(env: InstanceEnv): ApiEndpoint {
   } catch {
     // An Angelia from before `<state>/private/` keeps it at `<state>/api.token` until it restarts (instance/migrate.ts).
     const legacy = join(paths.stateDir, 'api.token');
-    const why = existsSync(legacy) ? ` (an older Angelia keeps it at ${legacy}): restart Angelia (the app, or angelia serve); it moves the token into ${paths.privateDir}` : ': start Angelia first (the app, or angelia serve)';
+    const why = existsSync(legacy)
+      ? ` (an older Angelia keeps it at ${legacy}): restart Angelia (the app, or angelia serve); it moves the token into ${paths.privateDir}`
+      : ': start Angelia first (the app, or angelia serve)';
     throw new ApiClientError(0, 'no-token', `no owner token at ${paths.apiToken}${why}`);
   }
   if (!token) throw new ApiClientError(0, 'no-token', `the owner token file ${paths.apiToken} is empty: restart Angelia`);
@@ -126,7 +134,10 @@ function answerValue<T>(status: number, parsed: unknown): T {
 
 /** A socket connect that failed with `code` (nothing was sent). */
 class ConnectError extends Error {
-  constructor(readonly code: string, readonly socketPath: string) {
+  constructor(
+    readonly code: string,
+    readonly socketPath: string,
+  ) {
     super(`connect ${code} ${socketPath}`);
   }
 }
@@ -149,16 +160,29 @@ export async function callApi<T = unknown>(ep: ApiEndpoint, method: 'GET' | 'POS
   }
 }
 
-async function callThroughMailbox<T>(ep: ApiEndpoint, mailbox: string, method: 'GET' | 'POST', path: string, body: unknown, opts: CallOptions, socketCode: string): Promise<T> {
+async function callThroughMailbox<T>(
+  ep: ApiEndpoint,
+  mailbox: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  opts: CallOptions,
+  socketCode: string,
+): Promise<T> {
   const [bare = path, search = ''] = path.split('?', 2);
   const query = search ? Object.fromEntries(new URLSearchParams(search)) : undefined;
-  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw new ApiClientError(0, 'io', 'a mailbox request body must be a JSON object');
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
+    throw new ApiClientError(0, 'io', 'a mailbox request body must be a JSON object');
   let out: { status: number; body: unknown };
   try {
     out = await callMailbox({
-      mailbox, timeoutMs: opts.timeoutMs ?? 30_000, ...(opts.pickupMs !== undefined ? { pickupMs: opts.pickupMs } : {}),
+      mailbox,
+      timeoutMs: opts.timeoutMs ?? 30_000,
+      ...(opts.pickupMs !== undefined ? { pickupMs: opts.pickupMs } : {}),
       request: {
-        token: ep.token, method, path: bare,
+        token: ep.token,
+        method,
+        path: bare,
         ...(ep.from ? { from: ep.from } : {}),
         ...(query ? { query } : {}),
         ...(body !== undefined ? { body: body as Record<string, unknown> } : {}),
@@ -166,7 +190,8 @@ async function callThroughMailbox<T>(ep: ApiEndpoint, mailbox: string, method: '
     });
   } catch (e) {
     if (!(e instanceof MailboxError)) throw e;
-    if (e.code === 'not-picked-up') throw new ApiClientError(0, 'not-running', `Angelia is not running (the socket ${ep.socketPath} gave ${socketCode}, and ${e.message})`);
+    if (e.code === 'not-picked-up')
+      throw new ApiClientError(0, 'not-running', `Angelia is not running (the socket ${ep.socketPath} gave ${socketCode}, and ${e.message})`);
     throw new ApiClientError(0, e.code === 'timeout' ? 'timeout' : e.code === 'io' ? 'io' : 'bad-answer', e.message);
   }
   return answerValue<T>(out.status, out.body);
@@ -176,43 +201,52 @@ async function callThroughMailbox<T>(ep: ApiEndpoint, mailbox: string, method: '
 function callSocket<T>(ep: ApiEndpoint, method: 'GET' | 'POST', path: string, body: unknown, opts: CallOptions): Promise<T> {
   const text = body === undefined ? null : JSON.stringify(body);
   return new Promise<T>((resolve, reject) => {
-    const req = request({
-      socketPath: ep.socketPath, method, path,
-      // A connection per call, never a kept-alive one: a pooled socket the server has just closed failed
-      // the next call as a reset (`io`, exit 1) instead of "not running" (exit 3), and each reuse added a
-      // `connect` listener to it (MaxListenersExceededWarning after 10 calls). A Unix socket connect is cheap.
-      agent: false,
-      headers: {
-        host: 'localhost', authorization: `Bearer ${ep.token}`, accept: 'application/json',
-        ...(text !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}),
+    const req = request(
+      {
+        socketPath: ep.socketPath,
+        method,
+        path,
+        // A connection per call, never a kept-alive one: a pooled socket the server has just closed failed
+        // the next call as a reset (`io`, exit 1) instead of "not running" (exit 3), and each reuse added a
+        // `connect` listener to it (MaxListenersExceededWarning after 10 calls). A Unix socket connect is cheap.
+        agent: false,
+        headers: {
+          host: 'localhost',
+          authorization: `Bearer ${ep.token}`,
+          accept: 'application/json',
+          ...(text !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}),
+        },
       },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(raw);
-        } catch {
-          reject(new ApiClientError(res.statusCode ?? 0, 'bad-answer', `Angelia answered ${res.statusCode ?? '?'} with something that is not JSON`));
-          return;
-        }
-        try {
-          resolve(answerValue<T>(res.statusCode ?? 0, parsed));
-        } catch (e) {
-          reject(e as Error);
-        }
-      });
-      res.on('error', (e) => reject(new ApiClientError(0, 'io', e.message)));
-    });
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(raw);
+          } catch {
+            reject(new ApiClientError(res.statusCode ?? 0, 'bad-answer', `Angelia answered ${res.statusCode ?? '?'} with something that is not JSON`));
+            return;
+          }
+          try {
+            resolve(answerValue<T>(res.statusCode ?? 0, parsed));
+          } catch (e) {
+            reject(e as Error);
+          }
+        });
+        res.on('error', (e) => reject(new ApiClientError(0, 'io', e.message)));
+      },
+    );
     req.setTimeout(opts.timeoutMs ?? 30_000, () => {
       req.destroy(new ApiClientError(0, 'timeout', `no answer from Angelia within ${Math.round((opts.timeoutMs ?? 30_000) / 1000)} s`));
     });
     let connected = false;
-    req.on('socket', (s) => s.once('connect', () => {
-      connected = true;
-    }));
+    req.on('socket', (s) =>
+      s.once('connect', () => {
+        connected = true;
+      }),
+    );
     req.on('error', (e: NodeJS.ErrnoException) => {
       if (e instanceof ApiClientError) reject(e);
       else if (!connected && e.code && e.syscall === 'connect') reject(new ConnectError(e.code, ep.socketPath));

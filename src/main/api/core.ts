@@ -47,30 +47,52 @@ const turn = z.string().nullable().describe('the API turn id (as `/turn` answere
 /** The events of `GET /events`, one JSON object per SSE `data:` line, named by `event`. */
 export const ApiEventSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('turn'), key, at, turn: z.string(), text: z.string().describe('the message the turn runs on') }).strict(),
-  z.object({
-    event: z.literal('progress'), key, at, turn,
-    kind: z.enum(['command', 'fileChange', 'notice', 'error']),
-    text: z.string().describe('one line: the command and its status, the files changed, the notice or error'),
-  }).strict(),
+  z
+    .object({
+      event: z.literal('progress'),
+      key,
+      at,
+      turn,
+      kind: z.enum(['command', 'fileChange', 'notice', 'error']),
+      text: z.string().describe('one line: the command and its status, the files changed, the notice or error'),
+    })
+    .strict(),
   z.object({ event: z.literal('out'), key, at, turn, text: z.string().describe('a completed agent message (markdown)') }).strict(),
-  z.object({
-    event: z.literal('permission'), key, at, turn,
-    id: z.string().describe('the approval id (a UUID; any unique prefix of 5+ characters answers it)'),
-    tool: z.string().describe('command, fileChange, permissions, userInput, elicitation or unknown'),
-    preview: z.string().describe('one line: what the agent wants'),
-    detail: z.string().nullable(),
-    answers: z.array(z.string()).describe('the answers offered'),
-  }).strict(),
-  z.object({
-    event: z.literal('permission-answered'), key, at, id: z.string(),
-    state: z.enum(['answered', 'timedOut', 'withdrawn']),
-    allow: z.boolean(), answer: z.string().nullable(), by: z.string().nullable(),
-  }).strict(),
-  z.object({
-    event: z.literal('turn-end'), key, at, turn,
-    status: z.enum(['completed', 'failed', 'interrupted', 'dropped']),
-    reason: z.string().nullable(),
-  }).strict(),
+  z
+    .object({
+      event: z.literal('permission'),
+      key,
+      at,
+      turn,
+      id: z.string().describe('the approval id (a UUID; any unique prefix of 5+ characters answers it)'),
+      tool: z.string().describe('command, fileChange, permissions, userInput, elicitation or unknown'),
+      preview: z.string().describe('one line: what the agent wants'),
+      detail: z.string().nullable(),
+      answers: z.array(z.string()).describe('the answers offered'),
+    })
+    .strict(),
+  z
+    .object({
+      event: z.literal('permission-answered'),
+      key,
+      at,
+      id: z.string(),
+      state: z.enum(['answered', 'timedOut', 'withdrawn']),
+      allow: z.boolean(),
+      answer: z.string().nullable(),
+      by: z.string().nullable(),
+    })
+    .strict(),
+  z
+    .object({
+      event: z.literal('turn-end'),
+      key,
+      at,
+      turn,
+      status: z.enum(['completed', 'failed', 'interrupted', 'dropped']),
+      reason: z.string().nullable(),
+    })
+    .strict(),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

@@ -9,16 +9,23 @@ import { AppFailure } from '../../shared/result';
 import { isWithin } from '../core/instance/paths';
 
 /** The body of every error answer. */
-export const ErrorBody = z.object({
-  error: z.string().describe('what went wrong, safe to show'),
-  code: z.string().describe('stable, for programs'),
-  fix: z.string().optional().describe('what to do about it (owner callers only)'),
-}).strict();
+export const ErrorBody = z
+  .object({
+    error: z.string().describe('what went wrong, safe to show'),
+    code: z.string().describe('stable, for programs'),
+    fix: z.string().optional().describe('what to do about it (owner callers only)'),
+  })
+  .strict();
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** An error the API answers with `status`: `message` is already safe to show to the caller. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly fix?: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fix?: string,
+  ) {
     super(message);
     this.name = 'ApiError';
   }

@@ -38,9 +38,7 @@ export interface ApiRequest {
 export type Via = { kind: 'socket' } | { kind: 'mailbox'; chat: string };
 
 /** What the handler answers: a JSON answer, or (socket only) an event stream to open. */
-export type Outcome =
-  | { kind: 'json'; status: number; body: unknown }
-  | { kind: 'sse'; open(sink: EventSink): Promise<() => void> };
+export type Outcome = { kind: 'json'; status: number; body: unknown } | { kind: 'sse'; open(sink: EventSink): Promise<() => void> };
 
 /** The handler: never throws; every failure becomes a JSON error answer. */
 export interface ApiHandler {
@@ -60,7 +58,10 @@ export interface HandlerDeps {
 export const SOCKET_ONLY = 'the event stream is served on the API socket only; a mailbox carries one request and its answer';
 
 function issues(e: z.ZodError, where: string): string {
-  return e.issues.slice(0, 5).map((i) => `${[where, ...i.path.map(String)].join('.')}: ${i.message}`).join('; ');
+  return e.issues
+    .slice(0, 5)
+    .map((i) => `${[where, ...i.path.map(String)].join('.')}: ${i.message}`)
+    .join('; ');
 }
 
 /** Parses a route's query (strings only, no repeated names) against its schema. Throws ApiError 400. */
@@ -121,7 +122,8 @@ export function createHandler(deps: HandlerDeps): ApiHandler {
     if (!req.target.startsWith('/')) throw new ApiError(400, 'bad-request', 'the request target must be a path');
     const url = new URL(req.target, 'http://localhost');
     const { route, pathKnown } = findRoute(req.method, url.pathname);
-    if (!route) throw new ApiError(pathKnown ? 405 : 404, pathKnown ? 'bad-method' : 'not-found', pathKnown ? 'that method is not served on this path' : 'no such route');
+    if (!route)
+      throw new ApiError(pathKnown ? 405 : 404, pathKnown ? 'bad-method' : 'not-found', pathKnown ? 'that method is not served on this path' : 'no such route');
     if (route.kind === 'sse' && via.kind === 'mailbox') throw new ApiError(400, 'socket-only', SOCKET_ONLY);
     let cls: CallerClass | null = null;
     let chatIds: string[] = [];
@@ -154,9 +156,15 @@ export function createHandler(deps: HandlerDeps): ApiHandler {
         throw new ApiError(403, 'forbidden', caller.kind === 'owner' ? '`from` is only for agent tokens' : '`from` must be your own chat');
       }
       if (!route.access.includes(cls)) {
-        throw new ApiError(403, 'forbidden', cls === 'peer' && route.path === '/send-media' ? 'files go only into your own chat'
-          : cls === 'chat' && route.path === '/ask' ? 'an agent cannot ask its own chat (its own turn is running)'
-            : 'this token may not do that');
+        throw new ApiError(
+          403,
+          'forbidden',
+          cls === 'peer' && route.path === '/send-media'
+            ? 'files go only into your own chat'
+            : cls === 'chat' && route.path === '/ask'
+              ? 'an agent cannot ask its own chat (its own turn is running)'
+              : 'this token may not do that',
+        );
       }
       if (target !== null && !chatIds.includes(target)) throw new ApiError(404, 'unknown-chat', 'no such chat');
     }

@@ -68,7 +68,11 @@ async function takeRequest(file: string): Promise<Buffer | null | 'folder'> {
   if (st.isDirectory()) return 'folder';
   if (!st.isFile()) {
     await unlink(file).catch(() => undefined);
-    throw new ApiError(400, 'bad-request', `the request must be a regular file (found a ${st.isSymbolicLink() ? 'symbolic link' : st.isFIFO() ? 'FIFO' : st.isSocket() ? 'socket' : 'special file'})`);
+    throw new ApiError(
+      400,
+      'bad-request',
+      `the request must be a regular file (found a ${st.isSymbolicLink() ? 'symbolic link' : st.isFIFO() ? 'FIFO' : st.isSocket() ? 'socket' : 'special file'})`,
+    );
   }
   // Opened once (O_RDONLY|O_NOFOLLOW|O_NONBLOCK), checked and read on that descriptor (instance/noFollow.ts).
   const read = await readNoFollow(file, { oneLink: true, maxBytes: MAX_REQUEST_BYTES }).finally(() => unlink(file).catch(() => undefined));
@@ -94,7 +98,8 @@ function apiRequestOf(m: MailboxRequest): ApiRequest {
   const query = m.query ? new URLSearchParams(m.query).toString() : '';
   const body = m.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(m.body), 'utf8');
   return {
-    method: m.method, target: query ? `${m.path}?${query}` : m.path,
+    method: m.method,
+    target: query ? `${m.path}?${query}` : m.path,
     token: m.token !== null && TOKEN.test(m.token) ? m.token : null,
     readBody: async () => {
       if (body.length > MAX_BODY_BYTES) throw new ApiError(413, 'too-large', `the body is over ${MAX_BODY_BYTES / 1024} KB`);
@@ -145,7 +150,15 @@ export async function startMailboxes(opts: MailboxOptions): Promise<RunningMailb
         throw new ApiError(400, 'bad-json', 'the request file is not JSON');
       }
       const m = MailboxRequest.safeParse(parsed);
-      if (!m.success) throw new ApiError(400, 'bad-request', `the request file: ${m.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`);
+      if (!m.success)
+        throw new ApiError(
+          400,
+          'bad-request',
+          `the request file: ${m.error.issues
+            .slice(0, 3)
+            .map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`)
+            .join('; ')}`,
+        );
       if (m.data.from !== undefined && m.data.from !== chat) throw new ApiError(403, 'forbidden', '`from` must be your own chat');
       const n = (perChat.get(chat) ?? 0) + 1;
       perChat.set(chat, n);
@@ -168,7 +181,9 @@ export async function startMailboxes(opts: MailboxOptions): Promise<RunningMailb
         body = { error: 'internal error', code: 'internal' };
       }
     }
-    await answer(dir, id, status, body).catch((e: unknown) => report(`mailbox of chat ${chat}: the answer to ${id} could not be written: ${(e as Error).message}`));
+    await answer(dir, id, status, body).catch((e: unknown) =>
+      report(`mailbox of chat ${chat}: the answer to ${id} could not be written: ${(e as Error).message}`),
+    );
   }
 
   /** Looks at one entry of `dir` (a chat's mailbox): starts serving a request file not yet taken. */
@@ -254,9 +269,11 @@ export async function startMailboxes(opts: MailboxOptions): Promise<RunningMailb
   }
 
   function scan(): Promise<void> {
-    scanning ??= scanOnce().catch((e: unknown) => report(`mailbox scan: ${(e as Error).message}`)).finally(() => {
-      scanning = null;
-    });
+    scanning ??= scanOnce()
+      .catch((e: unknown) => report(`mailbox scan: ${(e as Error).message}`))
+      .finally(() => {
+        scanning = null;
+      });
     return scanning;
   }
 

@@ -17,7 +17,10 @@ export const PICKUP_MS = 10_000;
 
 /** Why a mailbox call failed: `not-picked-up` (nothing took the request), `timeout`, `io`, `bad-answer`. */
 export class MailboxError extends Error {
-  constructor(readonly code: 'not-picked-up' | 'timeout' | 'io' | 'bad-answer', message: string) {
+  constructor(
+    readonly code: 'not-picked-up' | 'timeout' | 'io' | 'bad-answer',
+    message: string,
+  ) {
     super(message);
     this.name = 'MailboxError';
   }

@@ -42,22 +42,29 @@ export function responseName(id: string): string {
 }
 
 /** A request file's content. `path` holds no query: the query is `query`. */
-export const MailboxRequest = z.object({
-  api: z.literal(MAILBOX_API),
-  token: z.string().min(1).max(512).nullable().describe('the chat token (the identity file\'s), or null for a public route'),
-  from: z.string().min(1).max(200).optional().describe('the sending chat; must be the mailbox\'s own'),
-  method: z.enum(['GET', 'POST']),
-  path: z.string().regex(/^\/[^?#\s]*$/, 'an absolute path without query or fragment').max(2048),
-  query: z.record(z.string(), z.string().max(4096)).optional(),
-  body: z.record(z.string(), z.unknown()).optional().describe('the JSON object body of a POST'),
-}).strict();
+export const MailboxRequest = z
+  .object({
+    api: z.literal(MAILBOX_API),
+    token: z.string().min(1).max(512).nullable().describe("the chat token (the identity file's), or null for a public route"),
+    from: z.string().min(1).max(200).optional().describe("the sending chat; must be the mailbox's own"),
+    method: z.enum(['GET', 'POST']),
+    path: z
+      .string()
+      .regex(/^\/[^?#\s]*$/, 'an absolute path without query or fragment')
+      .max(2048),
+    query: z.record(z.string(), z.string().max(4096)).optional(),
+    body: z.record(z.string(), z.unknown()).optional().describe('the JSON object body of a POST'),
+  })
+  .strict();
 export type MailboxRequest = z.infer<typeof MailboxRequest>;
 
 /** An answer file's content. */
-export const MailboxResponse = z.object({
-  api: z.literal(MAILBOX_API),
-  id: z.string(),
-  status: z.number().int().min(100).max(599),
-  body: z.unknown(),
-}).strict();
+export const MailboxResponse = z
+  .object({
+    api: z.literal(MAILBOX_API),
+    id: z.string(),
+    status: z.number().int().min(100).max(599),
+    body: z.unknown(),
+  })
+  .strict();
 export type MailboxResponse = z.infer<typeof MailboxResponse>;

@@ -45,14 +45,34 @@ export const READ_DENIED = 'this profile may not read that file';
 /** System folders nothing is sent from. */
 export const SYSTEM_DIRS = ['/etc', '/proc', '/sys', '/dev', '/var/db', '/private/etc', '/private/var/db'];
 /** Folders under home nothing is sent from, besides HOME_PRIVATE (other tools' state). */
-export const HOME_REFUSED_DIRS = ['.claude', '.grok', '.pi', '.codex', '.config/git', 'Library/Application Support', 'Library/Containers', 'Library/Group Containers'];
+export const HOME_REFUSED_DIRS = [
+  '.claude',
+  '.grok',
+  '.pi',
+  '.codex',
+  '.config/git',
+  'Library/Application Support',
+  'Library/Containers',
+  'Library/Group Containers',
+];
 /** Folder names that refuse everything below them, wherever they are. */
 export const REFUSED_SEGMENTS = ['secrets', '.secrets', 'credentials', 'keychains', '.gnupg', '.ssh'];
 /** File names (folded) that are never sent. */
 export const REFUSED_NAMES: readonly RegExp[] = [
-  /^\.env/, /^\.netrc$/, /^\.npmrc$/, /^\.pypirc$/, /^\.pgpass$/, /^\.vault-token$/, /^\.git-credentials$/,
-  /^\..*_history$/, /^credentials(\.toml)?$/, /^id_/, /\.(pem|key|p12|pfx|keystore|jks)$/, /token.*\.json$/,
-  /^auth\.json$/, /credentials.*\.json$/,
+  /^\.env/,
+  /^\.netrc$/,
+  /^\.npmrc$/,
+  /^\.pypirc$/,
+  /^\.pgpass$/,
+  /^\.vault-token$/,
+  /^\.git-credentials$/,
+  /^\..*_history$/,
+  /^credentials(\.toml)?$/,
+  /^id_/,
+  /\.(pem|key|p12|pfx|keystore|jks)$/,
+  /token.*\.json$/,
+  /^auth\.json$/,
+  /credentials.*\.json$/,
 ];
 
 /** Where the checks look: home, every state folder to protect, Codex's home. All absolute. */
@@ -143,7 +163,14 @@ function expandHomeHere(p: string, home: string): string {
  * (`"~/a.pdf".`, `"~/a.pdf",`), trimmed; `~/` expanded. Not yet checked.
  */
 export function cleanMediaPath(raw: string, home: string): string {
-  return expandHomeHere(raw.trim().replace(/^["'`]+/, '').replace(/["'`.,;:!?]+$/, '').trim(), home);
+  return expandHomeHere(
+    raw
+      .trim()
+      .replace(/^["'`]+/, '')
+      .replace(/["'`.,;:!?]+$/, '')
+      .trim(),
+    home,
+  );
 }
 
 /**
@@ -157,11 +184,24 @@ export async function mediaPathAsMeant(raw: string, home: string): Promise<strin
   const cleaned = cleanMediaPath(raw, home);
   const candidates = [
     expandHomeHere(raw, home),
-    expandHomeHere(raw.trim().replace(/^["'`]+/, '').replace(/["'`]+[.,;:!?]*$/, ''), home),
+    expandHomeHere(
+      raw
+        .trim()
+        .replace(/^["'`]+/, '')
+        .replace(/["'`]+[.,;:!?]*$/, ''),
+      home,
+    ),
   ];
   for (const p of new Set(candidates)) {
     if (p === cleaned) break;
-    if (isAbsolute(p) && (await lstat(p).then(() => true, () => false))) return p;
+    if (
+      isAbsolute(p) &&
+      (await lstat(p).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return p;
   }
   return cleaned;
 }
@@ -182,13 +222,17 @@ async function checkResolved(real: string, st: Stats, given: string | null, plac
   const ids = await Promise.all(privateFiles(places).map((f) => stat(f).catch(() => null)));
   if (ids.some((s) => s !== null && s.dev === st.dev && s.ino === st.ino)) throw refuse();
   if (readDeny) {
-    const rules = readDeny.map((r) => parseRule(r, places.home)).filter((r) => r?.tool === 'Read').map((r) => r!.path);
+    const rules = readDeny
+      .map((r) => parseRule(r, places.home))
+      .filter((r) => r?.tool === 'Read')
+      .map((r) => r!.path);
     if ((given !== null && under(given, rules)) || under(real, await withReal(rules))) throw new ApiError(403, 'media-denied', READ_DENIED);
   }
   if (!st.isFile()) throw new ApiError(403, 'media-kind', 'only regular files can be sent');
   if (st.nlink > 1) throw new ApiError(403, 'media-kind', 'the file has several hard links, so where else it lives cannot be checked; send a copy');
   if (st.size === 0) throw new ApiError(400, 'media-empty', 'the file is empty');
-  if (st.size > MEDIA_MAX_BYTES) throw new ApiError(413, 'media-too-large', `the file is ${(st.size / 1048576).toFixed(1)} MiB; at most ${MEDIA_MAX_BYTES / 1048576} MiB can be sent`);
+  if (st.size > MEDIA_MAX_BYTES)
+    throw new ApiError(413, 'media-too-large', `the file is ${(st.size / 1048576).toFixed(1)} MiB; at most ${MEDIA_MAX_BYTES / 1048576} MiB can be sent`);
 }
 
 /**
@@ -253,7 +297,9 @@ export async function readChecked(media: CheckedMedia): Promise<Buffer> {
   const changed = (): ApiError => new ApiError(409, 'media-changed', 'the file changed while it was being sent; send it again');
   // instance/noFollow.ts: one open, the kind, link count and size checked by fstat, bytes from that descriptor.
   const read = await readNoFollow(media.path, {
-    noCtty: true, oneLink: true, maxBytes: MEDIA_MAX_BYTES,
+    noCtty: true,
+    oneLink: true,
+    maxBytes: MEDIA_MAX_BYTES,
     verify: async (handle, st) => {
       if (st.dev !== media.dev || st.ino !== media.ino) throw changed();
       const opened = await openFilePath(handle.fd, media.path, st);

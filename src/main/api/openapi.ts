@@ -22,7 +22,9 @@ function parameters(route: Route): Json[] {
   const props = (js.properties ?? {}) as Record<string, Json>;
   const required = new Set((js.required ?? []) as string[]);
   return Object.entries(props).map(([name, schema]) => ({
-    name, in: 'query', required: required.has(name),
+    name,
+    in: 'query',
+    required: required.has(name),
     ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
     schema,
   }));
@@ -38,7 +40,7 @@ const COMMON_ERRORS: Record<number, string> = {
   401: 'no token, or a token that names nobody',
   403: 'this caller may not do this',
   404: 'no such chat',
-  408: 'the body did not arrive whole within 30 s of the request\'s head (`request-timeout`; the connection is closed)',
+  408: "the body did not arrive whole within 30 s of the request's head (`request-timeout`; the connection is closed)",
 };
 
 function responses(route: Route): Json {
@@ -59,7 +61,12 @@ function responses(route: Route): Json {
     const errExamples = route.examples.filter((e) => e.status === status);
     out[String(status)] = {
       description: route.errors[status] ?? COMMON_ERRORS[status] ?? 'error',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(errExamples.length ? { examples: examplesAt(errExamples, (e) => e.response) } : {}) } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          ...(errExamples.length ? { examples: examplesAt(errExamples, (e) => e.response) } : {}),
+        },
+      },
     };
   }
   return out;
@@ -92,19 +99,20 @@ export function openApiDocument(routes: readonly Route[] = defaultRoutes): Json 
     info: {
       title: 'Angelia local API',
       version: String(API_VERSION),
-      description: 'HTTP/1.1 over the Unix socket `<state>/api.sock` (mode 600; never a TCP port). Bearer tokens: the owner token '
-        + 'in `<state>/private/api.token`, or a chat\'s agent token (`ANGELIA_API_TOKEN` in its agent\'s environment, and in the identity file of '
-        + 'the chat\'s mailbox); the scheme is matched in any case (`bearer` too). JSON bodies are objects of at most 256 KB, sent '
-        + 'within 30 s of the request\'s head (408 `request-timeout` otherwise; its head within 10 s). Errors are `{error, code}`. Agents whose sandbox refuses Unix '
-        + 'sockets (Linux) send the same requests as files through their chat\'s mailbox `<state>/mailbox/<hash>/` (`<uuid>.req.json` '
-        + '`{api, token, from?, method, path, query?, body?}` → `<uuid>.res.json` `{api, id, status, body}`); `/events` is socket only.',
+      description:
+        'HTTP/1.1 over the Unix socket `<state>/api.sock` (mode 600; never a TCP port). Bearer tokens: the owner token ' +
+        "in `<state>/private/api.token`, or a chat's agent token (`ANGELIA_API_TOKEN` in its agent's environment, and in the identity file of " +
+        "the chat's mailbox); the scheme is matched in any case (`bearer` too). JSON bodies are objects of at most 256 KB, sent " +
+        "within 30 s of the request's head (408 `request-timeout` otherwise; its head within 10 s). Errors are `{error, code}`. Agents whose sandbox refuses Unix " +
+        "sockets (Linux) send the same requests as files through their chat's mailbox `<state>/mailbox/<hash>/` (`<uuid>.req.json` " +
+        '`{api, token, from?, method, path, query?, body?}` → `<uuid>.res.json` `{api, id, status, body}`); `/events` is socket only.',
     },
     servers: [{ url: 'http://localhost', description: 'over the Unix socket <state>/api.sock' }],
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths,
     components: {
       schemas: { Error: schemaOf(ErrorBody, 'output') },
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the owner token, or a chat\'s agent token' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: "the owner token, or a chat's agent token" } },
     },
   };
 }

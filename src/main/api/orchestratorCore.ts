@@ -73,10 +73,18 @@ export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: In
   return {
     info: () => h['app:info']({}),
     chats: () => h['chats:list']({}),
-    profiles: async () => Object.values((await accepted()).profiles).map((p): ApiProfile => ({
-      name: p.name, cwd: p.cwd, permissionMode: p.permissionMode, sandboxed: p.sandbox, model: p.model, effort: p.effort,
-      isolated: p.isolated, acceptFrom: [...p.acceptFrom], answerFrom: [...p.answerFrom],
-    })),
+    profiles: async () =>
+      Object.values((await accepted()).profiles).map((p): ApiProfile => ({
+        name: p.name,
+        cwd: p.cwd,
+        permissionMode: p.permissionMode,
+        sandboxed: p.sandbox,
+        model: p.model,
+        effort: p.effort,
+        isolated: p.isolated,
+        acceptFrom: [...p.acceptFrom],
+        answerFrom: [...p.answerFrom],
+      })),
     sessions: (chatId) => h['chats:sessions']({ chatId }),
     items: (chatId) => h['chats:items']({ chatId }),
     turn: async (chatId, text, opts = {}) => {

@@ -39,7 +39,11 @@ export function checkReach(from: ApiProfile, to: ApiProfile, kind: MessageKind):
 /** At most `limit` messages in any `windowMs` from one chat to another (sliding window, in memory). */
 export class RateLimiter {
   private readonly sent = new Map<string, number[]>();
-  constructor(private readonly limit = RATE_LIMIT, private readonly windowMs = RATE_WINDOW_MS, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly limit = RATE_LIMIT,
+    private readonly windowMs = RATE_WINDOW_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Counts one message from `fromChat` to `toChat`; throws ApiError 429 (and counts nothing) when over the limit. */
   take(fromChat: string, toChat: string): void {
@@ -95,7 +99,9 @@ export function normalizeBreaks(text: string): string {
  * selector. The visible characters are kept as written (no NFKC here: the text is shown as sent).
  */
 export function cleanText(text: string): string {
-  return normalizeBreaks(text).replace(CONTROL, '').replace(INVISIBLE, (c: string, offset: number, s: string) => (keepsGlue(c, offset, s) ? c : ''));
+  return normalizeBreaks(text)
+    .replace(CONTROL, '')
+    .replace(INVISIBLE, (c: string, offset: number, s: string) => (keepsGlue(c, offset, s) ? c : ''));
 }
 
 /**
@@ -129,5 +135,8 @@ export function labelled(profile: string, text: string): string {
 
 /** `text` cleaned, with every line that could pass for a label quoted with `> ` (see `labelled`). */
 export function quoted(text: string): string {
-  return cleanText(text).split('\n').map((l) => (mayPassForLabel(l) ? `> ${l}` : l)).join('\n');
+  return cleanText(text)
+    .split('\n')
+    .map((l) => (mayPassForLabel(l) ? `> ${l}` : l))
+    .join('\n');
 }

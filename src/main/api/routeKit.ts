@@ -94,11 +94,12 @@ export interface StreamRoute extends RouteBase {
 /** A route of the table. */
 export type Route = JsonRoute | StreamRoute;
 
-
 /** A JSON route with typed handler input and answer (checked at compile time, erased in the table). */
 export function json<Q extends z.ZodType | null, B extends z.ZodType | null, R extends z.ZodType>(
   spec: Omit<RouteBase, 'query' | 'body' | 'response'> & {
-    query: Q; body: B; response: R;
+    query: Q;
+    body: B;
+    response: R;
     handle(ctx: RouteContext<Q extends z.ZodType ? z.infer<Q> : undefined, B extends z.ZodType ? z.infer<B> : undefined>): Promise<z.input<R>>;
   },
 ): JsonRoute {
@@ -108,7 +109,7 @@ export function json<Q extends z.ZodType | null, B extends z.ZodType | null, R e
 // ---- schemas shared by several resources ---------------------------------------------------------
 
 export const chatKey = z.string().min(1).max(200).describe('the chat id (the first chat of a profile is named after it)');
-export const fromKey = z.string().min(1).max(200).describe('the sending chat; agent tokens only, and it must be the token\'s own chat');
+export const fromKey = z.string().min(1).max(200).describe("the sending chat; agent tokens only, and it must be the token's own chat");
 export const text = z.string().min(1).max(MAX_TEXT);
 export const ok = z.literal(true);
 

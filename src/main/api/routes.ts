@@ -22,12 +22,18 @@ export type { EventSink, JsonRoute, Route, RouteContext, RouteDeps, RouteExample
 
 /** Every route the API answers, in the order the OpenAPI document lists them. */
 export const routes: readonly Route[] = [
-  healthzRoute, openapiRoute,
-  sendRoute, sendMediaRoute, turnRoute, askRoute,
+  healthzRoute,
+  openapiRoute,
+  sendRoute,
+  sendMediaRoute,
+  turnRoute,
+  askRoute,
   eventsRoute,
   profilesRoute,
-  sessionsRoute, historyRoute,
-  permissionsRoute, permissionRoute,
+  sessionsRoute,
+  historyRoute,
+  permissionsRoute,
+  permissionRoute,
   jobsRoute,
   statusRoute,
 ];
@@ -37,4 +43,3 @@ export function findRoute(method: string, path: string): { route: Route | null; 
   const same = routes.filter((r) => r.path === path);
   return { route: same.find((r) => r.method === method) ?? null, pathKnown: same.length > 0 };
 }
-

@@ -113,12 +113,29 @@ export function socketAnswers(path: string): Promise<boolean> {
  */
 export async function claimSocket(path: string): Promise<void> {
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
-    throw new AppFailure({ code: 'api-socket', message: `the API socket path is ${Buffer.byteLength(path)} bytes long; at most ${MAX_SOCKET_PATH_BYTES}`, where: path, fix: 'set ANGELIA_STATE_DIR to a shorter folder' });
+    throw new AppFailure({
+      code: 'api-socket',
+      message: `the API socket path is ${Buffer.byteLength(path)} bytes long; at most ${MAX_SOCKET_PATH_BYTES}`,
+      where: path,
+      fix: 'set ANGELIA_STATE_DIR to a shorter folder',
+    });
   }
   const st = await lstat(path).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
   if (!st) return;
-  if (!st.isSocket()) throw new AppFailure({ code: 'api-socket', message: `${path} exists and is not a socket; Angelia will not remove it`, where: path, fix: 'move that file away' });
-  if (await socketAnswers(path)) throw new AppFailure({ code: 'api-socket', message: `another Angelia answers on ${path}`, where: path, fix: 'quit the other Angelia (or angelia serve) first' });
+  if (!st.isSocket())
+    throw new AppFailure({
+      code: 'api-socket',
+      message: `${path} exists and is not a socket; Angelia will not remove it`,
+      where: path,
+      fix: 'move that file away',
+    });
+  if (await socketAnswers(path))
+    throw new AppFailure({
+      code: 'api-socket',
+      message: `another Angelia answers on ${path}`,
+      where: path,
+      fix: 'quit the other Angelia (or angelia serve) first',
+    });
   await unlink(path);
 }
 
@@ -126,7 +143,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown, close = fa
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
     ...(close ? { connection: 'close' } : {}),
   });
   res.end(text);
@@ -149,10 +169,13 @@ function readBody(req: IncomingMessage, deadline: number, timeoutMs: number): Pr
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    const timer = setTimeout(() => {
-      req.removeAllListeners('data');
-      reject(new ApiError(REQUEST_TIMEOUT_STATUS, 'request-timeout', `the request did not arrive whole within ${timeoutMs / 1000} s; send the body at once`));
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        req.removeAllListeners('data');
+        reject(new ApiError(REQUEST_TIMEOUT_STATUS, 'request-timeout', `the request did not arrive whole within ${timeoutMs / 1000} s; send the body at once`));
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY_BYTES) {
@@ -182,53 +205,65 @@ function readBody(req: IncomingMessage, deadline: number, timeoutMs: number): Pr
 export async function startApi(opts: ApiOptions): Promise<RunningApi> {
   const env = opts.env ?? process.env;
   const ownerToken = ensureOwnerToken(opts.tokenFile);
-  const stateDirs = [...new Set([
-    opts.stateDir, join(opts.home, '.angelia'),
-    ...(env.ANGELIA_STATE_DIR ? [expandPath(env.ANGELIA_STATE_DIR, opts.home)] : []),
-  ])];
+  const stateDirs = [
+    ...new Set([opts.stateDir, join(opts.home, '.angelia'), ...(env.ANGELIA_STATE_DIR ? [expandPath(env.ANGELIA_STATE_DIR, opts.home)] : [])]),
+  ];
   const places: MediaPlaces = { home: opts.home, stateDirs, codexHome: opts.codexHome };
   // Built on the first `GET /openapi.json`, not here: converting every route's schemas took ~50 ms of the
   // host's start-up (docs/benchmarks.md, host ready).
   let document: ReturnType<typeof openApiDocument> | null = null;
   const deps: RouteDeps = {
-    core: opts.core, places, limiter: opts.limiter ?? new RateLimiter(),
-    askTimeoutMs: opts.askTimeoutMs ?? ASK_TIMEOUT_MS, socketPath: opts.socketPath, openapi: () => (document ??= openApiDocument(routes)),
+    core: opts.core,
+    places,
+    limiter: opts.limiter ?? new RateLimiter(),
+    askTimeoutMs: opts.askTimeoutMs ?? ASK_TIMEOUT_MS,
+    socketPath: opts.socketPath,
+    openapi: () => (document ??= openApiDocument(routes)),
   };
   const handler = createHandler({ core: opts.core, ownerToken, routeDeps: deps, onError: opts.onError });
   const streams = new Set<SseStream>();
 
   const requestTimeoutMs = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-  const server: Server = createServer({
-    // Node's own timeouts, checked every connectionsCheckingInterval: a backstop behind readBody's.
-    requestTimeout: requestTimeoutMs + Math.min(BACKSTOP_MS, requestTimeoutMs),
-    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs),
-    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.round(requestTimeoutMs / 4))),
-  }, (req, res) => {
-    const deadline = Date.now() + requestTimeoutMs;
-    const abort = new AbortController();
-    res.on('close', () => abort.abort());
-    const request: ApiRequest = {
-      method: req.method ?? 'GET', target: req.url ?? '/', token: bearerOf(req),
-      readBody: () => readBody(req, deadline, requestTimeoutMs), discardBody: () => void req.resume(),
-    };
-    void handler.handle(request, { kind: 'socket' }, abort.signal).then(async (out) => {
-      if (out.kind === 'json') {
-        // The rest of a body that did not arrive in time is not read: the connection is closed after the answer.
-        sendJson(res, out.status, out.body, out.status === REQUEST_TIMEOUT_STATUS);
-        return;
-      }
-      const stream = openSse(res, opts.pingMs ?? PING_MS);
-      streams.add(stream);
-      const cleanup = await out.open(stream.send);
-      void stream.closed.then(() => {
-        cleanup();
-        streams.delete(stream);
-      });
-    }).catch((e: unknown) => {
-      opts.onError?.(e);
-      sendJson(res, 500, { error: 'internal error', code: 'internal' });
-    });
-  });
+  const server: Server = createServer(
+    {
+      // Node's own timeouts, checked every connectionsCheckingInterval: a backstop behind readBody's.
+      requestTimeout: requestTimeoutMs + Math.min(BACKSTOP_MS, requestTimeoutMs),
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.round(requestTimeoutMs / 4))),
+    },
+    (req, res) => {
+      const deadline = Date.now() + requestTimeoutMs;
+      const abort = new AbortController();
+      res.on('close', () => abort.abort());
+      const request: ApiRequest = {
+        method: req.method ?? 'GET',
+        target: req.url ?? '/',
+        token: bearerOf(req),
+        readBody: () => readBody(req, deadline, requestTimeoutMs),
+        discardBody: () => void req.resume(),
+      };
+      void handler
+        .handle(request, { kind: 'socket' }, abort.signal)
+        .then(async (out) => {
+          if (out.kind === 'json') {
+            // The rest of a body that did not arrive in time is not read: the connection is closed after the answer.
+            sendJson(res, out.status, out.body, out.status === REQUEST_TIMEOUT_STATUS);
+            return;
+          }
+          const stream = openSse(res, opts.pingMs ?? PING_MS);
+          streams.add(stream);
+          const cleanup = await out.open(stream.send);
+          void stream.closed.then(() => {
+            cleanup();
+            streams.delete(stream);
+          });
+        })
+        .catch((e: unknown) => {
+          opts.onError?.(e);
+          sendJson(res, 500, { error: 'internal error', code: 'internal' });
+        });
+    },
+  );
 
   await mkdir(dirname(opts.socketPath), { recursive: true, mode: 0o700 });
   await claimSocket(opts.socketPath);
@@ -244,8 +279,11 @@ export async function startApi(opts: ApiOptions): Promise<RunningApi> {
   if (opts.mailboxes) {
     try {
       mailboxes = await startMailboxes({
-        stateDir: opts.stateDir, handler, chatIds: async () => (await opts.core.chats()).map((c) => c.id),
-        ...(opts.report ? { report: opts.report } : {}), ...(opts.mailboxRescanMs ? { rescanMs: opts.mailboxRescanMs } : {}),
+        stateDir: opts.stateDir,
+        handler,
+        chatIds: async () => (await opts.core.chats()).map((c) => c.id),
+        ...(opts.report ? { report: opts.report } : {}),
+        ...(opts.mailboxRescanMs ? { rescanMs: opts.mailboxRescanMs } : {}),
       });
     } catch (e) {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -23,8 +23,10 @@ interface ChatTurns {
 
 /** One progress line for a command or file change item, or null when there is nothing new to say. */
 function progressText(item: ChatItem): string | null {
-  if (item.type === 'command') return `${item.status === 'running' ? 'running' : item.status}: ${item.command}${item.exitCode !== null ? ` (exit ${item.exitCode})` : ''}`;
-  if (item.type === 'fileChange') return `${item.status === 'running' ? 'changing' : item.status}: ${item.changes.map((c) => `${c.kind} ${c.path}`).join(', ')}`;
+  if (item.type === 'command')
+    return `${item.status === 'running' ? 'running' : item.status}: ${item.command}${item.exitCode !== null ? ` (exit ${item.exitCode})` : ''}`;
+  if (item.type === 'fileChange')
+    return `${item.status === 'running' ? 'changing' : item.status}: ${item.changes.map((c) => `${c.kind} ${c.path}`).join(', ')}`;
   if (item.type === 'notice') return item.text;
   if (item.type === 'error') return item.message;
   return null;
@@ -127,14 +129,27 @@ export class TurnTracker {
     if (!this.once(`${v.id}:${v.state}`)) return;
     if (v.state === 'pending') {
       this.emit({
-        event: 'permission', key: v.chatId, at: this.at(), turn: this.chats.get(v.chatId)?.current ?? null,
-        id: v.id, tool: v.kind, preview: v.title, detail: v.command ?? v.reason ?? null, answers: [...v.answers],
+        event: 'permission',
+        key: v.chatId,
+        at: this.at(),
+        turn: this.chats.get(v.chatId)?.current ?? null,
+        id: v.id,
+        tool: v.kind,
+        preview: v.title,
+        detail: v.command ?? v.reason ?? null,
+        answers: [...v.answers],
       });
       return;
     }
     this.emit({
-      event: 'permission-answered', key: v.chatId, at: this.at(), id: v.id, state: v.state,
-      allow: v.answer === 'allow' || v.answer === 'allowForSession', answer: v.answer, by: v.by,
+      event: 'permission-answered',
+      key: v.chatId,
+      at: this.at(),
+      id: v.id,
+      state: v.state,
+      allow: v.answer === 'allow' || v.answer === 'allowForSession',
+      answer: v.answer,
+      by: v.by,
     });
   }
 }

@@ -61,7 +61,9 @@ export interface ComposedCore {
 export async function composeCore(edges: CoreEdges): Promise<ComposedCore> {
   const paths = edges.paths ?? resolveInstance(edges.env);
   const orchestrator = await Orchestrator.create({
-    paths, env: edges.env, startCodex: edges.startCodex,
+    paths,
+    env: edges.env,
+    startCodex: edges.startCodex,
     ...(edges.watchTable === false ? { watchTable: false } : {}),
   });
   return {
@@ -73,8 +75,14 @@ export async function composeCore(edges: CoreEdges): Promise<ComposedCore> {
       let api: RunningApi;
       try {
         api = await startApi({
-          core: adapter, socketPath: paths.apiSock, tokenFile: paths.apiToken, stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome,
-          env: edges.env, mailboxes: true,
+          core: adapter,
+          socketPath: paths.apiSock,
+          tokenFile: paths.apiToken,
+          stateDir: paths.stateDir,
+          home: paths.home,
+          codexHome: paths.codexHome,
+          env: edges.env,
+          mailboxes: true,
           ...(edges.logger ? { onError: (e: unknown) => edges.logger?.error(e), report: (m: string) => edges.logger?.info(m) } : {}),
         });
       } catch (e) {

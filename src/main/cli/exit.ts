@@ -77,22 +77,32 @@ export function chatsHint(ep: ApiEndpoint): string {
  * unknown profile or chat (chatsHint: the owner is pointed at `angelia profiles`, an agent at what it
  * can do). Every other outcome is withApi's.
  */
-export async function withApiNamed<T>(command: string, io: CliIo, call: (ep: ApiEndpoint, api: ApiCall) => Promise<T>, done: (value: T) => number): Promise<number> {
+export async function withApiNamed<T>(
+  command: string,
+  io: CliIo,
+  call: (ep: ApiEndpoint, api: ApiCall) => Promise<T>,
+  done: (value: T) => number,
+): Promise<number> {
   let unknown: { message: string; hint: string } | null = null;
-  return withApi<{ value: T } | null>(command, io, async (ep, api) => {
-    try {
-      return { value: await call(ep, api) };
-    } catch (e) {
-      if (!isUnknownName(e)) throw e;
-      unknown = { message: (e as Error).message, hint: chatsHint(ep) };
-      return null;
-    }
-  }, (out) => {
-    if (out === null) {
-      const u = unknown as { message: string; hint: string } | null;
-      io.stderr(`angelia ${command}: ${u?.message ?? 'no such chat'} (${u?.hint ?? 'the chats: angelia profiles'})\n`);
-      return EXIT.usage;
-    }
-    return done(out.value);
-  });
+  return withApi<{ value: T } | null>(
+    command,
+    io,
+    async (ep, api) => {
+      try {
+        return { value: await call(ep, api) };
+      } catch (e) {
+        if (!isUnknownName(e)) throw e;
+        unknown = { message: (e as Error).message, hint: chatsHint(ep) };
+        return null;
+      }
+    },
+    (out) => {
+      if (out === null) {
+        const u = unknown as { message: string; hint: string } | null;
+        io.stderr(`angelia ${command}: ${u?.message ?? 'no such chat'} (${u?.hint ?? 'the chats: angelia profiles'})\n`);
+        return EXIT.usage;
+      }
+      return done(out.value);
+    },
+  );
 }

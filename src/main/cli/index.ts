@@ -14,8 +14,15 @@ import { loadAllCommands, loadCommand } from './commands/lazy';
 async function usage(commands: Record<string, CliCommand>): Promise<string> {
   const { exitCodesText } = await import('./exit');
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}`);
-  return `usage: angelia <command> [options]   (angelia <command> --help: its usage and exit codes; angelia --version)\n\ncommands:\n${lines.join('\n')}\n\n`
-    + exitCodesText({ 0: 'done', 1: 'a failure during the work', 2: 'usage error, or an unknown profile, chat or session', 3: 'the start was refused (or, for the commands that talk to Angelia, it is not running)' });
+  return (
+    `usage: angelia <command> [options]   (angelia <command> --help: its usage and exit codes; angelia --version)\n\ncommands:\n${lines.join('\n')}\n\n` +
+    exitCodesText({
+      0: 'done',
+      1: 'a failure during the work',
+      2: 'usage error, or an unknown profile, chat or session',
+      3: 'the start was refused (or, for the commands that talk to Angelia, it is not running)',
+    })
+  );
 }
 
 /** The text `angelia <name> --help` prints (cli/exit.ts commandHelpText). */

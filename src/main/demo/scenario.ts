@@ -23,10 +23,21 @@ export interface DemoScenarioOptions {
 }
 
 /** What the demo row sees for one model request. */
-interface Ctx { text: string; calls: TurnToolCall[]; opts: DemoScenarioOptions; say: (markdown: string) => Step }
+interface Ctx {
+  text: string;
+  calls: TurnToolCall[];
+  opts: DemoScenarioOptions;
+  say: (markdown: string) => Step;
+}
 
 /** One row of the demo table: when it applies, an example prompt, what it shows, and its moves. */
-interface DemoRow { name: string; match: RegExp; example: string; shows: string; respond: (ctx: Ctx) => Step }
+interface DemoRow {
+  name: string;
+  match: RegExp;
+  example: string;
+  shows: string;
+  respond: (ctx: Ctx) => Step;
+}
 
 /** Single-quotes a string for `/bin/bash -c`. */
 export function shellQuote(s: string): string {
@@ -48,7 +59,10 @@ function fence(text: string): string {
 }
 
 /** What a command was for: `todo` ("create X") and `done` ("created X"). */
-interface Purpose { todo: string; done: string }
+interface Purpose {
+  todo: string;
+  done: string;
+}
 
 function reportExec(call: TurnToolCall | undefined, what: Purpose): string {
   const r = parseExecOutput(call?.output);
@@ -63,7 +77,9 @@ const PLACEHOLDERS = new Set(['.git', '.agents', '.codex', '.aws']);
 function summarizeListing(call: TurnToolCall | undefined): string {
   const r = parseExecOutput(call?.output);
   if (r.exitCode !== 0) return reportExec(call, { todo: 'list the folder', done: 'listed the folder' });
-  const entries = r.output.split('\n').filter((l) => l && !l.startsWith('total '))
+  const entries = r.output
+    .split('\n')
+    .filter((l) => l && !l.startsWith('total '))
     .map((l) => ({ mode: l.split(/\s+/)[0] ?? '', name: l.split(/\s+/).slice(8).join(' ') }))
     .filter((e) => e.name && e.name !== '.' && e.name !== '..');
   const isPlaceholder = (e: { mode: string; name: string }): boolean => PLACEHOLDERS.has(e.name) && e.mode.startsWith('dr-x');
@@ -105,19 +121,28 @@ Every command and request shows up here, and you decide.`;
 /** The demo table: first matching row wins; the last row matches everything. */
 const ROWS: DemoRow[] = [
   {
-    name: 'write-outside', match: /write\s+outside/i, example: 'write outside the workspace',
+    name: 'write-outside',
+    match: /write\s+outside/i,
+    example: 'write outside the workspace',
     shows: 'an escalation request: one command outside the sandbox, run only if you allow it',
     respond: ({ calls, opts, say }) => {
       const file = `${opts.outsideDir.replace(/\/+$/, '')}/angelia-demo-escalated.txt`;
       if (calls.length === 0) {
-        return { exec: { cmd: `touch ${shellQuote(file)} && echo wrote ${shellQuote(file)}`, sandbox_permissions: 'require_escalated',
-          justification: `Create ${file}, outside the workspace the sandbox lets me write` } };
+        return {
+          exec: {
+            cmd: `touch ${shellQuote(file)} && echo wrote ${shellQuote(file)}`,
+            sandbox_permissions: 'require_escalated',
+            justification: `Create ${file}, outside the workspace the sandbox lets me write`,
+          },
+        };
       }
       return say(reportExec(calls[0], { todo: `create \`${file}\` outside the sandbox`, done: `created \`${file}\` outside the sandbox, with your approval` }));
     },
   },
   {
-    name: 'access', match: /\baccess\b/i, example: 'I need access to the shared folder',
+    name: 'access',
+    match: /\baccess\b/i,
+    example: 'I need access to the shared folder',
     shows: 'a permission request for one folder (this turn only), then a write there',
     respond: ({ calls, opts, say }) => {
       const dir = opts.outsideDir.replace(/\/+$/, '') || '/';
@@ -133,25 +158,33 @@ const ROWS: DemoRow[] = [
     },
   },
   {
-    name: 'secret', match: /\bsecrets?\b/i, example: 'show me the secret key',
+    name: 'secret',
+    match: /\bsecrets?\b/i,
+    example: 'show me the secret key',
     shows: 'a read of a denied file: the sandbox blocks it and the agent says so',
     respond: ({ calls, opts, say }) => {
       if (calls.length === 0) return { exec: { cmd: `cat ${shellQuote(opts.secretPath)}` } };
       const r = parseExecOutput(calls[0]?.output);
       if (/permission denied/i.test(r.output)) {
-        return say(`I tried to read \`${opts.secretPath}\`, but **the sandbox blocked it**:\n\n${fence(r.output)}\n\nThis profile denies that path, and approving an escalation would not open it either. I cannot show you its content.`);
+        return say(
+          `I tried to read \`${opts.secretPath}\`, but **the sandbox blocked it**:\n\n${fence(r.output)}\n\nThis profile denies that path, and approving an escalation would not open it either. I cannot show you its content.`,
+        );
       }
       if (r.exitCode === 0) return say(`The read of \`${opts.secretPath}\` was **not** blocked: the sandbox let it through. Check this profile's deny list.`);
       return say(`I could not read \`${opts.secretPath}\`${r.exitCode === undefined ? '' : ` (exit code ${r.exitCode})`}:\n\n${fence(r.output)}`);
     },
   },
   {
-    name: 'run', match: /\brun\b/i, example: 'run ls in my folder',
+    name: 'run',
+    match: /\brun\b/i,
+    example: 'run ls in my folder',
     shows: 'a command run inside the sandbox, with live output, then a summary',
     respond: ({ calls, say }) => (calls.length === 0 ? { exec: { cmd: 'ls -la' } } : say(summarizeListing(calls[0]))),
   },
   {
-    name: 'hello', match: /[\s\S]*/, example: 'hello',
+    name: 'hello',
+    match: /[\s\S]*/,
+    example: 'hello',
     shows: 'a markdown answer streamed in several pieces',
     respond: ({ say }) => say(HELLO),
   },

@@ -10,15 +10,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  IdSource,
-  encodeFrame,
-  failedFrames,
-  hangFrames,
-  responseFrames,
-  type SseFrame,
-  type Step,
-} from './scriptedSteps';
+import { IdSource, encodeFrame, failedFrames, hangFrames, responseFrames, type SseFrame, type Step } from './scriptedSteps';
 import type { ResponsesRequestBody } from './scriptedRequest';
 
 export * from './scriptedSteps';

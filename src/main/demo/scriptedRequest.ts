@@ -57,9 +57,7 @@ export function messageText(item: InputItem): string {
   const c = item.content;
   if (typeof c === 'string') return c;
   if (!Array.isArray(c)) return '';
-  return c
-    .map((p) => (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
-    .join('');
+  return c.map((p) => (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
 }
 
 function outputText(output: unknown): string | undefined {

@@ -30,36 +30,61 @@ export interface ExecArgs {
 }
 
 /** An assistant message streamed in `chunks` deltas (default 3), `delayMs` apart (default 0). */
-export interface MessageStep { message: string; chunks?: number; delayMs?: number }
+export interface MessageStep {
+  message: string;
+  chunks?: number;
+  delayMs?: number;
+}
 /** A `function_call` named `exec_command` with JSON-string arguments and a fresh call id. */
-export interface ExecStep { exec: ExecArgs }
+export interface ExecStep {
+  exec: ExecArgs;
+}
 /** A freeform `custom_tool_call` named `apply_patch`; `patch` is the raw `*** Begin Patch …` text. */
-export interface PatchStep { patch: string }
+export interface PatchStep {
+  patch: string;
+}
 /** A `function_call` named `request_permissions` (needs `features.request_permissions_tool`). */
-export interface RequestPermissionsStep { requestPermissions: { reason?: string; permissions: PermissionsArg } }
+export interface RequestPermissionsStep {
+  requestPermissions: { reason?: string; permissions: PermissionsArg };
+}
 /** Any other `function_call` (e.g. `write_stdin`); object arguments are JSON-encoded. */
-export interface FunctionCallStep { functionCall: { name: string; arguments: Record<string, unknown> | string } }
+export interface FunctionCallStep {
+  functionCall: { name: string; arguments: Record<string, unknown> | string };
+}
 /** One output item of a response. */
 export type ItemStep = MessageStep | ExecStep | PatchStep | RequestPermissionsStep | FunctionCallStep;
 /** A plain HTTP error reply; an object body is JSON-encoded (e.g. 429 `{error:{type:"usage_limit_reached"}}`). */
-export interface HttpErrorStep { httpError: { status: number; body: unknown; headers?: Record<string, string> } }
+export interface HttpErrorStep {
+  httpError: { status: number; body: unknown; headers?: Record<string, string> };
+}
 /** An SSE `response.failed` (e.g. code `context_length_exceeded`, `server_error`). */
-export interface FailedStep { failed: { code: string; message: string } }
+export interface FailedStep {
+  failed: { code: string; message: string };
+}
 /** Several items in one response (`output_index` 0..n); Codex runs the tool calls in parallel. */
-export interface ItemsStep { items: ItemStep[] }
+export interface ItemsStep {
+  items: ItemStep[];
+}
 /** Sends `response.created` and never completes (for interrupt tests); ends when the server closes. */
-export interface HangStep { hang: true }
+export interface HangStep {
+  hang: true;
+}
 /**
  * Drops the connection: `before` destroys the socket without any HTTP reply (a network failure as Codex sees
  * it); `midstream` sends the SSE headers and `response.created`, then destroys the socket before
  * `response.completed`.
  */
-export interface DropStep { drop: 'before' | 'midstream' }
+export interface DropStep {
+  drop: 'before' | 'midstream';
+}
 /** What one model request is answered with. */
 export type Step = ItemStep | HttpErrorStep | FailedStep | ItemsStep | HangStep | DropStep;
 
 /** One SSE frame: `event` is the Responses event type, `data` its JSON payload. */
-export interface SseFrame { event: string; data: Record<string, unknown> }
+export interface SseFrame {
+  event: string;
+  data: Record<string, unknown>;
+}
 
 /** Mints fresh ids (`resp_…`, `msg_…`, `fc_…`, `call_…`): a random per-server prefix plus a counter. */
 export class IdSource {
@@ -105,7 +130,8 @@ export function itemFrames(step: ItemStep, index: number, ids: IdSource): { fram
     const text = step.message;
     const done = { type: 'message', id, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
     const deltas = splitText(text, step.chunks ?? 3).map((delta) =>
-      frame('response.output_text.delta', { item_id: id, output_index: index, content_index: 0, delta }));
+      frame('response.output_text.delta', { item_id: id, output_index: index, content_index: 0, delta }),
+    );
     return {
       frames: [
         frame('response.output_item.added', { output_index: index, item: { type: 'message', id, role: 'assistant', status: 'in_progress', content: [] } }),
@@ -137,8 +163,14 @@ export function itemFrames(step: ItemStep, index: number, ids: IdSource): { fram
   const id = ids.next('fc');
   return {
     frames: [
-      frame('response.output_item.added', { output_index: index, item: { type: 'function_call', id, call_id: callId, name, arguments: '', status: 'in_progress' } }),
-      frame('response.output_item.done', { output_index: index, item: { type: 'function_call', id, call_id: callId, name, arguments: args, status: 'completed' } }),
+      frame('response.output_item.added', {
+        output_index: index,
+        item: { type: 'function_call', id, call_id: callId, name, arguments: '', status: 'in_progress' },
+      }),
+      frame('response.output_item.done', {
+        output_index: index,
+        item: { type: 'function_call', id, call_id: callId, name, arguments: args, status: 'completed' },
+      }),
     ],
     callId,
   };
@@ -152,7 +184,7 @@ export function responseFrames(items: ItemStep[], ids: IdSource): { frames: SseF
   const callIds: string[] = [];
   items.forEach((item, index) => {
     const built = itemFrames(item, index, ids);
-    const delay = 'message' in item ? item.delayMs ?? 0 : 0;
+    const delay = 'message' in item ? (item.delayMs ?? 0) : 0;
     for (const f of built.frames) {
       frames.push(f);
       delays.push(f.event === 'response.output_text.delta' ? delay : 0);

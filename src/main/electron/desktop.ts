@@ -105,7 +105,12 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
     targets: () => windows.windows().map((w) => w.webContents),
   };
   const unbindContract = bindContract(electron.ipcMain, core.api(), trust);
-  const unbindPicker = bindFolderPicker(electron.ipcMain, trust, (senderId, options) => electron.showOpenDialog(windows.mainOf(senderId), options), opts.report);
+  const unbindPicker = bindFolderPicker(
+    electron.ipcMain,
+    trust,
+    (senderId, options) => electron.showOpenDialog(windows.mainOf(senderId), options),
+    opts.report,
+  );
   const unbindIpc = (): void => {
     unbindContract();
     unbindPicker();
@@ -134,29 +139,40 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
   const view = bindTray({
     tray,
     menu: electron.menu,
-    images: { normal: electron.image(files.normal, files.template), attention: electron.image(files.attention, files.template), danger: electron.image(files.danger, false) },
+    images: {
+      normal: electron.image(files.normal, files.template),
+      attention: electron.image(files.attention, files.template),
+      danger: electron.image(files.danger, false),
+    },
     platform,
     onClick: () => windows.togglePopover(),
-    onAction: (action) => handleTrayAction(action, {
-      answer: answerFrom(core, 'tray'),
-      openWindow: () => windows.openMain(),
-      openChat: (chatId) => windows.openMain({ chat: chatId }),
-      reviewTable: () => windows.openMain({ review: 'table' }),
-      toggleLogin: () => {
-        try {
-          opts.loginItem.set(!readLogin());
-        } catch (e) {
-          notifications.notice('Could not change "Start at login"', e instanceof Error ? e.message : String(e));
-        }
-        trayController.setStartAtLogin(readLogin());
-      },
-      quit: () => electron.quit(),
-      notice: (text) => notifications.notice(text),
-    }),
+    onAction: (action) =>
+      handleTrayAction(action, {
+        answer: answerFrom(core, 'tray'),
+        openWindow: () => windows.openMain(),
+        openChat: (chatId) => windows.openMain({ chat: chatId }),
+        reviewTable: () => windows.openMain({ review: 'table' }),
+        toggleLogin: () => {
+          try {
+            opts.loginItem.set(!readLogin());
+          } catch (e) {
+            notifications.notice('Could not change "Start at login"', e instanceof Error ? e.message : String(e));
+          }
+          trayController.setStartAtLogin(readLogin());
+        },
+        quit: () => electron.quit(),
+        notice: (text) => notifications.notice(text),
+      }),
   });
   const trayController = new TrayController({
     view,
-    initial: { ...emptyTrayState, chats: core.chatViews(), sandboxed: sandboxedOf(core.profileViews()), approvals: core.pendingApprovals(), startAtLogin: readLogin() },
+    initial: {
+      ...emptyTrayState,
+      chats: core.chatViews(),
+      sandboxed: sandboxedOf(core.profileViews()),
+      approvals: core.pendingApprovals(),
+      startAtLogin: readLogin(),
+    },
     subscribe: (l) => core.subscribe(l),
     profiles: () => core.profileViews(),
   });

@@ -55,7 +55,8 @@ export interface IpcTrust {
  */
 export function checkSender(event: InvokeEvent, trust: Pick<IpcTrust, 'isTrustedUrl' | 'isOurSender'>): Result<null> {
   const frame = event.senderFrame;
-  const refuse = (why: string): Result<null> => err('untrusted-sender', `this page may not talk to Angelia (${why})`, { fix: 'only the Angelia window can use Angelia' });
+  const refuse = (why: string): Result<null> =>
+    err('untrusted-sender', `this page may not talk to Angelia (${why})`, { fix: 'only the Angelia window can use Angelia' });
   if (!frame) return refuse('its frame is gone');
   if (frame.parent !== undefined && frame.parent !== null) return refuse('a subframe');
   if (!trust.isTrustedUrl(frame.url)) return refuse(`not the Angelia renderer: ${frame.url.slice(0, 120) || '(no URL)'}`);
@@ -100,7 +101,11 @@ export interface FolderDialogOptions {
 }
 
 /** One folder, which may be created in the dialog (macOS), not added to the recent documents (Windows). */
-export const FOLDER_DIALOG: FolderDialogOptions = { title: 'Choose a folder', buttonLabel: 'Choose', properties: ['openDirectory', 'createDirectory', 'dontAddToRecent'] };
+export const FOLDER_DIALOG: FolderDialogOptions = {
+  title: 'Choose a folder',
+  buttonLabel: 'Choose',
+  properties: ['openDirectory', 'createDirectory', 'dontAddToRecent'],
+};
 
 /**
  * Opens the folder dialog for the window whose webContents (`senderId`) asked; desktop.ts passes
@@ -115,7 +120,12 @@ export type ShowFolderDialog = (senderId: number, options: FolderDialogOptions) 
  * when the dialog threw (also passed to `report`), `bad-folder` for a path that is not absolute.
  * Returns the unbind function.
  */
-export function bindFolderPicker(ipcMain: IpcMainLike, trust: Pick<IpcTrust, 'isTrustedUrl' | 'isOurSender'>, show: ShowFolderDialog, report: (e: unknown) => void = () => undefined): () => void {
+export function bindFolderPicker(
+  ipcMain: IpcMainLike,
+  trust: Pick<IpcTrust, 'isTrustedUrl' | 'isOurSender'>,
+  show: ShowFolderDialog,
+  report: (e: unknown) => void = () => undefined,
+): () => void {
   ipcMain.handle(PICK_FOLDER_CHANNEL, async (event): Promise<Result<string | null>> => {
     const checked = checkSender(event, trust);
     if (!checked.ok) return checked;

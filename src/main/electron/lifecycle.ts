@@ -63,7 +63,16 @@ export function desktopExecArg(arg: string): string {
 /** The XDG autostart entry that starts `argv` (the AppImage, or electron + the app folder) hidden. */
 export function autostartEntry(argv: string[]): string {
   const exec = [...argv, HIDDEN_ARG].map(desktopExecArg).join(' ');
-  return ['[Desktop Entry]', 'Type=Application', 'Name=Angelia', 'Comment=Codex agents in their sandboxes', `Exec=${exec}`, 'Terminal=false', 'X-GNOME-Autostart-enabled=true', ''].join('\n');
+  return [
+    '[Desktop Entry]',
+    'Type=Application',
+    'Name=Angelia',
+    'Comment=Codex agents in their sandboxes',
+    `Exec=${exec}`,
+    'Terminal=false',
+    'X-GNOME-Autostart-enabled=true',
+    '',
+  ].join('\n');
 }
 
 /** The file operations the Linux login item needs (node:fs in production). */

@@ -16,7 +16,8 @@
  * 'self' covers (a ws: URL on the page's own host and port; Chromium does so, measured in
  * test/e2e/ui-fake.test.ts), and the attachment upload (`POST /attach`) is same-origin.
  */
-export const RENDERER_CSP = "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; form-action 'none'";
+export const RENDERER_CSP =
+  "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 /**
  * The CSP sent as a response header (Electron's dev server responses, the headless host's files):
@@ -90,7 +91,14 @@ export interface SessionLike {
   setPermissionRequestHandler(handler: ((wc: unknown, permission: string, callback: (granted: boolean) => void) => void) | null): void;
   setPermissionCheckHandler(handler: ((...args: unknown[]) => boolean) | null): void;
   webRequest: {
-    onHeadersReceived(listener: ((details: { url: string; responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: Record<string, string[] | string> }) => void) => void) | null): void;
+    onHeadersReceived(
+      listener:
+        | ((
+            details: { url: string; responseHeaders?: Record<string, string[]> },
+            callback: (response: { responseHeaders?: Record<string, string[] | string> }) => void,
+          ) => void)
+        | null,
+    ): void;
   };
 }
 

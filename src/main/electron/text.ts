@@ -72,11 +72,7 @@ export function askPhrase(view: Pick<ApprovalView, 'kind' | 'requested' | 'comma
 }
 
 function accessLines(requested: NonNullable<ApprovalView['requested']>): string[] {
-  return [
-    ...requested.write.map((p) => `+ write ${p}`),
-    ...requested.read.map((p) => `+ read ${p}`),
-    ...(requested.network ? ['+ network'] : []),
-  ];
+  return [...requested.write.map((p) => `+ write ${p}`), ...requested.read.map((p) => `+ read ${p}`), ...(requested.network ? ['+ network'] : [])];
 }
 
 /**

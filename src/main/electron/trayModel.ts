@@ -118,7 +118,9 @@ function chatRow(chat: ChatView, sandboxed: Record<string, boolean>): TrayItem {
 function approvalRow(view: ApprovalView, chats: ChatView[], sandboxed: Record<string, boolean>): TrayItem {
   const chat = chats.find((c) => c.id === view.chatId);
   const danger = chat ? chatLabel(chat, sandboxed).danger : sandboxed[view.profile] === false;
-  const items: TrayItem[] = askDetail(view).split('\n').map((line) => ({ kind: 'header' as const, label: truncateCodePoints(line, MAX_LABEL) }));
+  const items: TrayItem[] = askDetail(view)
+    .split('\n')
+    .map((line) => ({ kind: 'header' as const, label: truncateCodePoints(line, MAX_LABEL) }));
   items.push({ kind: 'separator' });
   if (view.answers.includes('allow')) items.push({ kind: 'action', label: 'Allow', action: { type: 'answer', approvalId: view.id, answer: 'allow' } });
   if (view.answers.includes('deny')) items.push({ kind: 'action', label: 'Deny', action: { type: 'answer', approvalId: view.id, answer: 'deny' } });

@@ -68,8 +68,18 @@ export function mainWindowOptions(preload: string): WindowOptions {
 /** The options of the macOS popover: frameless, fixed, not in the Dock or the window switcher. */
 export function popoverWindowOptions(preload: string): WindowOptions {
   return {
-    ...POPOVER_SIZE, show: false, title: 'Angelia', frame: false, resizable: false, movable: false, minimizable: false,
-    maximizable: false, fullscreenable: false, skipTaskbar: true, alwaysOnTop: true, webPreferences: secureWebPreferences(preload),
+    ...POPOVER_SIZE,
+    show: false,
+    title: 'Angelia',
+    frame: false,
+    resizable: false,
+    movable: false,
+    minimizable: false,
+    maximizable: false,
+    fullscreenable: false,
+    skipTaskbar: true,
+    alwaysOnTop: true,
+    webPreferences: secureWebPreferences(preload),
   };
 }
 
@@ -170,7 +180,11 @@ export class WindowManager<W extends BrowserWindowLike> {
     if (this.now() - this.hiddenByBlurAt < BLUR_CLICK_MS) return;
     const win = open ?? this.createPopover();
     const bounds = this.opts.trayBounds() ?? { x: 0, y: 0, width: 0, height: 0 };
-    const { x, y } = popoverPosition(bounds, POPOVER_SIZE, this.opts.workArea({ x: Math.round(bounds.x + bounds.width / 2), y: Math.round(bounds.y + bounds.height / 2) }));
+    const { x, y } = popoverPosition(
+      bounds,
+      POPOVER_SIZE,
+      this.opts.workArea({ x: Math.round(bounds.x + bounds.width / 2), y: Math.round(bounds.y + bounds.height / 2) }),
+    );
     win.setPosition(x, y);
     this.opts.activate?.();
     win.show();

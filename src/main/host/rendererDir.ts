@@ -15,7 +15,9 @@ export function rendererDir(env: NodeJS.ProcessEnv = process.env): string {
   const out = given ?? join(dir, 'out', 'renderer');
   if (!existsSync(join(out, 'index.html'))) {
     throw new AppFailure({
-      code: 'no-renderer', message: 'the UI is not built (its index.html is missing)', where: given ? `ANGELIA_RENDERER_DIR=${given}` : out,
+      code: 'no-renderer',
+      message: 'the UI is not built (its index.html is missing)',
+      where: given ? `ANGELIA_RENDERER_DIR=${given}` : out,
       fix: given ? `run "npm run build" in ${dir}, or point ANGELIA_RENDERER_DIR at a built renderer folder (or unset it)` : `run "npm run build" in ${dir}`,
     });
   }

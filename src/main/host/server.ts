@@ -88,14 +88,26 @@ function answerJson(res: ServerResponse, status: number, result: Result<unknown>
   if (res.headersSent) return;
   // A refused upload's body is not read: the connection closes after the answer instead of draining it.
   const close = status === 200 ? {} : { connection: 'close' };
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...close, ...extra });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...close,
+    ...extra,
+  });
   res.end(JSON.stringify(result));
 }
 
 const mb = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 function tooBig(res: ServerResponse): void {
-  answerJson(res, 413, err('too-big', `the file is larger than ${mb(ATTACH_MAX_BYTES)}; files over ${mb(ATTACH_MAX_BYTES)} are refused`, { fix: 'send a smaller file, or put it into the profile folder yourself' }));
+  answerJson(
+    res,
+    413,
+    err('too-big', `the file is larger than ${mb(ATTACH_MAX_BYTES)}; files over ${mb(ATTACH_MAX_BYTES)} are refused`, {
+      fix: 'send a smaller file, or put it into the profile folder yourself',
+    }),
+  );
 }
 
 /**
@@ -108,7 +120,13 @@ async function receiveAttachment(core: CoreApi, token: string, port: number, req
   if (!originAllowed(req.headers.origin, port)) return answerJson(res, 403, err('forbidden', 'uploads are accepted from the Angelia page of this host only'));
   const auth = req.headers.authorization ?? '';
   if (!tokenMatches(auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : null, token)) {
-    return answerJson(res, 401, err('unauthorized', 'the upload did not carry this host\'s token', { fix: 'send it as "Authorization: Bearer <token>" (the token `angelia serve` printed)' }));
+    return answerJson(
+      res,
+      401,
+      err('unauthorized', "the upload did not carry this host's token", {
+        fix: 'send it as "Authorization: Bearer <token>" (the token `angelia serve` printed)',
+      }),
+    );
   }
   const query = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
   const chatId = query.get('chatId');
@@ -147,20 +165,21 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
   // listens: it was ~12 ms of `angelia serve`'s start on a 2-core machine (docs/benchmarks.md, host ready).
   let webSockets: Promise<WebSocketServer> | null = null;
   let closing = false;
-  const loadWebSockets = (): Promise<WebSocketServer> => (webSockets ??= import('ws').then(({ WebSocketServer: Wss }) => {
-    const wss = new Wss({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-    wss.on('connection', (ws: WebSocket) => {
-      const unsubscribe = opts.core.subscribe((event) => send(ws, { type: 'event', event }));
-      ws.on('message', (data, isBinary) => void onMessage(opts.core, ws, data, isBinary));
-      ws.on('close', unsubscribe);
-      // A message over the cap: ws is already closing with 1009 (message too big); let that close frame
-      // reach the client so it can say why. Any other error ends the connection at once.
-      ws.on('error', (e: Error & { code?: string }) => {
-        if (e.code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') ws.terminate();
+  const loadWebSockets = (): Promise<WebSocketServer> =>
+    (webSockets ??= import('ws').then(({ WebSocketServer: Wss }) => {
+      const wss = new Wss({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+      wss.on('connection', (ws: WebSocket) => {
+        const unsubscribe = opts.core.subscribe((event) => send(ws, { type: 'event', event }));
+        ws.on('message', (data, isBinary) => void onMessage(opts.core, ws, data, isBinary));
+        ws.on('close', unsubscribe);
+        // A message over the cap: ws is already closing with 1009 (message too big); let that close frame
+        // reach the client so it can say why. Any other error ends the connection at once.
+        ws.on('error', (e: Error & { code?: string }) => {
+          if (e.code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') ws.terminate();
+        });
       });
-    });
-    return wss;
-  }));
+      return wss;
+    }));
   let port = opts.port ?? 0;
 
   const server: Server = createServer((req, res) => {
@@ -185,10 +204,13 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     if (!originAllowed(req.headers.origin, port)) return reject(socket, 403, 'Forbidden');
     if (!tokenMatches(tokenOf(req), token)) return reject(socket, 401, 'Unauthorized');
     // A client sends nothing on this socket before the 101 answer, so nothing is lost while `ws` loads.
-    loadWebSockets().then((wss) => {
-      if (closing || socket.destroyed) socket.destroy();
-      else wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
-    }, () => reject(socket, 500, 'Internal Server Error'));
+    loadWebSockets().then(
+      (wss) => {
+        if (closing || socket.destroyed) socket.destroy();
+        else wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      },
+      () => reject(socket, 500, 'Internal Server Error'),
+    );
   });
 
   await new Promise<void>((ok, fail) => {

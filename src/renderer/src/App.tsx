@@ -27,7 +27,12 @@ function Banner(): ReactElement | null {
       </div>
     );
   }
-  if (connection === 'closed') return <div className="banner warn" data-testid="banner">Connection to Angelia lost — reconnecting…</div>;
+  if (connection === 'closed')
+    return (
+      <div className="banner warn" data-testid="banner">
+        Connection to Angelia lost — reconnecting…
+      </div>
+    );
   if (problem) {
     return (
       <div className="banner bad" data-testid="banner">

@@ -14,7 +14,14 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const rec = (event: AuditRecord['event'], extra: Partial<AuditRecord> = {}): AuditRecord => ({ at: '2026-03-01T00:00:00.000Z', event, chatId: 'c', profile: 'p', kind: 'command', ...extra });
+const rec = (event: AuditRecord['event'], extra: Partial<AuditRecord> = {}): AuditRecord => ({
+  at: '2026-03-01T00:00:00.000Z',
+  event,
+  chatId: 'c',
+  profile: 'p',
+  kind: 'command',
+  ...extra,
+});
 
 describe('audit log', () => {
   it('creates the file mode 600 (folder 700) and appends one JSON line per record', () => {

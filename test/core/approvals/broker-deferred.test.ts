@@ -20,7 +20,11 @@ function setup() {
   const recordDir = mkdtempSync(join(tmpdir(), 'angelia-broker-deferred-'));
   dirs.push(recordDir);
   const broker = new ApprovalBroker({ timeoutMs: 60_000, audit: memoryAudit(), onUpdate: () => undefined, recordDir });
-  const c = classifyServerRequest('item/commandExecution/requestApproval', { threadId: 't', turnId: 'u', itemId: 'i', command: 'ls', cwd: '/w', availableDecisions: ['accept', 'decline'] }, { fileChanges: new Map(), onRequest: true });
+  const c = classifyServerRequest(
+    'item/commandExecution/requestApproval',
+    { threadId: 't', turnId: 'u', itemId: 'i', command: 'ls', cwd: '/w', availableDecisions: ['accept', 'decline'] },
+    { fileChanges: new Map(), onRequest: true },
+  );
   if (c.type !== 'ask') throw new Error('expected ask');
   const state = (id: string): string => (JSON.parse(readFileSync(join(recordDir, `${id}.json`), 'utf8')) as { state: string }).state;
   return { broker, ask: c, state };

@@ -15,13 +15,21 @@ const floor = grantFloor({ stateDir: '/h/.angelia', home: '/h', codexHome: '/h/.
 const ctx = { fileChanges: new Map(), onRequest: true, floor };
 
 function commandAsk(available: unknown[] = ['accept', 'decline', 'cancel']): AskRequest {
-  const c = classifyServerRequest('item/commandExecution/requestApproval', { threadId: 't', turnId: 'u', itemId: 'i', command: 'rm -rf build/', cwd: '/w', availableDecisions: available }, ctx);
+  const c = classifyServerRequest(
+    'item/commandExecution/requestApproval',
+    { threadId: 't', turnId: 'u', itemId: 'i', command: 'rm -rf build/', cwd: '/w', availableDecisions: available },
+    ctx,
+  );
   if (c.type !== 'ask') throw new Error('expected ask');
   return c;
 }
 
 function permissionsAsk(write = ['/Users/me/shared']): AskRequest {
-  const c = classifyServerRequest('item/permissions/requestApproval', { threadId: 't', turnId: 'u', itemId: 'c', reason: 'need ~/shared', permissions: { fileSystem: { write } } }, ctx);
+  const c = classifyServerRequest(
+    'item/permissions/requestApproval',
+    { threadId: 't', turnId: 'u', itemId: 'c', reason: 'need ~/shared', permissions: { fileSystem: { write } } },
+    ctx,
+  );
   if (c.type !== 'ask') throw new Error('expected ask');
   return c;
 }
@@ -130,7 +138,10 @@ describe('approval broker', () => {
     broker.answer(id, 'allowForSession', 'tray');
     await expect(response).resolves.toEqual({
       wire: { permissions: { fileSystem: { write: ['/a', '/b'] } }, scope: 'session' },
-      answer: 'allowForSession', by: 'tray', reason: null, granted: { read: [], write: ['/a', '/b'], network: false },
+      answer: 'allowForSession',
+      by: 'tray',
+      reason: null,
+      granted: { read: [], write: ['/a', '/b'], network: false },
     });
   });
 
@@ -139,9 +150,14 @@ describe('approval broker', () => {
     const { broker, audit } = makeBroker({ recordDir });
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: permissionsAsk(), rpcId: 64 });
     const e = failureOf(() => broker.answer(id, 'allow', 'window', { grant: { read: [], write: ['/Users/me/shared', '/Users/me/.ssh'], network: false } }));
-    expect(e.app).toEqual({ code: 'bad-answer', message: 'the grant goes beyond what was asked: write /Users/me/.ssh was not requested (asked: write /Users/me/shared)' });
+    expect(e.app).toEqual({
+      code: 'bad-answer',
+      message: 'the grant goes beyond what was asked: write /Users/me/.ssh was not requested (asked: write /Users/me/shared)',
+    });
     expect(failureOf(() => broker.answer(id, 'allow', 'window', { grant: { read: [], write: [], network: true } })).app.code).toBe('bad-answer');
-    expect(failureOf(() => broker.answer(id, 'deny', 'window', { grant: { read: [], write: ['/Users/me/shared'], network: false } })).app.code).toBe('bad-answer');
+    expect(failureOf(() => broker.answer(id, 'deny', 'window', { grant: { read: [], write: ['/Users/me/shared'], network: false } })).app.code).toBe(
+      'bad-answer',
+    );
     expect(await settled(response)).toBe(false);
     expect(audit.records.map((r) => r.event)).toEqual(['requested']);
     expect(readRecord(recordDir, id).state).toBe('pending');
@@ -236,7 +252,11 @@ describe('approval broker', () => {
     vi.useFakeTimers();
     try {
       let broken = false;
-      const audit: AuditSink = { append: () => { if (broken) throw new Error('disk full'); } };
+      const audit: AuditSink = {
+        append: () => {
+          if (broken) throw new Error('disk full');
+        },
+      };
       const errors: unknown[] = [];
       const broker = new ApprovalBroker({ timeoutMs: 1000, audit, onUpdate: () => undefined, onError: (e) => errors.push(e) });
       const { response } = broker.open({ chatId: 'c', profile: 'p', ask: commandAsk(), rpcId: 5 });
@@ -251,7 +271,11 @@ describe('approval broker', () => {
 
   it('an answer whose audit cannot be written throws and changes nothing', async () => {
     let broken = false;
-    const audit: AuditSink = { append: () => { if (broken) throw new Error('disk full'); } };
+    const audit: AuditSink = {
+      append: () => {
+        if (broken) throw new Error('disk full');
+      },
+    };
     const broker = new ApprovalBroker({ timeoutMs: 60_000, audit, onUpdate: () => undefined });
     const { id, response } = broker.open({ chatId: 'c', profile: 'p', ask: commandAsk(), rpcId: 6 });
     broken = true;
@@ -289,15 +313,38 @@ describe('approval broker', () => {
     expect(statSync(recordDir).mode & 0o777).toBe(0o700);
     for (const id of [a.id, b.id]) expect(statSync(join(recordDir, `${id}.json`)).mode & 0o777).toBe(0o600);
     expect(readRecord(recordDir, a.id)).toEqual({
-      version: 1, id: a.id, chatId: 'c', profile: 'p', kind: 'permissions', title: 'More access: write /a, /b',
-      command: null, cwd: null, reason: 'need ~/shared', changes: [], requested: { read: [], write: ['/a', '/b'], network: false },
-      answers: ['allow', 'allowForSession', 'deny'], createdAt: '2026-01-02T03:04:05.000Z', state: 'pending', answer: null, by: null,
-      granted: null, denyReason: null, rpcId: 'r-1', threadId: 't', turnId: 'u', updatedAt: '2026-01-02T03:04:05.000Z',
+      version: 1,
+      id: a.id,
+      chatId: 'c',
+      profile: 'p',
+      kind: 'permissions',
+      title: 'More access: write /a, /b',
+      command: null,
+      cwd: null,
+      reason: 'need ~/shared',
+      changes: [],
+      requested: { read: [], write: ['/a', '/b'], network: false },
+      answers: ['allow', 'allowForSession', 'deny'],
+      createdAt: '2026-01-02T03:04:05.000Z',
+      state: 'pending',
+      answer: null,
+      by: null,
+      granted: null,
+      denyReason: null,
+      rpcId: 'r-1',
+      threadId: 't',
+      turnId: 'u',
+      updatedAt: '2026-01-02T03:04:05.000Z',
     });
     broker.answer(a.id, 'allow', 'window', { grant: { read: [], write: ['/a'], network: false } });
     broker.answer(b.id, 'deny', 'notification', { reason: 'not now' });
     broker.flushDeferred(); // an answer's record is written one macrotask after it
-    expect(readRecord(recordDir, a.id)).toMatchObject({ state: 'answered', answer: 'allow', by: 'window', granted: { read: [], write: ['/a'], network: false } });
+    expect(readRecord(recordDir, a.id)).toMatchObject({
+      state: 'answered',
+      answer: 'allow',
+      by: 'window',
+      granted: { read: [], write: ['/a'], network: false },
+    });
     expect(readRecord(recordDir, b.id)).toMatchObject({ state: 'answered', answer: 'deny', by: 'notification', denyReason: 'not now', rpcId: 2 });
     expect(statSync(join(recordDir, `${a.id}.json`)).mode & 0o777).toBe(0o600);
     await Promise.all([a.response, b.response]);

@@ -6,7 +6,17 @@ import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODEX_HOME_WHY, EARLIER_GRANT_WHY, SLASH_TMP_WHY, STATE_WHY, grantFloor, grantedPlaces, privateReach, splitRequested, type GrantFloor } from '../../../src/main/core/approvals/privateReach';
+import {
+  CODEX_HOME_WHY,
+  EARLIER_GRANT_WHY,
+  SLASH_TMP_WHY,
+  STATE_WHY,
+  grantFloor,
+  grantedPlaces,
+  privateReach,
+  splitRequested,
+  type GrantFloor,
+} from '../../../src/main/core/approvals/privateReach';
 import { compileCodexLaunch } from '../../../src/main/core/compile/codexProfile';
 import type { CompileFacts } from '../../../src/main/core/compile/facts';
 import { makeTestDir, removeTestDir } from '../instance/testDir';
@@ -42,7 +52,17 @@ beforeAll(async () => {
   const facts: CompileFacts = { home, stateDir: state, workspace: join(state, 'workspace'), codexHome, apiSocket: null, platform: 'linux' };
   const launch = compileCodexLaunch(table, 'coder', facts);
   agentTmp = launch.env.TMPDIR ?? '';
-  floor = grantFloor({ stateDir: state, home, codexHome, cwd, platform: 'linux', filesystem: launch.filesystem, sources: launch.sources, writableRoots: launch.writableRoots, tmpdir: agentTmp });
+  floor = grantFloor({
+    stateDir: state,
+    home,
+    codexHome,
+    cwd,
+    platform: 'linux',
+    filesystem: launch.filesystem,
+    sources: launch.sources,
+    writableRoots: launch.writableRoots,
+    tmpdir: agentTmp,
+  });
 });
 
 afterAll(async () => {
@@ -68,7 +88,7 @@ describe("privateReach: Angelia's state folder", () => {
     expect(write(root)).toMatch(/^it holds /);
   });
 
-  it('allows workspace/ paths, but not the workspace whole (it holds other profiles\' folders)', () => {
+  it("allows workspace/ paths, but not the workspace whole (it holds other profiles' folders)", () => {
     expect(read(join(state, 'workspace', 'reports', 'notes'))).toBeNull();
     expect(write(join(state, 'workspace', 'reports'))).toBeNull();
     expect(read(join(state, 'workspace'))).toBe(`it holds ${other} (profile writer's folder)`);
@@ -133,7 +153,7 @@ describe('privateReach: Codex homes, credentials, read-only entries, patterns, s
     expect(read(join(home, '.claude', 'projects', 'x'))).toBe("another CLI's transcripts or config");
   });
 
-  it("never grants a write on or inside a read-only entry of the profile; reading it stays grantable", () => {
+  it('never grants a write on or inside a read-only entry of the profile; reading it stays grantable', () => {
     expect(write(join(cwd, '.codex', 'config.toml'))).toBe('kept read-only: launch file (Codex project config, hooks and rules)');
     expect(write(join(state, 'workspace', '_shared'))).toMatch(/^kept read-only: shared doctrine/);
     expect(read(join(outside, '.codex', 'config.toml'))).toBeNull();
@@ -169,18 +189,22 @@ describe('splitRequested', () => {
     const asked = { read: [state, join(outside, 'in')], write: [join(outside, 'out'), join(codexHome, 'rules')], network: true };
     expect(splitRequested(asked, floor)).toEqual({
       grantable: { read: [join(outside, 'in')], write: [join(outside, 'out')], network: true },
-      refused: [{ access: 'write', path: join(codexHome, 'rules'), why: CODEX_HOME_WHY }, { access: 'read', path: state, why: STATE_WHY }],
+      refused: [
+        { access: 'write', path: join(codexHome, 'rules'), why: CODEX_HOME_WHY },
+        { access: 'read', path: state, why: STATE_WHY },
+      ],
     });
   });
 
   it('nothing grantable left → grantable null; nothing asked → nothing refused', () => {
     expect(splitRequested({ read: [join(state, 'api.token')], write: [], network: false }, floor)).toEqual({
-      grantable: null, refused: [{ access: 'read', path: join(state, 'api.token'), why: STATE_WHY }],
+      grantable: null,
+      refused: [{ access: 'read', path: join(state, 'api.token'), why: STATE_WHY }],
     });
     expect(splitRequested(null, floor)).toEqual({ grantable: null, refused: [] });
   });
 
-  it('relative paths resolve against the base given (the request\'s folder)', () => {
+  it("relative paths resolve against the base given (the request's folder)", () => {
     const base = join(state, 'workspace');
     expect(splitRequested({ read: [relative(base, join(state, 'env'))], write: [], network: false }, floor, base).refused).toHaveLength(1);
   });
@@ -195,7 +219,8 @@ describe('privateReach: paths the agent could swap for a symbolic link', () => {
     expect(write(join(cwd, 'cache-dir'))).toBe(already(cwd, "the profile's folder"));
     expect(read(join(cwd, 'cache-dir', 'deeper', 'file'))).toBe(already(cwd, "the profile's folder"));
     expect(splitRequested({ read: [], write: [join(cwd, 'cache-dir')], network: false }, floor)).toEqual({
-      grantable: null, refused: [{ access: 'write', path: join(cwd, 'cache-dir'), why: already(cwd, "the profile's folder"), already: true }],
+      grantable: null,
+      refused: [{ access: 'write', path: join(cwd, 'cache-dir'), why: already(cwd, "the profile's folder"), already: true }],
     });
   });
 
@@ -237,17 +262,20 @@ describe('privateReach: paths the agent could swap for a symbolic link', () => {
     expect(privateReach(join(shared, 'sub'), 'read', floor, cwd, earlier)).toBe(already(shared, EARLIER_GRANT_WHY));
     expect(privateReach(shared, 'write', floor, cwd, earlier)).toBe(already(shared, EARLIER_GRANT_WHY));
     // A pattern over its parent also matches what lies in it.
-    expect(privateReach(`${outside}/**/*.md`, 'read', floor, cwd, earlier)).toBe(`already writable, not granted again: it matches paths in ${shared} (${EARLIER_GRANT_WHY})`);
+    expect(privateReach(`${outside}/**/*.md`, 'read', floor, cwd, earlier)).toBe(
+      `already writable, not granted again: it matches paths in ${shared} (${EARLIER_GRANT_WHY})`,
+    );
     // Beside it, and once the grant is forgotten, the folder is grantable.
     expect(privateReach(join(outside, 'reports'), 'write', floor, cwd, earlier)).toBeNull();
     expect(privateReach(join(shared, 'sub'), 'read', floor, cwd, [])).toBeNull();
     // Patterns and relative names are placed like requests.
     expect(grantedPlaces({ read: [], write: [`${outside}/out/**/*.txt`, 'rel'], network: false }, floor, outside)).toEqual([
-      { path: join(outside, 'out'), why: EARLIER_GRANT_WHY, own: true }, { path: join(outside, 'rel'), why: EARLIER_GRANT_WHY, own: true },
+      { path: join(outside, 'out'), why: EARLIER_GRANT_WHY, own: true },
+      { path: join(outside, 'rel'), why: EARLIER_GRANT_WHY, own: true },
     ]);
   });
 
-  it("refuses a write on a folder that holds a writable place (the agent could swap the place itself)", () => {
+  it('refuses a write on a folder that holds a writable place (the agent could swap the place itself)', () => {
     const app = join(outside, 'proj', 'app');
     const elsewhere = grantFloor({ stateDir: state, home, codexHome, cwd: app, platform: 'linux' });
     expect(privateReach(join(outside, 'proj'), 'write', elsewhere)).toBe(`it holds ${app} (the profile's folder), which a symbolic link could then replace`);
@@ -262,15 +290,25 @@ describe('privateReach: paths the agent could swap for a symbolic link', () => {
   it('a path inside another path the same request asks to write is covered by it, whatever the order', () => {
     const out = join(outside, 'out');
     const covered = (p: string) => ({ access: 'write' as const, path: p, why: `covered by write ${out}, asked in the same request`, already: true as const });
-    expect(splitRequested({ read: [], write: [out, join(out, 'b')], network: false }, floor)).toEqual({ grantable: { read: [], write: [out], network: false }, refused: [covered(join(out, 'b'))] });
-    expect(splitRequested({ read: [], write: [join(out, 'b'), out], network: false }, floor)).toEqual({ grantable: { read: [], write: [out], network: false }, refused: [covered(join(out, 'b'))] });
+    expect(splitRequested({ read: [], write: [out, join(out, 'b')], network: false }, floor)).toEqual({
+      grantable: { read: [], write: [out], network: false },
+      refused: [covered(join(out, 'b'))],
+    });
+    expect(splitRequested({ read: [], write: [join(out, 'b'), out], network: false }, floor)).toEqual({
+      grantable: { read: [], write: [out], network: false },
+      refused: [covered(join(out, 'b'))],
+    });
     expect(splitRequested({ read: [out, join(out, 'c'), join(outside, 'in')], write: [out], network: false }, floor)).toEqual({
       grantable: { read: [join(outside, 'in')], write: [out], network: false },
-      refused: [{ ...covered(out), access: 'read' }, { ...covered(join(out, 'c')), access: 'read' }],
+      refused: [
+        { ...covered(out), access: 'read' },
+        { ...covered(join(out, 'c')), access: 'read' },
+      ],
     });
     // A write refused for another reason covers nothing.
     expect(splitRequested({ read: [join(cwd, 'x', 'y')], write: [join(cwd, 'x')], network: false }, floor).refused.map((r) => r.why)).toEqual([
-      `already writable, not granted again: it lies in ${cwd} (the profile's folder)`, `already writable, not granted again: it lies in ${cwd} (the profile's folder)`,
+      `already writable, not granted again: it lies in ${cwd} (the profile's folder)`,
+      `already writable, not granted again: it lies in ${cwd} (the profile's folder)`,
     ]);
   });
 
@@ -301,7 +339,8 @@ describe('privateReach: paths the agent could swap for a symbolic link', () => {
   it("without a floor TMPDIR, :tmpdir is Angelia's own", () => {
     const bare = grantFloor({ stateDir: state, home, codexHome, cwd, platform: 'linux' });
     expect(bare.writable.map((w) => w.path)).toEqual([cwd, '/tmp']);
-    expect(privateReach(':tmpdir/x', 'read', bare)).toBe(tmpdir().startsWith('/tmp') ? `it lies in /tmp (${SLASH_TMP_WHY}), where a symbolic link could redirect the grant` : null);
+    expect(privateReach(':tmpdir/x', 'read', bare)).toBe(
+      tmpdir().startsWith('/tmp') ? `it lies in /tmp (${SLASH_TMP_WHY}), where a symbolic link could redirect the grant` : null,
+    );
   });
 });
-

@@ -5,7 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryAudit } from '../../../src/main/core/approvals/audit';
 import { ApprovalBroker } from '../../../src/main/core/approvals/broker';
 import {
-  APPROVAL_RECORD_MAX_AGE_DAYS, ApprovalRecord, approvalRecordFile, readApprovalRecords, reconcileApprovalRecords, writeApprovalRecord,
+  APPROVAL_RECORD_MAX_AGE_DAYS,
+  ApprovalRecord,
+  approvalRecordFile,
+  readApprovalRecords,
+  reconcileApprovalRecords,
+  writeApprovalRecord,
 } from '../../../src/main/core/approvals/records';
 import { classifyServerRequest } from '../../../src/main/core/codex/serverRequests';
 
@@ -21,11 +26,29 @@ afterEach(() => {
 
 function record(over: Partial<ApprovalRecord> = {}): ApprovalRecord {
   return {
-    version: 1, id: '11111111-2222-4333-8444-555555555555', chatId: 'coder', profile: 'coder', kind: 'command',
-    title: 'Run OUTSIDE the sandbox: rm -rf build/', command: 'rm -rf build/', cwd: '/w', reason: null, changes: [],
-    requested: null, answers: ['allow', 'deny', 'cancel'], createdAt: '2026-03-01T10:00:00.000Z', state: 'pending',
-    answer: null, by: null, granted: null, denyReason: null, rpcId: 4, threadId: 't', turnId: 'u',
-    updatedAt: '2026-03-01T10:00:00.000Z', ...over,
+    version: 1,
+    id: '11111111-2222-4333-8444-555555555555',
+    chatId: 'coder',
+    profile: 'coder',
+    kind: 'command',
+    title: 'Run OUTSIDE the sandbox: rm -rf build/',
+    command: 'rm -rf build/',
+    cwd: '/w',
+    reason: null,
+    changes: [],
+    requested: null,
+    answers: ['allow', 'deny', 'cancel'],
+    createdAt: '2026-03-01T10:00:00.000Z',
+    state: 'pending',
+    answer: null,
+    by: null,
+    granted: null,
+    denyReason: null,
+    rpcId: 4,
+    threadId: 't',
+    turnId: 'u',
+    updatedAt: '2026-03-01T10:00:00.000Z',
+    ...over,
   };
 }
 
@@ -44,10 +67,18 @@ describe('approval records', () => {
     expect(read(dir, pending.id)).toEqual({ ...pending, state: 'abandoned', updatedAt: now.toISOString() });
     expect(statSync(approvalRecordFile(dir, pending.id)).mode & 0o777).toBe(0o600);
     expect(read(dir, answered.id)).toEqual(answered);
-    expect(audit.records).toEqual([{
-      at: now.toISOString(), event: 'abandoned', approvalId: pending.id, chatId: 'coder', profile: 'coder', kind: 'command',
-      title: pending.title, rpcId: 4,
-    }]);
+    expect(audit.records).toEqual([
+      {
+        at: now.toISOString(),
+        event: 'abandoned',
+        approvalId: pending.id,
+        chatId: 'coder',
+        profile: 'coder',
+        kind: 'command',
+        title: pending.title,
+        rpcId: 4,
+      },
+    ]);
     // A second start finds nothing left to abandon.
     expect(await reconcileApprovalRecords(dir, audit, { now: () => now })).toBe(0);
     expect(audit.records).toHaveLength(1);
@@ -55,7 +86,11 @@ describe('approval records', () => {
 
   it('a request left pending by a broker is abandoned on the next start', async () => {
     const dir = join(tempDir(), 'approvals');
-    const c = classifyServerRequest('item/fileChange/requestApproval', { threadId: 't', turnId: 'u', itemId: 'x' }, { fileChanges: new Map(), onRequest: true });
+    const c = classifyServerRequest(
+      'item/fileChange/requestApproval',
+      { threadId: 't', turnId: 'u', itemId: 'x' },
+      { fileChanges: new Map(), onRequest: true },
+    );
     if (c.type !== 'ask') throw new Error('expected ask');
     const broker = new ApprovalBroker({ timeoutMs: 60_000, audit: memoryAudit(), onUpdate: () => undefined, recordDir: dir });
     const { id } = broker.open({ chatId: 'c', profile: 'p', ask: c, rpcId: 9 });
@@ -70,7 +105,13 @@ describe('approval records', () => {
   it(`reconcile deletes settled records older than ${APPROVAL_RECORD_MAX_AGE_DAYS} days and leaves unreadable files alone`, async () => {
     const dir = join(tempDir(), 'approvals');
     const old = record({ id: 'bbbbbbbb-2222-4333-8444-555555555555', state: 'answered', answer: 'allow', by: 'window', updatedAt: '2026-01-01T00:00:00.000Z' });
-    const recent = record({ id: 'cccccccc-2222-4333-8444-555555555555', state: 'timedOut', answer: 'deny', by: 'timeout', updatedAt: '2026-02-20T00:00:00.000Z' });
+    const recent = record({
+      id: 'cccccccc-2222-4333-8444-555555555555',
+      state: 'timedOut',
+      answer: 'deny',
+      by: 'timeout',
+      updatedAt: '2026-02-20T00:00:00.000Z',
+    });
     writeApprovalRecord(dir, old);
     writeApprovalRecord(dir, recent);
     writeFileSync(join(dir, 'dddddddd-2222-4333-8444-555555555555.json'), '{not json');

@@ -16,16 +16,25 @@ import { FakeConn, type Answer } from './fakes';
 /** A read-only plan as launch/plan.ts makes it (what the checks look at). */
 const roPlan: LaunchPlan = {
   spawn: { bin: '/fake/codex', args: ['app-server'], cwd: '/w', env: {} },
-  sandboxed: true, permissionsExtends: null, readOnly: true, onRequest: false,
-  threadParams: { cwd: '/w', approvalPolicy: 'never', approvalsReviewer: 'user', developerInstructions: 'plan-mode words' }, effort: null,
-  expect: { sandboxed: true, approvalPolicy: 'never', features: { network_proxy: true } }, allowedMcpServers: [],
+  sandboxed: true,
+  permissionsExtends: null,
+  readOnly: true,
+  onRequest: false,
+  threadParams: { cwd: '/w', approvalPolicy: 'never', approvalsReviewer: 'user', developerInstructions: 'plan-mode words' },
+  effort: null,
+  expect: { sandboxed: true, approvalPolicy: 'never', features: { network_proxy: true } },
+  allowedMcpServers: [],
   grantFloor: grantFloor({ stateDir: '/w/.angelia', home: '/w/home', codexHome: '/w/home/.codex', cwd: '/w', platform: 'linux' }),
 };
 
 /** What a read-only thread answer of codex 0.169.0 looks like (measured, docs/api-ask.md). */
 const roThread = (id: string, over: Record<string, unknown> = {}): Record<string, unknown> => ({
-  thread: { id, ephemeral: true, path: null }, approvalPolicy: 'never', approvalsReviewer: 'user',
-  sandbox: { type: 'readOnly', networkAccess: true }, activePermissionProfile: { id: 'angelia', extends: null }, ...over,
+  thread: { id, ephemeral: true, path: null },
+  approvalPolicy: 'never',
+  approvalsReviewer: 'user',
+  sandbox: { type: 'readOnly', networkAccess: true },
+  activePermissionProfile: { id: 'angelia', extends: null },
+  ...over,
 });
 
 /** A connection that plays one turn: `turn/start` answers, then the agent's messages and `turn/completed`. */
@@ -47,7 +56,8 @@ function conn(over: Record<string, Answer> = {}, turn: { messages?: string[]; st
       const threadId = p.threadId as string;
       if (!turn.never) {
         setImmediate(() => {
-          for (const [i, text] of (turn.messages ?? ['the answer']).entries()) c.notify('item/completed', { threadId, turnId: 'turn-1', item: { type: 'agentMessage', id: `m${i}`, text } });
+          for (const [i, text] of (turn.messages ?? ['the answer']).entries())
+            c.notify('item/completed', { threadId, turnId: 'turn-1', item: { type: 'agentMessage', id: `m${i}`, text } });
           c.notify('turn/completed', { threadId, turn: { id: 'turn-1', status: turn.status ?? 'completed', error: turn.error ?? null } });
         });
       }
@@ -59,7 +69,16 @@ function conn(over: Record<string, Answer> = {}, turn: { messages?: string[]; st
 }
 
 function input(c: AskConn, over: Partial<AskInput> = {}): AskInput {
-  return { plan: roPlan, startCodex: async () => c, threadId: 'chat-thread', model: null, effort: null, text: '[from research]\n\nwhich node?', timeoutMs: 5_000, ...over };
+  return {
+    plan: roPlan,
+    startCodex: async () => c,
+    threadId: 'chat-thread',
+    model: null,
+    effort: null,
+    text: '[from research]\n\nwhich node?',
+    timeoutMs: 5_000,
+    ...over,
+  };
 }
 
 async function failure(p: Promise<unknown>): Promise<AppFailure['app']> {
@@ -73,13 +92,22 @@ async function failure(p: Promise<unknown>): Promise<AppFailure['app']> {
 }
 
 describe('askReadOnly', () => {
-  it('forks the chat\'s thread (ephemeral, never asking), runs one turn on the fork and answers its last agent message', async () => {
+  it("forks the chat's thread (ephemeral, never asking), runs one turn on the fork and answers its last agent message", async () => {
     const c = conn({}, { messages: ['thinking…', 'Node 20.19.'] });
     const out = await askReadOnly(input(c, { model: 'gpt-5.5', effort: 'high' }));
     expect(out).toEqual({ answer: 'Node 20.19.', forkedFrom: 'chat-thread', codexVersion: '0.169.0' });
-    expect(c.sent('thread/fork')).toEqual([{ cwd: '/w', approvalPolicy: 'never', approvalsReviewer: 'user', ephemeral: true, model: 'gpt-5.5', threadId: 'chat-thread', excludeTurns: true }]);
+    expect(c.sent('thread/fork')).toEqual([
+      { cwd: '/w', approvalPolicy: 'never', approvalsReviewer: 'user', ephemeral: true, model: 'gpt-5.5', threadId: 'chat-thread', excludeTurns: true },
+    ]);
     expect(c.sent('thread/start')).toEqual([]);
-    expect(c.sent('turn/start')).toEqual([{ threadId: 'fork-of-chat-thread', input: [{ type: 'text', text: `${ASK_FRAME}\n\n[from research]\n\nwhich node?`, text_elements: [] }], model: 'gpt-5.5', effort: 'high' }]);
+    expect(c.sent('turn/start')).toEqual([
+      {
+        threadId: 'fork-of-chat-thread',
+        input: [{ type: 'text', text: `${ASK_FRAME}\n\n[from research]\n\nwhich node?`, text_elements: [] }],
+        model: 'gpt-5.5',
+        effort: 'high',
+      },
+    ]);
     expect(c.stopped).toBe(true);
   });
 
@@ -87,10 +115,18 @@ describe('askReadOnly', () => {
     const none = conn();
     expect(await askReadOnly(input(none, { threadId: null }))).toMatchObject({ answer: 'the answer', forkedFrom: null });
     expect(none.sent('thread/start')).toEqual([{ ...roPlan.threadParams, ephemeral: true }]);
-    const lost = conn({ 'thread/fork': () => { throw new Error('no rollout found for thread id chat-thread'); } });
+    const lost = conn({
+      'thread/fork': () => {
+        throw new Error('no rollout found for thread id chat-thread');
+      },
+    });
     expect(await askReadOnly(input(lost))).toMatchObject({ answer: 'the answer', forkedFrom: null });
     expect(lost.sent('thread/start')).toHaveLength(1);
-    const busy = conn({ 'thread/fork': () => { throw new Error('thread is locked'); } });
+    const busy = conn({
+      'thread/fork': () => {
+        throw new Error('thread is locked');
+      },
+    });
     expect(await failure(askReadOnly(input(busy)))).toMatchObject({ code: 'ask-failed', message: 'the conversation could not be copied: thread is locked' });
     expect(busy.sent('turn/start')).toEqual([]);
   });
@@ -100,7 +136,11 @@ describe('askReadOnly', () => {
     ['an approval policy that asks', { approvalPolicy: 'on-request' }, 'not "never"'],
     ['the profile based on :workspace', { activePermissionProfile: { id: 'angelia', extends: ':workspace' } }, 'extends ":workspace"'],
     ['another permission profile', { activePermissionProfile: { id: 'angelia_ro', extends: null } }, 'not "angelia"'],
-    ['the profile based on :read-only (the whole disk readable)', { activePermissionProfile: { id: 'angelia', extends: ':read-only' } }, 'extends ":read-only"'],
+    [
+      'the profile based on :read-only (the whole disk readable)',
+      { activePermissionProfile: { id: 'angelia', extends: ':read-only' } },
+      'extends ":read-only"',
+    ],
     ['approvals routed to a model', { approvalsReviewer: 'auto_review' }, 'not to you'],
   ] as const) {
     it(`refuses a copy whose thread reports ${what}: no turn runs`, async () => {
@@ -114,12 +154,29 @@ describe('askReadOnly', () => {
   }
 
   it('refuses before any thread when a config layer sets the profile, or the plan is not the read-only variant', async () => {
-    const layered = conn({ 'config/read': () => ({ config: {}, layers: [{ name: { type: 'user', file: '/h/.codex/config.toml' }, config: { permissions: { angelia: { extends: ':workspace' } } } }] }) });
+    const layered = conn({
+      'config/read': () => ({
+        config: {},
+        layers: [{ name: { type: 'user', file: '/h/.codex/config.toml' }, config: { permissions: { angelia: { extends: ':workspace' } } } }],
+      }),
+    });
     expect(await failure(askReadOnly(input(layered)))).toMatchObject({ code: 'refused' });
     expect(layered.sent('thread/fork')).toEqual([]);
     const c = conn();
     let started = false;
-    expect(await failure(askReadOnly(input(c, { plan: { ...roPlan, readOnly: false }, startCodex: async () => { started = true; return c; } })))).toMatchObject({ code: 'refused' });
+    expect(
+      await failure(
+        askReadOnly(
+          input(c, {
+            plan: { ...roPlan, readOnly: false },
+            startCodex: async () => {
+              started = true;
+              return c;
+            },
+          }),
+        ),
+      ),
+    ).toMatchObject({ code: 'refused' });
     expect(started).toBe(false);
   });
 

@@ -16,9 +16,16 @@ import { LAST_LINE_MAX, SessionStore } from '../../../src/main/core/chats/sessio
 import { baseAnswers, completing, deferred, FakeConn, itemsOf, makeChat, notices, sandboxedAnswers, sandboxedPlan, until, type Answer } from './fakes';
 
 /** The items as "type: text" (the fake plan's FULL ACCESS warning at each start left out). */
-const texts = (items: ChatItem[]) => items.filter((i) => i.type !== 'warning').map((i) => (i.type === 'user' || i.type === 'agent' || i.type === 'notice' ? `${i.type}: ${i.text}` : i.type));
+const texts = (items: ChatItem[]) =>
+  items.filter((i) => i.type !== 'warning').map((i) => (i.type === 'user' || i.type === 'agent' || i.type === 'notice' ? `${i.type}: ${i.text}` : i.type));
 const askParams = (threadId: string | null, extra: Record<string, unknown> = {}) => ({
-  threadId, turnId: 'turn-1', itemId: 'call_10', command: "/bin/bash -lc 'make deploy'", cwd: '/w', availableDecisions: ['accept', 'cancel'], ...extra,
+  threadId,
+  turnId: 'turn-1',
+  itemId: 'call_10',
+  command: "/bin/bash -lc 'make deploy'",
+  cwd: '/w',
+  availableDecisions: ['accept', 'cancel'],
+  ...extra,
 });
 
 /** turn/start answered with `turn-1`; the turn says `reply` and completes on the next tick. */
@@ -47,20 +54,28 @@ describe('"Deny and stop" drops the queue, as /stop does', () => {
     broker.answer(pending.id, 'cancel', 'window');
     expect(await reply).toEqual({ decision: 'cancel' });
     expect(chat.view().queued).toBe(0);
-    expect(notices(chat.transcript.all())).toContain('"Deny and stop" ends the turn; like /stop, it drops the queue. Dropped 3 queued: "then tag the release", /compact, "and write the notes".');
+    expect(notices(chat.transcript.all())).toContain(
+      '"Deny and stop" ends the turn; like /stop, it drops the queue. Dropped 3 queued: "then tag the release", /compact, "and write the notes".',
+    );
     // Codex interrupts the turn after a `cancel` decision (item/commandExecution/requestApproval, measured on 0.169.0).
     conn.notify('turn/completed', { threadId: chat.view().threadId, turn: { id: 'turn-1', status: 'interrupted', error: null } });
     await chat.idle();
     await new Promise((r) => setTimeout(r, 30));
     expect(conn.sent('turn/start')).toHaveLength(1);
     expect(conn.sent('thread/compact/start')).toHaveLength(0);
-    expect(itemsOf(chat.transcript.all(), 'turnEnd').at(-1)).toMatchObject({ status: 'interrupted', reason: '"Deny and stop" was chosen for "Run OUTSIDE the sandbox: /bin/bash -lc \'make deploy\'"' });
+    expect(itemsOf(chat.transcript.all(), 'turnEnd').at(-1)).toMatchObject({
+      status: 'interrupted',
+      reason: '"Deny and stop" was chosen for "Run OUTSIDE the sandbox: /bin/bash -lc \'make deploy\'"',
+    });
     expect(chat.view()).toMatchObject({ state: 'idle', queued: 0 });
   });
 
   it('a plain Deny leaves the queue alone: the next message runs after the turn', async () => {
     let n = 0;
-    const conn = new FakeConn({ ...baseAnswers(), 'turn/start': (p, c) => (++n === 1 ? { turn: { id: 'turn-1' } } : completing('completed', null, 'turn-2')(p, c)) });
+    const conn = new FakeConn({
+      ...baseAnswers(),
+      'turn/start': (p, c) => (++n === 1 ? { turn: { id: 'turn-1' } } : completing('completed', null, 'turn-2')(p, c)),
+    });
     const { chat, broker } = await makeChat([conn]);
     chat.send('deploy it');
     await until('the turn', () => conn.sent('turn/start').length === 1);
@@ -83,7 +98,11 @@ describe('what an approval view carries', () => {
     chat.send('deploy it');
     await until('the turn', () => conn.sent('turn/start').length === 1);
     // Codex announces the command before it asks (codex 0.169.0): the item is running, the request names it.
-    conn.notify('item/started', { threadId: chat.view().threadId, turnId: 'turn-1', item: { type: 'commandExecution', id: 'call_10', command: 'make deploy', cwd: '/w', status: 'inProgress' } });
+    conn.notify('item/started', {
+      threadId: chat.view().threadId,
+      turnId: 'turn-1',
+      item: { type: 'commandExecution', id: 'call_10', command: 'make deploy', cwd: '/w', status: 'inProgress' },
+    });
     void conn.serverRequest?.('item/commandExecution/requestApproval', askParams(chat.view().threadId), 7);
     const pending = await until('pending', () => broker.pending()[0]);
     expect(pending.itemId).toBe('call_10');
@@ -107,7 +126,13 @@ describe('what an approval view carries', () => {
     const timed = broker.open({ chatId: 'c', profile: 'p', ask, rpcId: 2 });
     now += 600_000;
     await timed.response;
-    expect(broker.all()[1]).toMatchObject({ state: 'timedOut', by: 'timeout', answer: 'deny', createdAt: '2025-01-01T00:00:04.000Z', settledAt: '2025-01-01T00:10:04.000Z' });
+    expect(broker.all()[1]).toMatchObject({
+      state: 'timedOut',
+      by: 'timeout',
+      answer: 'deny',
+      createdAt: '2025-01-01T00:00:04.000Z',
+      settledAt: '2025-01-01T00:10:04.000Z',
+    });
   });
 
   it('under a sandboxed launch an escalation says how many places stay denied; with more access or full access it is no escalation', async () => {
@@ -117,8 +142,15 @@ describe('what an approval view carries', () => {
     await until('the turn', () => conn.sent('turn/start').length === 1);
     expect(chat.view().enforcement).toBe('managed');
     void conn.serverRequest?.('item/commandExecution/requestApproval', askParams(chat.view().threadId), 7);
-    expect(await until('pending', () => broker.pending()[0])).toMatchObject({ title: "Run OUTSIDE the sandbox: /bin/bash -lc 'make deploy'", outsideSandbox: { denied: 3 } });
-    void conn.serverRequest?.('item/commandExecution/requestApproval', askParams(chat.view().threadId, { itemId: 'call_11', additionalPermissions: { network: { enabled: true } } }), 8);
+    expect(await until('pending', () => broker.pending()[0])).toMatchObject({
+      title: "Run OUTSIDE the sandbox: /bin/bash -lc 'make deploy'",
+      outsideSandbox: { denied: 3 },
+    });
+    void conn.serverRequest?.(
+      'item/commandExecution/requestApproval',
+      askParams(chat.view().threadId, { itemId: 'call_11', additionalPermissions: { network: { enabled: true } } }),
+      8,
+    );
     const more = await until('the second', () => broker.pending()[1]);
     expect(more.outsideSandbox).toBeUndefined();
     expect(more.title).toBe('Run with more access (network)');
@@ -126,9 +158,17 @@ describe('what an approval view carries', () => {
     // The classifier alone: no sandbox in context (a full-access launch) → no escalation to explain.
     const full = classifyServerRequest('item/commandExecution/requestApproval', askParams('t'), { fileChanges: new Map(), onRequest: true }) as AskRequest;
     expect(full.outsideSandbox).toBeNull();
-    const unknown = classifyServerRequest('item/commandExecution/requestApproval', askParams('t'), { fileChanges: new Map(), onRequest: true, sandbox: { denied: null } }) as AskRequest;
+    const unknown = classifyServerRequest('item/commandExecution/requestApproval', askParams('t'), {
+      fileChanges: new Map(),
+      onRequest: true,
+      sandbox: { denied: null },
+    }) as AskRequest;
     expect(unknown.outsideSandbox).toEqual({ denied: null });
-    const legacy = classifyServerRequest('execCommandApproval', { conversationId: 't', command: ['make', 'deploy'], cwd: '/w' }, { fileChanges: new Map(), onRequest: true, sandbox: { denied: 2 } }) as AskRequest;
+    const legacy = classifyServerRequest(
+      'execCommandApproval',
+      { conversationId: 't', command: ['make', 'deploy'], cwd: '/w' },
+      { fileChanges: new Map(), onRequest: true, sandbox: { denied: 2 } },
+    ) as AskRequest;
     expect(legacy.outsideSandbox).toEqual({ denied: 2 });
   });
 });
@@ -136,8 +176,14 @@ describe('what an approval view carries', () => {
 describe('/resume shows the resumed session', () => {
   /** A turn of thread history as `thread/turns/list` (itemsView "full") gives it. */
   const pastTurn = (id: string, question: string, answer: string) => ({
-    id, status: 'completed', startedAt: 1, error: null,
-    items: [{ type: 'userMessage', id: `u-${id}`, content: [{ type: 'text', text: question }] }, { type: 'agentMessage', id: `a-${id}`, text: answer }],
+    id,
+    status: 'completed',
+    startedAt: 1,
+    error: null,
+    items: [
+      { type: 'userMessage', id: `u-${id}`, content: [{ type: 'text', text: question }] },
+      { type: 'agentMessage', id: `a-${id}`, text: answer },
+    ],
   });
 
   it('its past turns are read from Codex (a short-lived app-server) and shown after the "Resumed" notice, before the next message', async () => {
@@ -173,8 +219,12 @@ describe('/resume shows the resumed session', () => {
     expect(at).toBeGreaterThan(0);
     expect(all.slice(at + 1)).toEqual([
       expect.stringMatching(/^notice: This session so far \(1 turn, read from Codex's record of thread /),
-      'user: the first question', 'agent: the first answer', 'turnEnd',
-      'user: the third question', 'agent: the third answer', 'turnEnd',
+      'user: the first question',
+      'agent: the first answer',
+      'turnEnd',
+      'user: the third question',
+      'agent: the third answer',
+      'turnEnd',
     ]);
     // The next message continues the resumed thread.
     expect(resumed.sent('thread/resume')).toEqual([expect.objectContaining({ threadId: firstSession })]);

@@ -16,7 +16,11 @@ function numberedTurns(): Answer {
 
 /** A codex 0.169.0 `item/permissions/requestApproval` for `read` and `write` paths. */
 const permissions = (threadId: string | null, turnId: string, read: string[], write: string[]) => ({
-  threadId, turnId, itemId: 'call_1', cwd: '/w', reason: 'need it',
+  threadId,
+  turnId,
+  itemId: 'call_1',
+  cwd: '/w',
+  reason: 'need it',
   permissions: { network: null, fileSystem: { read: read.length ? read : null, write: write.length ? write : null } },
 });
 
@@ -39,17 +43,30 @@ describe('later grants inside an earlier write grant', () => {
     expect(inside).toEqual({ permissions: {}, scope: 'turn' });
     expect(broker.pending()).toEqual([]);
     expect(audit.records.at(-1)).toMatchObject({
-      event: 'answered-immediately', kind: 'permissions',
-      refused: [{ access: 'read', path: '/data/shared/sub', why: 'already writable, not granted again: it lies in /data/shared (write granted earlier in this chat)', already: true }],
+      event: 'answered-immediately',
+      kind: 'permissions',
+      refused: [
+        {
+          access: 'read',
+          path: '/data/shared/sub',
+          why: 'already writable, not granted again: it lies in /data/shared (write granted earlier in this chat)',
+          already: true,
+        },
+      ],
     });
-    expect(notices(chat.transcript.all()).at(-1)).toMatch(/^The agent asked for read \/data\/shared\/sub \(already writable, not granted again: .*\)\. It can already write there, so Angelia answered with an empty grant without asking you/);
+    expect(notices(chat.transcript.all()).at(-1)).toMatch(
+      /^The agent asked for read \/data\/shared\/sub \(already writable, not granted again: .*\)\. It can already write there, so Angelia answered with an empty grant without asking you/,
+    );
 
     // The next turn: still in force.
     a.notify('turn/completed', { threadId: thread, turn: { id: 'turn-1', status: 'completed', error: null } });
     await chat.idle();
     chat.send('again');
     await until('turn 2', () => a.sent('turn/start').length === 2 && chat.view().state === 'working');
-    expect(await a.serverRequest?.('item/permissions/requestApproval', permissions(thread, 'turn-2', ['/data/shared/sub'], []), 3)).toEqual({ permissions: {}, scope: 'turn' });
+    expect(await a.serverRequest?.('item/permissions/requestApproval', permissions(thread, 'turn-2', ['/data/shared/sub'], []), 3)).toEqual({
+      permissions: {},
+      scope: 'turn',
+    });
     // A folder beside it is asked as usual.
     void a.serverRequest?.('item/permissions/requestApproval', permissions(thread, 'turn-2', ['/data/other'], []), 4);
     const beside = await until('the card beside', () => broker.pending()[0]);
@@ -88,7 +105,10 @@ describe('later grants inside an earlier write grant', () => {
     broker.answer(card.id, 'allow', 'window', { grant: { read: [], write: ['/data/report'], network: false } });
     expect(await granted).toEqual({ permissions: { fileSystem: { read: null, write: ['/data/report'] } }, scope: 'turn' });
 
-    expect(await a.serverRequest?.('item/permissions/requestApproval', permissions(thread, 'turn-1', [], ['/data/report/x']), 3)).toEqual({ permissions: {}, scope: 'turn' });
+    expect(await a.serverRequest?.('item/permissions/requestApproval', permissions(thread, 'turn-1', [], ['/data/report/x']), 3)).toEqual({
+      permissions: {},
+      scope: 'turn',
+    });
     // Only what was granted is remembered: /data/denied (unchecked) is still asked.
     void a.serverRequest?.('item/permissions/requestApproval', permissions(thread, 'turn-1', ['/data/denied/x'], []), 4);
     broker.answer((await until('card 3', () => broker.pending()[0])).id, 'deny', 'window');

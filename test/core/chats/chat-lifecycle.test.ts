@@ -39,7 +39,9 @@ describe('stop while a turn is starting', () => {
     chat.send('hello');
     await until('turn/start sent', () => conn.sent('turn/start').length === 1);
     expect(await chat.interrupt()).toBe(true);
-    expect(notices(chat.transcript.all())).toEqual(['Stopping: the message "hello" had just been handed to Codex; its turn is interrupted as soon as Codex confirms it started.']);
+    expect(notices(chat.transcript.all())).toEqual([
+      'Stopping: the message "hello" had just been handed to Codex; its turn is interrupted as soon as Codex confirms it started.',
+    ]);
     // Codex 0.169.0 answers turn/start before the turn is active: an interrupt now would fail "no active turn".
     answer.resolve({ turn: { id: 'turn-7' } });
     await until('the answer taken', () => chat.view().state === 'working' && conn.calls.length > 0);
@@ -98,7 +100,13 @@ describe('a detached connection', () => {
     // The old process still speaks after /new (threadId is null now): none of it may count.
     a.notify('turn/started', { threadId: oldThread, turn: { id: 'stale-turn' } });
     a.notify('item/started', { threadId: oldThread, turnId: 'stale-turn', item: { type: 'agentMessage', id: 'stale-msg', text: 'from the old process' } });
-    await expect(a.serverRequest?.('item/commandExecution/requestApproval', { threadId: oldThread, turnId: 'stale-turn', itemId: 'x', command: 'rm -rf /', availableDecisions: ['accept', 'decline'] }, 1)).rejects.toThrow(/no longer attached/);
+    await expect(
+      a.serverRequest?.(
+        'item/commandExecution/requestApproval',
+        { threadId: oldThread, turnId: 'stale-turn', itemId: 'x', command: 'rm -rf /', availableDecisions: ['accept', 'decline'] },
+        1,
+      ),
+    ).rejects.toThrow(/no longer attached/);
     expect(broker.pending()).toHaveLength(0);
     expect(chat.transcript.all()).toHaveLength(before);
     chat.send('two');
@@ -110,7 +118,13 @@ describe('a detached connection', () => {
 });
 
 describe('approvals that end the turn', () => {
-  const ask = (chat: { view(): { threadId: string | null } }) => ({ threadId: chat.view().threadId, turnId: 'turn-1', itemId: 'x', command: 'rm -rf build', availableDecisions: ['accept', 'decline', 'cancel'] });
+  const ask = (chat: { view(): { threadId: string | null } }) => ({
+    threadId: chat.view().threadId,
+    turnId: 'turn-1',
+    itemId: 'x',
+    command: 'rm -rf build',
+    availableDecisions: ['accept', 'decline', 'cancel'],
+  });
 
   it('"Deny and stop" with a reason: the reason is audited, nothing is steered or queued', async () => {
     const conn = new FakeConn({ ...baseAnswers(), 'turn/start': () => ({ turn: { id: 'turn-1' } }) });
@@ -128,9 +142,14 @@ describe('approvals that end the turn', () => {
     expect(conn.sent('turn/start')).toHaveLength(1);
     expect(chat.view().queued).toBe(0);
     expect(chat.transcript.all().filter((i) => i.type === 'user' && i.via === 'denyReason')).toHaveLength(0);
-    expect(notices(chat.transcript.all())).toContain(`Your reason was recorded with the request, not sent to the agent: "Deny and stop" ended the turn. (${pending.id.slice(0, 8)})`);
+    expect(notices(chat.transcript.all())).toContain(
+      `Your reason was recorded with the request, not sent to the agent: "Deny and stop" ended the turn. (${pending.id.slice(0, 8)})`,
+    );
     expect(audit.records.find((r) => r.event === 'answered')).toMatchObject({ answer: 'cancel', denyReason: 'not on a Friday' });
-    expect(lastTurnEnd(chat.transcript.all())).toMatchObject({ status: 'interrupted', reason: '"Deny and stop" was chosen for "Run OUTSIDE the sandbox: rm -rf build"' });
+    expect(lastTurnEnd(chat.transcript.all())).toMatchObject({
+      status: 'interrupted',
+      reason: '"Deny and stop" was chosen for "Run OUTSIDE the sandbox: rm -rf build"',
+    });
   });
 
   it('a plain Deny with a reason steers it into the running turn', async () => {
@@ -143,7 +162,10 @@ describe('approvals that end the turn', () => {
     broker.answer(pending.id, 'deny', 'window', { reason: 'use make clean' });
     expect(await answer).toEqual({ decision: 'decline' });
     await until('the steer', () => conn.sent('turn/steer').length === 1);
-    expect(conn.sent('turn/steer')[0]).toMatchObject({ expectedTurnId: 'turn-1', input: [{ type: 'text', text: 'I denied that request. use make clean', text_elements: [] }] });
+    expect(conn.sent('turn/steer')[0]).toMatchObject({
+      expectedTurnId: 'turn-1',
+      input: [{ type: 'text', text: 'I denied that request. use make clean', text_elements: [] }],
+    });
   });
 });
 
@@ -185,7 +207,9 @@ describe('/new and /resume while a message starts', () => {
     await until('the reply', () => notices(chat.transcript.all()).length === 1);
     gate.resolve();
     await chat.idle();
-    expect(notices(chat.transcript.all())).toEqual(['A message is still starting in this chat, so /new did not run and nothing was dropped. Send /stop first (it stops the turn and drops the queue), or wait until it ends; then /new again.']);
+    expect(notices(chat.transcript.all())).toEqual([
+      'A message is still starting in this chat, so /new did not run and nothing was dropped. Send /stop first (it stops the turn and drops the queue), or wait until it ends; then /new again.',
+    ]);
     expect(conn.sent('turn/start')).toHaveLength(1);
     expect(lastTurnEnd(chat.transcript.all())).toMatchObject({ status: 'completed' });
     expect(chat.view().state).toBe('idle');
@@ -195,7 +219,10 @@ describe('/new and /resume while a message starts', () => {
     let n = 0;
     // /new replaces the process: the second one runs "two" until the test ends it, then "three" at once.
     const first = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
-    const conn = new FakeConn({ ...baseAnswers(), 'turn/start': (p, c) => (++n === 1 ? { turn: { id: 'turn-2' } } : completing('completed', null, 'turn-3')(p, c)) });
+    const conn = new FakeConn({
+      ...baseAnswers(),
+      'turn/start': (p, c) => (++n === 1 ? { turn: { id: 'turn-2' } } : completing('completed', null, 'turn-3')(p, c)),
+    });
     const { chat } = await makeChat([first, conn]);
     chat.send('one');
     await chat.idle();
@@ -207,7 +234,9 @@ describe('/new and /resume while a message starts', () => {
     const session = chat.view().sessionId;
     chat.send('/resume 2');
     await until('the reply', () => notices(chat.transcript.all()).length === 2);
-    expect(notices(chat.transcript.all())[1]).toBe('A turn is running (and 1 queued) in this chat, so /resume did not run and nothing was dropped. Send /stop first (it stops the turn and drops the queue), or wait until it ends; then /resume again.');
+    expect(notices(chat.transcript.all())[1]).toBe(
+      'A turn is running (and 1 queued) in this chat, so /resume did not run and nothing was dropped. Send /stop first (it stops the turn and drops the queue), or wait until it ends; then /resume again.',
+    );
     conn.notify('turn/completed', { threadId: chat.view().threadId, turn: { id: 'turn-2', status: 'completed', error: null } });
     await chat.idle();
     expect(conn.sent('turn/start').map((p) => (p.input as Array<{ text: string }>)[0]?.text)).toEqual(['two', 'three']);
@@ -243,9 +272,33 @@ describe('the effort in force', () => {
   const effort = (e: string) => ({ reasoningEffort: e, description: e });
   const catalog = {
     data: [
-      { id: 'gpt-5.5', model: 'gpt-5.5', displayName: 'gpt-5.5', hidden: false, isDefault: true, supportedReasoningEfforts: ['low', 'medium', 'high', 'xhigh'].map(effort), defaultReasoningEffort: 'medium' },
-      { id: 'tiny', model: 'tiny', displayName: 'tiny', hidden: false, isDefault: false, supportedReasoningEfforts: ['low', 'medium'].map(effort), defaultReasoningEffort: 'low' },
-      { id: 'deep', model: 'deep', displayName: 'deep', hidden: false, isDefault: false, supportedReasoningEfforts: ['low', 'medium', 'high', 'xhigh', 'max'].map(effort), defaultReasoningEffort: 'high' },
+      {
+        id: 'gpt-5.5',
+        model: 'gpt-5.5',
+        displayName: 'gpt-5.5',
+        hidden: false,
+        isDefault: true,
+        supportedReasoningEfforts: ['low', 'medium', 'high', 'xhigh'].map(effort),
+        defaultReasoningEffort: 'medium',
+      },
+      {
+        id: 'tiny',
+        model: 'tiny',
+        displayName: 'tiny',
+        hidden: false,
+        isDefault: false,
+        supportedReasoningEfforts: ['low', 'medium'].map(effort),
+        defaultReasoningEffort: 'low',
+      },
+      {
+        id: 'deep',
+        model: 'deep',
+        displayName: 'deep',
+        hidden: false,
+        isDefault: false,
+        supportedReasoningEfforts: ['low', 'medium', 'high', 'xhigh', 'max'].map(effort),
+        defaultReasoningEffort: 'high',
+      },
     ],
     nextCursor: null,
   };
@@ -260,7 +313,9 @@ describe('the effort in force', () => {
     expect(notices(chat.transcript.all()).at(-1)).toMatch(/ Effort from the next turn: xhigh \(this session\)\.$/);
     chat.send('/model tiny');
     await chat.idle();
-    expect(notices(chat.transcript.all()).at(-1)).toMatch(/^Model tiny for this session, from the next turn .* Effort xhigh \(set for this session\) is not offered by tiny \(it offers low, medium\), so it was cleared\. Effort from the next turn: low \(default of tiny\)\.$/);
+    expect(notices(chat.transcript.all()).at(-1)).toMatch(
+      /^Model tiny for this session, from the next turn .* Effort xhigh \(set for this session\) is not offered by tiny \(it offers low, medium\), so it was cleared\. Effort from the next turn: low \(default of tiny\)\.$/,
+    );
     expect(chat.view()).toMatchObject({ model: 'tiny', effort: 'low', overrides: { model: 'tiny', effort: null } });
     chat.send('/status');
     await chat.idle();
@@ -298,13 +353,20 @@ describe('after an idle exit or a crash', () => {
     await chat.idle();
     chat.send('second');
     await until('second turn', () => a.sent('turn/start').length === 2);
-    a.notify('item/started', { threadId: chat.view().threadId, turnId: 'turn-second', item: { type: 'commandExecution', id: 'cmd-1', command: 'sleep 100', cwd: '/w', status: 'inProgress' } });
+    a.notify('item/started', {
+      threadId: chat.view().threadId,
+      turnId: 'turn-second',
+      item: { type: 'commandExecution', id: 'cmd-1', command: 'sleep 100', cwd: '/w', status: 'inProgress' },
+    });
     a.die(null, { signal: 'SIGKILL', stderrTail: '2026-01-01T00:00:00Z ERROR codex_core: an old unrelated failure\nsome old plain line' });
     await chat.idle();
     const items = chat.transcript.all();
     expect(itemsOf(items, 'command')[0]).toMatchObject({ id: 'cmd-1', status: 'interrupted' });
     // Killed by a signal: the old stderr lines say nothing about it.
-    expect(itemsOf(items, 'error').find((e) => e.kind === 'crashed')).toMatchObject({ message: expect.stringMatching(/^Codex exited \(signal SIGKILL\)/), detail: null });
+    expect(itemsOf(items, 'error').find((e) => e.kind === 'crashed')).toMatchObject({
+      message: expect.stringMatching(/^Codex exited \(signal SIGKILL\)/),
+      detail: null,
+    });
     expect(chat.view().state).toBe('error');
     chat.send('/status');
     await chat.idle();
@@ -324,9 +386,13 @@ describe('after an idle exit or a crash', () => {
     expect(crashDetail({ code: 1, signal: null, stderrTail: routine.join('\n'), cause: 'Error: long gone' })).toBeNull();
     // A fatal line at the end is the cause, with or without the launcher's.
     expect(crashDetail({ code: 1, signal: null, stderrTail: [...routine, 'Error: out of memory'].join('\n') })).toBe('Error: out of memory');
-    expect(crashDetail({ code: 1, signal: null, stderrTail: [...routine, 'Error: bad config', 'in `model`'].join('\n'), cause: 'Error: bad config\nin `model`' })).toBe('Error: bad config\nin `model`');
+    expect(
+      crashDetail({ code: 1, signal: null, stderrTail: [...routine, 'Error: bad config', 'in `model`'].join('\n'), cause: 'Error: bad config\nin `model`' }),
+    ).toBe('Error: bad config\nin `model`');
     // A signal: only a fatal line explains it (a panic aborts with SIGABRT).
     expect(crashDetail({ code: null, signal: 'SIGKILL', stderrTail: 'a recent plain line' })).toBeNull();
-    expect(crashDetail({ code: null, signal: 'SIGABRT', stderrTail: "thread 'main' panicked at src/x.rs:1:1:\nboom" })).toBe("thread 'main' panicked at src/x.rs:1:1:\nboom");
+    expect(crashDetail({ code: null, signal: 'SIGABRT', stderrTail: "thread 'main' panicked at src/x.rs:1:1:\nboom" })).toBe(
+      "thread 'main' panicked at src/x.rs:1:1:\nboom",
+    );
   });
 });

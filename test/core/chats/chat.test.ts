@@ -20,7 +20,9 @@ describe('chat commands', () => {
     const texts = notices(chat.transcript.all());
     expect(texts[0]).toMatch(/^Commands \(answered by Angelia, no model tokens\):\n\/new — /);
     expect(texts[1]).toMatch(/^Unknown command \/frobnicate\. \/help lists the commands; start with \/\/ to send it as a message/);
-    expect(texts[2]).toMatch(/^angelia · profile p · no session yet · codex not started yet\ncold · 0 queued\nsandbox: not started yet\n0 sessions in history$/);
+    expect(texts[2]).toMatch(
+      /^angelia · profile p · no session yet · codex not started yet\ncold · 0 queued\nsandbox: not started yet\n0 sessions in history$/,
+    );
     expect(conn.calls.some((c) => c.method === 'turn/start')).toBe(false);
   });
 
@@ -95,7 +97,11 @@ describe('chat watchdogs', () => {
     const { chat, broker } = await makeChat([conn], { stallMs: 100 });
     chat.send('work');
     await until('the turn', () => conn.calls.some((c) => c.method === 'turn/start'));
-    const answer = conn.serverRequest?.('item/commandExecution/requestApproval', { threadId: chat.view().threadId, turnId: 'turn-1', itemId: 'x', command: 'rm -rf build', availableDecisions: ['accept', 'decline'] }, 7);
+    const answer = conn.serverRequest?.(
+      'item/commandExecution/requestApproval',
+      { threadId: chat.view().threadId, turnId: 'turn-1', itemId: 'x', command: 'rm -rf build', availableDecisions: ['accept', 'decline'] },
+      7,
+    );
     await until('pending', () => broker.pending().length === 1);
     await new Promise((r) => setTimeout(r, 250));
     expect(conn.calls.filter((c) => c.method === 'turn/interrupt')).toHaveLength(0);
@@ -155,7 +161,10 @@ describe('chat failures', () => {
   });
 
   it('a failed turn is told by codexErrorInfo, not shown as the agent\u2019s message', async () => {
-    const conn = new FakeConn({ ...baseAnswers(), 'turn/start': completing('failed', { message: 'You\u2019ve hit your usage limit. Try again at 6:42 PM.', codexErrorInfo: 'usageLimitExceeded' }) });
+    const conn = new FakeConn({
+      ...baseAnswers(),
+      'turn/start': completing('failed', { message: 'You\u2019ve hit your usage limit. Try again at 6:42 PM.', codexErrorInfo: 'usageLimitExceeded' }),
+    });
     const { chat } = await makeChat([conn]);
     chat.send('hello');
     await chat.idle();

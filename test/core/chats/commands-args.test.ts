@@ -10,7 +10,9 @@ describe('extraTextRefusal', () => {
   it('refuses text after every command that takes none, naming the command', () => {
     for (const name of ['new', 'help', 'export', 'compact', 'stop', 'status'] as const) {
       expect(NO_ARG_COMMANDS).toContain(name);
-      expect(extraTextRefusal(parseCommand(`/${name} fix the bug`) as ParsedCommand)).toMatch(new RegExp(`^/${name} takes no text; send the message after /${name}\\.`));
+      expect(extraTextRefusal(parseCommand(`/${name} fix the bug`) as ParsedCommand)).toMatch(
+        new RegExp(`^/${name} takes no text; send the message after /${name}\\.`),
+      );
       expect(extraTextRefusal(parseCommand(`/${name}`) as ParsedCommand)).toBeNull();
       expect(extraTextRefusal(parseCommand(`/${name}   `) as ParsedCommand)).toBeNull();
     }

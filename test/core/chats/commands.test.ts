@@ -44,9 +44,30 @@ describe('texts', () => {
   });
 
   it('/status before the first start says "codex not started yet"; a cold chat says why when known', () => {
-    const base = { profile: 'p', session: null, codexVersion: null, model: null, modelSource: 'codex default', effort: null, effortSource: null, sandbox: 'not started yet', warm: false, down: null, queued: 0, running: false, sessions: 0 };
+    const base = {
+      profile: 'p',
+      session: null,
+      codexVersion: null,
+      model: null,
+      modelSource: 'codex default',
+      effort: null,
+      effortSource: null,
+      sandbox: 'not started yet',
+      warm: false,
+      down: null,
+      queued: 0,
+      running: false,
+      sessions: 0,
+    };
     expect(statusText(base).split('\n')[0]).toBe('angelia · profile p · no session yet · codex not started yet');
-    const cold = statusText({ ...base, codexVersion: '0.169.0', model: 'gpt-5.5', effort: 'low', effortSource: 'default of gpt-5.5', down: 'Codex crashed; Restart or the next message starts it again' });
+    const cold = statusText({
+      ...base,
+      codexVersion: '0.169.0',
+      model: 'gpt-5.5',
+      effort: 'low',
+      effortSource: 'default of gpt-5.5',
+      down: 'Codex crashed; Restart or the next message starts it again',
+    });
     expect(cold.split('\n').slice(0, 2)).toEqual([
       'angelia · profile p · no session yet · codex 0.169.0 · model gpt-5.5 (codex default) · effort low (default of gpt-5.5)',
       'cold (Codex crashed; Restart or the next message starts it again) · 0 queued',

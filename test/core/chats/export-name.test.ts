@@ -24,8 +24,10 @@ describe('exportFileName', () => {
 });
 
 describe('/export in a chat', () => {
-  it('names each session\'s file by its short id, so two sessions made together do not look alike', async () => {
-    const threadStart = (id: string): Answer => () => ({ thread: { id }, approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, model: 'gpt-5.5' });
+  it("names each session's file by its short id, so two sessions made together do not look alike", async () => {
+    const threadStart =
+      (id: string): Answer =>
+      () => ({ thread: { id }, approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, model: 'gpt-5.5' });
     const turns: Answer = () => ({ data: [], nextCursor: null, backwardsCursor: null });
     const first = new FakeConn({ ...baseAnswers(), 'thread/start': threadStart(A), 'turn/start': completing(), 'thread/turns/list': turns });
     const second = new FakeConn({ ...baseAnswers(), 'thread/start': threadStart(B), 'turn/start': completing(), 'thread/turns/list': turns });
@@ -34,7 +36,9 @@ describe('/export in a chat', () => {
       chat.send(text);
       await chat.idle();
     }
-    const files = notices(chat.transcript.all()).flatMap((n) => /^Exported \d+ rows to (\S+)/.exec(n)?.[1] ?? []).map((f) => basename(f));
+    const files = notices(chat.transcript.all())
+      .flatMap((n) => /^Exported \d+ rows to (\S+)/.exec(n)?.[1] ?? [])
+      .map((f) => basename(f));
     expect(files).toHaveLength(2);
     expect(files[0]).toMatch(/^c-7a9b1c2d-\d{4}-\d\d-\d\dT[\d-]+Z\.md$/);
     expect(files[1]).toMatch(/^c-6f1a9e37-\d{4}-\d\d-\d\dT[\d-]+Z\.md$/);

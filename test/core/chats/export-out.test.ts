@@ -30,14 +30,20 @@ describe('checkOut', () => {
 
   it('refuses an existing file unless --force, naming the path and the fix (exit 2)', () => {
     writeFileSync(join(out, 'x.md'), 'mine');
-    expect(checkOut('x.md', { force: false, paths, cwd: out })).toEqual({ error: `--out ${join(out, 'x.md')} already exists: add --force to replace it, or pick another file name.`, code: 2 });
+    expect(checkOut('x.md', { force: false, paths, cwd: out })).toEqual({
+      error: `--out ${join(out, 'x.md')} already exists: add --force to replace it, or pick another file name.`,
+      code: 2,
+    });
     expect(checkOut('x.md', { force: true, paths, cwd: out })).toEqual({ file: join(out, 'x.md') });
   });
 
   it('refuses any path inside the state folder, even with --force and even a new file', () => {
     for (const p of [paths.sessionsFile, join(paths.stateDir, 'new.jsonl'), join(paths.workspace, 'x.md')]) {
       const r = checkOut(p, { force: true, paths });
-      expect(r).toEqual({ error: `--out ${p} is inside Angelia's state folder ${paths.stateDir}: exporting there could overwrite Angelia's own files, so it is refused even with --force. Write outside it, e.g. --out ${join(paths.home, p.split('/').at(-1) as string)}.`, code: 2 });
+      expect(r).toEqual({
+        error: `--out ${p} is inside Angelia's state folder ${paths.stateDir}: exporting there could overwrite Angelia's own files, so it is refused even with --force. Write outside it, e.g. --out ${join(paths.home, p.split('/').at(-1) as string)}.`,
+        code: 2,
+      });
     }
   });
 
@@ -51,7 +57,10 @@ describe('checkOut', () => {
   });
 
   it('refuses the table file and CODEX_HOME too', () => {
-    expect(checkOut(join(paths.codexHome, 'auth.json'), { force: true, paths })).toMatchObject({ code: 2, error: expect.stringContaining(`is inside CODEX_HOME ${paths.codexHome}`) });
+    expect(checkOut(join(paths.codexHome, 'auth.json'), { force: true, paths })).toMatchObject({
+      code: 2,
+      error: expect.stringContaining(`is inside CODEX_HOME ${paths.codexHome}`),
+    });
     const table = join(root, 'elsewhere.toml');
     writeFileSync(table, '');
     const withTable = { ...paths, tableFile: table };
@@ -60,6 +69,9 @@ describe('checkOut', () => {
 
   it('a folder, or a missing folder, is an error naming it', () => {
     expect(checkOut(out, { force: true, paths })).toMatchObject({ code: 2, error: expect.stringContaining(`--out ${out} is a folder`) });
-    expect(checkOut(join(root, 'nope', 'x.jsonl'), { force: false, paths })).toEqual({ error: `cannot write ${join(root, 'nope', 'x.jsonl')}: the folder ${join(root, 'nope')} does not exist. Create it, or pick another --out.`, code: 1 });
+    expect(checkOut(join(root, 'nope', 'x.jsonl'), { force: false, paths })).toEqual({
+      error: `cannot write ${join(root, 'nope', 'x.jsonl')}: the folder ${join(root, 'nope')} does not exist. Create it, or pick another --out.`,
+      code: 1,
+    });
   });
 });

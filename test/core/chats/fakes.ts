@@ -81,8 +81,13 @@ export const baseAnswers = (): Record<string, Answer> => ({
 /** A full-access launch plan (no sandbox to attest), so the fake's `dangerFullAccess` passes. */
 export const plan: LaunchPlan = {
   spawn: { bin: '/fake/codex', args: ['app-server'], cwd: '/w', env: {} },
-  sandboxed: false, permissionsExtends: null, onRequest: true, threadParams: { cwd: '/w' }, effort: null,
-  expect: { sandboxed: false, approvalPolicy: 'on-request', features: {} }, allowedMcpServers: [],
+  sandboxed: false,
+  permissionsExtends: null,
+  onRequest: true,
+  threadParams: { cwd: '/w' },
+  effort: null,
+  expect: { sandboxed: false, approvalPolicy: 'on-request', features: {} },
+  allowedMcpServers: [],
   grantFloor: grantFloor({ stateDir: '/w/.angelia', home: '/w/home', codexHome: '/w/home/.codex', cwd: '/w', platform: 'linux' }),
 };
 
@@ -101,13 +106,21 @@ afterEach(async () => {
  * `sandboxedAnswers`.
  */
 export const sandboxedPlan: LaunchPlan = {
-  ...plan, sandboxed: true, permissionsExtends: null, expect: { sandboxed: true, approvalPolicy: 'on-request', features: {} },
+  ...plan,
+  sandboxed: true,
+  permissionsExtends: null,
+  expect: { sandboxed: true, approvalPolicy: 'on-request', features: {} },
   sandboxDeny: ['/w/home/.ssh', '/w/other-profile', '/w/secrets'],
 };
 
 /** The answers of a healthy sandboxed start: config layers, and a thread under the "angelia" profile in a managed sandbox. */
 export const sandboxedAnswers = (): Record<string, Answer> => {
-  const sandboxed = { approvalsReviewer: 'user', sandbox: { type: 'workspaceWrite' }, activePermissionProfile: { id: 'angelia', extends: null }, model: 'gpt-5.5' };
+  const sandboxed = {
+    approvalsReviewer: 'user',
+    sandbox: { type: 'workspaceWrite' },
+    activePermissionProfile: { id: 'angelia', extends: null },
+    model: 'gpt-5.5',
+  };
   return {
     ...baseAnswers(),
     'config/read': () => ({ config: { model: 'gpt-5.5' }, layers: [] }),
@@ -121,7 +134,11 @@ export const sandboxedAnswers = (): Record<string, Answer> => {
  * each start until it resolves (Codex "still starting"); `opts.plan` replaces the full-access `plan`;
  * `opts.sessions` is a sessions file to use (default: a fresh one in the test's folder). Disposed after each test.
  */
-export async function makeChat(conns: FakeConn[], t: Partial<ChatTiming> = {}, opts: { gate?: () => Promise<void>; profileNow?: () => ProfileNow | null; plan?: LaunchPlan; sessions?: string } = {}) {
+export async function makeChat(
+  conns: FakeConn[],
+  t: Partial<ChatTiming> = {},
+  opts: { gate?: () => Promise<void>; profileNow?: () => ProfileNow | null; plan?: LaunchPlan; sessions?: string } = {},
+) {
   const dir = await makeTestDir('chat-unit');
   dirs.push(dir);
   const events: AppEvent[] = [];
@@ -129,15 +146,23 @@ export async function makeChat(conns: FakeConn[], t: Partial<ChatTiming> = {}, o
   const broker = new ApprovalBroker({ timeoutMs: 60_000, audit, onUpdate: () => {} });
   let started = 0;
   const chat = new Chat({
-    chatId: 'c', profile: 'p', plan: async () => opts.plan ?? plan,
+    chatId: 'c',
+    profile: 'p',
+    plan: async () => opts.plan ?? plan,
     startCodex: async () => {
       const conn = conns[started++];
       if (!conn) throw new Error('no more fake connections');
       if (opts.gate) await opts.gate();
       return conn;
     },
-    broker, audit, sessions: new SessionStore(opts.sessions ?? `${dir}/sessions.json`), emit: (e) => events.push(e),
-    timing: { ...timing, ...t }, models: new ModelCatalog(), exportDir: `${dir}/exports`, threadHeldElsewhere: () => null,
+    broker,
+    audit,
+    sessions: new SessionStore(opts.sessions ?? `${dir}/sessions.json`),
+    emit: (e) => events.push(e),
+    timing: { ...timing, ...t },
+    models: new ModelCatalog(),
+    exportDir: `${dir}/exports`,
+    threadHeldElsewhere: () => null,
     ...(opts.profileNow ? { profileNow: opts.profileNow } : {}),
   });
   chats.push(chat);

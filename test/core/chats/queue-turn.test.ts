@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { baseAnswers, completing, FakeConn, itemsOf, makeChat, notices } from './fakes';
 
 describe('Chat.queueTurn', () => {
-  it('queues the text as written, never as a command, and carries the API turn id onto the turn\'s items', async () => {
+  it("queues the text as written, never as a command, and carries the API turn id onto the turn's items", async () => {
     const conn = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
     const { chat } = await makeChat([conn]);
     chat.queueTurn('/status', { apiTurn: 'api-1' });
@@ -17,8 +17,14 @@ describe('Chat.queueTurn', () => {
     const items = chat.transcript.all();
     expect(notices(items)).toEqual([]);
     expect(conn.sent('turn/start').map((p) => (p.input as { text: string }[])[0]?.text)).toEqual(['/status', '/status']);
-    expect(itemsOf(items, 'user').map((u) => [u.text, u.apiTurn, u.app ?? false])).toEqual([['/status', 'api-1', false], ['/status', 'api-2', true]]);
-    expect(itemsOf(items, 'turnEnd').map((e) => [e.status, e.apiTurn])).toEqual([['completed', 'api-1'], ['completed', 'api-2']]);
+    expect(itemsOf(items, 'user').map((u) => [u.text, u.apiTurn, u.app ?? false])).toEqual([
+      ['/status', 'api-1', false],
+      ['/status', 'api-2', true],
+    ]);
+    expect(itemsOf(items, 'turnEnd').map((e) => [e.status, e.apiTurn])).toEqual([
+      ['completed', 'api-1'],
+      ['completed', 'api-2'],
+    ]);
   });
 
   it('an app turn whose agent never started still ends with a turn end; an ordinary one does not get one', async () => {

@@ -27,7 +27,19 @@ afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const row = (id: string, extra: Partial<SessionRow> = {}): SessionRow => ({ id, threadId: id, created_at: '2026-12-01T02:17:34.000Z', last_used_at: '2026-12-01T02:17:34.000Z', turns: 1, started: true, label: '', enforcement: 'managed', model: null, effort: null, ...extra });
+const row = (id: string, extra: Partial<SessionRow> = {}): SessionRow => ({
+  id,
+  threadId: id,
+  created_at: '2026-12-01T02:17:34.000Z',
+  last_used_at: '2026-12-01T02:17:34.000Z',
+  turns: 1,
+  started: true,
+  label: '',
+  enforcement: 'managed',
+  model: null,
+  effort: null,
+  ...extra,
+});
 
 /** The AppFailure `fn` throws (fails the test when it throws something else or nothing). */
 function failure(fn: () => unknown): AppFailure['app'] {
@@ -68,19 +80,29 @@ describe('findSession', () => {
   });
 
   it('an ambiguous start says so and lists the sessions by their short ids', () => {
-    expect(findSession(rows, '01a22f6')).toEqual({ error: '"01a22f6" is ambiguous: matches 2 sessions (…a3d8fb2e "first", …86d9dca0 "second"); give the id as listed or its number.' });
+    expect(findSession(rows, '01a22f6')).toEqual({
+      error: '"01a22f6" is ambiguous: matches 2 sessions (…a3d8fb2e "first", …86d9dca0 "second"); give the id as listed or its number.',
+    });
   });
 
   it('no match and too short name a real id as the example', () => {
-    expect(findSession(rows, 'zzzzzz')).toEqual({ error: 'No session of this chat matches "zzzzzz". Its sessions: …a3d8fb2e "first", …86d9dca0 "second" (e.g. /resume a3d8fb2e).' });
-    expect(findSession(rows, 'zz', { how: '--session' })).toEqual({ error: '"zz" is too short: give at least 5 characters of the session id, its start or its end (e.g. --session a3d8fb2e).' });
+    expect(findSession(rows, 'zzzzzz')).toEqual({
+      error: 'No session of this chat matches "zzzzzz". Its sessions: …a3d8fb2e "first", …86d9dca0 "second" (e.g. /resume a3d8fb2e).',
+    });
+    expect(findSession(rows, 'zz', { how: '--session' })).toEqual({
+      error: '"zz" is too short: give at least 5 characters of the session id, its start or its end (e.g. --session a3d8fb2e).',
+    });
   });
 
   it('a row without a thread is listed as "new" (its id is provisional), and a long list is cut at 10', () => {
     const fresh = row('6b3f0c2e-1111-4222-8333-944455556666', { threadId: null, started: false, turns: 0 });
-    expect(findSession([fresh], 'zzzzz', { indexRows: [fresh] })).toEqual({ error: 'No session of this chat matches "zzzzz". Its sessions: new (e.g. /resume 1).' });
+    expect(findSession([fresh], 'zzzzz', { indexRows: [fresh] })).toEqual({
+      error: 'No session of this chat matches "zzzzz". Its sessions: new (e.g. /resume 1).',
+    });
     const many = Array.from({ length: 12 }, (_, i) => row(`01a22f64-0000-7000-8000-0000000000${String(i).padStart(2, '0')}`));
-    expect(findSession(many, '01a22f64')).toEqual({ error: expect.stringMatching(/^"01a22f64" is ambiguous: matches 12 sessions \((…000000\d\d, ){9}…000000\d\d and 2 more\)/) });
+    expect(findSession(many, '01a22f64')).toEqual({
+      error: expect.stringMatching(/^"01a22f64" is ambiguous: matches 12 sessions \((…000000\d\d, ){9}…000000\d\d and 2 more\)/),
+    });
   });
 
   it('a 1–2 digit selector is a number in the list when a list is given', () => {
@@ -90,7 +112,7 @@ describe('findSession', () => {
 });
 
 describe('SessionStore on one file', () => {
-  it('two stores interleaving changes lose nothing, and each sees the other\'s writes', () => {
+  it("two stores interleaving changes lose nothing, and each sees the other's writes", () => {
     const one = new SessionStore(file);
     const two = new SessionStore(file);
     const r1 = one.startNew('coder', 'coder');
@@ -102,11 +124,22 @@ describe('SessionStore on one file', () => {
     two.bindThread('coder', r2.id, B, 'managed');
     const r3 = one.startNew('coder-2', 'coder');
     two.setOverride('coder', { model: 'gpt-5.5' });
-    expect(one.list('coder').map((r) => r.id).sort()).toEqual([A, B]);
+    expect(
+      one
+        .list('coder')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([A, B]);
     expect(two.active('coder-2')?.id).toBe(r3.id);
     const after = new SessionStore(file);
-    expect(after.chats()).toEqual([{ chatId: 'coder', profile: 'coder' }, { chatId: 'coder-2', profile: 'coder' }]);
-    expect(after.history('coder').map((r) => [r.id, r.label, r.turns])).toEqual([[A, 'from one', 1], [B, 'from two', 1]]);
+    expect(after.chats()).toEqual([
+      { chatId: 'coder', profile: 'coder' },
+      { chatId: 'coder-2', profile: 'coder' },
+    ]);
+    expect(after.history('coder').map((r) => [r.id, r.label, r.turns])).toEqual([
+      [A, 'from one', 1],
+      [B, 'from two', 1],
+    ]);
     // The last /new (two's) is active, and two's override landed on it.
     expect(after.active('coder')).toMatchObject({ id: B, model: 'gpt-5.5' });
     expect(existsSync(`${file}.lock`)).toBe(false);
@@ -114,18 +147,25 @@ describe('SessionStore on one file', () => {
 
   it('processes writing at the same time lose nothing (3 processes × 20 new sessions on one chat)', async () => {
     const script = join(dir, 'writer.ts');
-    writeFileSync(script, [
-      `import { SessionStore } from ${JSON.stringify(join(REPO, 'src/main/core/chats/sessions.ts'))};`,
-      'const [file, who] = process.argv.slice(2);',
-      'const store = new SessionStore(file);',
-      'for (let i = 0; i < 20; i++) { const r = store.startNew("shared", "coder"); store.recordTurn("shared", r.id, `${who}-${i}`); }',
-    ].join('\n'));
-    const run = (who: string) => new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script, file, who], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
-      child.on('close', resolve);
-    });
+    writeFileSync(
+      script,
+      [
+        `import { SessionStore } from ${JSON.stringify(join(REPO, 'src/main/core/chats/sessions.ts'))};`,
+        'const [file, who] = process.argv.slice(2);',
+        'const store = new SessionStore(file);',
+        'for (let i = 0; i < 20; i++) { const r = store.startNew("shared", "coder"); store.recordTurn("shared", r.id, `${who}-${i}`); }',
+      ].join('\n'),
+    );
+    const run = (who: string) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', script, file, who], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+        child.on('close', resolve);
+      });
     expect(await Promise.all(['p1', 'p2', 'p3'].map(run))).toEqual([0, 0, 0]);
-    const labels = new SessionStore(file).history('shared').map((r) => r.label).sort();
+    const labels = new SessionStore(file)
+      .history('shared')
+      .map((r) => r.label)
+      .sort();
     expect(labels).toHaveLength(60);
     for (const who of ['p1', 'p2', 'p3']) for (let i = 0; i < 20; i++) expect(labels).toContain(`${who}-${i}`);
     expect(existsSync(`${file}.lock`)).toBe(false);
@@ -220,7 +260,9 @@ describe('files', () => {
     expect(app.code).toBe('sessions-invalid');
     expect(app.message).toBe('the sessions store is not valid: chats.coder.history[1].turns: Invalid input: expected number, received string');
     expect(app.where).toBe(file);
-    expect(app.fix).toBe(`stop Angelia, then restore the copy kept before the last write: cp '${file}.bak' '${file}' (or move the broken file aside: mv '${file}' '${file}.broken', and Angelia starts with an empty sessions list)`);
+    expect(app.fix).toBe(
+      `stop Angelia, then restore the copy kept before the last write: cp '${file}.bak' '${file}' (or move the broken file aside: mv '${file}' '${file}.broken', and Angelia starts with an empty sessions list)`,
+    );
   });
 
   it('without a usable .bak the fix is to move the file aside; JSON that does not parse says so', () => {
@@ -228,7 +270,9 @@ describe('files', () => {
     const app = failure(() => new SessionStore(file));
     expect(app.code).toBe('sessions-unreadable');
     expect(app.message).toMatch(/^the sessions store is not valid JSON: /);
-    expect(app.fix).toBe(`stop Angelia, then move the broken file aside (mv '${file}' '${file}.broken'); Angelia starts with an empty sessions list (the conversations themselves stay in CODEX_HOME)`);
+    expect(app.fix).toBe(
+      `stop Angelia, then move the broken file aside (mv '${file}' '${file}.broken'); Angelia starts with an empty sessions list (the conversations themselves stay in CODEX_HOME)`,
+    );
     writeFileSync(`${file}.bak`, '{}');
     writeFileSync(file, JSON.stringify({ version: 2, chats: {} }));
     const again = failure(() => readSessionsFile(file));

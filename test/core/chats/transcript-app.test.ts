@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Transcript } from '../../../src/main/core/chats/transcript';
 
 describe('Transcript lastLine and app turns', () => {
-  it('skips every item from an app turn\'s user item to its turn end', () => {
+  it("skips every item from an app turn's user item to its turn end", () => {
     const t = new Transcript('c', () => undefined);
     t.push({ type: 'user', id: 'u1', text: 'hello', via: 'turn' });
     t.push({ type: 'agent', id: 'a1', text: 'Hi there', done: true });

@@ -53,17 +53,45 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { name: 'stall: half told, then stopped at full', run: ({ dogs, clock }) => (dogs.armStall(true), clock.advance(60_000)), fired: ['stallHalf 60000', 'stallFull 60000'] },
-  { name: 'stall: output before half re-arms, nothing fires', run: ({ dogs, clock }) => (dogs.armStall(true), clock.advance(29_000), dogs.armStall(true), clock.advance(29_000)), fired: [] },
-  { name: 'stall: output after half told resets the activity', run: ({ dogs, clock }) => (dogs.armStall(true), clock.advance(30_000), dogs.armStall(true), clock.advance(29_000)), fired: ['stallHalf 60000', 'stallReset'] },
+  {
+    name: 'stall: half told, then stopped at full',
+    run: ({ dogs, clock }) => (dogs.armStall(true), clock.advance(60_000)),
+    fired: ['stallHalf 60000', 'stallFull 60000'],
+  },
+  {
+    name: 'stall: output before half re-arms, nothing fires',
+    run: ({ dogs, clock }) => (dogs.armStall(true), clock.advance(29_000), dogs.armStall(true), clock.advance(29_000)),
+    fired: [],
+  },
+  {
+    name: 'stall: output after half told resets the activity',
+    run: ({ dogs, clock }) => (dogs.armStall(true), clock.advance(30_000), dogs.armStall(true), clock.advance(29_000)),
+    fired: ['stallHalf 60000', 'stallReset'],
+  },
   { name: 'stall: not eligible (an approval waits) arms nothing', run: ({ dogs, clock }) => (dogs.armStall(false), clock.advance(120_000)), fired: [] },
   { name: 'stall: 0 minutes means never', run: ({ dogs, clock }) => (dogs.armStall(true), clock.advance(10_000_000)), fired: [] },
   { name: 'idle exit after idleMs', run: ({ dogs, clock }) => (dogs.armIdle(true), clock.advance(300_000)), fired: ['idleExit'] },
-  { name: 'idle exit cleared by new work', run: ({ dogs, clock }) => (dogs.armIdle(true), clock.advance(100_000), dogs.clearIdle(), clock.advance(300_000)), fired: [] },
+  {
+    name: 'idle exit cleared by new work',
+    run: ({ dogs, clock }) => (dogs.armIdle(true), clock.advance(100_000), dogs.clearIdle(), clock.advance(300_000)),
+    fired: [],
+  },
   { name: 'idle exit not armed without a process', run: ({ dogs, clock }) => (dogs.armIdle(false), clock.advance(300_000)), fired: [] },
-  { name: 'ghost approval told after ghostApprovalMs, once', run: ({ dogs, clock }) => (dogs.watchGhost(true), clock.advance(5_000), dogs.watchGhost(true), clock.advance(10_000)), fired: ['ghost'] },
-  { name: 'ghost approval cleared when Codex stops waiting', run: ({ dogs, clock }) => (dogs.watchGhost(true), clock.advance(5_000), dogs.watchGhost(false), clock.advance(20_000)), fired: [] },
-  { name: 'clearAll stops stall, idle and ghost', run: ({ dogs, clock }) => (dogs.armStall(true), dogs.armIdle(true), dogs.watchGhost(true), dogs.clearAll(), clock.advance(1_000_000)), fired: [] },
+  {
+    name: 'ghost approval told after ghostApprovalMs, once',
+    run: ({ dogs, clock }) => (dogs.watchGhost(true), clock.advance(5_000), dogs.watchGhost(true), clock.advance(10_000)),
+    fired: ['ghost'],
+  },
+  {
+    name: 'ghost approval cleared when Codex stops waiting',
+    run: ({ dogs, clock }) => (dogs.watchGhost(true), clock.advance(5_000), dogs.watchGhost(false), clock.advance(20_000)),
+    fired: [],
+  },
+  {
+    name: 'clearAll stops stall, idle and ghost',
+    run: ({ dogs, clock }) => (dogs.armStall(true), dogs.armIdle(true), dogs.watchGhost(true), dogs.clearAll(), clock.advance(1_000_000)),
+    fired: [],
+  },
 ];
 
 describe('watchdogs on a fake clock', () => {

@@ -11,7 +11,11 @@ const user = { name: { type: 'user', file: '/h/.codex/config.toml', profile: nul
 
 describe('config in force (config/read)', () => {
   it('reads model and model_reasoning_effort with the layer that set them', () => {
-    const answer = { config: { model: 'gpt-5.5', model_reasoning_effort: 'high', model_provider: 'mock' }, origins: { model: user, model_reasoning_effort: { name: { type: 'project', dotCodexFolder: '/p/.codex' }, version: 'v' } }, layers: null };
+    const answer = {
+      config: { model: 'gpt-5.5', model_reasoning_effort: 'high', model_provider: 'mock' },
+      origins: { model: user, model_reasoning_effort: { name: { type: 'project', dotCodexFolder: '/p/.codex' }, version: 'v' } },
+      layers: null,
+    };
     expect(configInForce(answer)).toEqual({
       model: { value: 'gpt-5.5', source: 'your Codex config (/h/.codex/config.toml)' },
       effort: { value: 'high', source: 'the project config (/p/.codex/config.toml)' },

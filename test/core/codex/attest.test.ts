@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion } from '../../../src/main/core/codex/attest';
 
-const managed = { approvalsReviewer: 'user', sandbox: { type: 'workspaceWrite', writableRoots: [], networkAccess: true }, activePermissionProfile: { id: 'angelia', extends: ':workspace' } };
+const managed = {
+  approvalsReviewer: 'user',
+  sandbox: { type: 'workspaceWrite', writableRoots: [], networkAccess: true },
+  activePermissionProfile: { id: 'angelia', extends: ':workspace' },
+};
 
 describe('attestation', () => {
   it('gates on the Codex version', () => {
@@ -13,39 +17,81 @@ describe('attestation', () => {
 
   it('passes a managed thread with our profile and refuses everything else', () => {
     expect(attestThread(managed, { sandboxed: true, permissionsExtends: ':workspace' })).toEqual({ refusals: [], enforcement: 'managed' });
-    expect(attestThread({ ...managed, activePermissionProfile: { id: ':workspace', extends: null } }, { sandboxed: true, permissionsExtends: ':workspace' }).refusals[0]).toMatch(/":workspace", not "angelia"/);
-    expect(attestThread({ ...managed, approvalsReviewer: 'auto_review' }, { sandboxed: true, permissionsExtends: ':workspace' }).refusals[0]).toMatch(/approvals/);
-    expect(attestThread({ ...managed, sandbox: { type: 'dangerFullAccess' } }, { sandboxed: true, permissionsExtends: ':workspace' })).toMatchObject({ enforcement: 'disabled', refusals: [expect.stringMatching(/disabled sandbox/)] });
-    expect(attestThread({ ...managed, sandbox: { type: 'externalSandbox', networkAccess: 'enabled' } }, { sandboxed: true, permissionsExtends: ':workspace' }).enforcement).toBe('external');
-    expect(attestThread({ ...managed, sandbox: { type: 'externalSandbox', networkAccess: 'enabled' } }, { sandboxed: true, permissionsExtends: ':workspace' }).refusals).toContain("refused: Codex reports an external sandbox; Angelia runs sandboxed profiles only under Codex's own managed sandbox.");
+    expect(
+      attestThread({ ...managed, activePermissionProfile: { id: ':workspace', extends: null } }, { sandboxed: true, permissionsExtends: ':workspace' })
+        .refusals[0],
+    ).toMatch(/":workspace", not "angelia"/);
+    expect(attestThread({ ...managed, approvalsReviewer: 'auto_review' }, { sandboxed: true, permissionsExtends: ':workspace' }).refusals[0]).toMatch(
+      /approvals/,
+    );
+    expect(attestThread({ ...managed, sandbox: { type: 'dangerFullAccess' } }, { sandboxed: true, permissionsExtends: ':workspace' })).toMatchObject({
+      enforcement: 'disabled',
+      refusals: [expect.stringMatching(/disabled sandbox/)],
+    });
+    expect(
+      attestThread({ ...managed, sandbox: { type: 'externalSandbox', networkAccess: 'enabled' } }, { sandboxed: true, permissionsExtends: ':workspace' })
+        .enforcement,
+    ).toBe('external');
+    expect(
+      attestThread({ ...managed, sandbox: { type: 'externalSandbox', networkAccess: 'enabled' } }, { sandboxed: true, permissionsExtends: ':workspace' })
+        .refusals,
+    ).toContain("refused: Codex reports an external sandbox; Angelia runs sandboxed profiles only under Codex's own managed sandbox.");
     expect(attestThread(managed, { sandboxed: true, permissionsExtends: ':read-only' }).refusals[0]).toMatch(/extends ":workspace"/);
   });
 
   it('a profile built from grants alone: extends nothing, and Codex writes nowhere beyond the compiled write entries, /tmp included', () => {
     // codex 0.169.0's answer to a profile with no base (measured): the project folder is not among the roots.
-    const grants = { approvalsReviewer: 'user', activePermissionProfile: { id: 'angelia', extends: null },
-      sandbox: { type: 'workspaceWrite', writableRoots: ['/s/cache/h1', '/s/mailbox/m1', '/s/ws/_common'], networkAccess: true, excludeTmpdirEnvVar: true, excludeSlashTmp: true } };
+    const grants = {
+      approvalsReviewer: 'user',
+      activePermissionProfile: { id: 'angelia', extends: null },
+      sandbox: {
+        type: 'workspaceWrite',
+        writableRoots: ['/s/cache/h1', '/s/mailbox/m1', '/s/ws/_common'],
+        networkAccess: true,
+        excludeTmpdirEnvVar: true,
+        excludeSlashTmp: true,
+      },
+    };
     const writable = ['/w/coder', '/s/cache/h1', '/s/cache/h1/tmp', '/s/mailbox/m1', '/s/ws/_common'];
     expect(attestThread(grants, { sandboxed: true, permissionsExtends: null, writable })).toEqual({ refusals: [], enforcement: 'managed' });
     // A base brought in by another layer would read the whole disk: refused.
-    expect(attestThread({ ...grants, activePermissionProfile: { id: 'angelia', extends: ':workspace' } }, { sandboxed: true, permissionsExtends: null, writable }).refusals[0]).toMatch(/extends ":workspace" in Codex, not null/);
-    expect(attestThread({ ...grants, sandbox: { ...grants.sandbox, writableRoots: [...grants.sandbox.writableRoots, '/h'] } }, { sandboxed: true, permissionsExtends: null, writable }).refusals).toEqual(['refused: Codex would let the agent write "/h", which the compiled profile does not grant.']);
-    expect(attestThread({ ...grants, sandbox: { ...grants.sandbox, excludeSlashTmp: false } }, { sandboxed: true, permissionsExtends: null, writable }).refusals).toEqual(['refused: Codex would let the agent write /tmp, which the compiled profile does not grant.']);
+    expect(
+      attestThread({ ...grants, activePermissionProfile: { id: 'angelia', extends: ':workspace' } }, { sandboxed: true, permissionsExtends: null, writable })
+        .refusals[0],
+    ).toMatch(/extends ":workspace" in Codex, not null/);
+    expect(
+      attestThread(
+        { ...grants, sandbox: { ...grants.sandbox, writableRoots: [...grants.sandbox.writableRoots, '/h'] } },
+        { sandboxed: true, permissionsExtends: null, writable },
+      ).refusals,
+    ).toEqual(['refused: Codex would let the agent write "/h", which the compiled profile does not grant.']);
+    expect(
+      attestThread({ ...grants, sandbox: { ...grants.sandbox, excludeSlashTmp: false } }, { sandboxed: true, permissionsExtends: null, writable }).refusals,
+    ).toEqual(['refused: Codex would let the agent write /tmp, which the compiled profile does not grant.']);
     // Read-only (plan mode, /ask): nothing to write.
-    expect(attestThread({ ...grants, sandbox: { type: 'readOnly', networkAccess: true } }, { sandboxed: true, permissionsExtends: null, writable: [] }).refusals).toEqual([]);
+    expect(
+      attestThread({ ...grants, sandbox: { type: 'readOnly', networkAccess: true } }, { sandboxed: true, permissionsExtends: null, writable: [] }).refusals,
+    ).toEqual([]);
   });
 
   it('expects full access, shown as disabled, for a sandbox = false profile', () => {
-    expect(attestThread({ approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, activePermissionProfile: null }, { sandboxed: false, permissionsExtends: null })).toEqual({ refusals: [], enforcement: 'disabled' });
+    expect(
+      attestThread(
+        { approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, activePermissionProfile: null },
+        { sandboxed: false, permissionsExtends: null },
+      ),
+    ).toEqual({ refusals: [], enforcement: 'disabled' });
   });
 
   it('refuses a layer other than our flags that sets permissions.angelia or sandbox_mode, naming its file', () => {
-    const read = { layers: [
-      { name: { type: 'sessionFlags' }, config: { permissions: { angelia: { extends: ':workspace' } } }, disabledReason: null },
-      { name: { type: 'user', file: '/h/.codex/config.toml' }, config: { permissions: { angelia: { network: { enabled: true } } } }, disabledReason: null },
-      { name: { type: 'project', dotCodexFolder: '/w/.codex' }, config: { sandbox_mode: 'danger-full-access' }, disabledReason: null },
-      { name: { type: 'project', dotCodexFolder: '/u/.codex' }, config: { sandbox_mode: 'danger-full-access' }, disabledReason: 'untrusted' },
-    ] };
+    const read = {
+      layers: [
+        { name: { type: 'sessionFlags' }, config: { permissions: { angelia: { extends: ':workspace' } } }, disabledReason: null },
+        { name: { type: 'user', file: '/h/.codex/config.toml' }, config: { permissions: { angelia: { network: { enabled: true } } } }, disabledReason: null },
+        { name: { type: 'project', dotCodexFolder: '/w/.codex' }, config: { sandbox_mode: 'danger-full-access' }, disabledReason: null },
+        { name: { type: 'project', dotCodexFolder: '/u/.codex' }, config: { sandbox_mode: 'danger-full-access' }, disabledReason: 'untrusted' },
+      ],
+    };
     const out = checkConfigLayers(read);
     expect(out).toHaveLength(2);
     expect(out[0]).toMatch(/user layer \/h\/.codex\/config.toml sets permissions.angelia/);
@@ -54,19 +100,29 @@ describe('attestation', () => {
   });
 
   it('refuses a project layer Codex applies that sets anything; an empty or disabled one passes', () => {
-    const layer = (config: Record<string, unknown>, disabledReason: string | null = null) => ({ name: { type: 'project', dotCodexFolder: '/w/p/.codex' }, config, disabledReason });
+    const layer = (config: Record<string, unknown>, disabledReason: string | null = null) => ({
+      name: { type: 'project', dotCodexFolder: '/w/p/.codex' },
+      config,
+      disabledReason,
+    });
     expect(checkConfigLayers({ layers: [layer({ model_reasoning_summary: 'detailed', shell_environment_policy: { set: { PATH: '/x' } } })] })).toEqual([
-      expect.stringMatching(/project layer \/w\/p\/.codex\/config.toml would apply to this profile \(it sets model_reasoning_summary, shell_environment_policy\)/),
+      expect.stringMatching(
+        /project layer \/w\/p\/.codex\/config.toml would apply to this profile \(it sets model_reasoning_summary, shell_environment_policy\)/,
+      ),
     ]);
     expect(checkConfigLayers({ layers: [layer({})] })).toEqual([]);
     expect(checkConfigLayers({ layers: [layer({ model: 'x' }, 'untrusted')] })).toEqual([]);
-    expect(checkConfigLayers({ layers: [{ name: { type: 'user', file: '/h/.codex/config.toml' }, config: { model: 'x' }, disabledReason: null }] })).toEqual([]);
+    expect(checkConfigLayers({ layers: [{ name: { type: 'user', file: '/h/.codex/config.toml' }, config: { model: 'x' }, disabledReason: null }] })).toEqual(
+      [],
+    );
   });
 
   it('refuses managed requirements that would force another profile or forbid ours', () => {
     const expected = { sandboxed: true, approvalPolicy: 'on-request' as const, features: { network_proxy: true } };
     expect(checkRequirements({ requirements: null }, expected)).toEqual([]);
-    expect(checkRequirements({ requirements: { allowedPermissionProfiles: { ':workspace': true } } }, expected)[0]).toMatch(/do not allow the permission profile "angelia"/);
+    expect(checkRequirements({ requirements: { allowedPermissionProfiles: { ':workspace': true } } }, expected)[0]).toMatch(
+      /do not allow the permission profile "angelia"/,
+    );
     expect(checkRequirements({ requirements: { allowedPermissionProfiles: { angelia: true } } }, expected)).toEqual([]);
     expect(checkRequirements({ requirements: { defaultPermissions: ':read-only' } }, expected)[0]).toMatch(/force the permission profile ":read-only"/);
     expect(checkRequirements({ requirements: { allowedApprovalPolicies: ['never'] } }, expected)[0]).toMatch(/approval policy "on-request"/);
@@ -85,4 +141,3 @@ describe('attestation', () => {
     expect(checkMcpServers({ config: {} }, [])).toEqual([]);
   });
 });
-

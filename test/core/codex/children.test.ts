@@ -42,7 +42,10 @@ function deadOwner(): { pid: number; startTime: string } {
 
 /** A session leader (`sh`, then `sleep 600`) with a `sleep 600` that moved to a group of its own in the session. */
 async function orphanSession(): Promise<{ leader: number; member: number }> {
-  const c = spawn('/bin/sh', ['-c', 'perl -e \'setpgrp(0, 0); exec "sleep", "600"\' & echo $!; exec sleep 600'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  const c = spawn('/bin/sh', ['-c', 'perl -e \'setpgrp(0, 0); exec "sleep", "600"\' & echo $!; exec sleep 600'], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   spawned.push(c);
   const member = await new Promise<number>((resolve) => c.stdout!.once('data', (b: Buffer) => resolve(Number(b.toString().trim()))));
   return { leader: c.pid!, member };
@@ -58,8 +61,16 @@ function recordOf(pid: number, extra: Partial<ChildRecord> = {}): ChildRecord {
   const info = processInfo(pid);
   if (!info) throw new Error(`pid ${pid} is not running`);
   return {
-    pid, startTime: info.startTime, pgid: info.pgid, sid: info.sid, boot: bootId(), chatId: 'coder', bin: '/bin/sh',
-    owner: deadOwner(), recordedAt: new Date().toISOString(), ...extra,
+    pid,
+    startTime: info.startTime,
+    pgid: info.pgid,
+    sid: info.sid,
+    boot: bootId(),
+    chatId: 'coder',
+    bin: '/bin/sh',
+    owner: deadOwner(),
+    recordedAt: new Date().toISOString(),
+    ...extra,
   };
 }
 
@@ -68,7 +79,13 @@ describe('children.json', () => {
     const dir = stateDir();
     const file = childrenFile(dir);
     expect(file).toBe(join(dir, 'private', 'children.json'));
-    const proc = await launch({ bin: '/bin/sh', args: ['-c', 'cat > /dev/null'], cwd: process.cwd(), env: process.env, track: childTracker(file, { chatId: 'coder', bin: '/bin/sh' }) });
+    const proc = await launch({
+      bin: '/bin/sh',
+      args: ['-c', 'cat > /dev/null'],
+      cwd: process.cwd(),
+      env: process.env,
+      track: childTracker(file, { chatId: 'coder', bin: '/bin/sh' }),
+    });
     const [rec] = new ChildLedger(file).list();
     expect(rec).toMatchObject({ pid: proc.pid, startTime: processInfo(proc.pid)?.startTime, pgid: proc.pid, sid: proc.pid, chatId: 'coder', boot: bootId() });
     expect(rec?.owner).toEqual({ pid: process.pid, startTime: processInfo(process.pid)?.startTime });
@@ -86,7 +103,9 @@ describe('children.json', () => {
     let pid = 0;
     const inner = childTracker(file, { chatId: 'coder', bin: '/bin/sh' });
     const track = { spawned: (p: number) => ((pid = p), inner.spawned(p)), exited: (p: number) => inner.exited(p) };
-    await expect(launch({ bin: '/bin/sh', args: ['-c', 'sleep 600'], cwd: process.cwd(), env: process.env, track })).rejects.toThrow(/cannot record the Codex process \d+ in .*blocker\/children\.json.*Check that the state folder is writable/);
+    await expect(launch({ bin: '/bin/sh', args: ['-c', 'sleep 600'], cwd: process.cwd(), env: process.env, track })).rejects.toThrow(
+      /cannot record the Codex process \d+ in .*blocker\/children\.json.*Check that the state folder is writable/,
+    );
     expect(await waitGone(pid)).toBe(true);
   });
 

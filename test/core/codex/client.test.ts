@@ -7,7 +7,8 @@ import { CodexExitedError, CodexStartError, CodexTimeoutError } from '../../../s
 import { pgidOf, treeMembers, waitFor, waitGone, waitTreeEmpty } from './processes';
 
 /** Sends one of the fake server's own test methods (not in the generated protocol) through the port. */
-const fakeRequest = (conn: CodexConnection, method: string, params: unknown): Promise<unknown> => (conn.request as unknown as (m: string, p: unknown) => Promise<unknown>)(method, params);
+const fakeRequest = (conn: CodexConnection, method: string, params: unknown): Promise<unknown> =>
+  (conn.request as unknown as (m: string, p: unknown) => Promise<unknown>)(method, params);
 
 const FAKE = join(process.cwd(), 'test', 'fixtures', 'fake-app-server.mjs');
 const started: CodexClient[] = [];
@@ -83,7 +84,10 @@ describe('CodexClient requests', () => {
     const pending = c.request('thread/start', { cwd: '/w' });
     const crashing = c.request('turn/start', { threadId: 't', input: [] });
     const [e1, e2] = await Promise.all([rejection(pending), rejection(crashing)]);
-    for (const [e, method] of [[e1, 'thread/start'], [e2, 'turn/start']] as const) {
+    for (const [e, method] of [
+      [e1, 'thread/start'],
+      [e2, 'turn/start'],
+    ] as const) {
       expect(e).toBeInstanceOf(CodexExitedError);
       expect((e as CodexExitedError).exit.code).toBe(3);
       expect((e as CodexExitedError).exit.stderrTail).toContain('fatal: simulated crash 猫');

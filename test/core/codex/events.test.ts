@@ -11,24 +11,95 @@ const T = 'thr-1';
 
 describe('decodeNotification: a routed method gives its typed event', () => {
   const cases: Array<[string, unknown, unknown]> = [
-    ['turn/started', { threadId: T, turn: { id: 'turn-1', status: 'inProgress' } }, { method: 'turn/started', threadId: T, turnId: 'turn-1', params: { turn: { id: 'turn-1' } } }],
-    ['turn/completed', { threadId: T, turn: { id: 'turn-1', status: 'failed', error: { message: 'boom', codexErrorInfo: 'usageLimitExceeded' } } },
-      { method: 'turn/completed', threadId: T, turnId: 'turn-1', params: { turn: { turnId: 'turn-1', status: 'failed', message: 'boom', errorInfo: 'usageLimitExceeded' } } }],
-    ['turn/completed', { threadId: T, turn: 'odd' }, { method: 'turn/completed', threadId: T, turnId: null, params: { turn: { turnId: null, status: 'completed', message: null, errorInfo: null } } }],
-    ['item/completed', { threadId: T, turnId: 'turn-1', item: { type: 'agentMessage', id: 'm1', text: 'hi' } },
-      { method: 'item/completed', threadId: T, turnId: 'turn-1', params: { item: { type: 'agentMessage', id: 'm1', text: 'hi' } } }],
-    ['item/started', { threadId: T, item: { type: 'userMessage', id: 'u1', content: [{ type: 'text', text: 'a' }, { type: 'image', url: 'x' }, 3] } },
-      { method: 'item/started', threadId: T, turnId: null, params: { item: { type: 'userMessage', id: 'u1', text: 'a\n[image]' } } }],
-    ['item/started', { threadId: T, item: { type: 'fileChange', id: 'f1', changes: [{ path: '/w/a', kind: { type: 'add' }, diff: '+x' }, { kind: 'delete' }], status: 'inProgress' } },
-      { method: 'item/started', threadId: T, turnId: null, params: { item: { type: 'fileChange', id: 'f1', status: 'inProgress', changes: [{ path: '/w/a', kind: 'add', diff: '+x' }, { path: '?', kind: 'delete', diff: '' }] } } }],
-    ['item/completed', { threadId: T, item: { type: 'webSearch', id: 'w1' } }, { method: 'item/completed', threadId: T, turnId: null, params: { item: { type: 'other', kind: 'webSearch', id: 'w1' } } }],
-    ['item/agentMessage/delta', { threadId: T, turnId: 'turn-1', itemId: 'm1', delta: 'he' }, { method: 'item/agentMessage/delta', threadId: T, turnId: 'turn-1', params: { itemId: 'm1', delta: 'he' } }],
-    ['item/commandExecution/outputDelta', { threadId: T, itemId: 'c1', delta: 'out' }, { method: 'item/commandExecution/outputDelta', threadId: T, turnId: null, params: { itemId: 'c1', delta: 'out' } }],
-    ['thread/status/changed', { threadId: T, status: { type: 'active', activeFlags: ['waitingOnApproval', 7] } }, { method: 'thread/status/changed', threadId: T, turnId: null, params: { activeFlags: ['waitingOnApproval'] } }],
-    ['thread/status/changed', { threadId: T, status: { type: 'idle' } }, { method: 'thread/status/changed', threadId: T, turnId: null, params: { activeFlags: [] } }],
-    ['error', { threadId: T, turnId: 'turn-1', willRetry: true, error: { message: 'overloaded' } }, { method: 'error', threadId: T, turnId: 'turn-1', params: { willRetry: true, message: 'overloaded' } }],
+    [
+      'turn/started',
+      { threadId: T, turn: { id: 'turn-1', status: 'inProgress' } },
+      { method: 'turn/started', threadId: T, turnId: 'turn-1', params: { turn: { id: 'turn-1' } } },
+    ],
+    [
+      'turn/completed',
+      { threadId: T, turn: { id: 'turn-1', status: 'failed', error: { message: 'boom', codexErrorInfo: 'usageLimitExceeded' } } },
+      {
+        method: 'turn/completed',
+        threadId: T,
+        turnId: 'turn-1',
+        params: { turn: { turnId: 'turn-1', status: 'failed', message: 'boom', errorInfo: 'usageLimitExceeded' } },
+      },
+    ],
+    [
+      'turn/completed',
+      { threadId: T, turn: 'odd' },
+      { method: 'turn/completed', threadId: T, turnId: null, params: { turn: { turnId: null, status: 'completed', message: null, errorInfo: null } } },
+    ],
+    [
+      'item/completed',
+      { threadId: T, turnId: 'turn-1', item: { type: 'agentMessage', id: 'm1', text: 'hi' } },
+      { method: 'item/completed', threadId: T, turnId: 'turn-1', params: { item: { type: 'agentMessage', id: 'm1', text: 'hi' } } },
+    ],
+    [
+      'item/started',
+      { threadId: T, item: { type: 'userMessage', id: 'u1', content: [{ type: 'text', text: 'a' }, { type: 'image', url: 'x' }, 3] } },
+      { method: 'item/started', threadId: T, turnId: null, params: { item: { type: 'userMessage', id: 'u1', text: 'a\n[image]' } } },
+    ],
+    [
+      'item/started',
+      {
+        threadId: T,
+        item: { type: 'fileChange', id: 'f1', changes: [{ path: '/w/a', kind: { type: 'add' }, diff: '+x' }, { kind: 'delete' }], status: 'inProgress' },
+      },
+      {
+        method: 'item/started',
+        threadId: T,
+        turnId: null,
+        params: {
+          item: {
+            type: 'fileChange',
+            id: 'f1',
+            status: 'inProgress',
+            changes: [
+              { path: '/w/a', kind: 'add', diff: '+x' },
+              { path: '?', kind: 'delete', diff: '' },
+            ],
+          },
+        },
+      },
+    ],
+    [
+      'item/completed',
+      { threadId: T, item: { type: 'webSearch', id: 'w1' } },
+      { method: 'item/completed', threadId: T, turnId: null, params: { item: { type: 'other', kind: 'webSearch', id: 'w1' } } },
+    ],
+    [
+      'item/agentMessage/delta',
+      { threadId: T, turnId: 'turn-1', itemId: 'm1', delta: 'he' },
+      { method: 'item/agentMessage/delta', threadId: T, turnId: 'turn-1', params: { itemId: 'm1', delta: 'he' } },
+    ],
+    [
+      'item/commandExecution/outputDelta',
+      { threadId: T, itemId: 'c1', delta: 'out' },
+      { method: 'item/commandExecution/outputDelta', threadId: T, turnId: null, params: { itemId: 'c1', delta: 'out' } },
+    ],
+    [
+      'thread/status/changed',
+      { threadId: T, status: { type: 'active', activeFlags: ['waitingOnApproval', 7] } },
+      { method: 'thread/status/changed', threadId: T, turnId: null, params: { activeFlags: ['waitingOnApproval'] } },
+    ],
+    [
+      'thread/status/changed',
+      { threadId: T, status: { type: 'idle' } },
+      { method: 'thread/status/changed', threadId: T, turnId: null, params: { activeFlags: [] } },
+    ],
+    [
+      'error',
+      { threadId: T, turnId: 'turn-1', willRetry: true, error: { message: 'overloaded' } },
+      { method: 'error', threadId: T, turnId: 'turn-1', params: { willRetry: true, message: 'overloaded' } },
+    ],
     ['error', { threadId: T, error: 'text' }, { method: 'error', threadId: T, turnId: null, params: { willRetry: false, message: null } }],
-    ['mcpServer/startupStatus/updated', { name: 'docs', status: 'failed', error: 'no binary' }, { method: 'mcpServer/startupStatus/updated', threadId: null, turnId: null, params: { name: 'docs', status: 'failed', error: 'no binary' } }],
+    [
+      'mcpServer/startupStatus/updated',
+      { name: 'docs', status: 'failed', error: 'no binary' },
+      { method: 'mcpServer/startupStatus/updated', threadId: null, turnId: null, params: { name: 'docs', status: 'failed', error: 'no binary' } },
+    ],
     ['serverRequest/resolved', { threadId: T, requestId: 4 }, { method: 'serverRequest/resolved', threadId: T, turnId: null, params: { requestId: 4 } }],
   ];
   it.each(cases)('%s %j', (method, params, event) => {
@@ -38,7 +109,10 @@ describe('decodeNotification: a routed method gives its typed event', () => {
 
 describe('decodeNotification: an unrouted method', () => {
   it.each([['thread/tokenUsage/updated'], ['turn/diff/updated'], ['codex/event/something_new']])('%s becomes an unrouted event carrying its ids', (method) => {
-    expect(decodeNotification(method, { threadId: T, turnId: 'turn-1' })).toEqual({ event: { method: 'unrouted', name: method, why: 'unrouted', threadId: T, turnId: 'turn-1' }, problem: null });
+    expect(decodeNotification(method, { threadId: T, turnId: 'turn-1' })).toEqual({
+      event: { method: 'unrouted', name: method, why: 'unrouted', threadId: T, turnId: 'turn-1' },
+      problem: null,
+    });
   });
 });
 
@@ -69,7 +143,10 @@ describe('EventDecoder', () => {
     d.decode('item/agentMessage/delta', { threadId: T });
     d.decode('turn/started', { threadId: T, turn: {} });
     expect(d.decode('turn/started', { threadId: T, turn: { id: 'x' } })).toMatchObject({ method: 'turn/started', turnId: 'x' });
-    expect(d.counts()).toEqual({ unrouted: { 'thread/tokenUsage/updated': 2, 'turn/diff/updated': 1 }, malformed: { 'item/agentMessage/delta': 2, 'turn/started': 1 } });
+    expect(d.counts()).toEqual({
+      unrouted: { 'thread/tokenUsage/updated': 2, 'turn/diff/updated': 1 },
+      malformed: { 'item/agentMessage/delta': 2, 'turn/started': 1 },
+    });
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/item\/agentMessage\/delta/);
     expect(lines[1]).toMatch(/turn\/started/);

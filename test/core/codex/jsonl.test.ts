@@ -54,7 +54,7 @@ describe('NdjsonMessageReader', () => {
     await flush();
     expect(issues).toEqual([]);
     expect(messages).toHaveLength(1);
-    expect(((messages[0]?.params as { item: { aggregatedOutput: string } }).item.aggregatedOutput).length).toBe(5_000_000);
+    expect((messages[0]?.params as { item: { aggregatedOutput: string } }).item.aggregatedOutput.length).toBe(5_000_000);
   });
 
   it('drops a line over the cap, reports its size, and still delivers the next message', async () => {

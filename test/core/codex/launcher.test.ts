@@ -41,7 +41,7 @@ describe('launch', () => {
     expect(await waitGone(sleepPid)).toBe(true);
   });
 
-  it('stop() also ends a process that moved to a group of its own within the session (like codex\'s bwrap helpers)', async () => {
+  it("stop() also ends a process that moved to a group of its own within the session (like codex's bwrap helpers)", async () => {
     const { proc, sleepPid } = await shWithBackgroundSleep('perl -e \'setpgrp(0, 0); exec "sleep", "600"\' & echo $!; cat > /dev/null');
     expect(await waitFor(() => pgidOf(sleepPid) === sleepPid)).toBe(true);
     const exit = await proc.stop({ graceMs: 5_000 });
@@ -87,6 +87,8 @@ describe('launch', () => {
   });
 
   it('rejects with the executable name when it does not exist', async () => {
-    await expect(launch({ bin: '/nonexistent/codex', args: ['app-server'], cwd: process.cwd(), env: process.env })).rejects.toThrow(/\/nonexistent\/codex.*ENOENT/);
+    await expect(launch({ bin: '/nonexistent/codex', args: ['app-server'], cwd: process.cwd(), env: process.env })).rejects.toThrow(
+      /\/nonexistent\/codex.*ENOENT/,
+    );
   });
 });

@@ -24,14 +24,24 @@ import { AppFailure } from '../../../src/shared/result';
 /** A `Model` as codex 0.169.0 sends it (fields trimmed to those that matter, plus a few it also sends). */
 function raw(id: string, efforts: string[], def: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    id, model: id, upgrade: null, displayName: id.toUpperCase(), description: '', hidden: false,
+    id,
+    model: id,
+    upgrade: null,
+    displayName: id.toUpperCase(),
+    description: '',
+    hidden: false,
     supportedReasoningEfforts: efforts.map((reasoningEffort) => ({ reasoningEffort, description: reasoningEffort })),
-    defaultReasoningEffort: def, inputModalities: ['text'], isDefault: false, ...extra,
+    defaultReasoningEffort: def,
+    inputModalities: ['text'],
+    isDefault: false,
+    ...extra,
   };
 }
 
 /** A CodexConnection whose `model/list` answers from `pages` (by cursor) and counts requests. */
-function fakeConn(answer: (params: Record<string, unknown>) => unknown): CodexConnection & { calls: Array<{ method: string; params: unknown; timeoutMs?: number }> } {
+function fakeConn(
+  answer: (params: Record<string, unknown>) => unknown,
+): CodexConnection & { calls: Array<{ method: string; params: unknown; timeoutMs?: number }> } {
   const calls: Array<{ method: string; params: unknown; timeoutMs?: number }> = [];
   return {
     calls,
@@ -67,8 +77,13 @@ function appFailure(fn: () => unknown): AppFailure {
 
 describe('toModelInfo', () => {
   it('maps id/model, displayName, supportedReasoningEfforts, defaultReasoningEffort and isDefault', () => {
-    expect(toModelInfo(raw('gpt-5.5', ['low', 'medium', 'high', 'xhigh'], 'medium', { displayName: 'GPT-5.5', isDefault: true })))
-      .toEqual({ id: 'gpt-5.5', name: 'GPT-5.5', efforts: ['low', 'medium', 'high', 'xhigh'], defaultEffort: 'medium', isDefault: true });
+    expect(toModelInfo(raw('gpt-5.5', ['low', 'medium', 'high', 'xhigh'], 'medium', { displayName: 'GPT-5.5', isDefault: true }))).toEqual({
+      id: 'gpt-5.5',
+      name: 'GPT-5.5',
+      efforts: ['low', 'medium', 'high', 'xhigh'],
+      defaultEffort: 'medium',
+      isDefault: true,
+    });
   });
 
   it('drops hidden entries and entries without an id', () => {
@@ -261,19 +276,23 @@ describe('chooseEffort', () => {
 describe('describeModels', () => {
   it('shows the current model and its source, then the list with default and current marked', () => {
     const text = describeModels(CATALOG, { model: 'gpt-5.5', source: 'profile' });
-    expect(text).toBe([
-      'Model: gpt-5.5 (profile)',
-      'Models Codex offers:',
-      '  gpt-6.1-sol — GPT-6.1-Sol (default)',
-      '  gpt-6-luna — GPT-6-Luna',
-      '  gpt-6.1-terra — GPT-6.1 Terra',
-      '  gpt-5.5 — GPT-5.5 (current)',
-      'Send /model <name> to switch for this session; /model default goes back.',
-    ].join('\n'));
+    expect(text).toBe(
+      [
+        'Model: gpt-5.5 (profile)',
+        'Models Codex offers:',
+        '  gpt-6.1-sol — GPT-6.1-Sol (default)',
+        '  gpt-6-luna — GPT-6-Luna',
+        '  gpt-6.1-terra — GPT-6.1 Terra',
+        '  gpt-5.5 — GPT-5.5 (current)',
+        'Send /model <name> to switch for this session; /model default goes back.',
+      ].join('\n'),
+    );
   });
 
   it('names Codex’s default when no model is set, and a session override as such', () => {
-    expect(describeModels(CATALOG, { model: null, source: 'codex default' })).toMatch(/^Model: Codex’s default \(gpt-6\.1-sol\)\n[\s\S]*gpt-6\.1-sol — GPT-6\.1-Sol \(default, current\)/);
+    expect(describeModels(CATALOG, { model: null, source: 'codex default' })).toMatch(
+      /^Model: Codex’s default \(gpt-6\.1-sol\)\n[\s\S]*gpt-6\.1-sol — GPT-6\.1-Sol \(default, current\)/,
+    );
     expect(describeModels(CATALOG, { model: 'gpt-6-luna', source: 'session' })).toMatch(/^Model: gpt-6-luna \(this session\)/);
   });
 
@@ -282,27 +301,36 @@ describe('describeModels', () => {
   });
 
   it('says when Codex listed nothing', () => {
-    expect(describeModels([], { model: null, source: 'codex default' }))
-      .toBe('Model: Codex’s default\nCodex did not list its models just now. Any name is accepted: /model <name>. /model default goes back.');
+    expect(describeModels([], { model: null, source: 'codex default' })).toBe(
+      'Model: Codex’s default\nCodex did not list its models just now. Any name is accepted: /model <name>. /model default goes back.',
+    );
   });
 });
 
 describe('describeEfforts', () => {
   it('shows the current effort with its source and the model’s levels, default marked', () => {
-    expect(describeEfforts(CATALOG, 'gpt-5.5', 'high', 'session')).toBe([
-      'Effort: high (this session) for gpt-5.5',
-      'Levels: low, medium (default), high, xhigh',
-      'Send /effort <level> to change it for this session; /effort default goes back.',
-    ].join('\n'));
+    expect(describeEfforts(CATALOG, 'gpt-5.5', 'high', 'session')).toBe(
+      [
+        'Effort: high (this session) for gpt-5.5',
+        'Levels: low, medium (default), high, xhigh',
+        'Send /effort <level> to change it for this session; /effort default goes back.',
+      ].join('\n'),
+    );
   });
 
   it('without an effort shows the model’s default; without a model uses the isDefault one', () => {
-    expect(describeEfforts(CATALOG, null, null)).toMatch(/^Effort: the model’s default \(low\) for gpt-6\.1-sol\nLevels: low \(default\), medium, high, xhigh, max, ultra\n/);
+    expect(describeEfforts(CATALOG, null, null)).toMatch(
+      /^Effort: the model’s default \(low\) for gpt-6\.1-sol\nLevels: low \(default\), medium, high, xhigh, max, ultra\n/,
+    );
   });
 
   it('falls back to the usual levels for an unlisted model or an empty list', () => {
-    expect(describeEfforts(CATALOG, 'custom', 'high', 'profile')).toMatch(/^Effort: high \(profile\) for custom\nLevels \(custom is not in Codex’s list; these are the usual levels\): low, medium, high, xhigh\n/);
-    expect(describeEfforts([], null, null)).toMatch(/^Effort: the model’s default for Codex’s default model\nLevels \(Codex did not list its models just now; these are the usual levels\): low, medium, high, xhigh\n/);
+    expect(describeEfforts(CATALOG, 'custom', 'high', 'profile')).toMatch(
+      /^Effort: high \(profile\) for custom\nLevels \(custom is not in Codex’s list; these are the usual levels\): low, medium, high, xhigh\n/,
+    );
+    expect(describeEfforts([], null, null)).toMatch(
+      /^Effort: the model’s default for Codex’s default model\nLevels \(Codex did not list its models just now; these are the usual levels\): low, medium, high, xhigh\n/,
+    );
   });
 
   it('defaultModel is the isDefault entry', () => {

@@ -28,7 +28,8 @@ afterEach(async () => {
 });
 
 /** A stand-in for codex: waits for a line on stdin, then prints its argv and MARK, and exits. */
-const SCRIPT = "process.stdin.once('data', () => { process.stdout.write(JSON.stringify({ argv: process.argv.slice(1), mark: process.env.MARK ?? null, unset: process.env.DROP ?? null, endpoint: process.env.OPENAI_BASE_URL ?? null, secret: process.env.MCP_SECRET ?? null }) + '\\n'); process.exit(0); });";
+const SCRIPT =
+  "process.stdin.once('data', () => { process.stdout.write(JSON.stringify({ argv: process.argv.slice(1), mark: process.env.MARK ?? null, unset: process.env.DROP ?? null, endpoint: process.env.OPENAI_BASE_URL ?? null, secret: process.env.MCP_SECRET ?? null }) + '\\n'); process.exit(0); });";
 const base: NodeJS.ProcessEnv = { ...process.env, DROP: 'from the caller' };
 function specOf(over: Partial<PrespawnSpec> = {}): PrespawnSpec {
   const env: NodeJS.ProcessEnv = { ...base, MARK: 'compiled' };
@@ -46,7 +47,9 @@ function existsPid(pid: number): boolean {
   }
 }
 
-async function said(p: LaunchedProcess): Promise<{ argv: string[]; mark: string | null; unset: string | null; endpoint: string | null; secret: string | null }> {
+async function said(
+  p: LaunchedProcess,
+): Promise<{ argv: string[]; mark: string | null; unset: string | null; endpoint: string | null; secret: string | null }> {
   let out = '';
   p.stdout.on('data', (c: Buffer) => (out += c.toString()));
   p.stdin.write('go\n');
@@ -54,7 +57,7 @@ async function said(p: LaunchedProcess): Promise<{ argv: string[]; mark: string 
   return JSON.parse(out.trim()) as { argv: string[]; mark: string | null; unset: string | null; endpoint: string | null; secret: string | null };
 }
 
-describe('starting Codex from the chat\'s last launch', () => {
+describe("starting Codex from the chat's last launch", () => {
   it('remembers the launch as changes to the environment, privately, and launch() adopts the child when the spec is identical', async () => {
     rememberLaunch(state, 'coder', specOf(), base);
     const memo = JSON.parse(readFileSync(launchMemoryFile(state, 'coder'), 'utf8')) as { set: Record<string, string>; names: string[] };

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { classifyStderr, exitCause, stderrCause } from '../../../src/main/core/codex/stderrClass';
 
 // Lines as codex-cli 0.169.0 printed them on Linux (ANSI colours removed, as StderrRing.tail does).
-const PATH_ALIAS = 'WARNING: proceeding, even though we could not create PATH aliases: Refusing to create helper binaries under temporary dir "/tmp" (codex_home: AbsolutePathBuf("/tmp/exp/ch"))';
-const NO_BWRAP = '2026-11-30T19:26:47.284641Z ERROR codex_app_server: Codex could not find bubblewrap on PATH. Install bubblewrap with your OS package manager.';
-const REMOTE_WARN = '2026-11-30T19:26:47.287989Z  WARN codex_app_server_transport::transport::remote_control::websocket: app-server remote control websocket loop stopped before client name was ready';
+const PATH_ALIAS =
+  'WARNING: proceeding, even though we could not create PATH aliases: Refusing to create helper binaries under temporary dir "/tmp" (codex_home: AbsolutePathBuf("/tmp/exp/ch"))';
+const NO_BWRAP =
+  '2026-11-30T19:26:47.284641Z ERROR codex_app_server: Codex could not find bubblewrap on PATH. Install bubblewrap with your OS package manager.';
+const REMOTE_WARN =
+  '2026-11-30T19:26:47.287989Z  WARN codex_app_server_transport::transport::remote_control::websocket: app-server remote control websocket loop stopped before client name was ready';
 const INFO = '2026-11-30T19:26:47.314963Z  INFO fs.read_file{sandboxed=false}: codex_exec_server::local_file_system: new';
 const BACKTRACE = ['', 'Stack backtrace:', '   0: <unknown>', '   1: <unknown>', '   2: <unknown>'];
 
@@ -25,7 +28,12 @@ describe('the cause of a Codex exit, read from its stderr', () => {
   });
 
   it('names a Rust panic with its message', () => {
-    const text = [REMOTE_WARN, "thread 'tokio-runtime-worker' panicked at core/src/codex.rs:12:5:", 'index out of bounds', 'note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace'].join('\n');
+    const text = [
+      REMOTE_WARN,
+      "thread 'tokio-runtime-worker' panicked at core/src/codex.rs:12:5:",
+      'index out of bounds',
+      'note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace',
+    ].join('\n');
     expect(stderrCause(text)).toBe("thread 'tokio-runtime-worker' panicked at core/src/codex.rs:12:5:\nindex out of bounds");
   });
 
@@ -39,13 +47,22 @@ describe('the cause of a Codex exit, read from its stderr', () => {
   });
 
   it('is nothing when stderr only holds warnings, info logs and bubblewrap notices', () => {
-    expect(stderrCause([PATH_ALIAS, NO_BWRAP, REMOTE_WARN, INFO, 'bwrap: Can\'t mount proc on /newroot/proc: Operation not permitted'].join('\n'))).toBeNull();
+    expect(stderrCause([PATH_ALIAS, NO_BWRAP, REMOTE_WARN, INFO, "bwrap: Can't mount proc on /newroot/proc: Operation not permitted"].join('\n'))).toBeNull();
     expect(stderrCause('')).toBeNull();
   });
 
   it('classifies each kind of line', () => {
     expect(classifyStderr([PATH_ALIAS, NO_BWRAP, REMOTE_WARN, INFO, 'Error: x', ...BACKTRACE, 'plain\r'].join('\n')).map((l) => l.kind)).toEqual([
-      'warning', 'sandbox', 'warning', 'log', 'fatal', 'backtrace', 'backtrace', 'backtrace', 'backtrace', 'other',
+      'warning',
+      'sandbox',
+      'warning',
+      'log',
+      'fatal',
+      'backtrace',
+      'backtrace',
+      'backtrace',
+      'backtrace',
+      'other',
     ]);
   });
 

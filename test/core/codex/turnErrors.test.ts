@@ -78,7 +78,8 @@ describe('the kind comes from codexErrorInfo, never from the text', () => {
 
 describe('describeTurnError messages and hints', () => {
   it('usage limit: says so, keeps Codex’s text with the reset time, gives the /model hint', () => {
-    const text = 'You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 6:42 PM.';
+    const text =
+      'You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 6:42 PM.';
     const v = describeTurnError(failed('usageLimitExceeded', text), { model: 'gpt-5.5' });
     expect(v.kind).toBe('usageLimit');
     expect(v.message).toBe(`Usage limit reached: ${text}`);
@@ -92,7 +93,9 @@ describe('describeTurnError messages and hints', () => {
   });
 
   it('a 400 model_not_found (modelNotFound) names the model, offers /model, and is an error view (not a reply)', () => {
-    const v = describeTurnError(failed('modelNotFound', 'The model `gpt-5.3-codex` does not exist or you do not have access to it.'), { model: 'gpt-5.3-codex' });
+    const v = describeTurnError(failed('modelNotFound', 'The model `gpt-5.3-codex` does not exist or you do not have access to it.'), {
+      model: 'gpt-5.3-codex',
+    });
     expect(v.kind).toBe('modelUnavailable');
     expect(v.message).toMatch(/^The model gpt-5\.3-codex is not available for this account \(or was retired\)/);
     expect(v.message).toContain('does not exist or you do not have access');
@@ -106,8 +109,9 @@ describe('describeTurnError messages and hints', () => {
   it('overloaded gives the /model hint and the HTTP status when Codex sent one', () => {
     const v = describeTurnError(failed({ httpConnectionFailed: { httpStatusCode: 529 } }, 'unexpected status 529'), { model: 'gpt-5.5' });
     expect(v).toEqual({ kind: 'overloaded', message: 'The model gpt-5.5 is overloaded right now (HTTP 529): unexpected status 529', hint: MODEL_HINT });
-    expect(describeTurnError(failed('serverOverloaded', 'Selected model is at capacity. Please try a different model.')).message)
-      .toBe('The model is overloaded right now: Selected model is at capacity. Please try a different model.');
+    expect(describeTurnError(failed('serverOverloaded', 'Selected model is at capacity. Please try a different model.')).message).toBe(
+      'The model is overloaded right now: Selected model is at capacity. Please try a different model.',
+    );
   });
 
   it('rate limit: plain, with the status, and no /model hint', () => {
@@ -117,20 +121,27 @@ describe('describeTurnError messages and hints', () => {
   });
 
   it('context window: plain message, /compact and /new in the hint', () => {
-    const v = describeTurnError(failed('contextWindowExceeded', 'Codex ran out of room in the model\'s context window.'));
+    const v = describeTurnError(failed('contextWindowExceeded', "Codex ran out of room in the model's context window."));
     expect(v.message).toBe('The conversation no longer fits in the model’s context window.');
     expect(v.hint).toContain('/compact');
     expect(v.hint).toContain('/new');
   });
 
   it('unauthorized, network, server error and policy say what happened and keep Codex’s text', () => {
-    expect(describeTurnError(failed({ httpConnectionFailed: { httpStatusCode: 401 } }, 'unexpected status 401 Unauthorized: bad key')).message)
-      .toBe('The model provider refused Codex’s credentials (HTTP 401): unexpected status 401 Unauthorized: bad key');
-    expect(describeTurnError(failed({ responseStreamDisconnected: { httpStatusCode: null } }, 'stream disconnected')).message)
-      .toBe('Codex could not reach the model provider: stream disconnected');
-    expect(describeTurnError(failed('internalServerError', 'We’re currently experiencing high demand.')).message)
-      .toBe('The model provider had a server error: We’re currently experiencing high demand.');
-    expect(describeTurnError(failed('cyberPolicy', 'blocked by policy'))).toEqual({ kind: 'policy', message: 'Codex stopped this turn under its usage policy: blocked by policy', hint: null });
+    expect(describeTurnError(failed({ httpConnectionFailed: { httpStatusCode: 401 } }, 'unexpected status 401 Unauthorized: bad key')).message).toBe(
+      'The model provider refused Codex’s credentials (HTTP 401): unexpected status 401 Unauthorized: bad key',
+    );
+    expect(describeTurnError(failed({ responseStreamDisconnected: { httpStatusCode: null } }, 'stream disconnected')).message).toBe(
+      'Codex could not reach the model provider: stream disconnected',
+    );
+    expect(describeTurnError(failed('internalServerError', 'We’re currently experiencing high demand.')).message).toBe(
+      'The model provider had a server error: We’re currently experiencing high demand.',
+    );
+    expect(describeTurnError(failed('cyberPolicy', 'blocked by policy'))).toEqual({
+      kind: 'policy',
+      message: 'Codex stopped this turn under its usage policy: blocked by policy',
+      hint: null,
+    });
     expect(describeTurnError(failed('tooManyDenials', null)).message).toBe('Codex stopped this turn: too many of its actions were declined.');
   });
 
@@ -140,15 +151,30 @@ describe('describeTurnError messages and hints', () => {
   });
 
   it('other: Codex’s text as is, or a plain line when there is none', () => {
-    expect(describeTurnError(failed('other', 'stream disconnected before completion: upstream broke')).message).toBe('stream disconnected before completion: upstream broke');
+    expect(describeTurnError(failed('other', 'stream disconnected before completion: upstream broke')).message).toBe(
+      'stream disconnected before completion: upstream broke',
+    );
     expect(describeTurnError(failed(null, null))).toEqual({ kind: 'other', message: 'The turn failed (Codex gave no reason).', hint: null });
     expect(describeTurnError(failed(null, '   '))).toEqual({ kind: 'other', message: 'The turn failed (Codex gave no reason).', hint: null });
   });
 
   it('the /model hint is given exactly for usageLimit, modelUnavailable and overloaded', () => {
-    const infos: unknown[] = ['usageLimitExceeded', 'rateLimitExceeded', 'serverOverloaded', 'modelNotFound', 'contextWindowExceeded', 'unauthorized',
-      { responseStreamDisconnected: { httpStatusCode: null } }, 'internalServerError', 'cyberPolicy', 'other'];
-    const withHint = infos.map((i) => describeTurnError(failed(i))).filter((v) => v.hint === MODEL_HINT).map((v) => v.kind);
+    const infos: unknown[] = [
+      'usageLimitExceeded',
+      'rateLimitExceeded',
+      'serverOverloaded',
+      'modelNotFound',
+      'contextWindowExceeded',
+      'unauthorized',
+      { responseStreamDisconnected: { httpStatusCode: null } },
+      'internalServerError',
+      'cyberPolicy',
+      'other',
+    ];
+    const withHint = infos
+      .map((i) => describeTurnError(failed(i)))
+      .filter((v) => v.hint === MODEL_HINT)
+      .map((v) => v.kind);
     expect(withHint).toEqual(['usageLimit', 'overloaded', 'modelUnavailable']);
   });
 });

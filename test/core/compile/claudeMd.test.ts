@@ -37,7 +37,9 @@ describe('CLAUDE.md managed block', () => {
     const changed = placeBlock(file(edited), [...LINES, '- more: x.'], false);
     expect(changed.op).toBe('replace');
     expect(readBlock(changed.text!)).toEqual([...LINES, '- more: x.']);
-    expect(changed.text!.replace(/<!-- angelia:self begin[\s\S]*<!-- angelia:self end -->\n/, '')).toBe(edited.replace(/<!-- angelia:self begin[\s\S]*<!-- angelia:self end -->\n/, ''));
+    expect(changed.text!.replace(/<!-- angelia:self begin[\s\S]*<!-- angelia:self end -->\n/, '')).toBe(
+      edited.replace(/<!-- angelia:self begin[\s\S]*<!-- angelia:self end -->\n/, ''),
+    );
     const removed = placeBlock(file(added.text!), [], false);
     expect(removed.op).toBe('remove');
     expect(removed.text).toBe(USER.replace(/\n*$/, '\n'));
@@ -50,7 +52,12 @@ describe('CLAUDE.md managed block', () => {
   });
 
   it('a broken marker pair refuses', () => {
-    for (const text of [`${BLOCK_BEGIN}\nx\n`, `x\n${BLOCK_END}\n`, `${BLOCK_END}\n${BLOCK_BEGIN}\n`, `${BLOCK_BEGIN}\n${BLOCK_END}\n${BLOCK_BEGIN}\n${BLOCK_END}\n`]) {
+    for (const text of [
+      `${BLOCK_BEGIN}\nx\n`,
+      `x\n${BLOCK_END}\n`,
+      `${BLOCK_END}\n${BLOCK_BEGIN}\n`,
+      `${BLOCK_BEGIN}\n${BLOCK_END}\n${BLOCK_BEGIN}\n${BLOCK_END}\n`,
+    ]) {
       const p = placeBlock(file(text), LINES, false);
       expect(p.text).toBeNull();
       expect(p.conflicts).toEqual([expect.stringMatching(/^CLAUDE\.md has a broken marker pair: .*; fix the markers by hand first$/)]);
@@ -69,7 +76,9 @@ describe('CLAUDE.md managed block', () => {
   it('notes a command whose first two words also appear outside the block', () => {
     const t = tableOf(profile('a', { allowed: ['tests'] }));
     t.capabilities = { tests: { name: 'tests', kind: 'command', run: 'npm test -- --watch', when: 'x' } };
-    expect(duplicateNotes(t, t.profiles.a!, file('Run npm test before pushing.\n'))).toEqual([expect.stringMatching(/^duplicate: "npm test" \(command tests\)/)]);
+    expect(duplicateNotes(t, t.profiles.a!, file('Run npm test before pushing.\n'))).toEqual([
+      expect.stringMatching(/^duplicate: "npm test" \(command tests\)/),
+    ]);
     expect(duplicateNotes(t, t.profiles.a!, file(`${BLOCK_BEGIN}\n- tests: run \`npm test\`\n${BLOCK_END}\n`))).toEqual([]);
   });
 });

@@ -5,7 +5,11 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestDir, removeTestDir, REPO_ROOT } from '../instance/testDir';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 let root: string;
 let env: Record<string, string>;
@@ -65,7 +69,9 @@ describe('angelia init / check-config / compile', () => {
     const out = JSON.parse(j.stdout) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(['table', 'ok', 'profiles', 'errors', 'warnings']);
     expect(out).toMatchObject({ table: join(root, 'state', 'workspace', 'angelia.toml'), ok: true, profiles: 1, errors: [] });
-    expect(out.warnings).toEqual([expect.objectContaining({ path: 'profiles.assistant', message: expect.stringContaining('never compiled'), fix: 'run angelia compile assistant --write' })]);
+    expect(out.warnings).toEqual([
+      expect.objectContaining({ path: 'profiles.assistant', message: expect.stringContaining('never compiled'), fix: 'run angelia compile assistant --write' }),
+    ]);
   });
 
   it('compile --json prints exactly one object with the stable keys first', async () => {
@@ -92,7 +98,7 @@ describe('angelia init / check-config / compile', () => {
     expect(r.stdout).toContain("  note: deny rules and writable folders are held by Codex's own sandbox");
     expect(await stat(join(root, 'state', 'compiled', 'assistant.json')).catch(() => null)).toBeNull();
     expect(r.stdout).toMatch(new RegExp(`deny +${join(root, 'home', '.ssh').replace(/[.]/g, '\\.')} +credential location`));
-    expect(r.stdout).toContain('network: on through Codex\'s proxy');
+    expect(r.stdout).toContain("network: on through Codex's proxy");
     expect(r.stdout).toMatch(/^codex -c .* app-server$/m);
   });
 
@@ -107,7 +113,19 @@ describe('angelia init / check-config / compile', () => {
     expect(r.stderr).toContain('fix: did you mean "sandbox"');
     const j = await angelia('check-config', '--json');
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, profiles: 0, warnings: [], errors: [{ code: 'table-invalid', path: 'profiles.assistant.sanbox', where: `${table}: profiles.assistant.sanbox`, fix: expect.stringContaining('did you mean "sandbox"') }] });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      ok: false,
+      profiles: 0,
+      warnings: [],
+      errors: [
+        {
+          code: 'table-invalid',
+          path: 'profiles.assistant.sanbox',
+          where: `${table}: profiles.assistant.sanbox`,
+          fix: expect.stringContaining('did you mean "sandbox"'),
+        },
+      ],
+    });
     await writeFile(table, text);
     const unknown = await angelia('compile', 'nobody', '--json');
     // An unknown name is a usage error in every command (exit 2).

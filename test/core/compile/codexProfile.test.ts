@@ -118,10 +118,29 @@ describe('compileCodexLaunch: filesystem floor', () => {
   const coder = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS);
 
   it("denies the instance's private files, credentials, Codex's stores and the other profile's folder", () => {
-    for (const p of ['/h/.angelia/env', '/h/.angelia/private', '/h/.angelia/api.token', '/h/.angelia/sessions.json', '/h/.angelia/compiled', '/h/.angelia/audit.jsonl',
-      '/h/.ssh', '/h/.aws', '/h/.gnupg', '/h/.config/gh', '/h/.netrc', '/h/.git-credentials', '/h/.npmrc', '/h/.docker', '/h/.kube',
-      '/h/.codex/auth.json', '/h/.codex/sessions', '/h/.codex/archived_sessions', '/h/.codex/history.jsonl', '/h/.codex/config.toml',
-      '/h/.angelia/workspace/profiles/writer']) {
+    for (const p of [
+      '/h/.angelia/env',
+      '/h/.angelia/private',
+      '/h/.angelia/api.token',
+      '/h/.angelia/sessions.json',
+      '/h/.angelia/compiled',
+      '/h/.angelia/audit.jsonl',
+      '/h/.ssh',
+      '/h/.aws',
+      '/h/.gnupg',
+      '/h/.config/gh',
+      '/h/.netrc',
+      '/h/.git-credentials',
+      '/h/.npmrc',
+      '/h/.docker',
+      '/h/.kube',
+      '/h/.codex/auth.json',
+      '/h/.codex/sessions',
+      '/h/.codex/archived_sessions',
+      '/h/.codex/history.jsonl',
+      '/h/.codex/config.toml',
+      '/h/.angelia/workspace/profiles/writer',
+    ]) {
       expect(coder.filesystem[p], p).toBe('deny');
     }
     expect(coder.sources['/h/.angelia/workspace/profiles/writer']).toBe("profile writer's folder");
@@ -147,8 +166,13 @@ describe('compileCodexLaunch: filesystem floor', () => {
     expect(coder.filesystem['/h/.angelia/workspace/profiles/coder/.claude']).toBe('read');
     expect(coder.cacheDir).toBe(cache);
     expect(coder.env).toEqual({
-      npm_config_cache: `${cache}/npm`, UV_CACHE_DIR: `${cache}/uv`, PIP_CACHE_DIR: `${cache}/pip`, XDG_CACHE_HOME: `${cache}/xdg`,
-      TMPDIR: `${cache}/tmp`, TMP: `${cache}/tmp`, TEMP: `${cache}/tmp`,
+      npm_config_cache: `${cache}/npm`,
+      UV_CACHE_DIR: `${cache}/uv`,
+      PIP_CACHE_DIR: `${cache}/pip`,
+      XDG_CACHE_HOME: `${cache}/xdg`,
+      TMPDIR: `${cache}/tmp`,
+      TMP: `${cache}/tmp`,
+      TEMP: `${cache}/tmp`,
     });
     expect(coder.writableRoots).toEqual(['/h/.angelia/workspace/profiles/coder', '/h/src/site', '/h/.angelia/workspace/_common', cache]);
   });
@@ -177,13 +201,25 @@ describe('compileCodexLaunch: filesystem floor', () => {
     expect(starter.filesystem['/h/.ssh']).toBe('deny');
   });
 
-  it("refuses a folder that holds the state folder or a Codex home: denies there hold only for names that exist", () => {
-    for (const [dirs, held] of [[['/h'], '/h/.angelia'], [['/h/src', '/h/.codex'], '/h/.codex'], [['/h/.angelia'], '/h/.angelia']] as const) {
-      expect(() => compileCodexLaunch(tableOf(profile('a', { addDirs: [...dirs] })), 'a', FACTS)).toThrow(expect.objectContaining({
-        app: expect.objectContaining({ code: 'unsafe-reach', where: `profiles.a.add_dirs[${dirs.length - 1}]`, message: expect.stringContaining(`(${held})`) }),
-      }));
+  it('refuses a folder that holds the state folder or a Codex home: denies there hold only for names that exist', () => {
+    for (const [dirs, held] of [
+      [['/h'], '/h/.angelia'],
+      [['/h/src', '/h/.codex'], '/h/.codex'],
+      [['/h/.angelia'], '/h/.angelia'],
+    ] as const) {
+      expect(() => compileCodexLaunch(tableOf(profile('a', { addDirs: [...dirs] })), 'a', FACTS)).toThrow(
+        expect.objectContaining({
+          app: expect.objectContaining({
+            code: 'unsafe-reach',
+            where: `profiles.a.add_dirs[${dirs.length - 1}]`,
+            message: expect.stringContaining(`(${held})`),
+          }),
+        }),
+      );
     }
-    expect(() => compileCodexLaunch(tableOf(profile('a', { cwd: '/h' })), 'a', FACTS)).toThrow(expect.objectContaining({ app: expect.objectContaining({ code: 'unsafe-reach', where: 'profiles.a.cwd' }) }));
+    expect(() => compileCodexLaunch(tableOf(profile('a', { cwd: '/h' })), 'a', FACTS)).toThrow(
+      expect.objectContaining({ app: expect.objectContaining({ code: 'unsafe-reach', where: 'profiles.a.cwd' }) }),
+    );
   });
 
   it('refuses an add_dir that is a symlink to the state folder (found by a fresh-clone run)', () => {
@@ -194,9 +230,11 @@ describe('compileCodexLaunch: filesystem floor', () => {
       const link = join(root, 'sl');
       symlinkSync(state, link);
       const facts = { ...FACTS, stateDir: state };
-      expect(() => compileCodexLaunch(tableOf(profile('a', { addDirs: [link] })), 'a', facts)).toThrow(expect.objectContaining({
-        app: expect.objectContaining({ code: 'unsafe-reach', where: 'profiles.a.add_dirs[0]', message: expect.stringContaining(`(${state})`) }),
-      }));
+      expect(() => compileCodexLaunch(tableOf(profile('a', { addDirs: [link] })), 'a', facts)).toThrow(
+        expect.objectContaining({
+          app: expect.objectContaining({ code: 'unsafe-reach', where: 'profiles.a.add_dirs[0]', message: expect.stringContaining(`(${state})`) }),
+        }),
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -220,12 +258,26 @@ describe('compileCodexLaunch: filesystem floor', () => {
   });
 
   it("another profile's folder given through add_dirs or a named read_dir: the warning names that field; a read_dir there stays denied and says so", () => {
-    const t = tableOf(profile('assistant', { cwd: '/h/work/assistant' }), profile('w', { cwd: '/h/w', addDirs: ['/h/work/assistant'] }), profile('r', { cwd: '/h/r', readDirs: ['/h/work/assistant'], readDirsStarter: false }));
+    const t = tableOf(
+      profile('assistant', { cwd: '/h/work/assistant' }),
+      profile('w', { cwd: '/h/w', addDirs: ['/h/work/assistant'] }),
+      profile('r', { cwd: '/h/r', readDirs: ['/h/work/assistant'], readDirsStarter: false }),
+    );
     const w = compileCodexLaunch(t, 'w', FACTS);
-    expect(w.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^profiles\.w\.add_dirs\[0\]: profile assistant's folder \/h\/work\/assistant overlaps this profile's reach \/h\/work\/assistant/)]));
+    expect(w.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^profiles\.w\.add_dirs\[0\]: profile assistant's folder \/h\/work\/assistant overlaps this profile's reach \/h\/work\/assistant/,
+        ),
+      ]),
+    );
     const r = compileCodexLaunch(t, 'r', FACTS);
     expect(r.filesystem['/h/work/assistant']).toBe('deny');
-    expect(r.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^profiles\.r\.read_dirs\[0\]: \/h\/work\/assistant lies in profile assistant's folder \/h\/work\/assistant, which stays denied/)]));
+    expect(r.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^profiles\.r\.read_dirs\[0\]: \/h\/work\/assistant lies in profile assistant's folder \/h\/work\/assistant, which stays denied/),
+      ]),
+    );
   });
 
   it('skips a path Codex would read as a glob, and says the location is not denied', () => {
@@ -250,13 +302,25 @@ describe('compileCodexLaunch: encoding', () => {
     expect(value(launch, 'mcp_servers.git-hub_2.enabled')).toBe(false);
     const off = compileCodexLaunch(fixtureTable('acceptEdits', false), 'coder', { ...FACTS, userMcpServers: ['docs'] });
     expect(value(off, 'mcp_servers.docs.enabled')).toBe(false);
-    const bad = (() => { try { compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', { ...FACTS, userMcpServers: ['my.server'] }); } catch (e) { return e; } })();
+    const bad = (() => {
+      try {
+        compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', { ...FACTS, userMcpServers: ['my.server'] });
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(bad).toBeInstanceOf(AppFailure);
     expect((bad as AppFailure).app).toMatchObject({ code: 'mcp-name', where: '/h/.codex/config.toml' });
   });
 
   it('an unknown profile is an AppFailure naming the table and the known profiles', () => {
-    const e = (() => { try { compileCodexLaunch(fixtureTable('plan'), 'nobody', FACTS); } catch (x) { return x as AppFailure; } })();
+    const e = (() => {
+      try {
+        compileCodexLaunch(fixtureTable('plan'), 'nobody', FACTS);
+      } catch (x) {
+        return x as AppFailure;
+      }
+    })();
     expect(e?.app).toMatchObject({ code: 'profile-unknown', where: '/h/.angelia/workspace/angelia.toml: profiles.nobody', fix: 'use one of: coder, writer' });
   });
 });
@@ -303,7 +367,13 @@ describe('compileCodexLaunch: MCP capabilities', () => {
   });
 
   it('refuses an allowed capability named like a user-level server (Codex would merge the two)', () => {
-    const e = (() => { try { compileCodexLaunch(mcpTable(), 'a', { ...FACTS, userMcpServers: ['gh'] }); } catch (x) { return x as AppFailure; } })();
+    const e = (() => {
+      try {
+        compileCodexLaunch(mcpTable(), 'a', { ...FACTS, userMcpServers: ['gh'] });
+      } catch (x) {
+        return x as AppFailure;
+      }
+    })();
     expect(e?.app).toMatchObject({ code: 'mcp-collision', where: '/h/.codex/config.toml: mcp_servers.gh' });
     expect(e?.app.fix).toContain('rename [capabilities.gh]');
   });
@@ -320,7 +390,11 @@ describe('threadParams', () => {
   it('sends danger-full-access only without sandbox, and the model when the profile names one', () => {
     const t = tableOf(profile('a', { sandbox: false, permissionMode: 'plan', model: 'gpt-5.5' }));
     expect(threadParams(compileCodexLaunch(t, 'a', FACTS), t.profiles.a!)).toEqual({
-      approvalPolicy: 'never', approvalsReviewer: 'user', cwd: '/h/.angelia/workspace/profiles/a', model: 'gpt-5.5', sandbox: 'danger-full-access',
+      approvalPolicy: 'never',
+      approvalsReviewer: 'user',
+      cwd: '/h/.angelia/workspace/profiles/a',
+      model: 'gpt-5.5',
+      sandbox: 'danger-full-access',
     });
   });
 });
@@ -328,14 +402,25 @@ describe('threadParams', () => {
 describe('compileCodexLaunch: grants (HOME private by default)', () => {
   const home = (p: string): boolean => p === '/h' || p.startsWith('/h/');
 
-  it('grants in HOME only the profile\'s folders, the workspace folders, its cache, the angelia command and skills', () => {
+  it("grants in HOME only the profile's folders, the workspace folders, its cache, the angelia command and skills", () => {
     const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS);
-    const granted = Object.entries(launch.filesystem).filter(([p, a]) => a !== 'deny' && home(p)).map(([p]) => p);
+    const granted = Object.entries(launch.filesystem)
+      .filter(([p, a]) => a !== 'deny' && home(p))
+      .map(([p]) => p);
     expect(granted.sort()).toEqual([
-      '/h/.agents/skills', '/h/.angelia/bin', '/h/.angelia/cache/codex/c84a9e3ad144b43d', '/h/.angelia/cache/codex/c84a9e3ad144b43d/tmp',
-      '/h/.angelia/workspace/_capabilities', '/h/.angelia/workspace/_common', '/h/.angelia/workspace/_shared',
-      '/h/.angelia/workspace/profiles/coder', '/h/.angelia/workspace/profiles/coder/.agents', '/h/.angelia/workspace/profiles/coder/.claude',
-      '/h/.angelia/workspace/profiles/coder/.codex', '/h/.codex/skills', '/h/src/site',
+      '/h/.agents/skills',
+      '/h/.angelia/bin',
+      '/h/.angelia/cache/codex/c84a9e3ad144b43d',
+      '/h/.angelia/cache/codex/c84a9e3ad144b43d/tmp',
+      '/h/.angelia/workspace/_capabilities',
+      '/h/.angelia/workspace/_common',
+      '/h/.angelia/workspace/_shared',
+      '/h/.angelia/workspace/profiles/coder',
+      '/h/.angelia/workspace/profiles/coder/.agents',
+      '/h/.angelia/workspace/profiles/coder/.claude',
+      '/h/.angelia/workspace/profiles/coder/.codex',
+      '/h/.codex/skills',
+      '/h/src/site',
     ]);
     expect(launch.filesystem['/h/.angelia/workspace/profiles/coder']).toBe('write');
     // TMPDIR is an entry of its own: a mount point the agent cannot swap for a link (Codex follows it).
@@ -379,15 +464,23 @@ describe('compileCodexLaunch: grants (HOME private by default)', () => {
 
   it('the /ask variant reads the angelia command too (there it says it is a read-only copy), writes nothing', () => {
     const ask = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS, { readOnly: true });
-    for (const p of ['/h/.angelia/bin', '/usr/bin/node', '/opt/angelia/out', '/opt/codex/vendor/x86_64-unknown-linux-musl']) expect(ask.filesystem[p], p).toBe('read');
+    for (const p of ['/h/.angelia/bin', '/usr/bin/node', '/opt/angelia/out', '/opt/codex/vendor/x86_64-unknown-linux-musl'])
+      expect(ask.filesystem[p], p).toBe('read');
     expect(Object.values(ask.filesystem)).not.toContain('write');
   });
 
   it('refuses a read_dir that holds, or lies in, a Codex home or the private state; the workspace is fine', () => {
-    for (const [dir, word] of [['/h', 'holds'], ['/h/.codex/sessions', 'lies in'], ['/h/.angelia/private', 'lies in'], ['/h/.angelia', 'holds']] as const) {
-      expect(() => compileCodexLaunch(tableOf(profile('a', { readDirs: ['/h/notes', dir] })), 'a', FACTS), dir).toThrow(expect.objectContaining({
-        app: expect.objectContaining({ code: 'unsafe-reach', where: 'profiles.a.read_dirs[1]', message: expect.stringContaining(word) }),
-      }));
+    for (const [dir, word] of [
+      ['/h', 'holds'],
+      ['/h/.codex/sessions', 'lies in'],
+      ['/h/.angelia/private', 'lies in'],
+      ['/h/.angelia', 'holds'],
+    ] as const) {
+      expect(() => compileCodexLaunch(tableOf(profile('a', { readDirs: ['/h/notes', dir] })), 'a', FACTS), dir).toThrow(
+        expect.objectContaining({
+          app: expect.objectContaining({ code: 'unsafe-reach', where: 'profiles.a.read_dirs[1]', message: expect.stringContaining(word) }),
+        }),
+      );
     }
     const ws = compileCodexLaunch(tableOf(profile('a', { readDirs: ['/h/.angelia/workspace/_shared/docs'] })), 'a', FACTS);
     expect(ws.filesystem['/h/.angelia/workspace/_shared/docs']).toBe('read');
@@ -395,7 +488,7 @@ describe('compileCodexLaunch: grants (HOME private by default)', () => {
 });
 
 describe("compile's plan text shows the grants", () => {
-  it('lists :minimal, each read grant with its source, the profile\'s read grants, and the starter entries not given', () => {
+  it("lists :minimal, each read grant with its source, the profile's read grants, and the starter entries not given", () => {
     const exists = (p: string): boolean => p !== '/h/.nvm' && p !== '/h/.pyenv';
     const t = tableOf(profile('a', { readDirs: ['/h/.local/bin', '/h/.nvm', '/h/.pyenv'], readDirsStarter: true }));
     const text = planText(compileCodexLaunch(t, 'a', { ...FACTS, exists }), 'acceptEdits');
@@ -403,10 +496,14 @@ describe("compile's plan text shows the grants", () => {
     expect(text).toMatch(/read +:minimal +the system folders commands need/);
     expect(text).toMatch(/read +\/h\/\.local\/bin +read_dirs \(starter set: a toolchain in your home\)/);
     expect(text).toContain('read grants the profile names: /h/.local/bin');
-    expect(text).toContain('not given (nothing there now; given at the first start after it appears): /h/.nvm (read_dirs (starter set: a toolchain in your home))');
+    expect(text).toContain(
+      'not given (nothing there now; given at the first start after it appears): /h/.nvm (read_dirs (starter set: a toolchain in your home))',
+    );
     expect(text).toContain('/h/.pyenv');
     expect(text).not.toContain(':slash_tmp');
     expect(text).toContain('variables passed to its commands on purpose (env): none (besides the plain ones: PATH, HOME, LANG, …)');
-    expect(planText(compileCodexLaunch(t, 'a', { ...FACTS, exists }), 'acceptEdits', ['GH_TOKEN', 'PGHOST'])).toContain('variables passed to its commands on purpose (env): GH_TOKEN, PGHOST (besides');
+    expect(planText(compileCodexLaunch(t, 'a', { ...FACTS, exists }), 'acceptEdits', ['GH_TOKEN', 'PGHOST'])).toContain(
+      'variables passed to its commands on purpose (env): GH_TOKEN, PGHOST (besides',
+    );
   });
 });

@@ -32,7 +32,9 @@ describe('check-config findings: key path and fix on each', () => {
   it('a profile never compiled', async () => {
     const i = await setup();
     const f = await findings(i);
-    expect(forProfile(f.warnings, 'coder')).toEqual([{ path: ['profiles', 'coder'], message: expect.stringContaining('never compiled'), fix: 'run angelia compile coder --write' }]);
+    expect(forProfile(f.warnings, 'coder')).toEqual([
+      { path: ['profiles', 'coder'], message: expect.stringContaining('never compiled'), fix: 'run angelia compile coder --write' },
+    ]);
     expect(f.errors).toEqual([]);
   });
 
@@ -41,29 +43,38 @@ describe('check-config findings: key path and fix on each', () => {
     await compileWrite(i.table, ['coder'], i.facts);
     expect(forProfile((await findings(i)).warnings, 'coder')).toEqual([]);
     const facts = { ...i.facts, userMcpServers: ['userdocs', 'newserver'] };
-    expect(forProfile((await findings(i, i.table, facts)).warnings, 'coder')).toEqual([{
-      path: ['profiles', 'coder'], message: expect.stringContaining('.claude/settings.json lacks 1 of the current deny rules (e.g. mcp__newserver)'), fix: 'run angelia compile coder --write',
-    }]);
+    expect(forProfile((await findings(i, i.table, facts)).warnings, 'coder')).toEqual([
+      {
+        path: ['profiles', 'coder'],
+        message: expect.stringContaining('.claude/settings.json lacks 1 of the current deny rules (e.g. mcp__newserver)'),
+        fix: 'run angelia compile coder --write',
+      },
+    ]);
   });
 
-  it('self-deny: a settings.json rule that covers the profile\'s own folder', async () => {
+  it("self-deny: a settings.json rule that covers the profile's own folder", async () => {
     const i = await setup();
     await compileWrite(i.table, ['coder'], i.facts);
     const file = join(i.profileDir('coder'), '.claude/settings.json');
     const s = JSON.parse(await readFile(file, 'utf8')) as { permissions: { deny: string[] } };
     s.permissions.deny.push(`Read(${join(i.paths.workspace, 'profiles')}/**)`);
     await writeFile(file, JSON.stringify(s));
-    expect(forProfile((await findings(i)).warnings, 'coder')).toEqual([{
-      path: ['profiles', 'coder'], message: expect.stringContaining(`denies Read(${join(i.paths.workspace, 'profiles')}/**), which covers the profile's own folder`),
-      fix: `remove Read(${join(i.paths.workspace, 'profiles')}/**) from ${file}`,
-    }]);
+    expect(forProfile((await findings(i)).warnings, 'coder')).toEqual([
+      {
+        path: ['profiles', 'coder'],
+        message: expect.stringContaining(`denies Read(${join(i.paths.workspace, 'profiles')}/**), which covers the profile's own folder`),
+        fix: `remove Read(${join(i.paths.workspace, 'profiles')}/**) from ${file}`,
+      },
+    ]);
   });
 
   it('a Codex executable that cannot be found', async () => {
     const i = await setup();
     const table = { ...i.table, profiles: { ...i.table.profiles, coder: { ...i.table.profiles.coder!, bin: join(i.root, 'no-codex') } } };
     expect(forProfile((await findings(i, table)).warnings, 'coder')).toContainEqual({
-      path: ['profiles', 'coder', 'bin'], message: expect.stringContaining('the Codex executable cannot be found'), fix: 'point bin at the codex executable, or remove bin to use the bundled one',
+      path: ['profiles', 'coder', 'bin'],
+      message: expect.stringContaining('the Codex executable cannot be found'),
+      fix: 'point bin at the codex executable, or remove bin to use the bundled one',
     });
   });
 
@@ -71,21 +82,39 @@ describe('check-config findings: key path and fix on each', () => {
     const i = await setup();
     const table = { ...i.table, profiles: { ...i.table.profiles, coder: { ...i.table.profiles.coder!, addDirs: [join(i.home, '.ssh')] } } };
     expect(forProfile((await findings(i, table)).warnings, 'coder')).toContainEqual({
-      path: ['profiles', 'coder', 'add_dirs', 0], message: expect.stringContaining('lifts the floor entry'), fix: 'remove it from add_dirs unless the agent must hold that credential',
+      path: ['profiles', 'coder', 'add_dirs', 0],
+      message: expect.stringContaining('lifts the floor entry'),
+      fix: 'remove it from add_dirs unless the agent must hold that credential',
     });
   });
 
   it('a launch that cannot be built is an error: an allowed MCP capability named like a user-level server', async () => {
     const i = await setup();
     const f = await findings(i, i.table, { ...i.facts, userMcpServers: ['github'] });
-    expect(f.errors).toEqual([{ path: ['profiles', 'coder'], message: expect.stringContaining('has the name of an MCP server in your Codex config'), fix: expect.stringContaining('rename [capabilities.github]') }]);
+    expect(f.errors).toEqual([
+      {
+        path: ['profiles', 'coder'],
+        message: expect.stringContaining('has the name of an MCP server in your Codex config'),
+        fix: expect.stringContaining('rename [capabilities.github]'),
+      },
+    ]);
   });
 
   it('a read_dir in a Codex home is an error naming read_dirs[i] (the notes folder beside it is not)', async () => {
     const i = await setup();
-    const table = { ...i.table, profiles: { ...i.table.profiles, coder: { ...i.table.profiles.coder!, readDirs: [join(i.home, 'notes'), join(i.paths.codexHome, 'sessions')], readDirsStarter: false } } };
-    expect((await findings(i, table)).errors).toEqual([{
-      path: ['profiles', 'coder', 'read_dirs', 1], message: expect.stringContaining("lies in Codex's home") as unknown, fix: 'remove it from read_dirs',
-    }]);
+    const table = {
+      ...i.table,
+      profiles: {
+        ...i.table.profiles,
+        coder: { ...i.table.profiles.coder!, readDirs: [join(i.home, 'notes'), join(i.paths.codexHome, 'sessions')], readDirsStarter: false },
+      },
+    };
+    expect((await findings(i, table)).errors).toEqual([
+      {
+        path: ['profiles', 'coder', 'read_dirs', 1],
+        message: expect.stringContaining("lies in Codex's home") as unknown,
+        fix: 'remove it from read_dirs',
+      },
+    ]);
   });
 });

@@ -25,9 +25,18 @@ export const FACTS: CompileFacts = {
 export function profile(name: string, over: Partial<ResolvedProfile> = {}): ResolvedProfile {
   return {
     ...copiedFields(profileSchema.parse({ cwd: '/' })),
-    name, cwd: `/h/.angelia/workspace/profiles/${name}`, bin: null,
-    addDirs: [], readDirs: [], readDirsStarter: false, allowed: [], denied: [],
-    acceptFrom: [], answerFrom: [], env: [], ...over,
+    name,
+    cwd: `/h/.angelia/workspace/profiles/${name}`,
+    bin: null,
+    addDirs: [],
+    readDirs: [],
+    readDirsStarter: false,
+    allowed: [],
+    denied: [],
+    acceptFrom: [],
+    answerFrom: [],
+    env: [],
+    ...over,
   };
 }
 
@@ -44,10 +53,7 @@ export function tableOf(...profiles: ResolvedProfile[]): LoadedTable {
 
 /** The two-profile fixture in `mode`, sandboxed unless `sandbox` is false. */
 export function fixtureTable(mode: PermissionMode, sandbox = true): LoadedTable {
-  return tableOf(
-    profile('coder', { permissionMode: mode, sandbox, addDirs: ['/h/src/site'] }),
-    profile('writer', { permissionMode: mode, sandbox }),
-  );
+  return tableOf(profile('coder', { permissionMode: mode, sandbox, addDirs: ['/h/src/site'] }), profile('writer', { permissionMode: mode, sandbox }));
 }
 
 /** The variants the golden file holds: every mode, and sandbox = false. */

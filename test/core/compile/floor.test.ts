@@ -31,7 +31,20 @@ describe("the state folder: everything but workspace/ is Angelia's private state
 
   it('denies every private name, existing or not, in the launch and in settings.json', () => {
     const settings = wantDeny(profilePolicy(fixtureTable('acceptEdits'), fixtureTable('acceptEdits').profiles.coder!, FACTS));
-    for (const rel of ['env', 'private', 'api.token', 'sessions.json', 'sessions.json.bak', 'compiled', 'audit.jsonl', 'approvals', 'exports', 'children.json', 'logs', 'media']) {
+    for (const rel of [
+      'env',
+      'private',
+      'api.token',
+      'sessions.json',
+      'sessions.json.bak',
+      'compiled',
+      'audit.jsonl',
+      'approvals',
+      'exports',
+      'children.json',
+      'logs',
+      'media',
+    ]) {
       expect(STATE_PRIVATE).toContain(rel);
       expect(coder.filesystem[`/h/.angelia/${rel}`], rel).toBe('deny');
       expect(coder.sources[`/h/.angelia/${rel}`]).toBe("Angelia's private state");
@@ -61,7 +74,18 @@ describe("the state folder: everything but workspace/ is Angelia's private state
   });
 
   it("never denies transient files found at launch (an older Angelia's sessions lock and write-file-atomic temps, verify's socket)", () => {
-    const facts: CompileFacts = { ...FACTS, stateEntries: ['sessions.json.lock', 'sessions.json.1234567890', 'sessions.json.bak.42', 'children.json.7', 'v-0a1b2c3d.sock', 'notes.12', 'sessions.json.12a'] };
+    const facts: CompileFacts = {
+      ...FACTS,
+      stateEntries: [
+        'sessions.json.lock',
+        'sessions.json.1234567890',
+        'sessions.json.bak.42',
+        'children.json.7',
+        'v-0a1b2c3d.sock',
+        'notes.12',
+        'sessions.json.12a',
+      ],
+    };
     const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', facts);
     for (const name of ['sessions.json.lock', 'sessions.json.1234567890', 'sessions.json.bak.42', 'children.json.7', 'v-0a1b2c3d.sock']) {
       expect(isTransient(name), name).toBe(true);
@@ -88,7 +112,9 @@ describe("the state folder: everything but workspace/ is Angelia's private state
     const launch = compileCodexLaunch(t, 'odd', { ...FACTS, stateEntries: ['mine', 'other'] });
     expect(launch.filesystem['/h/.angelia/mine']).toBeUndefined();
     expect(launch.filesystem['/h/.angelia/other']).toBe('deny');
-    expect(launch.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/profiles\.odd\.cwd: \/h\/\.angelia\/mine\/odd lies in Angelia's state folder outside workspace\//)]));
+    expect(launch.warnings).toEqual(
+      expect.arrayContaining([expect.stringMatching(/profiles\.odd\.cwd: \/h\/\.angelia\/mine\/odd lies in Angelia's state folder outside workspace\//)]),
+    );
   });
 
   it('the API socket is never denied by path (Codex would put a plain file there during an escalation)', () => {
@@ -102,7 +128,10 @@ describe("the state folder: everything but workspace/ is Angelia's private state
 
 describe('bwrapSafeEntries: shapes bubblewrap cannot mount', () => {
   it('several entries below one missing folder become one deny entry on that folder', () => {
-    const folded = foldRules([deny('/h/.grok/auth.json', 'cred'), deny('/h/.grok/sessions', 'cli'), deny('/h/.netrc'), deny('/h/.pi/agent/auth.json'), deny('/h/.pi/agent/sessions')], false);
+    const folded = foldRules(
+      [deny('/h/.grok/auth.json', 'cred'), deny('/h/.grok/sessions', 'cli'), deny('/h/.netrc'), deny('/h/.pi/agent/auth.json'), deny('/h/.pi/agent/sessions')],
+      false,
+    );
     const out = bwrapSafeEntries(folded, onDisk('/h'));
     expect(out.filesystem).toEqual({ '/h/.grok': 'deny', '/h/.netrc': 'deny', '/h/.pi': 'deny' });
     expect(out.sources['/h/.grok']).toBe('cred');
@@ -135,7 +164,10 @@ describe('bwrapSafeEntries: shapes bubblewrap cannot mount', () => {
   });
 
   it('drops a deny inside a deny, keeps a deny inside a write inside a deny, and keeps globs', () => {
-    const folded = foldRules([deny('/s/cache'), deny('/s/cache/codex'), write('/s/cache/codex/h1'), deny('/s/cache/codex/h1/x'), { ...deny('/s/*'), glob: true, folder: false }], false);
+    const folded = foldRules(
+      [deny('/s/cache'), deny('/s/cache/codex'), write('/s/cache/codex/h1'), deny('/s/cache/codex/h1/x'), { ...deny('/s/*'), glob: true, folder: false }],
+      false,
+    );
     const out = bwrapSafeEntries(folded, () => true);
     expect(out.filesystem).toEqual({ '/s/*': 'deny', '/s/cache': 'deny', '/s/cache/codex/h1': 'write', '/s/cache/codex/h1/x': 'deny' });
     expect(Object.keys(out.sources)).toEqual(Object.keys(out.filesystem));

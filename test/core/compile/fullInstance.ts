@@ -44,14 +44,27 @@ export async function makeFullInstance(label = 'full', opts: { realRuntime?: boo
   const paths = resolveInstance(env);
   const ws = paths.workspace;
   for (const dir of [
-    join(ws, '_shared'), join(ws, '_common'), join(ws, '_capabilities', 'skills', 'checkout'), join(ws, '_capabilities', 'skills', 'mfa'),
+    join(ws, '_shared'),
+    join(ws, '_common'),
+    join(ws, '_capabilities', 'skills', 'checkout'),
+    join(ws, '_capabilities', 'skills', 'mfa'),
     ...['coder', 'writer', 'vault', 'planner'].map((p) => join(ws, 'profiles', p)),
-    join(home, 'projects', 'site'), join(home, 'projects', 'lib'), join(home, 'vault'), join(home, 'secret'), join(home, '.ssh'),
-    join(paths.codexHome, 'skills', 'notes'), paths.compiledDir, join(home, 'notes'), join(home, '.cargo', 'bin'),
-    join(root, 'opt', 'codex', 'vendor', 'x86_64-unknown-linux-musl'), join(root, 'opt', 'angelia', 'out'),
-  ]) await mkdir(dir, { recursive: true });
+    join(home, 'projects', 'site'),
+    join(home, 'projects', 'lib'),
+    join(home, 'vault'),
+    join(home, 'secret'),
+    join(home, '.ssh'),
+    join(paths.codexHome, 'skills', 'notes'),
+    paths.compiledDir,
+    join(home, 'notes'),
+    join(home, '.cargo', 'bin'),
+    join(root, 'opt', 'codex', 'vendor', 'x86_64-unknown-linux-musl'),
+    join(root, 'opt', 'angelia', 'out'),
+  ])
+    await mkdir(dir, { recursive: true });
   await writeFile(join(root, 'opt', 'angelia', 'package.json'), '{}\n');
-  for (const skill of ['checkout', 'mfa']) await writeFile(join(ws, '_capabilities', 'skills', skill, 'SKILL.md'), `---\nname: ${skill}\ndescription: ${skill}\n---\n`);
+  for (const skill of ['checkout', 'mfa'])
+    await writeFile(join(ws, '_capabilities', 'skills', skill, 'SKILL.md'), `---\nname: ${skill}\ndescription: ${skill}\n---\n`);
   await writeFile(join(home, 'secret', 'mfa.key'), 'MFA');
   await writeFile(join(home, 'secret', 'github-token.json'), '{}');
   await writeFile(join(paths.codexHome, 'config.toml'), '[mcp_servers.userdocs]\ncommand = "docs-server"\n');
@@ -60,13 +73,20 @@ export async function makeFullInstance(label = 'full', opts: { realRuntime?: boo
   const table = await loadTable(paths.tableFile, { home, env: {} });
   // Codex and Angelia as installed under <root>/opt, so the golden files hold no path of this machine.
   const gathered = await gatherFacts(paths, 'linux');
-  const facts: CompileFacts = opts.realRuntime ? gathered : {
-    ...gathered,
-    codexReads: () => [join(root, 'opt', 'codex', 'vendor', 'x86_64-unknown-linux-musl')],
-    angeliaReads: [join(root, 'opt', 'angelia', 'out'), join(root, 'opt', 'angelia', 'package.json')],
-  };
+  const facts: CompileFacts = opts.realRuntime
+    ? gathered
+    : {
+        ...gathered,
+        codexReads: () => [join(root, 'opt', 'codex', 'vendor', 'x86_64-unknown-linux-musl')],
+        angeliaReads: [join(root, 'opt', 'angelia', 'out'), join(root, 'opt', 'angelia', 'package.json')],
+      };
   return {
-    root, home, paths, env, table, facts,
+    root,
+    home,
+    paths,
+    env,
+    table,
+    facts,
     profileDir: (name) => join(ws, 'profiles', name),
     normalize: (text) => text.split(root).join('<root>'),
   };

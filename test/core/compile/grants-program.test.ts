@@ -20,7 +20,13 @@ let facts: GrantFacts;
 
 beforeAll(async () => {
   root = await makeTestDir('grants-program');
-  facts = { home: join(root, 'home'), stateDir: join(root, 'home', '.angelia'), workspace: join(root, 'home', '.angelia', 'workspace'), codexHome: join(root, 'home', '.codex'), platform: 'linux' };
+  facts = {
+    home: join(root, 'home'),
+    stateDir: join(root, 'home', '.angelia'),
+    workspace: join(root, 'home', '.angelia', 'workspace'),
+    codexHome: join(root, 'home', '.codex'),
+    platform: 'linux',
+  };
   for (const d of ['coder', 'writer']) await mkdir(join(facts.workspace, 'profiles', d), { recursive: true });
 });
 afterAll(async () => {
@@ -44,7 +50,9 @@ describe("Angelia's own program is never in an agent's reach", () => {
     );
     const problems = checkGrants(table, facts, liveFs, { profiles: ['coder'], exec: (p) => execAtCompile(p, facts) }).filter((p) => !p.note);
     expect(problems.map((p) => keyPath(p.key))).toEqual(['profiles.coder']);
-    expect(problems[0]!.message).toBe(`Angelia's own program ${join(REPO_ROOT, 'bin')} lies in ${join(REPO_ROOT, 'bin')}, which profile writer's add_dir (profiles.writer.add_dirs[0]) can write; it runs outside the sandbox (every angelia command, the app, the agents' angelia command), so an agent could replace it and have its own code run with your full access`);
+    expect(problems[0]!.message).toBe(
+      `Angelia's own program ${join(REPO_ROOT, 'bin')} lies in ${join(REPO_ROOT, 'bin')}, which profile writer's add_dir (profiles.writer.add_dirs[0]) can write; it runs outside the sandbox (every angelia command, the app, the agents' angelia command), so an agent could replace it and have its own code run with your full access`,
+    );
     expect(problems[0]!.fix).toBe(`install Angelia where no agent can write, or stop granting ${join(REPO_ROOT, 'bin')}`);
   });
 });

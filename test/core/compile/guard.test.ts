@@ -12,12 +12,24 @@ import { makeTestDir, removeTestDir } from '../instance/testDir';
 
 const P: GuardedProfile = { name: 'coder', cwd: '/w/coder', backend: 'codex', sandbox: true, permissionMode: 'default' };
 const RULES = ['Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)', 'Read(/s/api.token)'];
-const GUARD = { version: 1, profile: 'coder', cwd: '/w/coder', backend: 'codex', deny: RULES, codexSandbox: true, readOnly: false, compiledAt: '2025-01-01T00:00:00.000Z' };
+const GUARD = {
+  version: 1,
+  profile: 'coder',
+  cwd: '/w/coder',
+  backend: 'codex',
+  deny: RULES,
+  codexSandbox: true,
+  readOnly: false,
+  compiledAt: '2025-01-01T00:00:00.000Z',
+};
 const G = '/s/compiled/coder.json';
 const S = '/w/coder/.claude/settings.json';
 
 const guard = (over: Record<string, unknown> = {}): FileText => ({ path: G, text: JSON.stringify({ ...GUARD, ...over }) });
-const settings = (deny: unknown = RULES, extra: Record<string, unknown> = {}): FileText => ({ path: S, text: JSON.stringify({ ...extra, permissions: { deny } }) });
+const settings = (deny: unknown = RULES, extra: Record<string, unknown> = {}): FileText => ({
+  path: S,
+  text: JSON.stringify({ ...extra, permissions: { deny } }),
+});
 const kinds = (r: LaunchReason[]) => r.map((x) => x.kind);
 /** The shape of the start alone (launch/check.ts `checkLaunch` without `current`). */
 const launchCheck = (g: FileText, s: FileText, profile: GuardedProfile): LaunchReason[] => checkLaunch({ guard: g, settings: s, profile });
@@ -35,21 +47,70 @@ describe('launchCheck: every refusal of the launch guard (folder, backend, setti
 
   const cases: Array<[string, FileText, FileText, GuardedProfile, string, RegExp]> = [
     ['never compiled (no guard file)', { path: G, text: null }, settings(), P, 'never-compiled', /never compiled/],
-    ['guard unreadable', { path: G, text: null, error: 'EACCES' }, settings(), P, 'guard-invalid', /launch guard \/s\/compiled\/coder\.json cannot be read \(EACCES\)/],
+    [
+      'guard unreadable',
+      { path: G, text: null, error: 'EACCES' },
+      settings(),
+      P,
+      'guard-invalid',
+      /launch guard \/s\/compiled\/coder\.json cannot be read \(EACCES\)/,
+    ],
     ['guard not JSON', { path: G, text: '{oops' }, settings(), P, 'guard-invalid', /cannot be read \(not JSON/],
     ['guard of another version', guard({ version: 2 }), settings(), P, 'guard-invalid', /cannot be read \(version: /],
     ['guard without deny', guard({ deny: undefined }), settings(), P, 'guard-invalid', /cannot be read \(deny: /],
     ['guard written for another profile', guard({ profile: 'writer' }), settings(), P, 'guard-invalid', /written for profile "writer", not "coder"/],
     ['compiled for another folder', guard({ cwd: '/w/old' }), settings(), P, 'other-folder', /compiled for another folder \(\/w\/old\)/],
     ['compiled for another backend', guard({ backend: 'claude-code' }), settings(), P, 'other-backend', /compiled for claude-code, not codex; compile again/],
-    ['settings.json is not JSON', guard(), { path: S, text: '{"permissions":' }, P, 'settings-unreadable', /settings\.json is not valid JSON .*every deny rule in it would be dropped/],
+    [
+      'settings.json is not JSON',
+      guard(),
+      { path: S, text: '{"permissions":' },
+      P,
+      'settings-unreadable',
+      /settings\.json is not valid JSON .*every deny rule in it would be dropped/,
+    ],
     ['settings.json unreadable', guard(), { path: S, text: null, error: 'EACCES' }, P, 'settings-unreadable', /cannot be read \(EACCES\)/],
-    ['settings.json deny is not a list', guard(), { path: S, text: '{"permissions":{"deny":"Read(/x)"}}' }, P, 'settings-unreadable', /permissions\.deny" that is not a list/],
+    [
+      'settings.json deny is not a list',
+      guard(),
+      { path: S, text: '{"permissions":{"deny":"Read(/x)"}}' },
+      P,
+      'settings-unreadable',
+      /permissions\.deny" that is not a list/,
+    ],
     ['settings.json is an array', guard(), { path: S, text: '[]' }, P, 'settings-unreadable', /is not a JSON object/],
-    ['sandbox turned off since compile', guard(), settings(), { ...P, sandbox: false }, 'sandbox-off', /^sandbox off: the table turned Codex's sandbox off since the last compile/],
-    ['compiled read-only in plan mode, now default', guard({ readOnly: true }), settings(), P, 'mode-loosened', /^permission_mode is now default, but the last compile was in plan mode \(read-only\); the profile may write its folder only after you compile again$/],
-    ['compiled read-only in plan mode, now acceptEdits', guard({ readOnly: true }), settings(), { ...P, permissionMode: 'acceptEdits' }, 'mode-loosened', /^permission_mode is now acceptEdits, but the last compile was in plan mode/],
-    ['a guard from before the mode was recorded, not in plan mode (fail closed)', guard({ readOnly: undefined }), settings(), P, 'mode-loosened', /^permission_mode default: the last compile did not record whether this profile may write; compile again$/],
+    [
+      'sandbox turned off since compile',
+      guard(),
+      settings(),
+      { ...P, sandbox: false },
+      'sandbox-off',
+      /^sandbox off: the table turned Codex's sandbox off since the last compile/,
+    ],
+    [
+      'compiled read-only in plan mode, now default',
+      guard({ readOnly: true }),
+      settings(),
+      P,
+      'mode-loosened',
+      /^permission_mode is now default, but the last compile was in plan mode \(read-only\); the profile may write its folder only after you compile again$/,
+    ],
+    [
+      'compiled read-only in plan mode, now acceptEdits',
+      guard({ readOnly: true }),
+      settings(),
+      { ...P, permissionMode: 'acceptEdits' },
+      'mode-loosened',
+      /^permission_mode is now acceptEdits, but the last compile was in plan mode/,
+    ],
+    [
+      'a guard from before the mode was recorded, not in plan mode (fail closed)',
+      guard({ readOnly: undefined }),
+      settings(),
+      P,
+      'mode-loosened',
+      /^permission_mode default: the last compile did not record whether this profile may write; compile again$/,
+    ],
   ];
   for (const [name, g, s, p, kind, text] of cases) {
     it(`refuses: ${name}`, () => {
@@ -77,7 +138,12 @@ describe('launchCheck: every refusal of the launch guard (folder, backend, setti
   });
 
   it('an exception inside the check refuses: "the check failed: …"', () => {
-    const hostile = { path: S, get text(): string { throw new Error('boom'); } } as unknown as FileText;
+    const hostile = {
+      path: S,
+      get text(): string {
+        throw new Error('boom');
+      },
+    } as unknown as FileText;
     expect(launchCheck(guard(), hostile, P)).toEqual([{ kind: 'check-failed', text: 'the check failed: boom' }]);
   });
 });
@@ -87,7 +153,9 @@ describe('refusalText: the one line a chat shows', () => {
     expect(refusalText(launchCheck({ path: G, text: null }, settings(), P))).toBe('its profile was never compiled, so it has no deny rules yet');
   });
   it('"<n> of its protections were changed outside Angelia" when every reason is a deny or sandbox-off', () => {
-    expect(refusalText(launchCheck(guard(), settings([]), { ...P, sandbox: false }))).toMatch(/^4 of its protections were changed outside Angelia: deny Read\(\/h\/\.ssh\/\*\*\); /);
+    expect(refusalText(launchCheck(guard(), settings([]), { ...P, sandbox: false }))).toMatch(
+      /^4 of its protections were changed outside Angelia: deny Read\(\/h\/\.ssh\/\*\*\); /,
+    );
     expect(refusalText(launchCheck(guard(), settings(RULES.slice(1)), P))).toBe('1 of its protections was changed outside Angelia: deny Read(/h/.ssh/**)');
   });
   it('else the first reason', () => {
@@ -114,7 +182,9 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
 
   async function refusal(): Promise<{ refusal: string | null; state: string; error: string }> {
     const orch = await Orchestrator.create({
-      paths, env: { HOME: paths.home, PATH: process.env.PATH ?? '' }, audit: memoryAudit(),
+      paths,
+      env: { HOME: paths.home, PATH: process.env.PATH ?? '' },
+      audit: memoryAudit(),
       startCodex: async () => {
         started++;
         throw new Error('must not start');
@@ -152,7 +222,11 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
     // The guard's rules must also be ones the current compile still wants (planLaunch refuses a start
     // whose accepted table lifts a rule of the last compile), so this guard holds none of its own.
     // Likewise its folders to write: the profile's only one is `_common/`.
-    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [join(paths.workspace, '_common')], read: starter() }), { mode: 0o600 });
+    await writeFile(
+      guardPath(paths.stateDir, 'coder'),
+      JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [join(paths.workspace, '_common')], read: starter() }),
+      { mode: 0o600 },
+    );
     await writeFile(settingsFilePath(cwd()), JSON.stringify({ permissions: { deny: ['Read(/c/**)'] } }));
     const r = await refusal();
     expect(started).toBe(1);
@@ -168,12 +242,16 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
     await writeFile(paths.acceptedTable, `[profiles.coder]\ncwd = "profiles/coder"\nadd_dirs = [${JSON.stringify(extra)}]\n`);
     started = 0;
     await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common], read: starter() }), { mode: 0o600 });
-    expect((await refusal()).refusal).toBe(`the accepted table now lets this profile write 1 folder(s) the last compile did not (${extra}); that takes effect when you compile again. Fix: angelia compile --write coder`);
+    expect((await refusal()).refusal).toBe(
+      `the accepted table now lets this profile write 1 folder(s) the last compile did not (${extra}); that takes effect when you compile again. Fix: angelia compile --write coder`,
+    );
     await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], read: starter() }), { mode: 0o600 });
     expect((await refusal()).refusal).toMatch(/^the accepted table now lets this profile write 2 folder\(s\) the last compile did not/);
     expect(started).toBe(0);
     // Once compiled with it (the guard records it), the start goes on.
-    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common, extra].sort(), read: starter() }), { mode: 0o600 });
+    await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common, extra].sort(), read: starter() }), {
+      mode: 0o600,
+    });
     await refusal();
     expect(started).toBe(1);
   });
@@ -186,7 +264,9 @@ describe('wired into every start (planLaunch through the orchestrator)', () => {
     const common = join(paths.workspace, '_common');
     started = 0;
     await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common], read: [] }), { mode: 0o600 });
-    expect((await refusal()).refusal).toBe(`the accepted table now lets this profile read 1 location(s) the last compile did not (${notes}); that takes effect when you compile again. Fix: angelia compile --write coder`);
+    expect((await refusal()).refusal).toBe(
+      `the accepted table now lets this profile read 1 location(s) the last compile did not (${notes}); that takes effect when you compile again. Fix: angelia compile --write coder`,
+    );
     await writeFile(guardPath(paths.stateDir, 'coder'), JSON.stringify({ ...GUARD, cwd: cwd(), deny: [], write: [common] }), { mode: 0o600 });
     expect((await refusal()).refusal).toMatch(/^HOME is private by default now: an agent reads only its folders and what its profile names .*compile again/);
     expect(started).toBe(0);

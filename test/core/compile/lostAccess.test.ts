@@ -34,7 +34,16 @@ describe('sightLost: the running chat against the newly accepted table', () => {
     const t = tableOf(profile('a', { readDirs: ['/h/projects'], addDirs: ['/h/site'] }));
     const plan = running(t);
     expect(sightLost(plan, 'a', t, FACTS, FACTS.stateDir, 'a')).toBeNull();
-    expect(sightLost(plan, 'a', tableOf(profile('a', { readDirs: ['/h/projects'], addDirs: ['/h/site'] }), profile('b', { cwd: '/h/b' })), FACTS, FACTS.stateDir, 'a')).toBeNull();
+    expect(
+      sightLost(
+        plan,
+        'a',
+        tableOf(profile('a', { readDirs: ['/h/projects'], addDirs: ['/h/site'] }), profile('b', { cwd: '/h/b' })),
+        FACTS,
+        FACTS.stateDir,
+        'a',
+      ),
+    ).toBeNull();
     const nested = tableOf(profile('a', { readDirs: ['/h/projects'], addDirs: ['/h/site'] }), profile('b', { cwd: '/h/projects/b' }));
     expect(sightLost(plan, 'a', nested, FACTS, FACTS.stateDir, 'a')).toContain('/h/projects/b');
     expect(sightLost(plan, 'a', tableOf(profile('a', { readDirs: ['/h/projects'] })), FACTS, FACTS.stateDir, 'a')).toContain('/h/site');

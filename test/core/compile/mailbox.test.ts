@@ -30,7 +30,7 @@ function flag(launch: CodexLaunch, key: string): unknown {
 
 const box = mailboxDirFor(FACTS.stateDir, 'coder');
 
-describe('the chat\'s mailbox in a compiled launch', () => {
+describe("the chat's mailbox in a compiled launch", () => {
   it('is one write entry inside the denied <state>/mailbox, not a folder the agent is told it may write', () => {
     const launch = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', FACTS, { mailbox: box });
     expect(STATE_PRIVATE).toContain('mailbox');
@@ -42,7 +42,7 @@ describe('the chat\'s mailbox in a compiled launch', () => {
     expect(box).toMatch(/^\/h\/\.angelia\/mailbox\/[0-9a-f]{16}$/);
   });
 
-  it('is no other launch\'s: another profile\'s agent gets the denied root and not this folder', () => {
+  it("is no other launch's: another profile's agent gets the denied root and not this folder", () => {
     const writer = compileCodexLaunch(fixtureTable('acceptEdits'), 'writer', FACTS, { mailbox: mailboxDirFor(FACTS.stateDir, 'writer') });
     expect(writer.filesystem['/h/.angelia/mailbox']).toBe('deny');
     expect(writer.filesystem[box]).toBeUndefined();
@@ -75,12 +75,16 @@ describe('the chat\'s mailbox in a compiled launch', () => {
     expect(mac.filesystem['/h/.angelia/mailbox']).toBe('deny');
     expect(mac.filesystem[box]).toBe('write');
     for (const mode of ['default', 'bypassPermissions'] as const) {
-      expect(flag(compileCodexLaunch(fixtureTable(mode), 'coder', { ...FACTS, platform: 'darwin' }), 'permissions.angelia.network.unix_sockets')).toEqual({ '/h/.angelia/api.sock': 'allow' });
+      expect(flag(compileCodexLaunch(fixtureTable(mode), 'coder', { ...FACTS, platform: 'darwin' }), 'permissions.angelia.network.unix_sockets')).toEqual({
+        '/h/.angelia/api.sock': 'allow',
+      });
     }
   });
 
   it('the state scan leaves bin/ (the launcher) readable and denies every other unknown entry', () => {
-    const scan = stateScanRules(profile('coder'), { ...FACTS, stateEntries: ['bin', 'mailbox', 'api.sock', 'workspace', 'cache', 'stray.db'] }, ['/h/.angelia/workspace/profiles/coder']);
+    const scan = stateScanRules(profile('coder'), { ...FACTS, stateEntries: ['bin', 'mailbox', 'api.sock', 'workspace', 'cache', 'stray.db'] }, [
+      '/h/.angelia/workspace/profiles/coder',
+    ]);
     expect(scan.rules.map((r) => r.path)).toEqual(['/h/.angelia/stray.db']);
   });
 });
@@ -120,12 +124,16 @@ describe('before a start', () => {
     await mkdir(join(state, 'mailbox'), { recursive: true });
     await mkdir(join(root, 'elsewhere'));
     await symlink(join(root, 'elsewhere'), mailboxDirFor(state, 'coder'));
-    await expect(ensureMailbox(state, 'coder', { chat: 'coder', token: 't'.repeat(20) })).rejects.toThrow(/is not a plain folder \(a symbolic link, not followed\); Angelia keeps each chat's mailbox there/);
+    await expect(ensureMailbox(state, 'coder', { chat: 'coder', token: 't'.repeat(20) })).rejects.toThrow(
+      /is not a plain folder \(a symbolic link, not followed\); Angelia keeps each chat's mailbox there/,
+    );
   });
 
   it('writes the `angelia` launcher into <state>/bin (700), quoting its paths for sh', async () => {
     const rt = { exec: "/opt/it's/node", script: '/srv/angelia/out/main/cli.js', electron: false };
-    expect(launcherText(rt)).toBe("#!/bin/sh\n# Written by Angelia for its agents: the `angelia` command (the CLI of the Angelia that started them).\nexec '/opt/it'\\''s/node' '/srv/angelia/out/main/cli.js' \"$@\"\n");
+    expect(launcherText(rt)).toBe(
+      "#!/bin/sh\n# Written by Angelia for its agents: the `angelia` command (the CLI of the Angelia that started them).\nexec '/opt/it'\\''s/node' '/srv/angelia/out/main/cli.js' \"$@\"\n",
+    );
     expect(launcherText({ ...rt, electron: true })).toContain("\nELECTRON_RUN_AS_NODE=1 exec '/opt/it'\\''s/node'");
     const state = join(root, 'state3');
     const file = await writeAgentLauncher(state, rt);
@@ -137,17 +145,29 @@ describe('before a start', () => {
 });
 
 describe('developer instructions', () => {
-  const base = { profile: 'coder', stateDir: '/h/.angelia', tableFile: '/h/.angelia/workspace/angelia.toml', cwd: '/w', writable: [], sandboxed: true, mode: 'acceptEdits' as const };
-  it('name the `angelia` command and the agent\'s chat when its commands can reach Angelia', () => {
+  const base = {
+    profile: 'coder',
+    stateDir: '/h/.angelia',
+    tableFile: '/h/.angelia/workspace/angelia.toml',
+    cwd: '/w',
+    writable: [],
+    sandboxed: true,
+    mode: 'acceptEdits' as const,
+  };
+  it("name the `angelia` command and the agent's chat when its commands can reach Angelia", () => {
     const text = developerInstructions({ ...base, api: { command: '/h/.angelia/bin/angelia', chat: 'coder' } });
-    expect(text).toContain('run /h/.angelia/bin/angelia (the angelia command: write its full path, since a login shell may reset PATH; below it is written `angelia`). Your chat is "coder". `angelia send-media coder <file> [caption]`');
+    expect(text).toContain(
+      'run /h/.angelia/bin/angelia (the angelia command: write its full path, since a login shell may reset PATH; below it is written `angelia`). Your chat is "coder". `angelia send-media coder <file> [caption]`',
+    );
     expect(developerInstructions(base)).not.toContain('angelia send-media');
     expect(developerInstructions({ ...base, mode: 'plan', api: { command: '/x', chat: 'coder' } })).not.toContain('angelia send-media');
   });
 
   it('say what the agent can read (HOME is private by default), that there is no /tmp, and the read_dirs fix', () => {
     for (const mode of ['acceptEdits', 'plan'] as const) {
-      expect(developerInstructions({ ...base, mode })).toContain('You can read only your folders, the system folders (/usr, /etc, /bin, /lib …) and what your profile names to read; nothing else of the home folder is there');
+      expect(developerInstructions({ ...base, mode })).toContain(
+        'You can read only your folders, the system folders (/usr, /etc, /bin, /lib …) and what your profile names to read; nothing else of the home folder is there',
+      );
     }
     const text = developerInstructions(base);
     expect(text).toContain('the temp folder ($TMPDIR; there is no /tmp)');

@@ -63,15 +63,17 @@ describe('the read-only launch variant', () => {
     expect(ro.sources[ro.cacheDir!]).toBe("this profile's package cache; read-only for /ask");
   });
 
-  it('allows no Unix socket, even on macOS where the chat\'s own launch allows Angelia\'s', () => {
+  it("allows no Unix socket, even on macOS where the chat's own launch allows Angelia's", () => {
     const mac = { ...FACTS, platform: 'darwin' as const };
-    expect(flag(compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', mac), 'permissions.angelia.network.unix_sockets')).toEqual({ '/h/.angelia/api.sock': 'allow' });
+    expect(flag(compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', mac), 'permissions.angelia.network.unix_sockets')).toEqual({
+      '/h/.angelia/api.sock': 'allow',
+    });
     const ro = compileCodexLaunch(fixtureTable('acceptEdits'), 'coder', mac, { readOnly: true });
     expect(flag(ro, 'permissions.angelia.network.unix_sockets')).toBeUndefined();
     expect(ro.codexArgs.join('\n')).not.toMatch(/unix_sockets/);
   });
 
-  it('defines none of the profile\'s MCP capabilities (they run outside the sandbox) and keeps user-level servers off', () => {
+  it("defines none of the profile's MCP capabilities (they run outside the sandbox) and keeps user-level servers off", () => {
     const t = tableOf(profile('a', { allowed: ['gh'] }));
     t.capabilities = { gh: { name: 'gh', kind: 'mcp', command: 'npx', args: ['gh'], url: null, env: [], when: null, secrets: [] } };
     const normal = compileCodexLaunch(t, 'a', { ...FACTS, userMcpServers: ['userdocs'] });

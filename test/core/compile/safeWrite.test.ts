@@ -24,7 +24,10 @@ async function setup(): Promise<{ cwd: string; secret: string }> {
 }
 
 async function refusal(p: Promise<unknown>): Promise<string> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(AppFailure);
   expect((e as AppFailure).app.code).toBe('unsafe-path');
   return (e as AppFailure).app.message;

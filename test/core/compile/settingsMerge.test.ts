@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { mergeSettings } from '../../../src/main/core/compile/settingsMerge';
 import type { FileState } from '../../../src/main/core/compile/snapshot';
 
-const file = (data: unknown, nlink = 1): FileState => ({ state: 'file', text: typeof data === 'string' ? data : JSON.stringify(data, null, 2), nlink, mode: 0o644 });
+const file = (data: unknown, nlink = 1): FileState => ({
+  state: 'file',
+  text: typeof data === 'string' ? data : JSON.stringify(data, null, 2),
+  nlink,
+  mode: 0o644,
+});
 const WANT = { deny: ['Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)', 'mcp__docs'], dirs: ['/w/_common'] };
 
 describe('mergeSettings: .claude/settings.json merged, other keys kept', () => {
@@ -14,20 +19,34 @@ describe('mergeSettings: .claude/settings.json merged, other keys kept', () => {
   });
 
   it('keeps every other key, hand-written rules and their order; appends what is missing', () => {
-    const current = { model: 'x', hooks: { a: [1, 2] }, permissions: { allow: ['Bash(ls)'], deny: ['Read(/mine/**)', 'mcp__docs'], defaultMode: 'plan' }, env: { A: '1' } };
+    const current = {
+      model: 'x',
+      hooks: { a: [1, 2] },
+      permissions: { allow: ['Bash(ls)'], deny: ['Read(/mine/**)', 'mcp__docs'], defaultMode: 'plan' },
+      env: { A: '1' },
+    };
     const m = mergeSettings(file(current), WANT, null);
     const out = JSON.parse(m.text!) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(['model', 'hooks', 'permissions', 'env']);
     expect(out).toEqual({
-      model: 'x', hooks: { a: [1, 2] }, env: { A: '1' },
-      permissions: { allow: ['Bash(ls)'], deny: ['Read(/mine/**)', 'mcp__docs', 'Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)'], defaultMode: 'plan', additionalDirectories: ['/w/_common'] },
+      model: 'x',
+      hooks: { a: [1, 2] },
+      env: { A: '1' },
+      permissions: {
+        allow: ['Bash(ls)'],
+        deny: ['Read(/mine/**)', 'mcp__docs', 'Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)'],
+        defaultMode: 'plan',
+        additionalDirectories: ['/w/_common'],
+      },
     });
     expect(m.addedDeny).toEqual(['Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)']);
     expect(m.removedDeny).toEqual([]);
   });
 
-  it('removes only rules the previous record lists as Angelia\'s', () => {
-    const current = { permissions: { deny: ['Read(/old/**)', 'Read(/hand/**)', ...WANT.deny], additionalDirectories: ['/old-dir', '/hand-dir', '/w/_common'] } };
+  it("removes only rules the previous record lists as Angelia's", () => {
+    const current = {
+      permissions: { deny: ['Read(/old/**)', 'Read(/hand/**)', ...WANT.deny], additionalDirectories: ['/old-dir', '/hand-dir', '/w/_common'] },
+    };
     const previous = { deny: ['Read(/old/**)', ...WANT.deny], dirs: ['/old-dir', '/w/_common'] };
     const m = mergeSettings(file(current), WANT, previous);
     expect(m.removedDeny).toEqual(['Read(/old/**)']);
@@ -47,7 +66,9 @@ describe('mergeSettings: .claude/settings.json merged, other keys kept', () => {
   });
 
   it('a deny that is not a list of strings, or a non-object, refuses', () => {
-    expect(mergeSettings(file({ permissions: { deny: 'Read(/x)' } }), WANT, null).conflicts[0]).toContain('"permissions.deny" is not a list of strings; fix it by hand first');
+    expect(mergeSettings(file({ permissions: { deny: 'Read(/x)' } }), WANT, null).conflicts[0]).toContain(
+      '"permissions.deny" is not a list of strings; fix it by hand first',
+    );
     expect(mergeSettings(file('[1]'), WANT, null).conflicts[0]).toContain('is not a JSON object');
   });
 

@@ -97,7 +97,9 @@ describe("Angelia's own folders and files are never reached through a link", () 
       await mkdir(elsewhere);
       await rename(inst.paths.compiledDir, join(inst.root, 'compiled-old'));
       await symlink(elsewhere, inst.paths.compiledDir);
-      await expect(compileWrite(inst.table, ['writer'], inst.facts)).rejects.toMatchObject({ app: { code: 'unsafe-path', message: expect.stringContaining(`${inst.paths.compiledDir} is not a plain folder`) } });
+      await expect(compileWrite(inst.table, ['writer'], inst.facts)).rejects.toMatchObject({
+        app: { code: 'unsafe-path', message: expect.stringContaining(`${inst.paths.compiledDir} is not a plain folder`) },
+      });
       expect(await readdir(elsewhere)).toEqual([]);
     } finally {
       await removeTestDir(inst.root);

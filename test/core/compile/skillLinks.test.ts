@@ -40,28 +40,44 @@ describe('skill links in .agents/skills', () => {
     const i = await setup();
     const outside = join(i.root, 'elsewhere', 'mfa2');
     await mkdir(outside, { recursive: true });
-    const table = { ...withAllowed(i.table, 'coder', ['mfa2']), capabilities: { ...i.table.capabilities, mfa2: { name: 'mfa2', kind: 'skill' as const, path: outside, when: null, secrets: [] } } };
+    const table = {
+      ...withAllowed(i.table, 'coder', ['mfa2']),
+      capabilities: { ...i.table.capabilities, mfa2: { name: 'mfa2', kind: 'skill' as const, path: outside, when: null, secrets: [] } },
+    };
     const p = await plan(i, 'coder', table);
     expect(p.lines).toContainEqual({ kind: '+', text: `link .agents/skills/mfa2 -> ${outside}` });
   });
 
-  it('a non-link at the skill\'s name is a conflict, and --write then writes nothing at all', async () => {
+  it("a non-link at the skill's name is a conflict, and --write then writes nothing at all", async () => {
     const i = await setup();
     await mkdir(join(i.profileDir('coder'), '.agents/skills/mfa'), { recursive: true });
     const p = await plan(i, 'coder');
-    expect(p.conflicts).toEqual([expect.stringContaining('.agents/skills/mfa is a folder, not Angelia\'s link')]);
+    expect(p.conflicts).toEqual([expect.stringContaining(".agents/skills/mfa is a folder, not Angelia's link")]);
     const e = await compileWrite(i.table, ['coder', 'writer'], i.facts).catch((x: unknown) => x);
     expect((e as AppFailure).app.code).toBe('compile-conflict');
-    for (const f of [join(i.profileDir('coder'), '.claude'), join(i.profileDir('writer'), '.claude'), join(i.paths.compiledDir, 'coder.json'), join(i.paths.compiledDir, 'writer.json')]) {
-      expect(await lstat(f).then(() => 'exists', (x: NodeJS.ErrnoException) => x.code), f).toBe('ENOENT');
+    for (const f of [
+      join(i.profileDir('coder'), '.claude'),
+      join(i.profileDir('writer'), '.claude'),
+      join(i.paths.compiledDir, 'coder.json'),
+      join(i.paths.compiledDir, 'writer.json'),
+    ]) {
+      expect(
+        await lstat(f).then(
+          () => 'exists',
+          (x: NodeJS.ErrnoException) => x.code,
+        ),
+        f,
+      ).toBe('ENOENT');
     }
   });
 
-  it('a link elsewhere at the skill\'s name is a conflict', async () => {
+  it("a link elsewhere at the skill's name is a conflict", async () => {
     const i = await setup();
     await mkdir(join(i.profileDir('coder'), '.agents/skills'), { recursive: true });
     await symlink(join(i.home, '.ssh'), join(i.profileDir('coder'), '.agents/skills/mfa'));
-    expect((await plan(i, 'coder')).conflicts).toEqual([expect.stringContaining(`.agents/skills/mfa is a link to ${join(i.home, '.ssh')}, not Angelia's link`)]);
+    expect((await plan(i, 'coder')).conflicts).toEqual([
+      expect.stringContaining(`.agents/skills/mfa is a link to ${join(i.home, '.ssh')}, not Angelia's link`),
+    ]);
   });
 
   it('a skill whose folder is missing is a conflict', async () => {
@@ -70,10 +86,12 @@ describe('skill links in .agents/skills', () => {
     expect((await plan(i, 'coder')).conflicts).toEqual([expect.stringContaining('skill mfa: its folder')]);
   });
 
-  it('a denied skill present in the profile\'s skills folder is a conflict', async () => {
+  it("a denied skill present in the profile's skills folder is a conflict", async () => {
     const i = await setup();
     await mkdir(join(i.profileDir('writer'), '.agents/skills/mfa'), { recursive: true });
-    expect((await plan(i, 'writer')).conflicts).toEqual([expect.stringContaining('denied skill mfa is installed at .agents/skills/mfa (a deny rule does not stop a skill typed as /mfa)')]);
+    expect((await plan(i, 'writer')).conflicts).toEqual([
+      expect.stringContaining('denied skill mfa is installed at .agents/skills/mfa (a deny rule does not stop a skill typed as /mfa)'),
+    ]);
   });
 
   it('a denied skill installed user-wide is a conflict; other user-wide skills are a note', async () => {
@@ -85,11 +103,15 @@ describe('skill links in .agents/skills', () => {
     expect(p!.lines).toContainEqual({ kind: 'note', text: expect.stringContaining('not filtered: notes') });
   });
 
-  it('a stale link recorded as Angelia\'s is removed; a hand-made link at another name is left alone', async () => {
+  it("a stale link recorded as Angelia's is removed; a hand-made link at another name is left alone", async () => {
     const i = await setup();
     await compileWrite(i.table, ['coder'], i.facts);
     await symlink('/somewhere', join(i.profileDir('coder'), '.agents/skills/mine'));
-    const table = withAllowed(i.table, 'coder', i.table.profiles.coder!.allowed.filter((n) => n !== 'mfa'));
+    const table = withAllowed(
+      i.table,
+      'coder',
+      i.table.profiles.coder!.allowed.filter((n) => n !== 'mfa'),
+    );
     const p = await plan(i, 'coder', table);
     expect(p.lines).toContainEqual({ kind: '-', text: 'link .agents/skills/mfa' });
     expect(p.conflicts).toEqual([]);
@@ -103,7 +125,10 @@ describe('skill links in .agents/skills', () => {
     await mkdir(join(i.profileDir('coder'), '.agents/skills'), { recursive: true });
     await symlink(join(i.paths.workspace, '_capabilities/skills/mfa'), join(i.profileDir('coder'), '.agents/skills/mfa'));
     const p = await plan(i, 'coder');
-    expect(p.lines).toContainEqual({ kind: '~', text: expect.stringMatching(/^link \.agents\/skills\/mfa -> \.\.\/\.\.\/\.\.\/\.\.\/_capabilities\/skills\/mfa \(was \//) });
+    expect(p.lines).toContainEqual({
+      kind: '~',
+      text: expect.stringMatching(/^link \.agents\/skills\/mfa -> \.\.\/\.\.\/\.\.\/\.\.\/_capabilities\/skills\/mfa \(was \//),
+    });
     await compileWrite(i.table, ['coder'], i.facts);
     expect(await readlink(join(i.profileDir('coder'), '.agents/skills/mfa'))).toBe('../../../../_capabilities/skills/mfa');
   });

@@ -25,19 +25,22 @@ describe('readUserMcpServers', () => {
   });
 
   it('finds servers in every TOML spelling', async () => {
-    const dir = await codexHome('spellings', [
-      'model = "gpt-5.5"',
-      'mcp_servers.inline = { command = "x" }',
-      '[mcp_servers.bare]',
-      'command = "a"',
-      '[mcp_servers."quoted.name"]',
-      'url = "http://x"',
-      "[mcp_servers.'single']",
-      'command = "b"',
-      '[mcp_servers.off]',
-      'command = "c"',
-      'enabled = false',
-    ].join('\n'));
+    const dir = await codexHome(
+      'spellings',
+      [
+        'model = "gpt-5.5"',
+        'mcp_servers.inline = { command = "x" }',
+        '[mcp_servers.bare]',
+        'command = "a"',
+        '[mcp_servers."quoted.name"]',
+        'url = "http://x"',
+        "[mcp_servers.'single']",
+        'command = "b"',
+        '[mcp_servers.off]',
+        'command = "c"',
+        'enabled = false',
+      ].join('\n'),
+    );
     expect(await readUserMcpServers(dir)).toEqual(['bare', 'inline', 'off', 'quoted.name', 'single']);
   });
 

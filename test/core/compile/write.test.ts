@@ -20,7 +20,11 @@ async function setup(): Promise<FullInstance> {
   return inst;
 }
 
-const settingsOf = async (i: FullInstance, p: string) => JSON.parse(await readFile(join(i.profileDir(p), '.claude/settings.json'), 'utf8')) as { permissions: { deny: string[]; additionalDirectories?: string[] }; [k: string]: unknown };
+const settingsOf = async (i: FullInstance, p: string) =>
+  JSON.parse(await readFile(join(i.profileDir(p), '.claude/settings.json'), 'utf8')) as {
+    permissions: { deny: string[]; additionalDirectories?: string[] };
+    [k: string]: unknown;
+  };
 
 describe('compileWrite', () => {
   it('refuses without profile names', async () => {
@@ -38,7 +42,21 @@ describe('compileWrite', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(join(i.paths.stateDir, 'compiled'))).mode & 0o777).toBe(0o700);
     const raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(raw)).toEqual(['version', 'profile', 'cwd', 'backend', 'deny', 'codexSandbox', 'write', 'readOnly', 'mcp', 'bin', 'read', 'env', 'compiledAt']);
+    expect(Object.keys(raw)).toEqual([
+      'version',
+      'profile',
+      'cwd',
+      'backend',
+      'deny',
+      'codexSandbox',
+      'write',
+      'readOnly',
+      'mcp',
+      'bin',
+      'read',
+      'env',
+      'compiledAt',
+    ]);
     const guard = guardFileSchema.parse(raw);
     expect(guard).toMatchObject({ version: 1, profile: 'coder', cwd: i.profileDir('coder'), backend: 'codex', codexSandbox: true, readOnly: false, bin: null });
     // What runs outside the sandbox, as compiled: the MCP servers given, with their definitions.
@@ -72,7 +90,8 @@ describe('compileWrite', () => {
     await compileWrite(i.table, ['coder'], i.facts);
     const record = recordSchema.parse(JSON.parse(await readFile(recordPath(i.profileDir('coder')), 'utf8')));
     expect(record).toMatchObject({
-      version: 1, backend: 'codex',
+      version: 1,
+      backend: 'codex',
       links: { checkout: join(i.paths.workspace, '_capabilities/skills/checkout'), mfa: join(i.paths.workspace, '_capabilities/skills/mfa') },
       mcpServers: ['github'],
       additionalDirectories: [join(i.home, 'projects/site'), join(i.paths.workspace, '_common')],
@@ -119,7 +138,12 @@ describe('compileCheck', () => {
     const i = await setup();
     expect((await compileCheck(i.table, [], i.facts)).map((r) => r.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
     await compileWrite(i.table, ['coder', 'vault'], i.facts);
-    expect((await compileCheck(i.table, [], i.facts)).map((r) => [r.profile, r.status])).toEqual([['coder', 'up to date'], ['writer', 'skipped'], ['vault', 'up to date'], ['planner', 'skipped']]);
+    expect((await compileCheck(i.table, [], i.facts)).map((r) => [r.profile, r.status])).toEqual([
+      ['coder', 'up to date'],
+      ['writer', 'skipped'],
+      ['vault', 'up to date'],
+      ['planner', 'skipped'],
+    ]);
     const s = await settingsOf(i, 'vault');
     s.permissions.deny = s.permissions.deny.filter((r) => !r.includes('.ssh'));
     await writeFile(join(i.profileDir('vault'), '.claude/settings.json'), JSON.stringify(s));

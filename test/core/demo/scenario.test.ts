@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { demoPrompts, demoResponder, demoRowFor, parseExecOutput, shellQuote } from '../../../src/main/demo/scenario';
 import type { ResponsesRequestBody, Step } from '../../../src/main/demo/scriptedModel';
 
-const opts = { secretPath: "/home/demo/.ssh/id_demo", outsideDir: "/work/shared folder/", deltaDelayMs: 0 };
+const opts = { secretPath: '/home/demo/.ssh/id_demo', outsideDir: '/work/shared folder/', deltaDelayMs: 0 };
 const respond = demoResponder(opts);
 const OUTSIDE = '/work/shared folder';
 
-interface Call { name: string; args?: Record<string, unknown>; output: string }
+interface Call {
+  name: string;
+  args?: Record<string, unknown>;
+  output: string;
+}
 
 /** A request body as Codex sends it: env context, the user's text, then this turn's calls and outputs. */
 function body(text: string, calls: Call[] = []): ResponsesRequestBody {
@@ -22,10 +26,20 @@ function body(text: string, calls: Call[] = []): ResponsesRequestBody {
 }
 
 async function ask(text: string, calls: Call[] = []): Promise<Step> {
-  return respond(body(text, calls), { index: 0, method: 'POST', path: '/v1/responses', headers: {}, body: null, source: 'responder', callIds: [], receivedAt: 0 });
+  return respond(body(text, calls), {
+    index: 0,
+    method: 'POST',
+    path: '/v1/responses',
+    headers: {},
+    body: null,
+    source: 'responder',
+    callIds: [],
+    receivedAt: 0,
+  });
 }
 
-const execOut = (code: number, out: string) => `Chunk ID: 1\nWall time: 0.01 seconds\nProcess exited with code ${code}\nOriginal token count: 3\nOutput:\n${out}`;
+const execOut = (code: number, out: string) =>
+  `Chunk ID: 1\nWall time: 0.01 seconds\nProcess exited with code ${code}\nOriginal token count: 3\nOutput:\n${out}`;
 const text = (s: Step): string => ('message' in s ? s.message : '');
 
 describe('demo responder', () => {
@@ -37,7 +51,8 @@ describe('demo responder', () => {
 
   it('"run": lists the workspace in the sandbox, then summarises what ls printed', async () => {
     expect(await ask('please run ls')).toEqual({ exec: { cmd: 'ls -la' } });
-    const listing = 'total 8\ndrwxr-xr-x 3 u u 4096 Nov 30 18:33 .\ndrwx------ 6 u u 4096 Nov 30 18:33 ..\ndr-xr-xr-x 2 u u 40 Nov 30 18:33 .git\n-rw-r--r-- 1 u u 2 Nov 30 18:33 notes.md\n-rw-r--r-- 1 u u 2 Nov 30 18:33 my file.txt\n';
+    const listing =
+      'total 8\ndrwxr-xr-x 3 u u 4096 Nov 30 18:33 .\ndrwx------ 6 u u 4096 Nov 30 18:33 ..\ndr-xr-xr-x 2 u u 40 Nov 30 18:33 .git\n-rw-r--r-- 1 u u 2 Nov 30 18:33 notes.md\n-rw-r--r-- 1 u u 2 Nov 30 18:33 my file.txt\n';
     const s = text(await ask('please run ls', [{ name: 'exec_command', output: execOut(0, listing) }]));
     expect(s).toContain('**2** entries');
     expect(s).toContain('- `notes.md`');
@@ -55,12 +70,19 @@ describe('demo responder', () => {
   });
 
   it('"access": requests write access to the folder, writes there once granted, reports; says so when refused', async () => {
-    expect(await ask('I need access')).toEqual({ requestPermissions: { reason: `Write a note into ${OUTSIDE}`, permissions: { file_system: { write: [OUTSIDE] } } } });
+    expect(await ask('I need access')).toEqual({
+      requestPermissions: { reason: `Write a note into ${OUTSIDE}`, permissions: { file_system: { write: [OUTSIDE] } } },
+    });
     const granted = JSON.stringify({ permissions: { network: null, file_system: { write: [OUTSIDE] } }, scope: 'turn' });
     const write = await ask('I need access', [{ name: 'request_permissions', output: granted }]);
     expect('exec' in write && write.exec.cmd).toContain(shellQuote(`${OUTSIDE}/angelia-demo-access.txt`));
     expect('exec' in write && write.exec.sandbox_permissions).toBeUndefined();
-    const done = text(await ask('I need access', [{ name: 'request_permissions', output: granted }, { name: 'exec_command', output: execOut(0, '-rw-r--r-- 1 u u 34 f\n') }]));
+    const done = text(
+      await ask('I need access', [
+        { name: 'request_permissions', output: granted },
+        { name: 'exec_command', output: execOut(0, '-rw-r--r-- 1 u u 34 f\n') },
+      ]),
+    );
     expect(done).toContain('Done: I wrote');
     const refused = JSON.stringify({ permissions: { network: null, file_system: null }, scope: 'turn' });
     expect(text(await ask('I need access', [{ name: 'request_permissions', output: refused }]))).toContain('was not granted');

@@ -9,14 +9,20 @@ import {
   type ScriptedModel,
 } from '../../../src/main/demo/scriptedModel';
 
-interface Frame { event: string; data: Record<string, unknown> }
+interface Frame {
+  event: string;
+  data: Record<string, unknown>;
+}
 
 function parseSse(text: string): Frame[] {
-  return text.split('\n\n').filter((b) => b.trim()).map((block) => {
-    const event = /^event: (.*)$/m.exec(block)?.[1] ?? '';
-    const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? '{}') as Record<string, unknown>;
-    return { event, data };
-  });
+  return text
+    .split('\n\n')
+    .filter((b) => b.trim())
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? '';
+      const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? '{}') as Record<string, unknown>;
+      return { event, data };
+    });
 }
 
 const userMsg = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
@@ -51,13 +57,21 @@ describe('scripted model: SSE frames', () => {
       'response.created',
       'response.output_item.added',
       'response.content_part.added',
-      'response.output_text.delta', 'response.output_text.delta', 'response.output_text.delta', 'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.delta',
       'response.output_text.done',
       'response.output_item.done',
       'response.completed',
     ]);
     for (const x of f) expect(x.data.type).toBe(x.event);
-    expect(f.filter((x) => x.event === 'response.output_text.delta').map((x) => x.data.delta).join('')).toBe('Hello from the mock model!');
+    expect(
+      f
+        .filter((x) => x.event === 'response.output_text.delta')
+        .map((x) => x.data.delta)
+        .join(''),
+    ).toBe('Hello from the mock model!');
     const done = f[8]?.data.item as { type: string; role: string; content: Array<{ text: string }> };
     expect(done).toMatchObject({ type: 'message', role: 'assistant', status: 'completed' });
     expect(done.content[0]?.text).toBe('Hello from the mock model!');
@@ -84,17 +98,18 @@ describe('scripted model: SSE frames', () => {
   it('sends apply_patch as a custom_tool_call, request_permissions as a function_call, several items in one response', async () => {
     model = await startScriptedModel();
     const patch = '*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n';
-    model.enqueue({ items: [
-      { patch },
-      { requestPermissions: { reason: 'need it', permissions: { file_system: { write: ['/abs/out'] } } } },
-      { message: 'both' },
-    ] });
+    model.enqueue({
+      items: [{ patch }, { requestPermissions: { reason: 'need it', permissions: { file_system: { write: ['/abs/out'] } } } }, { message: 'both' }],
+    });
     const f = await frames(model);
     const done = f.filter((x) => x.event === 'response.output_item.done').map((x) => x.data);
     expect(done.map((d) => d.output_index)).toEqual([0, 1, 2]);
     expect(done[0]?.item).toMatchObject({ type: 'custom_tool_call', name: 'apply_patch', input: patch });
     expect(done[1]?.item).toMatchObject({ type: 'function_call', name: 'request_permissions' });
-    expect(JSON.parse((done[1]?.item as { arguments: string }).arguments)).toEqual({ reason: 'need it', permissions: { file_system: { write: ['/abs/out'] } } });
+    expect(JSON.parse((done[1]?.item as { arguments: string }).arguments)).toEqual({
+      reason: 'need it',
+      permissions: { file_system: { write: ['/abs/out'] } },
+    });
     expect(done[2]?.item).toMatchObject({ type: 'message' });
     expect(model.requests[0]?.callIds).toHaveLength(2);
   });
@@ -120,14 +135,16 @@ describe('scripted model: SSE frames', () => {
 describe('scripted model: queue, responder, captured requests', () => {
   it('pops queued steps first, then asks the responder with the request body', async () => {
     const seen: string[] = [];
-    model = await startScriptedModel({ script: (body) => {
-      seen.push(lastUserText(body) ?? '');
-      return { message: `echo: ${lastUserText(body) ?? ''}` };
-    } });
+    model = await startScriptedModel({
+      script: (body) => {
+        seen.push(lastUserText(body) ?? '');
+        return { message: `echo: ${lastUserText(body) ?? ''}` };
+      },
+    });
     model.enqueue({ message: 'queued' });
     const a = await frames(model, { input: [userMsg('one')] });
     const b = await frames(model, { input: [userMsg('two')] });
-    const text = (f: Frame[]) => (f.find((x) => x.event === 'response.output_text.done')?.data.text as string);
+    const text = (f: Frame[]) => f.find((x) => x.event === 'response.output_text.done')?.data.text as string;
     expect(text(a)).toBe('queued');
     expect(text(b)).toBe('echo: two');
     expect(seen).toEqual(['two']);
@@ -141,7 +158,11 @@ describe('scripted model: queue, responder, captured requests', () => {
     expect(none[1]?.data.response).toMatchObject({ error: { code: 'server_error' } });
     expect(JSON.stringify(none[1]?.data)).toContain('no step queued');
     await model.close();
-    model = await startScriptedModel({ script: () => { throw new Error('boom'); } });
+    model = await startScriptedModel({
+      script: () => {
+        throw new Error('boom');
+      },
+    });
     const thrown = await frames(model);
     expect(JSON.stringify(thrown[1]?.data)).toContain('boom');
   });
@@ -164,7 +185,10 @@ describe('scripted model: queue, responder, captured requests', () => {
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toContain('response.created');
-    const rest = reader.read().then((r) => (r.done ? 'ended' : 'more'), () => 'ended');
+    const rest = reader.read().then(
+      (r) => (r.done ? 'ended' : 'more'),
+      () => 'ended',
+    );
     await model.close();
     expect(await rest).toBe('ended');
   });

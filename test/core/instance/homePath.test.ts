@@ -31,7 +31,16 @@ describe('expandHome', () => {
 });
 
 describe('isHomePath', () => {
-  it.each([['~', true], ['~/', true], ['~/x', true], ['~user', false], ['~user/x', false], ['a~b', false], ['/~', false], ['', false]])('%j: %s', (p, yes) => {
+  it.each([
+    ['~', true],
+    ['~/', true],
+    ['~/x', true],
+    ['~user', false],
+    ['~user/x', false],
+    ['a~b', false],
+    ['/~', false],
+    ['', false],
+  ])('%j: %s', (p, yes) => {
     expect(isHomePath(p)).toBe(yes);
   });
 });

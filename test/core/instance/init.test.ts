@@ -51,7 +51,11 @@ describe('initInstance', () => {
   });
 
   it('writes an absolute cwd when ANGELIA_CONFIG puts the table outside the workspace', async () => {
-    const paths = resolveInstance({ HOME: join(root, 'home3'), ANGELIA_STATE_DIR: join(root, 'state3'), ANGELIA_CONFIG: join(root, 'elsewhere', 'my table.toml') });
+    const paths = resolveInstance({
+      HOME: join(root, 'home3'),
+      ANGELIA_STATE_DIR: join(root, 'state3'),
+      ANGELIA_CONFIG: join(root, 'elsewhere', 'my table.toml'),
+    });
     const result = await initInstance(paths);
     const data = parse(await readFile(paths.tableFile, 'utf8')) as { profiles: { assistant: { cwd: string } } };
     expect(data.profiles.assistant.cwd).toBe(result.profileDir);

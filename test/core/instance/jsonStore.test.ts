@@ -57,9 +57,25 @@ describe('updateJsonSync', () => {
   it('applies the change to the file as it is on disk; write: false writes nothing; no lock is left', () => {
     const file = fresh();
     const initial = (): z.infer<typeof Schema> => ({ version: 1, items: [] });
-    updateJsonSync(file, Schema, (d) => { d.items.push(1); return { result: null }; }, { initial });
+    updateJsonSync(
+      file,
+      Schema,
+      (d) => {
+        d.items.push(1);
+        return { result: null };
+      },
+      { initial },
+    );
     writeFileSync(file, JSON.stringify({ version: 1, items: [1, 2] }));
-    const out = updateJsonSync(file, Schema, (d) => { d.items.push(3); return { result: d.items.length }; }, { initial, backup: true });
+    const out = updateJsonSync(
+      file,
+      Schema,
+      (d) => {
+        d.items.push(3);
+        return { result: d.items.length };
+      },
+      { initial, backup: true },
+    );
     expect(out.result).toBe(3);
     expect(readJsonSync(file, Schema)).toMatchObject({ data: { items: [1, 2, 3] } });
     expect(readFileSync(`${file}.bak`, 'utf8')).toBe('{"version":1,"items":[1,2]}');
@@ -85,7 +101,9 @@ describe('the lock', () => {
     await withLock(file, async () => {
       order.push('first in');
       // Asked while the first holds it: it polls until the first lets go.
-      second = withLock(file, async () => { order.push('second'); });
+      second = withLock(file, async () => {
+        order.push('second');
+      });
       for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10));
       order.push('first out');
     });

@@ -32,7 +32,12 @@ async function instance(): Promise<InstancePaths> {
   return paths;
 }
 
-const SESSIONS = JSON.stringify({ version: 1, chats: { coder: { profile: 'coder', active: null, history: [] }, 'coder-2': { profile: 'coder', active: null, history: [] } } }, null, 2) + '\n';
+const SESSIONS =
+  JSON.stringify(
+    { version: 1, chats: { coder: { profile: 'coder', active: null, history: [] }, 'coder-2': { profile: 'coder', active: null, history: [] } } },
+    null,
+    2,
+  ) + '\n';
 const BAK = JSON.stringify({ version: 1, chats: { coder: { profile: 'coder', active: null, history: [] } } }, null, 2) + '\n';
 const CHILDREN = JSON.stringify({ version: 1, children: [] }, null, 2) + '\n';
 const AUDIT = '{"at":"2026-01-01T00:00:00.000Z","event":"requested"}\n';
@@ -40,7 +45,11 @@ const TOKEN = 'owner-token-of-an-older-layout-0123456789\n';
 
 /** The files of an older Angelia, at the top of the state folder, by name. */
 const LEGACY: Record<(typeof PRIVATE_FILES)[number], string> = {
-  'sessions.json': SESSIONS, 'sessions.json.bak': BAK, 'children.json': CHILDREN, 'audit.jsonl': AUDIT, 'api.token': TOKEN,
+  'sessions.json': SESSIONS,
+  'sessions.json.bak': BAK,
+  'children.json': CHILDREN,
+  'audit.jsonl': AUDIT,
+  'api.token': TOKEN,
 };
 
 function writeLegacy(paths: InstancePaths): void {
@@ -52,7 +61,13 @@ describe('migratePrivateFiles', () => {
     const paths = await instance();
     writeLegacy(paths);
     const report = migratePrivateFiles(paths);
-    const now: Record<string, string> = { 'sessions.json': paths.sessionsFile, 'sessions.json.bak': `${paths.sessionsFile}.bak`, 'children.json': paths.childrenFile, 'audit.jsonl': paths.auditLog, 'api.token': paths.apiToken };
+    const now: Record<string, string> = {
+      'sessions.json': paths.sessionsFile,
+      'sessions.json.bak': `${paths.sessionsFile}.bak`,
+      'children.json': paths.childrenFile,
+      'audit.jsonl': paths.auditLog,
+      'api.token': paths.apiToken,
+    };
     expect(report.moved).toEqual(PRIVATE_FILES.map((name) => ({ from: join(paths.stateDir, name), to: now[name] })));
     for (const [name, body] of Object.entries(LEGACY)) {
       expect(existsSync(join(paths.stateDir, name)), name).toBe(false);
@@ -61,7 +76,12 @@ describe('migratePrivateFiles', () => {
       expect(statSync(now[name]!).nlink, name).toBe(1);
     }
     expect(statSync(paths.privateDir).mode & 0o777).toBe(0o700);
-    expect(new SessionStore(paths.sessionsFile).chats().map((c) => c.chatId).sort()).toEqual(['coder', 'coder-2']);
+    expect(
+      new SessionStore(paths.sessionsFile)
+        .chats()
+        .map((c) => c.chatId)
+        .sort(),
+    ).toEqual(['coder', 'coder-2']);
     expect(new ChildLedger(paths.childrenFile).list()).toEqual([]);
     expect(ensureOwnerToken(paths.apiToken)).toBe(TOKEN.trim());
     expect(migratePrivateFiles(paths)).toEqual({ moved: [] });
@@ -145,7 +165,9 @@ describe('migratePrivateFiles', () => {
     const paths = await instance();
     writeLegacy(paths);
     writeFileSync(paths.privateDir, 'not a folder');
-    expect(() => migratePrivateFiles(paths)).toThrow(`${paths.privateDir} is not a folder, so Angelia cannot keep its private files there (${paths.privateDir}) Fix: move it out of the state folder`);
+    expect(() => migratePrivateFiles(paths)).toThrow(
+      `${paths.privateDir} is not a folder, so Angelia cannot keep its private files there (${paths.privateDir}) Fix: move it out of the state folder`,
+    );
     // The old files are still there (only the folder was in the way).
     for (const name of PRIVATE_FILES) expect(existsSync(join(paths.stateDir, name)), name).toBe(true);
   });

@@ -48,13 +48,25 @@ describe('readNoFollow', () => {
 
   it('runs the verify hook on the open descriptor before any byte is read; what it throws is thrown', async () => {
     const seen: number[] = [];
-    await expect(readNoFollow(join(dir, 'plain'), { verify: async (_h, st) => { seen.push(st.size); throw new Error('refused'); } })).rejects.toThrow('refused');
+    await expect(
+      readNoFollow(join(dir, 'plain'), {
+        verify: async (_h, st) => {
+          seen.push(st.size);
+          throw new Error('refused');
+        },
+      }),
+    ).rejects.toThrow('refused');
     expect(seen).toEqual([5]);
   });
 });
 
 describe('isLinkError', () => {
-  it.each([['ELOOP', true], ['EMLINK', true], ['ENOENT', false], ['EACCES', false]])('%s: %s', (code, yes) => {
+  it.each([
+    ['ELOOP', true],
+    ['EMLINK', true],
+    ['ENOENT', false],
+    ['EACCES', false],
+  ])('%s: %s', (code, yes) => {
     expect(isLinkError(code)).toBe(yes);
   });
 });

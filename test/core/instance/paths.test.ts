@@ -38,8 +38,15 @@ describe('resolveInstance', () => {
   it("keeps every file Angelia writes itself in <state>/private, and only the user's env and the socket at the top", () => {
     const p = resolveInstance({ HOME: '/h', ANGELIA_STATE_DIR: '/srv/state' });
     expect(p.privateDir).toBe(join('/srv/state', PRIVATE_DIR));
-    for (const file of [p.sessionsFile, `${p.sessionsFile}.bak`, `${p.sessionsFile}.lock`, p.childrenFile, p.auditLog, p.apiToken]) expect(dirname(file), file).toBe(p.privateDir);
-    expect(PRIVATE_FILES.map((name) => privateFile(p.stateDir, name))).toEqual([p.sessionsFile, `${p.sessionsFile}.bak`, p.childrenFile, p.auditLog, p.apiToken]);
+    for (const file of [p.sessionsFile, `${p.sessionsFile}.bak`, `${p.sessionsFile}.lock`, p.childrenFile, p.auditLog, p.apiToken])
+      expect(dirname(file), file).toBe(p.privateDir);
+    expect(PRIVATE_FILES.map((name) => privateFile(p.stateDir, name))).toEqual([
+      p.sessionsFile,
+      `${p.sessionsFile}.bak`,
+      p.childrenFile,
+      p.auditLog,
+      p.apiToken,
+    ]);
     expect(childrenFile(p.stateDir)).toBe(p.childrenFile);
     expect([dirname(p.envFile), dirname(p.apiSock)]).toEqual([p.stateDir, p.stateDir]);
   });

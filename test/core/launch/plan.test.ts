@@ -18,7 +18,15 @@ import { makeInstance } from '../../fixtures/instance';
  * What planLaunch checks once the launch is compiled (launch/check.ts `loosenings`), thrown as a start
  * throws it (`launchRefusal`): the guard in `state` against what the start would grant now.
  */
-function assertCompileCurrent(state: string, profile: string, deny: string[], write: string[] = [], outside?: OutsideSandbox, read?: string[], env?: string[]): void {
+function assertCompileCurrent(
+  state: string,
+  profile: string,
+  deny: string[],
+  write: string[] = [],
+  outside?: OutsideSandbox,
+  read?: string[],
+  env?: string[],
+): void {
   const file = guardPath(state, profile);
   const read1 = parseGuard({ path: file, text: readFileSync(file, 'utf8') });
   if (!read1.ok) throw new Error(read1.text);
@@ -28,7 +36,10 @@ function assertCompileCurrent(state: string, profile: string, deny: string[], wr
 
 describe('launch plan helpers', () => {
   it('removes billing and endpoint variables and Angelia tokens from the child environment', () => {
-    const env = scrubEnv({ PATH: '/bin', OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: 'https://x', CODEX_API_KEY: 'c', ANGELIA_API_TOKEN: 'owner' }, { npm_config_cache: '/c/npm' });
+    const env = scrubEnv(
+      { PATH: '/bin', OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: 'https://x', CODEX_API_KEY: 'c', ANGELIA_API_TOKEN: 'owner' },
+      { npm_config_cache: '/c/npm' },
+    );
     expect(env).toEqual({ PATH: '/bin', RUST_LOG: 'warn', npm_config_cache: '/c/npm' });
   });
 
@@ -37,10 +48,12 @@ describe('launch plan helpers', () => {
   });
 
   it('reads the feature flags of a compiled argv', () => {
-    expect(featuresOf(['-c', 'features.network_proxy=true', '-c', 'default_permissions="angelia"', '-c', 'features.x_y=false', 'app-server'])).toEqual({ network_proxy: true, x_y: false });
+    expect(featuresOf(['-c', 'features.network_proxy=true', '-c', 'default_permissions="angelia"', '-c', 'features.x_y=false', 'app-server'])).toEqual({
+      network_proxy: true,
+      x_y: false,
+    });
   });
 });
-
 
 describe('a table accepted but not compiled', () => {
   it('refuses a start that would lift a deny rule of the last compile, until compiled again', () => {
@@ -48,7 +61,18 @@ describe('a table accepted but not compiled', () => {
     try {
       const file = guardPath(state, 'coder');
       mkdirSync(join(state, 'compiled'), { recursive: true });
-      writeFileSync(file, JSON.stringify({ version: 1, profile: 'coder', cwd: '/w', backend: 'codex', deny: ['Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)', 'mcp__old'], codexSandbox: true, compiledAt: '2026-11-30T00:00:00Z' }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          version: 1,
+          profile: 'coder',
+          cwd: '/w',
+          backend: 'codex',
+          deny: ['Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)', 'mcp__old'],
+          codexSandbox: true,
+          compiledAt: '2026-11-30T00:00:00Z',
+        }),
+      );
       expect(() => assertCompileCurrent(state, 'coder', ['Read(/h/.ssh/**)', 'Edit(/h/.ssh/**)', 'Read(/h/.aws/**)'])).not.toThrow();
       expect(() => assertCompileCurrent(state, 'coder', ['Read(/h/.aws/**)'])).toThrow(/lifts 2 deny rule\(s\) of the last compile \(Read\(\/h\/\.ssh\/\*\*\)/);
     } finally {
@@ -66,9 +90,15 @@ describe('a variable passed on purpose (env) waits for compile --write', () => {
       writeFileSync(guardPath(state, 'coder'), JSON.stringify({ ...guard, env: ['PGHOST'] }));
       expect(() => assertCompileCurrent(state, 'coder', [], [], undefined, [], ['PGHOST'])).not.toThrow();
       expect(() => assertCompileCurrent(state, 'coder', [], [], undefined, [], [])).not.toThrow();
-      expect(() => assertCompileCurrent(state, 'coder', [], [], undefined, [], ['PGHOST', 'DATABASE_URL'])).toThrow(expect.objectContaining({
-        app: expect.objectContaining({ code: 'refused', fix: 'angelia compile --write coder', message: expect.stringContaining('passes 1 environment variable(s) to this profile\'s commands that the last compile did not (DATABASE_URL)') }) as unknown,
-      }));
+      expect(() => assertCompileCurrent(state, 'coder', [], [], undefined, [], ['PGHOST', 'DATABASE_URL'])).toThrow(
+        expect.objectContaining({
+          app: expect.objectContaining({
+            code: 'refused',
+            fix: 'angelia compile --write coder',
+            message: expect.stringContaining("passes 1 environment variable(s) to this profile's commands that the last compile did not (DATABASE_URL)"),
+          }) as unknown,
+        }),
+      );
       writeFileSync(guardPath(state, 'coder'), JSON.stringify(guard));
       expect(() => assertCompileCurrent(state, 'coder', [], [], undefined, [], ['PGHOST'])).toThrow(/environment variable/);
     } finally {
@@ -83,7 +113,20 @@ describe('what runs outside the sandbox waits for compile --write (MCP servers, 
     const state = mkdtempSync(join(tmpdir(), 'angelia-guard-'));
     try {
       mkdirSync(join(state, 'compiled'), { recursive: true });
-      writeFileSync(guardPath(state, 'coder'), JSON.stringify({ version: 1, profile: 'coder', cwd: '/w', backend: 'codex', deny: [], codexSandbox: true, write: [], compiledAt: '2026-11-30T00:00:00Z', ...extra }));
+      writeFileSync(
+        guardPath(state, 'coder'),
+        JSON.stringify({
+          version: 1,
+          profile: 'coder',
+          cwd: '/w',
+          backend: 'codex',
+          deny: [],
+          codexSandbox: true,
+          write: [],
+          compiledAt: '2026-11-30T00:00:00Z',
+          ...extra,
+        }),
+      );
       run(state);
     } finally {
       rmSync(state, { recursive: true, force: true });
@@ -99,9 +142,15 @@ describe('what runs outside the sandbox waits for compile --write (MCP servers, 
 
   it('an MCP server given (or redefined) since the last compile refuses the start with the fix', () => {
     withGuard({ mcp: [], bin: null }, (state) => {
-      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [GH], bin: null })).toThrow(expect.objectContaining({
-        app: expect.objectContaining({ code: 'refused', message: expect.stringMatching(/gives this profile 1 MCP server\(s\) the last compile did not \(gh\); MCP servers run outside the sandbox/), fix: 'angelia compile --write coder' }),
-      }));
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [GH], bin: null })).toThrow(
+        expect.objectContaining({
+          app: expect.objectContaining({
+            code: 'refused',
+            message: expect.stringMatching(/gives this profile 1 MCP server\(s\) the last compile did not \(gh\); MCP servers run outside the sandbox/),
+            fix: 'angelia compile --write coder',
+          }),
+        }),
+      );
     });
     withGuard({ mcp: [GH.replace('server-github', 'other-server')], bin: null }, (state) => {
       expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [GH], bin: null })).toThrow(/1 MCP server\(s\) the last compile did not \(gh\)/);
@@ -110,17 +159,27 @@ describe('what runs outside the sandbox waits for compile --write (MCP servers, 
 
   it('a bin changed since the last compile refuses the start', () => {
     withGuard({ mcp: [], bin: null }, (state) => {
-      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [], bin: '/opt/other-codex' })).toThrow(expect.objectContaining({
-        app: expect.objectContaining({ code: 'refused', message: expect.stringMatching(/runs the Codex executable \/opt\/other-codex \(bin\), but the last compile recorded the bundled one/), fix: 'angelia compile --write coder' }),
-      }));
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [], bin: '/opt/other-codex' })).toThrow(
+        expect.objectContaining({
+          app: expect.objectContaining({
+            code: 'refused',
+            message: expect.stringMatching(/runs the Codex executable \/opt\/other-codex \(bin\), but the last compile recorded the bundled one/),
+            fix: 'angelia compile --write coder',
+          }),
+        }),
+      );
     });
   });
 
   it('a guard from before mcp and bin were recorded fails closed for a profile that has them, and only then', () => {
     withGuard({}, (state) => {
       expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [], bin: null })).not.toThrow();
-      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [GH], bin: null })).toThrow(/the last compile did not record which MCP servers this profile may start/);
-      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [], bin: '/opt/codex' })).toThrow(/the last compile did not record which Codex executable/);
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [GH], bin: null })).toThrow(
+        /the last compile did not record which MCP servers this profile may start/,
+      );
+      expect(() => assertCompileCurrent(state, 'coder', [], [], { mcp: [], bin: '/opt/codex' })).toThrow(
+        /the last compile did not record which Codex executable/,
+      );
     });
   });
 });
@@ -133,7 +192,15 @@ describe("a runtime grant never lies in or holds another profile's writable fold
       const theirs = join(data, 'theirs');
       mkdirSync(theirs, { recursive: true });
       mkdirSync(join(inst.root, 'free'));
-      await writeFile(inst.paths.tableFile, stringify({ profiles: { coder: { cwd: inst.cwd.coder, permission_mode: 'default' }, writer: { cwd: inst.cwd.writer, permission_mode: 'default', add_dirs: [theirs] } } }));
+      await writeFile(
+        inst.paths.tableFile,
+        stringify({
+          profiles: {
+            coder: { cwd: inst.cwd.coder, permission_mode: 'default' },
+            writer: { cwd: inst.cwd.writer, permission_mode: 'default', add_dirs: [theirs] },
+          },
+        }),
+      );
       const table = await loadTable(inst.paths.tableFile, { home: inst.paths.home, env: inst.env });
       await writeCompiled(inst.paths, table);
       const plan = await planLaunch({ table, profile: 'coder', chatId: 'coder', paths: inst.paths, env: inst.env });
@@ -141,8 +208,16 @@ describe("a runtime grant never lies in or holds another profile's writable fold
       const split = splitRequested({ read: [join(theirs, 'x')], write: [data, join(inst.root, 'free')], network: false }, plan.grantFloor);
       expect(split.grantable).toEqual({ read: [], write: [join(inst.root, 'free')], network: false });
       expect(split.refused).toEqual([
-        { access: 'write', path: data, why: `it holds ${theirs} (profile writer's add_dir (profiles.writer.add_dirs[0])), which a symbolic link could then replace` },
-        { access: 'read', path: join(theirs, 'x'), why: `it lies in ${theirs} (profile writer's add_dir (profiles.writer.add_dirs[0])), where a symbolic link could redirect the grant` },
+        {
+          access: 'write',
+          path: data,
+          why: `it holds ${theirs} (profile writer's add_dir (profiles.writer.add_dirs[0])), which a symbolic link could then replace`,
+        },
+        {
+          access: 'read',
+          path: join(theirs, 'x'),
+          why: `it lies in ${theirs} (profile writer's add_dir (profiles.writer.add_dirs[0])), where a symbolic link could redirect the grant`,
+        },
       ]);
     } finally {
       await inst.cleanup();

@@ -22,7 +22,10 @@ beforeEach(async () => {
 afterEach(async () => removeTestDir(root));
 
 async function failure(p: Promise<unknown>): Promise<AppError> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e, 'must fail').toBeInstanceOf(AppFailure);
   return (e as AppFailure).app;
 }
@@ -86,13 +89,19 @@ describe('attaching', () => {
     const elsewhere = join(root, 'elsewhere');
     await mkdir(elsewhere);
     await symlink(elsewhere, join(cwd, '.inbox'));
-    expect(await failure(attachFile(cwd, 'a.txt', b64('x')))).toMatchObject({ code: 'attach-inbox', message: expect.stringContaining('is a symbolic link') as unknown });
+    expect(await failure(attachFile(cwd, 'a.txt', b64('x')))).toMatchObject({
+      code: 'attach-inbox',
+      message: expect.stringContaining('is a symbolic link') as unknown,
+    });
     expect(await readdir(elsewhere)).toEqual([]);
 
     const other = join(root, 'other');
     await mkdir(other);
     await writeFile(join(other, '.inbox'), 'a file');
-    expect(await failure(attachFile(other, 'a.txt', b64('x')))).toMatchObject({ code: 'attach-inbox', message: expect.stringContaining('is not a folder') as unknown });
+    expect(await failure(attachFile(other, 'a.txt', b64('x')))).toMatchObject({
+      code: 'attach-inbox',
+      message: expect.stringContaining('is not a folder') as unknown,
+    });
   });
 
   it('refuses more than 25 MiB and text that is not base64', async () => {
@@ -140,7 +149,10 @@ describe('attaching while the agent swaps .inbox for a link', () => {
   // (macOS) creates by path and removes what landed elsewhere by path, looking where `.inbox` leads:
   // when the swapper wins that race too, an EMPTY file may stay behind (the error says so); no byte of
   // the owner's file is ever written anywhere but the real `.inbox`.
-  it.each([['the folder descriptor (Linux)', true], ['the portable check (macOS)', false]])('200 attaches with %s: each lands in the real .inbox or fails with attach-inbox; none outside', async (_, procFd) => {
+  it.each([
+    ['the folder descriptor (Linux)', true],
+    ['the portable check (macOS)', false],
+  ])('200 attaches with %s: each lands in the real .inbox or fails with attach-inbox; none outside', async (_, procFd) => {
     const target = join(root, 'not-the-agents');
     await mkdir(target);
     const inbox = join(cwd, '.inbox');
@@ -153,7 +165,9 @@ describe('attaching while the agent swaps .inbox for a link', () => {
     const failed: string[] = [];
     try {
       for (let batch = 0; batch < 20; batch++) {
-        const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => attachFile(cwd, `f${batch}-${i}.txt`, b64(`data ${batch}-${i}`), { procFd })));
+        const results = await Promise.allSettled(
+          Array.from({ length: 10 }, (_, i) => attachFile(cwd, `f${batch}-${i}.txt`, b64(`data ${batch}-${i}`), { procFd })),
+        );
         for (const r of results) {
           if (r.status === 'fulfilled') landed.push(r.value);
           else {
@@ -199,4 +213,3 @@ describe('attaching while the agent swaps .inbox for a link', () => {
     expect(outside.length + strays.length).toBeLessThanOrEqual(failed.filter((m) => m.includes('it could not be removed safely')).length);
   });
 });
-

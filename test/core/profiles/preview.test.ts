@@ -46,7 +46,8 @@ beforeEach(async () => {
   root = await makeTestDir('profiles-preview');
   paths = resolveInstance({ HOME: join(root, 'home'), ANGELIA_STATE_DIR: join(root, 'state') });
   site = join(root, 'site');
-  for (const d of ['profiles/coder', 'profiles/other', 'docs', '_capabilities/skills/vault', '_shared']) await mkdir(join(paths.workspace, d), { recursive: true });
+  for (const d of ['profiles/coder', 'profiles/other', 'docs', '_capabilities/skills/vault', '_shared'])
+    await mkdir(join(paths.workspace, d), { recursive: true });
   await writeFile(join(paths.workspace, '_capabilities/skills/vault/SKILL.md'), '---\nname: vault\n---\n');
   await mkdir(site, { recursive: true });
   await writeFile(paths.tableFile, TABLE);
@@ -56,7 +57,10 @@ beforeEach(async () => {
 afterEach(async () => removeTestDir(root));
 
 async function failure(p: Promise<unknown>): Promise<AppError> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e, 'must fail').toBeInstanceOf(AppFailure);
   return (e as AppFailure).app;
 }
@@ -69,9 +73,26 @@ async function untouched(): Promise<void> {
 describe('the draft of a profile', () => {
   it('is the table as written, defaults filled in', async () => {
     expect(await svc.getDraft('coder')).toEqual({
-      name: 'coder', cwd: 'profiles/coder', bin: null, permission_mode: 'default', sandbox: true, add_dirs: [], model: null, effort: null,
-      read_dirs: null, capabilities: ['docs'], except: [], deny: ['vault'], unsafe_ok: false, isolated: false, shared_write: false, accept_from: [], answer_from: [],
-      backend: 'codex', media_tags: false, env: [],
+      name: 'coder',
+      cwd: 'profiles/coder',
+      bin: null,
+      permission_mode: 'default',
+      sandbox: true,
+      add_dirs: [],
+      model: null,
+      effort: null,
+      read_dirs: null,
+      capabilities: ['docs'],
+      except: [],
+      deny: ['vault'],
+      unsafe_ok: false,
+      isolated: false,
+      shared_write: false,
+      accept_from: [],
+      answer_from: [],
+      backend: 'codex',
+      media_tags: false,
+      env: [],
     });
     expect(await failure(svc.getDraft('nobody'))).toMatchObject({ code: 'profile-unknown', where: `${paths.tableFile}: profiles.nobody` });
   });
@@ -83,7 +104,11 @@ describe('the preview: read grants (HOME is private by default)', () => {
     await mkdir(join(root, 'notes'), { recursive: true });
     const starter = await svc.preview(await svc.getDraft('coder'), 'coder');
     const at = (p: typeof starter, path: string) => p.entries.find((e) => e.path === path);
-    expect(at(starter, join(paths.home, '.local', 'bin'))).toMatchObject({ access: 'read', origin: 'read_dirs:starter', note: 'read_dirs (starter set: a toolchain in your home)' });
+    expect(at(starter, join(paths.home, '.local', 'bin'))).toMatchObject({
+      access: 'read',
+      origin: 'read_dirs:starter',
+      note: 'read_dirs (starter set: a toolchain in your home)',
+    });
     expect(at(starter, join(paths.home, '.nvm'))).toBeUndefined();
     expect(starter.entries.filter((e) => e.origin === 'runtime').map((e) => e.access)).toEqual(expect.arrayContaining(['read']));
     const named = await svc.preview({ ...(await svc.getDraft('coder')), read_dirs: [join(root, 'notes')] }, 'coder');
@@ -106,7 +131,7 @@ describe('the preview', () => {
     await untouched();
   });
 
-  it('gives every entry its origin, from the compiler\'s own sources', async () => {
+  it("gives every entry its origin, from the compiler's own sources", async () => {
     const p = await svc.preview(await svc.getDraft('coder'), 'coder');
     const origin = (path: string): string | undefined => p.entries.find((e) => e.path === path)?.origin;
     expect(p.entries[0]).toMatchObject({ path: ':minimal', access: 'read', origin: 'mode' });
@@ -132,13 +157,20 @@ describe('the preview', () => {
     const plan = await svc.preview({ ...draft, permission_mode: 'plan' }, 'coder');
     const cwd = join(paths.workspace, 'profiles/coder');
     expect(plan.plan).toContainEqual({ kind: '~', text: `${cwd}: write → read (this profile's folder; read-only in plan mode)` });
-    expect(plan.entries[0]).toMatchObject({ path: ':minimal', access: 'read', origin: 'mode', note: expect.stringContaining('nothing is writable') as unknown });
+    expect(plan.entries[0]).toMatchObject({
+      path: ':minimal',
+      access: 'read',
+      origin: 'mode',
+      note: expect.stringContaining('nothing is writable') as unknown,
+    });
     expect(plan.entries.find((e) => e.path === cwd)).toMatchObject({ access: 'read', origin: 'cwd' });
     expect(plan.entries.filter((e) => e.access === 'write')).toEqual([]);
 
     const open = await svc.preview({ ...draft, sandbox: false }, 'coder');
     expect(open.plan[0]).toEqual({ kind: '~', text: 'sandbox: on → OFF (full access)' });
-    expect(open.entries).toEqual([{ path: '/', access: 'write', origin: 'mode', note: expect.stringContaining('full access') as unknown, symlinkTarget: null }]);
+    expect(open.entries).toEqual([
+      { path: '/', access: 'write', origin: 'mode', note: expect.stringContaining('full access') as unknown, symlinkTarget: null },
+    ]);
     expect(open.warnings).toContainEqual(expect.objectContaining({ path: ['profiles', 'coder', 'sandbox'] }));
     expect(open.codexArgs).not.toContain('default_permissions="angelia"');
     await untouched();
@@ -149,23 +181,44 @@ describe('the preview', () => {
     await symlink(site, link);
     const p = await svc.preview({ ...(await svc.getDraft('coder')), add_dirs: [link] }, 'coder');
     expect(p.entries.find((e) => e.path === link)).toMatchObject({ origin: 'add_dirs', symlinkTarget: site });
-    expect(p.warnings).toContainEqual(expect.objectContaining({ path: ['profiles', 'coder', 'add_dirs', '0'], message: expect.stringContaining(`is a link to ${site}`) as unknown }));
+    expect(p.warnings).toContainEqual(
+      expect.objectContaining({ path: ['profiles', 'coder', 'add_dirs', '0'], message: expect.stringContaining(`is a link to ${site}`) as unknown }),
+    );
   });
 
   it('names the field and the fix of an invalid draft, and a save writes nothing', async () => {
     const draft = await svc.getDraft('coder');
     const bad = await svc.preview({ ...draft, effort: 'bogus' }, 'coder');
     expect(bad.valid).toBe(false);
-    expect(bad.errors).toEqual([{ path: ['profiles', 'coder', 'effort'], message: expect.stringContaining('"bogus" is not allowed') as unknown, fix: 'use one of low, medium, high, xhigh, max, or leave it out' }]);
+    expect(bad.errors).toEqual([
+      {
+        path: ['profiles', 'coder', 'effort'],
+        message: expect.stringContaining('"bogus" is not allowed') as unknown,
+        fix: 'use one of low, medium, high, xhigh, max, or leave it out',
+      },
+    ]);
 
     const relative: ProfileDraft = { ...draft, add_dirs: ['src/secret'] };
     const r = await svc.preview(relative, 'coder');
-    expect(r.errors[0]).toEqual({ path: ['profiles', 'coder', 'add_dirs', '0'], message: '"src/secret" is a relative path; the editor takes only absolute paths or ~/…', fix: expect.stringMatching(/^use ~\/… or an absolute path/) as unknown });
-    expect(await failure(svc.save(relative, 'coder'))).toMatchObject({
-      code: 'profile-invalid', where: `${paths.tableFile}: profiles.coder.add_dirs[0]`, fix: expect.stringMatching(/^use ~\/… or an absolute path/) as unknown,
+    expect(r.errors[0]).toEqual({
+      path: ['profiles', 'coder', 'add_dirs', '0'],
+      message: '"src/secret" is a relative path; the editor takes only absolute paths or ~/…',
+      fix: expect.stringMatching(/^use ~\/… or an absolute path/) as unknown,
     });
-    expect(await failure(svc.save({ ...draft, cwd: '/nowhere/at/all' }, 'coder'))).toMatchObject({ code: 'profile-invalid', where: `${paths.tableFile}: profiles.coder.cwd` });
-    expect(await failure(svc.save({ ...draft, name: 'other' }, 'coder'))).toMatchObject({ code: 'profile-invalid', where: `${paths.tableFile}: profiles.other`, message: expect.stringContaining('already exists') as unknown });
+    expect(await failure(svc.save(relative, 'coder'))).toMatchObject({
+      code: 'profile-invalid',
+      where: `${paths.tableFile}: profiles.coder.add_dirs[0]`,
+      fix: expect.stringMatching(/^use ~\/… or an absolute path/) as unknown,
+    });
+    expect(await failure(svc.save({ ...draft, cwd: '/nowhere/at/all' }, 'coder'))).toMatchObject({
+      code: 'profile-invalid',
+      where: `${paths.tableFile}: profiles.coder.cwd`,
+    });
+    expect(await failure(svc.save({ ...draft, name: 'other' }, 'coder'))).toMatchObject({
+      code: 'profile-invalid',
+      where: `${paths.tableFile}: profiles.other`,
+      message: expect.stringContaining('already exists') as unknown,
+    });
     await untouched();
   });
 
@@ -176,7 +229,11 @@ describe('the preview', () => {
     expect(p.valid).toBe(true);
     expect(p.plan[0]).toEqual({ kind: '+', text: `folder ${cwd} (mode 700)` });
     expect(p.plan.filter((l) => l.kind === 'CONFLICT')).toEqual([]);
-    expect(p.warnings[0]).toEqual({ path: ['profiles', 'fresh', 'cwd'], message: `${cwd} does not exist yet`, fix: 'creating the profile makes it (mode 700)' });
+    expect(p.warnings[0]).toEqual({
+      path: ['profiles', 'fresh', 'cwd'],
+      message: `${cwd} does not exist yet`,
+      fix: 'creating the profile makes it (mode 700)',
+    });
     expect(p.entries.find((e) => e.origin === 'cwd')?.path).toBe(cwd);
     expect(p.entries).toContainEqual(expect.objectContaining({ path: join(paths.workspace, 'profiles/coder'), access: 'deny', origin: 'floor' }));
     expect(await failure(svc.save(draft, null))).toMatchObject({ code: 'profile-invalid', where: `${paths.tableFile}: profiles.fresh.cwd` });

@@ -29,7 +29,11 @@ describe('read_dirs in a profile draft', () => {
   it('checks each path like add_dirs, in the core and in the editor', () => {
     const d = { ...draftFromRaw('a', { cwd: '/w/a' }), read_dirs: ['~/ok', 'notes/x'] };
     expect(draftPathProblems(d, { cwd: '/w/a' }).map((p) => p.path)).toEqual([['profiles', 'a', 'read_dirs', 1]]);
-    expect(localIssues({ ...d, read_dirs: ['~/ok', ''] }).filter((i) => i.field === 'read_dirs').map((i) => [i.index, i.level])).toEqual([[1, 'error']]);
+    expect(
+      localIssues({ ...d, read_dirs: ['~/ok', ''] })
+        .filter((i) => i.field === 'read_dirs')
+        .map((i) => [i.index, i.level]),
+    ).toEqual([[1, 'error']]);
   });
 
   it("the editor's starter set is the schema's", () => {

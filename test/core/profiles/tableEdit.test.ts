@@ -95,7 +95,10 @@ describe('surgical edits', () => {
   it('keeps a field set to its default when the table had it, and leaves a default out when it did not', () => {
     const withDefault = USER_TABLE.replace('sandbox = true', 'sandbox = true\nunsafe_ok = false');
     expect(edit(withDefault, draftOf(withDefault, 'a'))).toBe(withDefault);
-    expect(draftToRaw({ ...draftOf(USER_TABLE, 'b'), shared_write: false, accept_from: [] }, { cwd: '/srv/b', isolated: true })).toEqual({ cwd: '/srv/b', isolated: true });
+    expect(draftToRaw({ ...draftOf(USER_TABLE, 'b'), shared_write: false, accept_from: [] }, { cwd: '/srv/b', isolated: true })).toEqual({
+      cwd: '/srv/b',
+      isolated: true,
+    });
   });
 
   it('removes a field set to null (only its line) and a field back to its default when asked', () => {
@@ -111,7 +114,14 @@ describe('surgical edits', () => {
   });
 
   it('appends a new profile as its own section; paths stay as typed', () => {
-    const draft: ProfileDraft = { ...draftOf(USER_TABLE, 'b'), name: 'c', cwd: '~/agents/c', isolated: false, add_dirs: ['~/x'], permission_mode: 'acceptEdits' };
+    const draft: ProfileDraft = {
+      ...draftOf(USER_TABLE, 'b'),
+      name: 'c',
+      cwd: '~/agents/c',
+      isolated: false,
+      add_dirs: ['~/x'],
+      permission_mode: 'acceptEdits',
+    };
     const out = edit(USER_TABLE, draft, null);
     expect(out).toBe(`${USER_TABLE}\n[profiles.c]\ncwd = "~/agents/c"\npermission_mode = "acceptEdits"\nadd_dirs = ["~/x"]\n`);
     expect(parse(out)).toMatchObject({ profiles: { c: { cwd: '~/agents/c', add_dirs: ['~/x'] } } });
@@ -128,10 +138,19 @@ describe('surgical edits', () => {
   });
 
   it('refuses unknown and duplicate names and a table that is not TOML, naming where', () => {
-    expect(failure(() => edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a'), name: 'b' }, 'a'))).toMatchObject({ code: 'profile-exists', where: `${FILE}: profiles.b` });
-    expect(failure(() => edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a'), name: 'zed' }, 'zed'))).toMatchObject({ code: 'profile-unknown', where: `${FILE}: profiles.zed` });
+    expect(failure(() => edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a'), name: 'b' }, 'a'))).toMatchObject({
+      code: 'profile-exists',
+      where: `${FILE}: profiles.b`,
+    });
+    expect(failure(() => edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a'), name: 'zed' }, 'zed'))).toMatchObject({
+      code: 'profile-unknown',
+      where: `${FILE}: profiles.zed`,
+    });
     expect(failure(() => edit(USER_TABLE, { ...draftOf(USER_TABLE, 'a') }, null))).toMatchObject({ code: 'profile-exists' });
-    expect(failure(() => edit('[profiles.a]\ncwd = "C:\\Users"\n', { ...draftOf(USER_TABLE, 'a') }))).toMatchObject({ code: 'table-syntax', where: expect.stringMatching(/^\/t\/angelia\.toml:2:\d+$/) as unknown });
+    expect(failure(() => edit('[profiles.a]\ncwd = "C:\\Users"\n', { ...draftOf(USER_TABLE, 'a') }))).toMatchObject({
+      code: 'table-syntax',
+      where: expect.stringMatching(/^\/t\/angelia\.toml:2:\d+$/) as unknown,
+    });
   });
 });
 
@@ -140,8 +159,16 @@ describe('paths typed in the editor', () => {
     const draft = draftOf(USER_TABLE, 'a');
     const problems = draftPathProblems({ ...draft, cwd: 'agents/a', add_dirs: ['~/ok', 'src/secret', '/abs'] }, rawProfile(USER_TABLE, 'a', FILE));
     expect(problems).toEqual([
-      { path: ['profiles', 'a', 'cwd'], message: '"agents/a" is a relative path; the editor takes only absolute paths or ~/…', fix: expect.stringMatching(/^use ~\/… or an absolute path/) as unknown },
-      { path: ['profiles', 'a', 'add_dirs', 1], message: '"src/secret" is a relative path; the editor takes only absolute paths or ~/…', fix: expect.stringMatching(/^use ~\/… or an absolute path/) as unknown },
+      {
+        path: ['profiles', 'a', 'cwd'],
+        message: '"agents/a" is a relative path; the editor takes only absolute paths or ~/…',
+        fix: expect.stringMatching(/^use ~\/… or an absolute path/) as unknown,
+      },
+      {
+        path: ['profiles', 'a', 'add_dirs', 1],
+        message: '"src/secret" is a relative path; the editor takes only absolute paths or ~/…',
+        fix: expect.stringMatching(/^use ~\/… or an absolute path/) as unknown,
+      },
     ]);
     expect(draftPathProblems({ ...draft, cwd: '~' }, null)).toEqual([]);
   });

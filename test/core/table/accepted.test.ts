@@ -25,7 +25,10 @@ beforeEach(async () => {
 afterEach(async () => removeTestDir(root));
 
 async function failure(p: Promise<unknown>): Promise<AppError> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e, 'must fail').toBeInstanceOf(AppFailure);
   return (e as AppFailure).app;
 }

@@ -46,7 +46,13 @@ describe('capabilities: the four kinds, paths resolved', () => {
     const table = await t.load(`${CAPS}\n[profiles.a]\ncwd = "profiles/a"\n`);
     expect(table.capabilities).toEqual({
       tests: { name: 'tests', kind: 'command', run: 'npm test', when: 'a change is finished' },
-      good: { name: 'good', kind: 'skill', path: join(t.ws, '_capabilities/skills/good'), when: null, secrets: [join(t.home, 'keys/good.key'), join(t.ws, 'relative/secret.txt')] },
+      good: {
+        name: 'good',
+        kind: 'skill',
+        path: join(t.ws, '_capabilities/skills/good'),
+        when: null,
+        secrets: [join(t.home, 'keys/good.key'), join(t.ws, 'relative/secret.txt')],
+      },
       gh: { name: 'gh', kind: 'mcp', command: 'npx', args: ['-y', 'server-github'], url: null, env: ['GITHUB_TOKEN'], when: 'you need issues', secrets: [] },
       web: { name: 'web', kind: 'mcp', command: null, args: [], url: 'https://mcp.example.com/mcp', env: [], when: null, secrets: [] },
       shared: { name: 'shared', kind: 'directory', path: join(t.ws, 'shared-dir'), when: 'you share files' },
@@ -81,13 +87,22 @@ media_tags = true
     expect(table.profiles.a).toMatchObject({ allowed: ['good', 'tests'], denied: ['gh', 'shared'] });
     expect(table.profiles.b).toMatchObject({ allowed: ['gh', 'web'], denied: ['shared', 'tests'] });
     expect(table.profiles.c).toMatchObject({
-      allowed: ['good', 'shared', 'tests'], denied: ['gh'],
-      acceptFrom: ['a', 'b'], answerFrom: ['*'], isolated: true, sharedWrite: true, mediaTags: true, unsafeOk: false,
+      allowed: ['good', 'shared', 'tests'],
+      denied: ['gh'],
+      acceptFrom: ['a', 'b'],
+      answerFrom: ['*'],
+      isolated: true,
+      sharedWrite: true,
+      mediaTags: true,
+      unsafeOk: false,
     });
   });
 
   it('resolveAccess: a profile deny removes a default capability, a profile capability lifts a default deny', () => {
-    expect(resolveAccess({ capabilities: ['x', 'y'], deny: ['z'] }, { capabilities: ['z'], except: [], deny: ['y'] })).toEqual({ allowed: ['x', 'z'], denied: ['y'] });
+    expect(resolveAccess({ capabilities: ['x', 'y'], deny: ['z'] }, { capabilities: ['z'], except: [], deny: ['y'] })).toEqual({
+      allowed: ['x', 'z'],
+      denied: ['y'],
+    });
   });
 });
 
@@ -218,6 +233,9 @@ describe('load errors: each names the file, the full key path and the fix', () =
     await writeFile(file, '[profiles.a]\ncwd = "profiles/a"\ndeny = ["x", "y"]\n');
     const e = await loadTable(file, { home: t.home, env: {} }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(TableFailure);
-    expect((e as TableFailure).problems.map((p) => p.path)).toEqual([['profiles', 'a', 'deny', 0], ['profiles', 'a', 'deny', 1]]);
+    expect((e as TableFailure).problems.map((p) => p.path)).toEqual([
+      ['profiles', 'a', 'deny', 0],
+      ['profiles', 'a', 'deny', 1],
+    ]);
   });
 });

@@ -8,7 +8,10 @@ const base = {
 
 describe('diffTables: field by field, parsed values', () => {
   it('finds nothing between equal tables (key order does not matter)', () => {
-    const reordered = { profiles: { coder: { sandbox: true, add_dirs: ['/a'], cwd: 'profiles/coder' } }, defaults: { turn_stall_minutes: 60, permission_timeout_minutes: 10 } };
+    const reordered = {
+      profiles: { coder: { sandbox: true, add_dirs: ['/a'], cwd: 'profiles/coder' } },
+      defaults: { turn_stall_minutes: 60, permission_timeout_minutes: 10 },
+    };
     expect(diffTables(base, reordered)).toEqual([]);
   });
 
@@ -56,7 +59,9 @@ describe('diffTables: field by field, parsed values', () => {
   it('compares dates by instant and shows them in ISO form', () => {
     const d = (s: string) => new Date(s);
     expect(sameValue(d('2024-01-01T00:00:00Z'), d('2024-01-01T00:00:00.000Z'))).toBe(true);
-    expect(diffText(diffTables({ at: d('2024-01-01T00:00:00Z') }, { at: d('2024-01-02T00:00:00Z') }))).toEqual(['at: 2024-01-01T00:00:00.000Z → 2024-01-02T00:00:00.000Z']);
+    expect(diffText(diffTables({ at: d('2024-01-01T00:00:00Z') }, { at: d('2024-01-02T00:00:00Z') }))).toEqual([
+      'at: 2024-01-01T00:00:00.000Z → 2024-01-02T00:00:00.000Z',
+    ]);
     expect(showValue(undefined)).toBe('(unset)');
   });
 });

@@ -29,7 +29,10 @@ async function table(text: string): Promise<string> {
 /** Loads `text` and returns the AppError it fails with (fails the test when it loads). */
 async function loadError(text: string): Promise<AppError & { file: string }> {
   const file = await table(text);
-  const e = await loadTable(file, { home, env: {} }).then(() => null, (x: unknown) => x);
+  const e = await loadTable(file, { home, env: {} }).then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e, 'the table must not load').toBeInstanceOf(AppFailure);
   return { ...(e as AppFailure).app, file };
 }
@@ -67,14 +70,38 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
       readDirsStarter: false,
       model: 'gpt-5.5',
       effort: 'xhigh',
-      allowed: [], denied: [], unsafeOk: false, isolated: false, sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, env: [],
+      allowed: [],
+      denied: [],
+      unsafeOk: false,
+      isolated: false,
+      sharedWrite: false,
+      acceptFrom: [],
+      answerFrom: [],
+      mediaTags: false,
+      env: [],
     });
     expect(t.profiles.writer).toEqual({
-      name: 'writer', cwd: join(root, 'ws', 'profiles', 'writer'), backend: 'codex', bin: null,
-      permissionMode: 'acceptEdits', sandbox: true, addDirs: [], model: null, effort: null,
+      name: 'writer',
+      cwd: join(root, 'ws', 'profiles', 'writer'),
+      backend: 'codex',
+      bin: null,
+      permissionMode: 'acceptEdits',
+      sandbox: true,
+      addDirs: [],
+      model: null,
+      effort: null,
       // No read_dirs: the starter set (toolchains in HOME), given where they exist (compile).
-      readDirs: ['.local/bin', '.cargo/bin', '.nvm', '.pyenv', '.rustup'].map((d) => join(home, d)), readDirsStarter: true,
-      allowed: [], denied: [], unsafeOk: false, isolated: false, sharedWrite: false, acceptFrom: [], answerFrom: [], mediaTags: false, env: [],
+      readDirs: ['.local/bin', '.cargo/bin', '.nvm', '.pyenv', '.rustup'].map((d) => join(home, d)),
+      readDirsStarter: true,
+      allowed: [],
+      denied: [],
+      unsafeOk: false,
+      isolated: false,
+      sharedWrite: false,
+      acceptFrom: [],
+      answerFrom: [],
+      mediaTags: false,
+      env: [],
     });
     expect(t.capabilities).toEqual({});
     // read_dirs named but missing are said (not given until they exist); the starter set's are not.
@@ -92,16 +119,24 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
     await symlink(join(linkedHome, 'dotfiles', 'bin'), join(linkedHome, '.local', 'bin'));
     const t = await loadTable(await table('[profiles.a]\ncwd = "profiles/coder"\n'), { home: linkedHome, env: {} });
     expect(t.profiles.a!.readDirs).toEqual(['.cargo/bin', '.nvm', '.pyenv', '.rustup'].map((d) => join(linkedHome, d)));
-    expect(t.warnings).toEqual([{
-      path: ['profiles', 'a', 'read_dirs'],
-      message: `${join(linkedHome, '.local', 'bin')} (read_dirs starter set) goes through a symbolic link to ${join(linkedHome, 'dotfiles', 'bin')}, so it is not given`,
-      fix: `name the real path in read_dirs, e.g. read_dirs = ["${join(linkedHome, 'dotfiles', 'bin')}"]`,
-    }]);
+    expect(t.warnings).toEqual([
+      {
+        path: ['profiles', 'a', 'read_dirs'],
+        message: `${join(linkedHome, '.local', 'bin')} (read_dirs starter set) goes through a symbolic link to ${join(linkedHome, 'dotfiles', 'bin')}, so it is not given`,
+        fix: `name the real path in read_dirs, e.g. read_dirs = ["${join(linkedHome, 'dotfiles', 'bin')}"]`,
+      },
+    ]);
   });
 
   it('warns (but loads) when an add_dirs folder does not exist', async () => {
     const t = await loadTable(await table('[profiles.a]\ncwd = "profiles/coder"\nadd_dirs = ["~/nope"]\n'), { home, env: {} });
-    expect(t.warnings).toEqual([{ path: ['profiles', 'a', 'add_dirs', 0], message: expect.stringContaining(`${join(home, 'nope')} is not an existing folder`), fix: expect.stringContaining('mkdir -p') }]);
+    expect(t.warnings).toEqual([
+      {
+        path: ['profiles', 'a', 'add_dirs', 0],
+        message: expect.stringContaining(`${join(home, 'nope')} is not an existing folder`),
+        fix: expect.stringContaining('mkdir -p'),
+      },
+    ]);
   });
 
   it('keeps sandbox = false as false', async () => {
@@ -178,7 +213,7 @@ describe('loadTable: schema errors name the file, the full key path and the fix'
     expect(file.message).toContain('is not a folder');
     const glob = await loadError('[profiles.a]\ncwd = "profiles/[co]der"\nadd_dirs = ["~/x*"]\n');
     expect(glob.where).toBe(`${glob.file}: profiles.a.cwd`);
-    expect(glob.message).toContain('Codex\'s sandbox reads as a pattern');
+    expect(glob.message).toContain("Codex's sandbox reads as a pattern");
     expect(glob.message).toContain('profiles.a.add_dirs[0]');
     const newline = await loadError('[profiles.a]\ncwd = "profiles/coder"\nadd_dirs = ["~/x\\ny"]\n');
     expect(newline.where).toBe(`${newline.file}: profiles.a.add_dirs[0]`);
@@ -215,7 +250,11 @@ describe('loadTable: file and syntax errors', () => {
   });
 
   it('parseTableText validates without touching the disk', () => {
-    expect(parseTableText('[profiles.x]\ncwd = "/nowhere"\n', '/t.toml').profiles.x).toMatchObject({ cwd: '/nowhere', permission_mode: 'acceptEdits', sandbox: true });
+    expect(parseTableText('[profiles.x]\ncwd = "/nowhere"\n', '/t.toml').profiles.x).toMatchObject({
+      cwd: '/nowhere',
+      permission_mode: 'acceptEdits',
+      sandbox: true,
+    });
     expect(() => parseTableText('profiles = 3', '/t.toml')).toThrow(/profiles: must be a table/);
   });
 });

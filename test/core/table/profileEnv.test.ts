@@ -30,7 +30,10 @@ async function load(text: string): Promise<Awaited<ReturnType<typeof loadTable>>
 }
 
 async function loadError(text: string): Promise<AppError> {
-  const e = await load(text).then(() => null, (x: unknown) => x);
+  const e = await load(text).then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e, 'the table must not load').toBeInstanceOf(AppFailure);
   return (e as AppFailure).app;
 }
@@ -58,11 +61,28 @@ describe('profiles.<name>.env', () => {
   });
 });
 
-describe('the allowlist of the agent\'s commands', () => {
-  it('plain variables, the cache and temp variables, the in-sandbox angelia command\'s, then the profile\'s names', () => {
+describe("the allowlist of the agent's commands", () => {
+  it("plain variables, the cache and temp variables, the in-sandbox angelia command's, then the profile's names", () => {
     const names = commandEnvNames({ env: ['GH_PAT', 'PATH'] });
-    expect(names).toEqual(expect.arrayContaining(['PATH', 'HOME', 'LANG', 'LC_*', 'TERM', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR',
-      ...Object.keys(cacheEnv('/c')), 'ANGELIA_MAILBOX', 'ANGELIA_SESSION_KEY', 'ANGELIA_API_SOCK', 'ANGELIA_ASK', 'GH_PAT']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'PATH',
+        'HOME',
+        'LANG',
+        'LC_*',
+        'TERM',
+        'USER',
+        'LOGNAME',
+        'SHELL',
+        'TMPDIR',
+        ...Object.keys(cacheEnv('/c')),
+        'ANGELIA_MAILBOX',
+        'ANGELIA_SESSION_KEY',
+        'ANGELIA_API_SOCK',
+        'ANGELIA_ASK',
+        'GH_PAT',
+      ]),
+    );
     expect(names.at(-1)).toBe('GH_PAT');
     expect(new Set(names).size).toBe(names.length);
     expect(names).not.toContain('ANGELIA_API_TOKEN');

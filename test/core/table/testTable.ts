@@ -24,7 +24,8 @@ export async function makeWorkspace(label: string): Promise<TestWorkspace> {
   const root = await makeTestDir(label);
   const home = join(root, 'home');
   const ws = join(root, 'ws');
-  for (const d of ['profiles/a', 'profiles/b', 'profiles/c', '_capabilities/skills/good', '_capabilities/skills/bare', 'shared-dir']) await mkdir(join(ws, d), { recursive: true });
+  for (const d of ['profiles/a', 'profiles/b', 'profiles/c', '_capabilities/skills/good', '_capabilities/skills/bare', 'shared-dir'])
+    await mkdir(join(ws, d), { recursive: true });
   await writeFile(join(ws, '_capabilities/skills/good/SKILL.md'), '---\nname: good\n---\n');
   await mkdir(join(home, 'skills', 'outside'), { recursive: true });
   await writeFile(join(home, 'skills', 'outside', 'SKILL.md'), '---\nname: outside\n---\n');
@@ -35,11 +36,16 @@ export async function makeWorkspace(label: string): Promise<TestWorkspace> {
     return file;
   };
   return {
-    root, home, ws,
+    root,
+    home,
+    ws,
     load: async (text) => loadTable(await write(text), { home, env: {} }),
     async loadError(text) {
       const file = await write(text);
-      const e = await loadTable(file, { home, env: {} }).then(() => null, (x: unknown) => x);
+      const e = await loadTable(file, { home, env: {} }).then(
+        () => null,
+        (x: unknown) => x,
+      );
       expect(e, 'the table must not load').toBeInstanceOf(AppFailure);
       return { ...(e as AppFailure).app, file };
     },

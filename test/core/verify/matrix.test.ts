@@ -3,7 +3,13 @@ import { cacheDirFor } from '../../../src/main/core/compile/cache';
 import { probeMatrix, type MatrixInput, type Probe } from '../../../src/main/core/verify/matrix';
 import { FACTS, profile, tableOf } from '../compile/fixture';
 
-const FIX = { probeFile: '/h/.angelia/compiled/.p.txt', linkPath: '/h/.angelia/workspace/profiles/coder/.l', writeName: '.w', socketPath: '/h/.angelia/v.sock', tcpPort: 4567 };
+const FIX = {
+  probeFile: '/h/.angelia/compiled/.p.txt',
+  linkPath: '/h/.angelia/workspace/profiles/coder/.l',
+  writeName: '.w',
+  socketPath: '/h/.angelia/v.sock',
+  tcpPort: 4567,
+};
 
 function input(over: Partial<MatrixInput> = {}): MatrixInput {
   const coder = profile('coder', { addDirs: ['/h/src/site'] });
@@ -26,14 +32,27 @@ describe('probeMatrix', () => {
   it('tries a denied state file five ways: read, sh -c, a symlink, list, write', () => {
     const ps = probeMatrix(input());
     expect(ps.filter((p) => p.path === FIX.probeFile).map((p) => [p.op, p.expected, p.via])).toEqual([
-      ['read', 'denied', undefined], ['read-sh', 'denied', undefined], ['read-link', 'denied', FIX.linkPath],
+      ['read', 'denied', undefined],
+      ['read-sh', 'denied', undefined],
+      ['read-link', 'denied', FIX.linkPath],
     ]);
-    expect(ps.filter((p) => p.path === '/h/.angelia/compiled').map((p) => [p.op, p.expected])).toEqual([['list', 'denied'], ['write', 'denied']]);
+    expect(ps.filter((p) => p.path === '/h/.angelia/compiled').map((p) => [p.op, p.expected])).toEqual([
+      ['list', 'denied'],
+      ['write', 'denied'],
+    ]);
   });
 
   it('denies the floor: owner token, Codex login, credentials, other profiles and their caches', () => {
     const ps = probeMatrix(input());
-    for (const path of ['/h/.angelia/api.token', '/h/.angelia/env', '/h/.codex/auth.json', '/h/.ssh', '/h/.angelia/workspace/profiles/writer', cacheDirFor('/h/.angelia', 'writer'), '/h/.angelia/cache/codex']) {
+    for (const path of [
+      '/h/.angelia/api.token',
+      '/h/.angelia/env',
+      '/h/.codex/auth.json',
+      '/h/.ssh',
+      '/h/.angelia/workspace/profiles/writer',
+      cacheDirFor('/h/.angelia', 'writer'),
+      '/h/.angelia/cache/codex',
+    ]) {
       expect(find(ps, path, 'read'), path).toMatchObject({ expected: 'denied', mustExist: true });
     }
     expect(find(ps, cacheDirFor('/h/.angelia', 'coder'), 'read')).toBeUndefined();
@@ -59,7 +78,9 @@ describe('probeMatrix', () => {
   });
 
   it("the last compile's rules: Read → denied, Edit alone → read-only; patterns and MCP rules are not probed", () => {
-    const ps = probeMatrix(input({ guardDeny: ['Read(/x/secret/**)', 'Edit(/x/secret/**)', 'Edit(/x/ro/**)', 'Read(/x/*.pem)', 'mcp__srv', 'Read(/h/.ssh/**)'] }));
+    const ps = probeMatrix(
+      input({ guardDeny: ['Read(/x/secret/**)', 'Edit(/x/secret/**)', 'Edit(/x/ro/**)', 'Read(/x/*.pem)', 'mcp__srv', 'Read(/h/.ssh/**)'] }),
+    );
     expect(find(ps, '/x/secret', 'read')).toMatchObject({ name: 'last compile: denied', expected: 'denied' });
     expect(find(ps, '/x/secret', 'write')).toBeUndefined();
     expect(find(ps, '/x/ro', 'read')).toMatchObject({ name: 'last compile: read-only', expected: 'allowed' });
@@ -85,7 +106,10 @@ describe('probeMatrix: HOME is private by default', () => {
     const ps = probeMatrix(input({ profile: coder, table: tableOf(coder, profile('writer')), filesystem }));
     expect(find(ps, '/h/notes', 'read')).toMatchObject({ expected: 'allowed', mustExist: true, name: 'readable: read_dirs' });
     expect(find(ps, '/h/notes', 'write')).toMatchObject({ expected: 'denied' });
-    expect(find(ps, '/h', 'scan')).toMatchObject({ expected: 'denied', scan: { grants: ['/h/notes', cwd], denies: ['/h/.ssh'], carveOuts: ['/h/.codex/tmp'] } });
+    expect(find(ps, '/h', 'scan')).toMatchObject({
+      expected: 'denied',
+      scan: { grants: ['/h/notes', cwd], denies: ['/h/.ssh'], carveOuts: ['/h/.codex/tmp'] },
+    });
     expect(find(probeMatrix(input()), '/h', 'scan')).toBeUndefined();
   });
 });

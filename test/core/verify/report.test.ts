@@ -31,16 +31,30 @@ describe('verify report', () => {
       'FAIL: 1 of 2 probes did not hold, 1 not run',
       '',
     ]);
-    expect(reportText({ ...REPORT, probes: REPORT.probes.slice(0, 1), pass: true, codexVersion: null }).split('\n').slice(-2)[0]).toBe('PASS: 1 probes held');
+    expect(
+      reportText({ ...REPORT, probes: REPORT.probes.slice(0, 1), pass: true, codexVersion: null })
+        .split('\n')
+        .slice(-2)[0],
+    ).toBe('PASS: 1 probes held');
   });
 
   it('JSON gains `home` when the scan ran; the text says what a command reads in HOME', () => {
-    const home = { root: '/h', grants: ['/h/notes'], seen: [{ path: '/h/.ssh', kind: 'd', as: 'denied' as const }, { path: '/h/ws', kind: 'D', as: 'way' as const }], notGranted: [] };
+    const home = {
+      root: '/h',
+      grants: ['/h/notes'],
+      seen: [
+        { path: '/h/.ssh', kind: 'd', as: 'denied' as const },
+        { path: '/h/ws', kind: 'D', as: 'way' as const },
+      ],
+      notGranted: [],
+    };
     const j = JSON.parse(reportJson({ ...REPORT, home })) as Record<string, unknown>;
     expect(Object.keys(j)).toEqual(['profile', 'codexVersion', 'probes', 'pass', 'home']);
     expect(j.home).toEqual(home);
     const text = reportText({ ...REPORT, home });
-    expect(text).toContain('HOME /h: a command reads nothing but the grants:\n  granted  /h/notes\n  also seen: 1 folders on the way to them, 1 empty deny mount points (kept for escalated commands), 0 Codex helper links\n');
+    expect(text).toContain(
+      'HOME /h: a command reads nothing but the grants:\n  granted  /h/notes\n  also seen: 1 folders on the way to them, 1 empty deny mount points (kept for escalated commands), 0 Codex helper links\n',
+    );
     expect(reportText({ ...REPORT, home: { ...home, notGranted: ['/h/.gemini'] } })).toContain('HOME /h: a command reads MORE than the grants:');
   });
 });

@@ -14,7 +14,8 @@ const USAGE = 'usage: angelia accept [--check] [--json]\n';
 /** A change as `--json` carries it: key path as text, kind, old and new values, and its text line(s). */
 export function changeJson(c: TableChange): Record<string, unknown> {
   return {
-    path: keyPath(c.path), change: c.kind,
+    path: keyPath(c.path),
+    change: c.kind,
     ...(c.before !== undefined ? { before: c.before } : {}),
     ...(c.after !== undefined ? { after: c.after } : {}),
     text: diffText([c]).join('\n'),
@@ -26,7 +27,10 @@ function plural(n: number, word: string): string {
 }
 
 function checkText(cmp: TableComparison): string {
-  const lines = [`table: ${cmp.tableFile}`, `accepted copy: ${cmp.acceptedFile}${cmp.firstRun ? ' (none yet: the first run takes the table as it stands)' : ''}`];
+  const lines = [
+    `table: ${cmp.tableFile}`,
+    `accepted copy: ${cmp.acceptedFile}${cmp.firstRun ? ' (none yet: the first run takes the table as it stands)' : ''}`,
+  ];
   if (cmp.changes.length > 0) lines.push(`${plural(cmp.changes.length, 'change')} not accepted yet:`, ...diffText(cmp.changes).map((l) => `  ${l}`));
   if (!cmp.differs) lines.push('no changes: agents run on this table');
   else if (!cmp.error) lines.push('run angelia accept to take it');
@@ -49,7 +53,11 @@ function checkText(cmp: TableComparison): string {
  */
 export const accept: CliCommand = {
   summary: 'show how the table differs from the accepted one, then accept it: accept [--check] [--json]',
-  exits: { 0: 'accepted, or nothing to accept (--check: no changes)', 1: 'not accepted: the table does not load or compile refuses it (--check: the table differs, or does not load)', 2: 'usage error' },
+  exits: {
+    0: 'accepted, or nothing to accept (--check: no changes)',
+    1: 'not accepted: the table does not load or compile refuses it (--check: the table differs, or does not load)',
+    2: 'usage error',
+  },
   async run(argv) {
     let check: boolean;
     let json: boolean;
@@ -62,7 +70,8 @@ export const accept: CliCommand = {
       return 2;
     }
     const paths = resolveInstance(process.env);
-    const out = (o: Record<string, unknown>): void => void process.stdout.write(`${JSON.stringify({ table: paths.tableFile, accepted: paths.acceptedTable, ...o })}\n`);
+    const out = (o: Record<string, unknown>): void =>
+      void process.stdout.write(`${JSON.stringify({ table: paths.tableFile, accepted: paths.acceptedTable, ...o })}\n`);
     let cmp: TableComparison;
     try {
       cmp = await compareWithAccepted(paths, { home: paths.home });
@@ -76,7 +85,12 @@ export const accept: CliCommand = {
     if (check) {
       let error = cmp.error;
       if (cmp.differs && !error) {
-        error = await loadTable(paths.tableFile, { home: paths.home }).then(vet).then(() => null, (e: unknown) => toAppError(e));
+        error = await loadTable(paths.tableFile, { home: paths.home })
+          .then(vet)
+          .then(
+            () => null,
+            (e: unknown) => toAppError(e),
+          );
       }
       if (json) out({ differs: cmp.differs, changes: cmp.changes.map(changeJson), taken: false, ...(error ? { error } : {}) });
       else {

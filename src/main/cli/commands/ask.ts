@@ -29,22 +29,24 @@ export async function runAsk(argv: string[], io: CliIo): Promise<number> {
     io.stderr(USAGE);
     return EXIT.usage;
   }
-  return withApiNamed('ask', io, async (ep, api) => {
-    const text = await messageArg(words, io, positionalsBeforeTerminator(tokens) <= 1);
-    return api<{ answer: string }>('POST', '/ask', { key, text, ...(ep.from && ep.from !== key ? { from: ep.from } : {}) }, { timeoutMs: CLIENT_TIMEOUT_MS });
-  }, (out) => {
-    io.stdout(values.json ? `${JSON.stringify(out)}\n` : `${out.answer}\n`);
-    return EXIT.ok;
-  });
+  return withApiNamed(
+    'ask',
+    io,
+    async (ep, api) => {
+      const text = await messageArg(words, io, positionalsBeforeTerminator(tokens) <= 1);
+      return api<{ answer: string }>('POST', '/ask', { key, text, ...(ep.from && ep.from !== key ? { from: ep.from } : {}) }, { timeoutMs: CLIENT_TIMEOUT_MS });
+    },
+    (out) => {
+      io.stdout(values.json ? `${JSON.stringify(out)}\n` : `${out.answer}\n`);
+      return EXIT.ok;
+    },
+  );
 }
 
 /** The `ask` command of the command table. */
 export const ask: CliCommand = {
-  summary: 'ask a chat\'s agent and print the answer: ask [--json] <chat> [--] <text | - | @file>',
+  summary: "ask a chat's agent and print the answer: ask [--json] <chat> [--] <text | - | @file>",
   exits: { ...API_EXITS, 1: 'Angelia refused, or the answer failed or timed out' },
-  options: [
-    ...MESSAGE_OPTIONS,
-    '--json   print the API\'s answer as JSON',
-  ],
+  options: [...MESSAGE_OPTIONS, "--json   print the API's answer as JSON"],
   run: (argv) => runAsk(argv, processIo()),
 };

@@ -41,7 +41,7 @@ function warningText(w: ProblemJson): string {
  */
 export const checkConfig: CliCommand = {
   summary: 'load and check the table',
-  exits: { 0: 'the table loads and every profile\'s launch can be built', 1: 'config error (named with its field and fix)', 2: 'usage error' },
+  exits: { 0: "the table loads and every profile's launch can be built", 1: 'config error (named with its field and fix)', 2: 'usage error' },
   async run(argv) {
     let json: boolean;
     try {
@@ -63,7 +63,9 @@ export const checkConfig: CliCommand = {
       found.warnings.push(...(await launchFindings(paths.stateDir, table, facts)));
       const json = (p: TableProblem, code: string): ProblemJson => problemJson(table.file, p, code);
       out = {
-        table: table.file, ok: found.errors.length === 0, profiles: Object.keys(table.profiles).length,
+        table: table.file,
+        ok: found.errors.length === 0,
+        profiles: Object.keys(table.profiles).length,
         errors: found.errors.map((p) => json(p, 'launch-invalid')),
         warnings: [...table.warnings, ...found.warnings].map((p) => json(p, 'warning')),
       };

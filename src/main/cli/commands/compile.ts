@@ -14,8 +14,9 @@ import { diffText, type TableChange } from '../../core/table/diff';
 import { loadTable, type LoadedTable, type LoadOptions } from '../../core/table/load';
 import { AppFailure } from '../../../shared/result';
 
-const USAGE = 'usage: angelia compile [profile...] [--write | --check] [--json]\n'
-  + '  (no flag: print the plan; --write needs profile names; --json needs exactly one profile and no --write/--check)\n';
+const USAGE =
+  'usage: angelia compile [profile...] [--write | --check] [--json]\n' +
+  '  (no flag: print the plan; --write needs profile names; --json needs exactly one profile and no --write/--check)\n';
 
 /**
  * HOOK (accepted table): the table `angelia compile --write` compiles: the ACCEPTED table
@@ -35,16 +36,25 @@ export async function tableForWrite(paths: InstancePaths, options: LoadOptions):
  */
 export function compileJson(launch: CodexLaunch, plan?: ProfilePlan, tableNotAccepted = false): string {
   const { profile, sandboxed, codexArgs, env, filesystem, warnings, mcpServers } = launch;
-  const extra = plan ? { plan: { upToDate: !plan.changed && plan.conflicts.length === 0, lines: plan.lines, conflicts: plan.conflicts, tableNotAccepted } } : {};
+  const extra = plan
+    ? { plan: { upToDate: !plan.changed && plan.conflicts.length === 0, lines: plan.lines, conflicts: plan.conflicts, tableNotAccepted } }
+    : {};
   return JSON.stringify({ profile, sandboxed, codexArgs, env, filesystem, warnings, mcpServers, ...extra });
 }
 
-interface Options { names: string[]; write: boolean; check: boolean; json: boolean }
+interface Options {
+  names: string[];
+  write: boolean;
+  check: boolean;
+  json: boolean;
+}
 
 function parse(argv: string[]): Options | string {
   try {
     const { values, positionals } = parseArgs({
-      args: argv, strict: true, allowPositionals: true,
+      args: argv,
+      strict: true,
+      allowPositionals: true,
       options: { json: { type: 'boolean' }, write: { type: 'boolean' }, check: { type: 'boolean' } },
     });
     const o = { names: positionals, write: values.write ?? false, check: values.check ?? false, json: values.json ?? false };
@@ -86,13 +96,17 @@ async function preview(paths: InstancePaths, options: LoadOptions, table: Loaded
   const pending = await pendingChanges(paths, options);
   const conflicted = plans.filter((p) => p.conflicts.length > 0).map((p) => p.profile);
   if (o.json) {
-    process.stdout.write(`${compileJson(compileCodexLaunch(table, o.names[0]!, facts), plans[0], pending !== null && pendingFor(pending.changes, o.names[0]!))}\n`);
+    process.stdout.write(
+      `${compileJson(compileCodexLaunch(table, o.names[0]!, facts), plans[0], pending !== null && pendingFor(pending.changes, o.names[0]!))}\n`,
+    );
     return conflicted.length > 0 ? 1 : 0;
   }
   process.stdout.write(`table: ${table.file}\n`);
   if (pending) {
     const n = pending.changes.length;
-    process.stdout.write(`the table on disk differs from the accepted copy (${pending.acceptedFile}): ${n} change${n === 1 ? '' : 's'} never accepted, so this plan is of a table agents do not run on, and compile --write refuses until you run angelia accept\n`);
+    process.stdout.write(
+      `the table on disk differs from the accepted copy (${pending.acceptedFile}): ${n} change${n === 1 ? '' : 's'} never accepted, so this plan is of a table agents do not run on, and compile --write refuses until you run angelia accept\n`,
+    );
     for (const line of diffText(pending.changes)) process.stdout.write(`  ${line}\n`);
   }
   for (const plan of plans) {
@@ -104,7 +118,9 @@ async function preview(paths: InstancePaths, options: LoadOptions, table: Loaded
     process.stdout.write(`\n${text}launch:\n${launchText(table, plan.profile, facts)}`);
   }
   if (conflicted.length > 0) {
-    process.stderr.write(`compile: ${conflicted.join(', ')} ${conflicted.length === 1 ? 'has' : 'have'} a CONFLICT: compile --write would refuse and write nothing; resolve each CONFLICT line (never fixed automatically)\n`);
+    process.stderr.write(
+      `compile: ${conflicted.join(', ')} ${conflicted.length === 1 ? 'has' : 'have'} a CONFLICT: compile --write would refuse and write nothing; resolve each CONFLICT line (never fixed automatically)\n`,
+    );
     return 1;
   }
   return 0;
@@ -137,7 +153,10 @@ async function check(table: LoadedTable, o: Options, facts: CompileFacts): Promi
     else process.stdout.write(`\nprofile ${r.profile}: ${r.status === 'skipped' ? 'never compiled (skipped)' : 'up to date'}\n`);
   }
   const drift = results.filter((r) => r.status === 'differs').map((r) => r.profile);
-  if (drift.length > 0) process.stderr.write(`compile --check: ${drift.join(', ')} differ${drift.length === 1 ? 's' : ''} from what compile would write; run angelia compile --write ${drift.join(' ')}\n`);
+  if (drift.length > 0)
+    process.stderr.write(
+      `compile --check: ${drift.join(', ')} differ${drift.length === 1 ? 's' : ''} from what compile would write; run angelia compile --write ${drift.join(' ')}\n`,
+    );
   return drift.length > 0 ? 1 : 0;
 }
 
@@ -155,7 +174,11 @@ async function check(table: LoadedTable, o: Options, facts: CompileFacts): Promi
  */
 export const compile: CliCommand = {
   summary: 'show, write or check what profiles compile to',
-  exits: { 0: 'the plan is shown (no CONFLICT), written, or --check: up to date', 1: 'a plan has a CONFLICT (--write writes nothing), the table or compile failed, or --check: a profile differs', 2: 'usage error, or an unknown profile' },
+  exits: {
+    0: 'the plan is shown (no CONFLICT), written, or --check: up to date',
+    1: 'a plan has a CONFLICT (--write writes nothing), the table or compile failed, or --check: a profile differs',
+    2: 'usage error, or an unknown profile',
+  },
   async run(argv) {
     const o = parse(argv);
     if (typeof o === 'string') {

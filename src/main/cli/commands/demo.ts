@@ -30,7 +30,12 @@ import { printRefusal, stopAll, untilSignal } from './serve';
 
 export const demo: CliCommand = {
   summary: 'offline demo: real codex and sandbox, scripted model, UI on 127.0.0.1: demo [--port N] [--keep]',
-  exits: { 0: 'stopped (Ctrl-C or TERM)', 1: 'the demo could not be set up (its folder is removed)', 2: 'usage error', 3: 'the start was refused, nothing made (the UI is not built)' },
+  exits: {
+    0: 'stopped (Ctrl-C or TERM)',
+    1: 'the demo could not be set up (its folder is removed)',
+    2: 'usage error',
+    3: 'the start was refused, nothing made (the UI is not built)',
+  },
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, keep: { type: 'boolean' } } });
     const port = values.port ? Number(values.port) : 0;
@@ -61,8 +66,10 @@ export const demo: CliCommand = {
       const secretPath = join(state, 'env');
       await writeFile(secretPath, 'DEMO_SECRET=if-you-can-read-this-the-sandbox-failed\n', { mode: 0o600 });
       await writeFile(join(work, 'README.md'), '# Demo profile\n\nA folder the demo agent may write.\n');
-      await writeFile(join(state, 'workspace', 'angelia.toml'),
-        `# The demo's table: one profile, held by Codex's sandbox.\n${stringify({ profiles: { demo: { cwd: work, permission_mode: 'default' } } })}`);
+      await writeFile(
+        join(state, 'workspace', 'angelia.toml'),
+        `# The demo's table: one profile, held by Codex's sandbox.\n${stringify({ profiles: { demo: { cwd: work, permission_mode: 'default' } } })}`,
+      );
       const model = await startScriptedModel({ script: demoResponder({ secretPath, outsideDir }) });
       stops.push(() => model.close());
       await writeOfflineCodexHome(codexHome, { modelBaseUrl: model.baseUrl });
@@ -77,14 +84,16 @@ export const demo: CliCommand = {
       const host = await startHost({ core: core.orchestrator.api(), rendererDir: ui, port });
       stops.push(() => host.close());
       if (wait.received() === null) {
-        process.stdout.write([
-          `Angelia demo is serving on ${host.url}`,
-          `Demo folder: ${root}${values.keep ? ' (kept)' : ' (removed on exit)'}`,
-          'Try these in the "demo" chat:',
-          ...demoPrompts.map((p) => `  ${p.prompt.padEnd(28)} ${p.shows}`),
-          'Ctrl-C stops.',
-          '',
-        ].join('\n'));
+        process.stdout.write(
+          [
+            `Angelia demo is serving on ${host.url}`,
+            `Demo folder: ${root}${values.keep ? ' (kept)' : ' (removed on exit)'}`,
+            'Try these in the "demo" chat:',
+            ...demoPrompts.map((p) => `  ${p.prompt.padEnd(28)} ${p.shows}`),
+            'Ctrl-C stops.',
+            '',
+          ].join('\n'),
+        );
       }
       await wait.signal;
       return 0;

@@ -102,10 +102,17 @@ export function checkOut(out: string, opts: { force: boolean; paths: InstancePat
     const inside = [resolve(area.path), real(area.path)].some((a) => (area.folder ? isWithin(target, a) || isWithin(file, a) : target === a || file === a));
     if (inside) {
       const via = target !== file ? ` (it resolves to ${target})` : '';
-      return { error: `--out ${file}${via} is ${area.folder ? 'inside ' : ''}${area.what}: exporting there could overwrite Angelia's own files, so it is refused even with --force. Write outside it, e.g. --out ${join(p.home, basename(file))}.`, code: 2 };
+      return {
+        error: `--out ${file}${via} is ${area.folder ? 'inside ' : ''}${area.what}: exporting there could overwrite Angelia's own files, so it is refused even with --force. Write outside it, e.g. --out ${join(p.home, basename(file))}.`,
+        code: 2,
+      };
     }
   }
-  if (exists && !opts.force) return { error: `--out ${file} already exists${target !== file ? ` (a link to ${target})` : ''}: add --force to replace it, or pick another file name.`, code: 2 };
+  if (exists && !opts.force)
+    return {
+      error: `--out ${file} already exists${target !== file ? ` (a link to ${target})` : ''}: add --force to replace it, or pick another file name.`,
+      code: 2,
+    };
   return { file };
 }
 
@@ -119,7 +126,7 @@ async function tableOrNull(paths: InstancePaths): Promise<LoadedTable | null> {
 }
 
 export const exportCommand: CliCommand = {
-  summary: 'export a chat\'s sessions: export <chat> [--all | --session <id>] [--format jsonl|md] [--tools] [--out <file> [--force]]',
+  summary: "export a chat's sessions: export <chat> [--all | --session <id>] [--format jsonl|md] [--tools] [--out <file> [--force]]",
   options: [
     '--all            every session of the chat, oldest first (default: the active session)',
     '--session <id>   one session, by the start or the end of its id (at least 5 characters)',
@@ -129,14 +136,28 @@ export const exportCommand: CliCommand = {
     '                 and always a path inside the state folder, the table or CODEX_HOME',
     '--force          with --out: replace an existing file',
   ],
-  exits: { 0: 'exported', 1: 'a thread could not be read (the rest is still written), Codex did not start, or the file could not be written', 2: 'usage error (a refused --out too), an unknown chat or session, or no sessions yet', 3: 'the start was refused (the launch guard, a sessions.json that does not load, or a private file of an older layout found both at the top of the state folder and in private/)' },
+  exits: {
+    0: 'exported',
+    1: 'a thread could not be read (the rest is still written), Codex did not start, or the file could not be written',
+    2: 'usage error (a refused --out too), an unknown chat or session, or no sessions yet',
+    3: 'the start was refused (the launch guard, a sessions.json that does not load, or a private file of an older layout found both at the top of the state folder and in private/)',
+  },
   async run(argv) {
     let values: { all?: boolean; session?: string; format?: string; tools?: boolean; out?: string; force?: boolean };
     let positionals: string[];
     try {
       ({ values, positionals } = parseArgs({
-        args: argv, allowPositionals: true, strict: true,
-        options: { all: { type: 'boolean' }, session: { type: 'string' }, format: { type: 'string' }, tools: { type: 'boolean' }, out: { type: 'string' }, force: { type: 'boolean' } },
+        args: argv,
+        allowPositionals: true,
+        strict: true,
+        options: {
+          all: { type: 'boolean' },
+          session: { type: 'string' },
+          format: { type: 'string' },
+          tools: { type: 'boolean' },
+          out: { type: 'string' },
+          force: { type: 'boolean' },
+        },
       }));
     } catch (e) {
       process.stderr.write(`export: ${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
@@ -174,11 +195,15 @@ export const exportCommand: CliCommand = {
     if (!chat || !history.length) {
       const table = chat ? null : await tableOrNull(paths);
       if (chat || table?.profiles[chatId]) {
-        process.stderr.write(`angelia: the chat "${chatId}" has no sessions yet: nothing to export. Send it a message first (angelia run ${chat?.profile ?? chatId} "…").\n`);
+        process.stderr.write(
+          `angelia: the chat "${chatId}" has no sessions yet: nothing to export. Send it a message first (angelia run ${chat?.profile ?? chatId} "…").\n`,
+        );
         return 2;
       }
       const known = store.chats().map((c) => c.chatId);
-      process.stderr.write(`angelia: no chat named "${chatId}" in ${paths.sessionsFile}. Known chats: ${known.join(', ') || '(none yet: send a message in a chat first)'}.\n`);
+      process.stderr.write(
+        `angelia: no chat named "${chatId}" in ${paths.sessionsFile}. Known chats: ${known.join(', ') || '(none yet: send a message in a chat first)'}.\n`,
+      );
       return 2;
     }
 
@@ -191,7 +216,7 @@ export const exportCommand: CliCommand = {
         return 2;
       }
       picked = [hit.row];
-    } else picked = [store.active(chatId) ?? history[0] as SessionRow];
+    } else picked = [store.active(chatId) ?? (history[0] as SessionRow)];
     // A row is materialized only once a turn started on it: before that its thread has no history.
     const sessions: ExportSession[] = picked.map((r) => ({ id: r.id, threadId: r.started ? r.threadId : null, label: r.label }));
     const meta = { chat: chatId, profile: chat.profile };
@@ -243,7 +268,12 @@ export const exportCommand: CliCommand = {
     for (const n of result.notes) process.stderr.write(`note: ${n}\n`);
     const others = history.filter((r) => r.started && !picked.some((p) => p.id === r.id));
     if (result.notes.length && !result.rows.length && others[0]) {
-      process.stderr.write(`note: other sessions of "${chatId}" have turns: --all, or --session ${shortId(others[0].id, history.map((r) => r.id)).replace(/^…/, '')}${others[0].label ? ` ("${others[0].label}")` : ''}\n`);
+      process.stderr.write(
+        `note: other sessions of "${chatId}" have turns: --all, or --session ${shortId(
+          others[0].id,
+          history.map((r) => r.id),
+        ).replace(/^…/, '')}${others[0].label ? ` ("${others[0].label}")` : ''}\n`,
+      );
     }
     if (outFile !== null) {
       const file = outFile;

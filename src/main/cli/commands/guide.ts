@@ -68,18 +68,21 @@ export function guideContext(env: NodeJS.ProcessEnv): GuideContext {
 
 /** `text` wrapped at `width` columns, each line after `indent`; existing line breaks are kept. */
 export function wrap(text: string, width = 100, indent = ''): string {
-  return text.split('\n').map((para) => {
-    const lines: string[] = [];
-    let line = '';
-    for (const word of para.split(' ')) {
-      if (line && indent.length + line.length + 1 + word.length > width) {
-        lines.push(indent + line);
-        line = word;
-      } else line = line ? `${line} ${word}` : word;
-    }
-    lines.push(indent + line);
-    return lines.join('\n');
-  }).join('\n');
+  return text
+    .split('\n')
+    .map((para) => {
+      const lines: string[] = [];
+      let line = '';
+      for (const word of para.split(' ')) {
+        if (line && indent.length + line.length + 1 + word.length > width) {
+          lines.push(indent + line);
+          line = word;
+        } else line = line ? `${line} ${word}` : word;
+      }
+      lines.push(indent + line);
+      return lines.join('\n');
+    })
+    .join('\n');
 }
 
 function state(ctx: GuideContext): string {
@@ -95,12 +98,14 @@ const PEER_TERMS: Record<string, string> = {
 
 /** The "who may do what" table, from the route table's `access` (routes.ts). */
 export function accessTable(): string {
-  const rows = routes.filter((r) => r.access !== 'public').map((r) => {
-    const access = r.access as readonly string[];
-    const cell = (cls: string): string => (access.includes(cls) ? 'yes' : 'no');
-    const peer = access.includes('peer') ? `yes: ${PEER_TERMS[r.path] ?? 'see the route'}` : 'no';
-    return [`${r.method} ${r.path}`, cell('owner'), cell('chat'), peer];
-  });
+  const rows = routes
+    .filter((r) => r.access !== 'public')
+    .map((r) => {
+      const access = r.access as readonly string[];
+      const cell = (cls: string): string => (access.includes(cls) ? 'yes' : 'no');
+      const peer = access.includes('peer') ? `yes: ${PEER_TERMS[r.path] ?? 'see the route'}` : 'no';
+      return [`${r.method} ${r.path}`, cell('owner'), cell('chat'), peer];
+    });
   const head = ['route', 'owner', 'chat (your own)', 'peer (another chat)'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string => `  ${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}`;
@@ -115,9 +120,13 @@ function apiTopic(ctx: GuideContext): string {
     ...(ctx.askCopy ? [wrap(`Here: ${READ_ONLY_COPY}`), ''] : []),
     wrap(apiParagraph({ command, chat: ctx.chat ?? '<your chat>' })),
     '',
-    wrap(`The channel. angelia picks it itself; there is nothing to set up. It tries Angelia's API socket (${state(ctx)}/api.sock) first: on macOS the sandbox allows that one socket file. On Linux Codex's sandbox refuses every Unix socket, so the command writes the request into your chat's mailbox (${state(ctx)}/mailbox/<hash>/, a folder only your chat's agent can write) and Angelia, outside the sandbox, answers it there with the same checks. Your chat and its token come from the identity.json in that folder; never copy the token anywhere. The event stream (/events) is on the socket only, and for the owner only.`),
+    wrap(
+      `The channel. angelia picks it itself; there is nothing to set up. It tries Angelia's API socket (${state(ctx)}/api.sock) first: on macOS the sandbox allows that one socket file. On Linux Codex's sandbox refuses every Unix socket, so the command writes the request into your chat's mailbox (${state(ctx)}/mailbox/<hash>/, a folder only your chat's agent can write) and Angelia, outside the sandbox, answers it there with the same checks. Your chat and its token come from the identity.json in that folder; never copy the token anywhere. The event stream (/events) is on the socket only, and for the owner only.`,
+    ),
     '',
-    wrap('Who may do what. Your commands carry your chat\'s token: for your own chat you are "chat", for any other chat "peer". The owner token reaches everything.'),
+    wrap(
+      'Who may do what. Your commands carry your chat\'s token: for your own chat you are "chat", for any other chat "peer". The owner token reaches everything.',
+    ),
     accessTable(),
     '',
     'What is refused, and why:',
@@ -134,7 +143,9 @@ function apiTopic(ctx: GuideContext): string {
       `A read-only copy answering a question (angelia ask, POST /ask) has no channel: "${READ_ONLY_COPY}"`,
     ].map((l) => wrap(`- ${l}`).replace(/\n/g, '\n  ')),
     '',
-    wrap('What you send arrives as "[from <your profile>]", a blank line, then your text. A line of yours that could pass for a label, an attachment line or a quote (it starts with a bracket or ">", also after invisible characters or as a fullwidth or other lookalike) arrives quoted with "> ", so no message poses as the owner or another profile.'),
+    wrap(
+      'What you send arrives as "[from <your profile>]", a blank line, then your text. A line of yours that could pass for a label, an attachment line or a quote (it starts with a bracket or ">", also after invisible characters or as a fullwidth or other lookalike) arrives quoted with "> ", so no message poses as the owner or another profile.',
+    ),
     '',
     exitCodesText(API_EXITS).trimEnd(),
   ].join('\n');
@@ -153,9 +164,13 @@ async function commandsTopic(): Promise<string> {
   out.push(
     wrap(`The others are the owner's: ${owner.join(', ')}. They need the owner token or Angelia's state, which your sandbox denies.`),
     '',
-    exitCodesText(API_EXITS).replace(/^exit codes:/, 'exit codes of send, send-media, turn and ask:').trimEnd(),
+    exitCodesText(API_EXITS)
+      .replace(/^exit codes:/, 'exit codes of send, send-media, turn and ask:')
+      .trimEnd(),
     '',
-    exitCodesText(guide.exits).replace(/^exit codes:/, 'exit codes of guide:').trimEnd(),
+    exitCodesText(guide.exits)
+      .replace(/^exit codes:/, 'exit codes of guide:')
+      .trimEnd(),
   );
   return out.join('\n');
 }
@@ -169,11 +184,17 @@ const MODE_MEANING: Record<PermissionMode, string> = {
 
 function profilesTopic(): string {
   const words: [string, string][] = [
-    ['profile', 'a named folder (its cwd) and the rules its agent runs under: a permission mode, the folders it may write, its capabilities; all held by Codex\'s own OS sandbox. Names are one word of letters, digits, _ and -. The profiles are in Angelia\'s table (angelia.toml; your instructions name its file): read it, do not change it unless asked.'],
-    ['chat', 'one conversation with one profile\'s agent; the name the commands take. A profile\'s first chat is named after the profile; more chats of it get their own names. Chats of one profile share its folder and sandbox.'],
+    [
+      'profile',
+      "a named folder (its cwd) and the rules its agent runs under: a permission mode, the folders it may write, its capabilities; all held by Codex's own OS sandbox. Names are one word of letters, digits, _ and -. The profiles are in Angelia's table (angelia.toml; your instructions name its file): read it, do not change it unless asked.",
+    ],
+    [
+      'chat',
+      "one conversation with one profile's agent; the name the commands take. A profile's first chat is named after the profile; more chats of it get their own names. Chats of one profile share its folder and sandbox.",
+    ],
     ['session', 'one Codex thread of a chat; the owner starts a new one with /new and goes back with /resume.'],
     ['permission_mode', PERMISSION_MODES.map((m) => `${m}: ${MODE_MEANING[m]}`).join('\n')],
-    ['sandbox', 'true: Codex\'s OS sandbox holds the agent. false: full access to the computer (shown in red everywhere).'],
+    ['sandbox', "true: Codex's OS sandbox holds the agent. false: full access to the computer (shown in red everywhere)."],
     ['add_dirs', 'more folders the agent may write, besides its cwd and _common/.'],
     ['isolated', 'the profile cannot message other profiles nor be messaged by them, and gets no _common/.'],
     ['accept_from', 'the profiles that may give this profile a turn (angelia turn), or "*" for every one.'],
@@ -189,17 +210,28 @@ function layoutTopic(ctx: GuideContext): string {
     ['your folder (cwd)', 'your working directory, writable. A .git folder at the top of a writable folder is read-only: you cannot commit.'],
     ['<cwd>/.inbox/', 'files the owner gives you (dropped into the chat, or angelia turn --file), one copy each, mode 600.'],
     ['add_dirs', 'more writable folders, named in your instructions.'],
-    [`${s}/workspace/`, 'the table (angelia.toml) and the profiles\' shared folders; readable. _common/ in it is writable by every profile that is not isolated; _shared/ and _capabilities/ only with shared_write.'],
-    [`${s}/cache/codex/<hash>/`, 'your profile\'s own temp folder (TMPDIR) and package caches (npm, pip, uv, XDG); no other profile reaches them. /tmp is read-only.'],
+    [
+      `${s}/workspace/`,
+      "the table (angelia.toml) and the profiles' shared folders; readable. _common/ in it is writable by every profile that is not isolated; _shared/ and _capabilities/ only with shared_write.",
+    ],
+    [
+      `${s}/cache/codex/<hash>/`,
+      "your profile's own temp folder (TMPDIR) and package caches (npm, pip, uv, XDG); no other profile reaches them. /tmp is read-only.",
+    ],
     [`${s}/bin/angelia`, 'the angelia command (readable, written by Angelia).'],
-    [`${s}/mailbox/<hash>/`, 'your chat\'s mailbox: angelia writes requests there and reads the answers. Leave its files to angelia.'],
-    ['denied', `the rest of Angelia's state (${s}/private/, compiled/, approvals/, logs/, media/, exports/, other chats' mailboxes and other profiles' caches), credentials under your home (~/.ssh, ~/.aws, …), Codex's own stores (~/.codex/auth.json, sessions, …) and other profiles' folders.`],
-    ['network', 'web only (HTTP and HTTPS through Codex\'s proxy): no SSH, no local ports, no server you start and connect to.'],
+    [`${s}/mailbox/<hash>/`, "your chat's mailbox: angelia writes requests there and reads the answers. Leave its files to angelia."],
+    [
+      'denied',
+      `the rest of Angelia's state (${s}/private/, compiled/, approvals/, logs/, media/, exports/, other chats' mailboxes and other profiles' caches), credentials under your home (~/.ssh, ~/.aws, …), Codex's own stores (~/.codex/auth.json, sessions, …) and other profiles' folders.`,
+    ],
+    ['network', "web only (HTTP and HTTPS through Codex's proxy): no SSH, no local ports, no server you start and connect to."],
   ];
   return [
     'THE FOLDERS YOU SEE (angelia guide layout)',
     '',
-    wrap(`${ctx.stateDir ? `Angelia's state folder here is ${ctx.stateDir}.` : '<state> is Angelia\'s state folder (~/.angelia unless ANGELIA_STATE_DIR places it elsewhere).'} A blocked path gives "Permission denied", "Read-only file system" or "Operation not permitted": say so, and name the lasting fix (add the folder to add_dirs of your profile in Angelia).`),
+    wrap(
+      `${ctx.stateDir ? `Angelia's state folder here is ${ctx.stateDir}.` : "<state> is Angelia's state folder (~/.angelia unless ANGELIA_STATE_DIR places it elsewhere)."} A blocked path gives "Permission denied", "Read-only file system" or "Operation not permitted": say so, and name the lasting fix (add the folder to add_dirs of your profile in Angelia).`,
+    ),
     '',
     ...places.map(([p, d]) => `${p}\n${wrap(d, 100, '  ')}`),
   ].join('\n');
@@ -208,10 +240,14 @@ function layoutTopic(ctx: GuideContext): string {
 /** The text of `topic` for `ctx` (ends without a line break). */
 export async function guideText(topic: GuideTopic, ctx: GuideContext): Promise<string> {
   switch (topic) {
-    case 'api': return apiTopic(ctx);
-    case 'commands': return commandsTopic();
-    case 'profiles': return profilesTopic();
-    case 'layout': return layoutTopic(ctx);
+    case 'api':
+      return apiTopic(ctx);
+    case 'commands':
+      return commandsTopic();
+    case 'profiles':
+      return profilesTopic();
+    case 'layout':
+      return layoutTopic(ctx);
   }
 }
 
@@ -256,5 +292,11 @@ export const guide: CliCommand = {
     'profiles  the profile words (profile, chat, permission_mode, isolated, accept_from, …)',
     'layout    the folders an agent sees, and what is denied',
   ],
-  run: (argv) => runGuide(argv, process.env, (t) => void process.stdout.write(t), (t) => void process.stderr.write(t)),
+  run: (argv) =>
+    runGuide(
+      argv,
+      process.env,
+      (t) => void process.stdout.write(t),
+      (t) => void process.stderr.write(t),
+    ),
 };

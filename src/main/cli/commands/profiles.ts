@@ -13,7 +13,12 @@ import type { CliCommand } from '../command';
 interface ProfilesAnswer {
   version: 1;
   profiles: {
-    name: string; folder: string; permissionMode: string; sandboxed: boolean; model: string | null; isolated: boolean;
+    name: string;
+    folder: string;
+    permissionMode: string;
+    sandboxed: boolean;
+    model: string | null;
+    isolated: boolean;
     chats: { chat: string; session: string | null; sessions: string[] }[];
   }[];
 }
@@ -27,19 +32,30 @@ export async function runProfiles(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`angelia profiles: ${(e as Error).message}\nusage: angelia profiles [--json]\n`);
     return EXIT.usage;
   }
-  return withApi('profiles', io, (_ep, api) => api<ProfilesAnswer>('GET', '/profiles'), (out) => {
-    if (values.json) {
-      io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+  return withApi(
+    'profiles',
+    io,
+    (_ep, api) => api<ProfilesAnswer>('GET', '/profiles'),
+    (out) => {
+      if (values.json) {
+        io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+        return EXIT.ok;
+      }
+      for (const p of out.profiles) {
+        const flags = [
+          p.permissionMode,
+          p.sandboxed ? 'sandboxed' : 'NO SANDBOX',
+          ...(p.isolated ? ['isolated'] : []),
+          ...(p.model ? [`model ${p.model}`] : []),
+        ];
+        io.stdout(`${p.name}  ${p.folder}  (${flags.join(', ')})\n`);
+        for (const c of p.chats)
+          io.stdout(`  chat ${c.chat}: ${c.sessions.length} session(s)${c.session ? `, active ${shortId(c.session, c.sessions)}` : ''}\n`);
+      }
+      if (out.profiles.length === 0) io.stdout('no profiles\n');
       return EXIT.ok;
-    }
-    for (const p of out.profiles) {
-      const flags = [p.permissionMode, p.sandboxed ? 'sandboxed' : 'NO SANDBOX', ...(p.isolated ? ['isolated'] : []), ...(p.model ? [`model ${p.model}`] : [])];
-      io.stdout(`${p.name}  ${p.folder}  (${flags.join(', ')})\n`);
-      for (const c of p.chats) io.stdout(`  chat ${c.chat}: ${c.sessions.length} session(s)${c.session ? `, active ${shortId(c.session, c.sessions)}` : ''}\n`);
-    }
-    if (out.profiles.length === 0) io.stdout('no profiles\n');
-    return EXIT.ok;
-  });
+    },
+  );
 }
 
 /** The `profiles` command of the command table. */

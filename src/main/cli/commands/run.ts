@@ -24,7 +24,7 @@ type Policy = 'ask' | 'allow' | 'deny';
 /** The answer a fixed policy gives, among those offered. */
 export function policyAnswer(policy: 'allow' | 'deny', offered: ApprovalAnswer[]): ApprovalAnswer {
   const order: ApprovalAnswer[] = policy === 'allow' ? ['allow', 'allowForSession'] : ['deny', 'cancel'];
-  return order.find((a) => offered.includes(a)) ?? (policy === 'allow' ? offered[0] ?? 'deny' : 'cancel');
+  return order.find((a) => offered.includes(a)) ?? (policy === 'allow' ? (offered[0] ?? 'deny') : 'cancel');
 }
 
 function describe(v: ApprovalView): string {
@@ -32,8 +32,15 @@ function describe(v: ApprovalView): string {
   if (v.command) lines.push(`  command: ${v.command}`);
   if (v.cwd) lines.push(`  cwd: ${v.cwd}`);
   if (v.reason) lines.push(`  reason: ${v.reason}`);
-  for (const c of v.changes) lines.push(`  ${c.kind} ${c.path}\n${c.diff.split('\n').map((l) => `    ${l}`).join('\n')}`);
-  if (v.requested) lines.push(...v.requested.write.map((w) => `  + write ${w}, this turn only`), ...v.requested.read.map((r) => `  + read ${r}, this turn only`));
+  for (const c of v.changes)
+    lines.push(
+      `  ${c.kind} ${c.path}\n${c.diff
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n')}`,
+    );
+  if (v.requested)
+    lines.push(...v.requested.write.map((w) => `  + write ${w}, this turn only`), ...v.requested.read.map((r) => `  + read ${r}, this turn only`));
   for (const r of v.refused ?? []) lines.push(`  ✗ ${r.access} ${r.path}: never granted (${r.why})`);
   return lines.join('\n');
 }
@@ -54,8 +61,13 @@ async function askTerminal(v: ApprovalView): Promise<ApprovalAnswer> {
 }
 
 export const run: CliCommand = {
-  summary: 'run one turn in a profile\'s chat: run <profile> <prompt> [--json] [--approve ask|allow|deny]',
-  exits: { 0: 'the turn completed', 1: 'the turn failed', 2: 'usage error, or an unknown profile or chat', 3: 'the start was refused (the reason on stderr, and in the last JSON line with --json)' },
+  summary: "run one turn in a profile's chat: run <profile> <prompt> [--json] [--approve ask|allow|deny]",
+  exits: {
+    0: 'the turn completed',
+    1: 'the turn failed',
+    2: 'usage error, or an unknown profile or chat',
+    3: 'the start was refused (the reason on stderr, and in the last JSON line with --json)',
+  },
   async run(argv) {
     const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, approve: { type: 'string' } } });
     const [profile, ...words] = positionals;
@@ -117,7 +129,8 @@ export const run: CliCommand = {
           const answer = policy === 'ask' ? askTerminal(v) : Promise.resolve(policyAnswer(policy, v.answers));
           void answer.then((a) => orch.answerApproval(v.id, a, 'cli'));
         } else if (v.state !== 'pending') {
-          if (json) out({ type: 'approval', id: v.id, kind: v.kind, answer: v.answer === 'allow' || v.answer === 'allowForSession' ? 'allow' : 'deny', by: v.by });
+          if (json)
+            out({ type: 'approval', id: v.id, kind: v.kind, answer: v.answer === 'allow' || v.answer === 'allowForSession' ? 'allow' : 'deny', by: v.by });
           else process.stderr.write(`approval ${v.id.slice(0, 8)}: ${v.state === 'withdrawn' ? 'withdrawn' : v.answer} (${v.by})\n`);
         }
       }
@@ -128,7 +141,10 @@ export const run: CliCommand = {
       if (signalled) return;
       signalled = sig;
       process.stderr.write(`angelia: ${sig}: stopping the turn and Codex\n`);
-      void chat.interrupt().catch(() => false).finally(() => void orch.shutdown().finally(() => process.exit(130)));
+      void chat
+        .interrupt()
+        .catch(() => false)
+        .finally(() => void orch.shutdown().finally(() => process.exit(130)));
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

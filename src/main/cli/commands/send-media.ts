@@ -32,15 +32,22 @@ export async function runSendMedia(argv: string[], io: CliIo): Promise<number> {
   }
   const caption = values.caption ?? (words.length ? words.join(' ') : undefined);
   const absolute = isHomePath(path) || isAbsolute(path) ? path : resolve(io.cwd, path);
-  return withApiNamed('send-media', io, async (ep, api) => api<{ name: string; size: number }>('POST', '/send-media', {
-    key, path: absolute,
-    ...(caption !== undefined ? { caption } : {}),
-    ...(values.name !== undefined ? { file_name: values.name } : {}),
-    ...(ep.from && ep.from !== key ? { from: ep.from } : {}),
-  }), (out) => {
-    io.stdout(`sent ${out.name} (${out.size} bytes)\n`);
-    return EXIT.ok;
-  });
+  return withApiNamed(
+    'send-media',
+    io,
+    async (ep, api) =>
+      api<{ name: string; size: number }>('POST', '/send-media', {
+        key,
+        path: absolute,
+        ...(caption !== undefined ? { caption } : {}),
+        ...(values.name !== undefined ? { file_name: values.name } : {}),
+        ...(ep.from && ep.from !== key ? { from: ep.from } : {}),
+      }),
+    (out) => {
+      io.stdout(`sent ${out.name} (${out.size} bytes)\n`);
+      return EXIT.ok;
+    },
+  );
 }
 
 /** The `send-media` command of the command table. */

@@ -28,13 +28,18 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
     io.stderr(USAGE);
     return EXIT.usage;
   }
-  return withApiNamed('send', io, async (ep, api) => {
-    const text = await messageArg(words, io, positionalsBeforeTerminator(tokens) <= 1);
-    return api('POST', '/send', { key, text, ...(ep.from && ep.from !== key ? { from: ep.from } : {}) });
-  }, () => {
-    io.stdout('sent\n');
-    return EXIT.ok;
-  });
+  return withApiNamed(
+    'send',
+    io,
+    async (ep, api) => {
+      const text = await messageArg(words, io, positionalsBeforeTerminator(tokens) <= 1);
+      return api('POST', '/send', { key, text, ...(ep.from && ep.from !== key ? { from: ep.from } : {}) });
+    },
+    () => {
+      io.stdout('sent\n');
+      return EXIT.ok;
+    },
+  );
 }
 
 /** The `send` command of the command table. */

@@ -73,7 +73,11 @@ export async function stopAll(steps: readonly (() => unknown)[]): Promise<void> 
 
 export const serve: CliCommand = {
   summary: 'serve the UI to a browser on 127.0.0.1 (headless host): serve [--port N]',
-  exits: { 0: 'stopped (Ctrl-C or TERM)', 2: 'usage error', 3: 'the start was refused, nothing started (the UI is not built, the table, the sessions, another Angelia answering on the socket, the port taken)' },
+  exits: {
+    0: 'stopped (Ctrl-C or TERM)',
+    2: 'usage error',
+    3: 'the start was refused, nothing started (the UI is not built, the table, the sessions, another Angelia answering on the socket, the port taken)',
+  },
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { port: { type: 'string' } } });
     const port = values.port ? Number(values.port) : 0;
@@ -96,7 +100,8 @@ export const serve: CliCommand = {
       let core: ComposedCore;
       try {
         core = await composeCore({
-          env: process.env, startCodex: startCodexClient,
+          env: process.env,
+          startCodex: startCodexClient,
           logger: {
             error: (e) => void process.stderr.write(`angelia serve: API: ${e instanceof Error ? e.message : String(e)}\n`),
             info: (m) => void process.stderr.write(`angelia serve: ${m}\n`),

@@ -12,7 +12,11 @@ import { shortId } from '../../core/chats/sessions';
 import type { CliCommand } from '../command';
 
 interface StatusAnswer {
-  version: string; stateDir: string; socket: string; codexVersion: string | null; pendingApprovals: number;
+  version: string;
+  stateDir: string;
+  socket: string;
+  codexVersion: string | null;
+  pendingApprovals: number;
   chats: { chat: string; profile: string; state: string; session: string | null; queued: number; pendingApprovals: number }[];
 }
 
@@ -47,14 +51,16 @@ export async function runStatus(argv: string[], io: CliIo): Promise<number> {
   io.stdout(`angelia ${out.version} · codex ${out.codexVersion ?? '(not started yet)'}\nstate    ${out.stateDir}\nsocket   ${out.socket}\n`);
   io.stdout(`${out.pendingApprovals} approval(s) waiting\n`);
   for (const c of out.chats) {
-    io.stdout(`  ${c.chat} (${c.profile}): ${c.state}${c.queued ? ` · ${c.queued} queued` : ''}${c.pendingApprovals ? ` · ${c.pendingApprovals} waiting for you` : ''}${c.session ? ` · session ${shortId(c.session)}` : ''}\n`);
+    io.stdout(
+      `  ${c.chat} (${c.profile}): ${c.state}${c.queued ? ` · ${c.queued} queued` : ''}${c.pendingApprovals ? ` · ${c.pendingApprovals} waiting for you` : ''}${c.session ? ` · session ${shortId(c.session)}` : ''}\n`,
+    );
   }
   return EXIT.ok;
 }
 
 /** The `status` command of the command table. */
 export const status: CliCommand = {
-  summary: 'instance paths and the running Angelia\'s chats: status [--json]',
+  summary: "instance paths and the running Angelia's chats: status [--json]",
   exits: { 0: 'Angelia is running (its chats listed)', 1: 'Angelia refused', 2: 'usage error', 3: 'Angelia is not running (the paths are still printed)' },
   run: (argv) => runStatus(argv, processIo()),
 };

@@ -19,7 +19,12 @@ export async function runTurn(argv: string[], io: CliIo): Promise<number> {
   let positionals: string[];
   let tokens: { kind: string; index: number }[];
   try {
-    ({ values, positionals, tokens } = parseArgs({ args: argv, allowPositionals: true, tokens: true, options: { file: { type: 'string', multiple: true }, json: { type: 'boolean' } } }));
+    ({ values, positionals, tokens } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      tokens: true,
+      options: { file: { type: 'string', multiple: true }, json: { type: 'boolean' } },
+    }));
   } catch (e) {
     io.stderr(`angelia turn: ${(e as Error).message}\n${USAGE}`);
     return EXIT.usage;
@@ -30,26 +35,29 @@ export async function runTurn(argv: string[], io: CliIo): Promise<number> {
     io.stderr(USAGE);
     return EXIT.usage;
   }
-  return withApiNamed('turn', io, async (ep, api) => {
-    const text = words.length ? await messageArg(words, io, positionalsBeforeTerminator(tokens) <= 1) : undefined;
-    return api<{ ok: true; queued: number; turn: string }>('POST', '/turn', {
-      key, ...(text !== undefined ? { text } : {}), ...(files.length ? { files } : {}),
-      ...(ep.from && ep.from !== key ? { from: ep.from } : {}),
-    });
-  }, (out) => {
-    io.stdout(values.json ? `${JSON.stringify(out)}\n` : `queued ${out.turn}\n`);
-    return EXIT.ok;
-  });
+  return withApiNamed(
+    'turn',
+    io,
+    async (ep, api) => {
+      const text = words.length ? await messageArg(words, io, positionalsBeforeTerminator(tokens) <= 1) : undefined;
+      return api<{ ok: true; queued: number; turn: string }>('POST', '/turn', {
+        key,
+        ...(text !== undefined ? { text } : {}),
+        ...(files.length ? { files } : {}),
+        ...(ep.from && ep.from !== key ? { from: ep.from } : {}),
+      });
+    },
+    (out) => {
+      io.stdout(values.json ? `${JSON.stringify(out)}\n` : `queued ${out.turn}\n`);
+      return EXIT.ok;
+    },
+  );
 }
 
 /** The `turn` command of the command table. */
 export const turn: CliCommand = {
-  summary: 'give a chat\'s agent a turn: turn [--file PATH]… [--json] <chat> [--] <text | - | @file>',
+  summary: "give a chat's agent a turn: turn [--file PATH]… [--json] <chat> [--] <text | - | @file>",
   exits: API_EXITS,
-  options: [
-    ...MESSAGE_OPTIONS,
-    '--file PATH  attach a file into the profile\'s .inbox/ (owner only; repeatable)',
-    '--json   print the API\'s answer as JSON',
-  ],
+  options: [...MESSAGE_OPTIONS, "--file PATH  attach a file into the profile's .inbox/ (owner only; repeatable)", "--json   print the API's answer as JSON"],
   run: (argv) => runTurn(argv, processIo()),
 };

@@ -23,7 +23,8 @@ export function ensureOwnerToken(file: string): string {
   }
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
   const token = readFileSync(file, 'utf8').trim();
-  if (token.length < 16) throw new AppFailure({ code: 'bad-token', message: 'the owner token is too short', where: file, fix: 'delete the file; Angelia mints a new one' });
+  if (token.length < 16)
+    throw new AppFailure({ code: 'bad-token', message: 'the owner token is too short', where: file, fix: 'delete the file; Angelia mints a new one' });
   return token;
 }
 

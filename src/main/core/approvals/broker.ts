@@ -120,15 +120,40 @@ export class ApprovalBroker {
     const createdAt = this.now().toISOString();
     const ask = req.ask;
     const view: ApprovalView = {
-      id, chatId: req.chatId, profile: req.profile, kind: ask.kind, title: ask.title,
-      command: ask.command, cwd: ask.cwd, reason: ask.reason, changes: ask.changes,
-      requested: ask.requested, ...(ask.refused.length ? { refused: ask.refused } : {}), answers: [...ask.answers], createdAt,
-      state: 'pending', answer: null, by: null, granted: null, denyReason: null,
-      ...(ask.itemId ? { itemId: ask.itemId } : {}), ...(ask.outsideSandbox ? { outsideSandbox: ask.outsideSandbox } : {}),
+      id,
+      chatId: req.chatId,
+      profile: req.profile,
+      kind: ask.kind,
+      title: ask.title,
+      command: ask.command,
+      cwd: ask.cwd,
+      reason: ask.reason,
+      changes: ask.changes,
+      requested: ask.requested,
+      ...(ask.refused.length ? { refused: ask.refused } : {}),
+      answers: [...ask.answers],
+      createdAt,
+      state: 'pending',
+      answer: null,
+      by: null,
+      granted: null,
+      denyReason: null,
+      ...(ask.itemId ? { itemId: ask.itemId } : {}),
+      ...(ask.outsideSandbox ? { outsideSandbox: ask.outsideSandbox } : {}),
     };
     this.opts.audit.append({
-      at: createdAt, event: 'requested', approvalId: id, chatId: req.chatId, profile: req.profile, kind: view.kind,
-      title: view.title, rpcId: req.rpcId, command: view.command, cwd: view.cwd, askReason: view.reason, requested: view.requested,
+      at: createdAt,
+      event: 'requested',
+      approvalId: id,
+      chatId: req.chatId,
+      profile: req.profile,
+      kind: view.kind,
+      title: view.title,
+      rpcId: req.rpcId,
+      command: view.command,
+      cwd: view.cwd,
+      askReason: view.reason,
+      requested: view.requested,
       ...(ask.refused.length ? { refused: ask.refused } : {}),
     });
     let settle: (s: Settlement) => void = () => undefined;
@@ -165,9 +190,19 @@ export class ApprovalBroker {
     const granted = grantedBy(entry.ask, answer, opts.grant);
     const at = this.now().toISOString();
     this.opts.audit.append({
-      at, event: by === 'timeout' ? 'timed-out' : 'answered', approvalId: entry.view.id, chatId: entry.view.chatId,
-      profile: entry.view.profile, kind: entry.view.kind, title: entry.view.title, rpcId: entry.rpcId,
-      answer, by, grant: granted, reasonTyped: reason !== null, denyReason: reason,
+      at,
+      event: by === 'timeout' ? 'timed-out' : 'answered',
+      approvalId: entry.view.id,
+      chatId: entry.view.chatId,
+      profile: entry.view.profile,
+      kind: entry.view.kind,
+      title: entry.view.title,
+      rpcId: entry.rpcId,
+      answer,
+      by,
+      grant: granted,
+      reasonTyped: reason !== null,
+      denyReason: reason,
     });
     this.settle(entry, { wire, answer, by, reason, granted }, at);
     return { outcome: 'answered', answer, by };
@@ -187,7 +222,18 @@ export class ApprovalBroker {
       if (entry.timer) clearTimeout(entry.timer);
       const at = this.now().toISOString();
       entry.view = { ...entry.view, state: 'withdrawn', by: 'codex', settledAt: at, ...(why ? { withdrawnWhy: why } : {}) };
-      this.guard(() => this.opts.audit.append({ at, event: 'withdrawn', approvalId: entry.view.id, chatId: entry.view.chatId, profile: entry.view.profile, kind: entry.view.kind, rpcId: entry.rpcId, by: 'codex' }));
+      this.guard(() =>
+        this.opts.audit.append({
+          at,
+          event: 'withdrawn',
+          approvalId: entry.view.id,
+          chatId: entry.view.chatId,
+          profile: entry.view.profile,
+          kind: entry.view.kind,
+          rpcId: entry.rpcId,
+          by: 'codex',
+        }),
+      );
       this.record(entry, at);
       this.opts.onUpdate(entry.view);
       n++;
@@ -230,8 +276,13 @@ export class ApprovalBroker {
     entry.settle = null;
     if (entry.timer) clearTimeout(entry.timer);
     entry.view = {
-      ...entry.view, state: s.by === 'timeout' ? 'timedOut' : 'answered', answer: s.answer, by: s.by,
-      granted: s.granted, denyReason: s.reason, settledAt: at,
+      ...entry.view,
+      state: s.by === 'timeout' ? 'timedOut' : 'answered',
+      answer: s.answer,
+      by: s.by,
+      granted: s.granted,
+      denyReason: s.reason,
+      settledAt: at,
     };
     // The answer goes to Codex first. Codex's response is written a few microtasks after `settle` (the
     // JSON-RPC reply chain); the subscribers (the window's WebSocket, notifications, the API's events) are

@@ -228,11 +228,20 @@ function place(name: string, floor: GrantFloor, base: string): { abs: string; wi
     const m = /^:([a-z_]+)(?:\/(.*))?$/.exec(raw);
     const sub = m?.[2] ?? '';
     switch (m?.[1]) {
-      case 'root': raw = `/${sub}`; break;
-      case 'slash_tmp': raw = `/tmp/${sub}`; break;
-      case 'tmpdir': raw = `${floor.tmpdir ?? tmpdir()}/${sub}`; break;
-      case 'project_roots': raw = `${floor.cwd}/${sub}`; break;
-      default: return `a special location (${name}) Angelia cannot check`;
+      case 'root':
+        raw = `/${sub}`;
+        break;
+      case 'slash_tmp':
+        raw = `/tmp/${sub}`;
+        break;
+      case 'tmpdir':
+        raw = `${floor.tmpdir ?? tmpdir()}/${sub}`;
+        break;
+      case 'project_roots':
+        raw = `${floor.cwd}/${sub}`;
+        break;
+      default:
+        return `a special location (${name}) Angelia cannot check`;
     }
   }
   const g = raw.search(GLOB);
@@ -299,7 +308,9 @@ function reach(name: string, access: 'read' | 'write', floor: GrantFloor, base: 
     const inside = near.some((m) => p.at.some((a) => isWithin(m, a)));
     if (!inside && !(spot.wide && p.at.some((a) => mine.some((m) => isWithin(a, m))))) continue;
     const where = `${inside ? 'it lies in' : 'it matches paths in'} ${p.w.path} (${p.w.why})`;
-    return p.w.own ? { why: `already writable, not granted again: ${where}`, already: true } : { why: `${where}, where a symbolic link could redirect the grant` };
+    return p.w.own
+      ? { why: `already writable, not granted again: ${where}`, already: true }
+      : { why: `${where}, where a symbolic link could redirect the grant` };
   }
   // A write on a folder holding a writable place lets the agent replace that place with a link, and
   // Codex mounts each writable place again, following links, at every later command.
@@ -327,7 +338,13 @@ function placedForms(name: string, floor: GrantFloor, base: string): string[] | 
  * grants, `grantedPlaces`), and a write on a folder holding one. `base` defaults to `floor.cwd`. Reads the filesystem
  * (lstat, readlink) to resolve symbolic links; never throws.
  */
-export function privateReach(name: string, access: 'read' | 'write', floor: GrantFloor, base: string = floor.cwd, granted: readonly WritablePlace[] = []): string | null {
+export function privateReach(
+  name: string,
+  access: 'read' | 'write',
+  floor: GrantFloor,
+  base: string = floor.cwd,
+  granted: readonly WritablePlace[] = [],
+): string | null {
   return reach(name, access, floor, base, prepare(floor), prepareWritable(floor, granted))?.why ?? null;
 }
 
@@ -339,7 +356,12 @@ export function privateReach(name: string, access: 'read' | 'write', floor: Gran
  * nothing is left to grant.
  * `base`: the request's folder for relative paths (default `floor.cwd`). Never throws.
  */
-export function splitRequested(requested: RequestedAccess | null, floor: GrantFloor, base: string = floor.cwd, granted: readonly WritablePlace[] = []): { grantable: RequestedAccess | null; refused: RefusedAccess[] } {
+export function splitRequested(
+  requested: RequestedAccess | null,
+  floor: GrantFloor,
+  base: string = floor.cwd,
+  granted: readonly WritablePlace[] = [],
+): { grantable: RequestedAccess | null; refused: RefusedAccess[] } {
   if (!requested) return { grantable: null, refused: [] };
   const closed = prepare(floor);
   const writable = prepareWritable(floor, granted);
@@ -352,16 +374,17 @@ export function splitRequested(requested: RequestedAccess | null, floor: GrantFl
     const mine = placedForms(path, floor, base) ?? [];
     return outer.find((o, j) => j !== self && o.at !== null && mine.some((m) => o.at!.some((a) => isWithin(m, a) && (!strict || m !== a))))?.path;
   };
-  const keep = (access: 'read' | 'write'): string[] => requested[access].filter((path, i) => {
-    const v = access === 'write' ? verdicts[i] ?? null : reach(path, access, floor, base, closed, writable);
-    if (v !== null) {
-      refused.push({ access, path, why: v.why, ...(v.already ? { already: true as const } : {}) });
-      return false;
-    }
-    const by = coveredBy(path, access === 'write', access === 'write' ? i : undefined);
-    if (by !== undefined) refused.push({ access, path, why: `covered by write ${by}, asked in the same request`, already: true });
-    return by === undefined;
-  });
+  const keep = (access: 'read' | 'write'): string[] =>
+    requested[access].filter((path, i) => {
+      const v = access === 'write' ? (verdicts[i] ?? null) : reach(path, access, floor, base, closed, writable);
+      if (v !== null) {
+        refused.push({ access, path, why: v.why, ...(v.already ? { already: true as const } : {}) });
+        return false;
+      }
+      const by = coveredBy(path, access === 'write', access === 'write' ? i : undefined);
+      if (by !== undefined) refused.push({ access, path, why: `covered by write ${by}, asked in the same request`, already: true });
+      return by === undefined;
+    });
   const write = keep('write');
   const read = keep('read');
   const grantable = read.length > 0 || write.length > 0 || requested.network ? { read, write, network: requested.network } : null;

@@ -125,8 +125,14 @@ export async function reconcileApprovalRecords(recordDir: string, audit: AuditSi
         const again = await readRecord(file);
         if (again?.state !== 'pending') return false;
         audit.append({
-          at: now.toISOString(), event: 'abandoned', approvalId: again.id, chatId: again.chatId, profile: again.profile,
-          kind: again.kind, title: again.title, rpcId: again.rpcId,
+          at: now.toISOString(),
+          event: 'abandoned',
+          approvalId: again.id,
+          chatId: again.chatId,
+          profile: again.profile,
+          kind: again.kind,
+          title: again.title,
+          rpcId: again.rpcId,
         });
         const next: ApprovalRecord = { ...again, state: 'abandoned', updatedAt: now.toISOString() };
         await writeJson(file, next, { mkdir: false });

@@ -37,7 +37,8 @@ import type { LaunchPlan } from '../launch/plan';
 import type { CodexConnection, StartCodex } from '../codex/connection';
 
 /** The line put before the question in the fork (its developerInstructions cannot be changed, see above). */
-export const ASK_FRAME = '[Angelia: this is a read-only copy of the conversation, made to answer one question; nothing you write or change here is kept. Answer the question below.]';
+export const ASK_FRAME =
+  '[Angelia: this is a read-only copy of the conversation, made to answer one question; nothing you write or change here is kept. Answer the question below.]';
 
 /** What one ask needs. */
 export interface AskInput {
@@ -120,7 +121,11 @@ export async function askReadOnly(input: AskInput): Promise<AskAnswer> {
     return await run(conn, input);
   } catch (e) {
     if (input.signal?.aborted) throw new AppFailure({ code: 'ask-aborted', message: 'the caller went away; the ask was stopped' });
-    if (killed) throw new AppFailure({ code: 'ask-timeout', message: `no answer within ${Math.max(1, Math.round(input.timeoutMs / 60_000))} min; the read-only copy was stopped` });
+    if (killed)
+      throw new AppFailure({
+        code: 'ask-timeout',
+        message: `no answer within ${Math.max(1, Math.round(input.timeoutMs / 60_000))} min; the read-only copy was stopped`,
+      });
     if (e instanceof AppFailure) throw e;
     throw new AppFailure({ code: 'ask-failed', message: toAppError(e).message });
   } finally {
@@ -169,16 +174,21 @@ async function run(conn: CodexConnection, input: AskInput): Promise<AskAnswer> {
 
   // The effort is the table's word (table/schema.ts EFFORTS), sent as Codex's ReasoningEffort.
   const turn: TurnStartParams = {
-    threadId, input: [{ type: 'text', text: `${ASK_FRAME}\n\n${input.text}`, text_elements: [] }],
-    ...(input.model ? { model: input.model } : {}), ...(input.effort ? { effort: input.effort as TurnStartParams['effort'] } : {}),
+    threadId,
+    input: [{ type: 'text', text: `${ASK_FRAME}\n\n${input.text}`, text_elements: [] }],
+    ...(input.model ? { model: input.model } : {}),
+    ...(input.effort ? { effort: input.effort as TurnStartParams['effort'] } : {}),
   };
   const started = await conn.request('turn/start', turn);
   turnId = startedTurnId(started);
   const pre = early.find((p) => !p.turnId || p.turnId === turnId);
   if (pre !== undefined) finish(pre.end);
-  const end = await Promise.race([ended, conn.exited.then((): never => {
-    throw new AppFailure({ code: 'ask-failed', message: 'Codex exited before the answer' });
-  })]);
+  const end = await Promise.race([
+    ended,
+    conn.exited.then((): never => {
+      throw new AppFailure({ code: 'ask-failed', message: 'Codex exited before the answer' });
+    }),
+  ]);
   if (end.status === 'failed') throw new AppFailure({ code: 'ask-failed', message: describeTurnError(end, { model: input.model }).message });
   if (end.status === 'interrupted') throw new AppFailure({ code: 'ask-failed', message: 'the turn was interrupted' });
   return { answer: messages.at(-1) ?? '', forkedFrom, codexVersion: conn.version };

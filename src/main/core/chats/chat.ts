@@ -135,12 +135,19 @@ export class Chat implements ChatInside {
     const row = this.deps.sessions.active(this.deps.chatId);
     const force = this.inForce(row);
     return {
-      id: this.deps.chatId, profile: this.deps.profile, state: this.state, threadId: this.threadId,
-      enforcement: this.enforcement, lastLine: this.transcript.lastLine() || (row?.last_line ?? '').slice(0, LAST_LINE_MAX), refusal: this.refusal,
+      id: this.deps.chatId,
+      profile: this.deps.profile,
+      state: this.state,
+      threadId: this.threadId,
+      enforcement: this.enforcement,
+      lastLine: this.transcript.lastLine() || (row?.last_line ?? '').slice(0, LAST_LINE_MAX),
+      refusal: this.refusal,
       pendingApprovals: this.deps.broker.pending().filter((a) => a.chatId === this.deps.chatId).length,
       queued: this.turn.queue.length,
-      label: row?.label ?? '', sessionId: row?.id ?? null,
-      model: force.model, effort: force.effort,
+      label: row?.label ?? '',
+      sessionId: row?.id ?? null,
+      model: force.model,
+      effort: force.effort,
       overrides: { model: row?.model ?? null, effort: row?.effort ?? null },
       activity: this.activity,
       mode: this.currentMode(),
@@ -153,7 +160,9 @@ export class Chat implements ChatInside {
    * throws: a read that fails is said in the chat.
    */
   async items(): Promise<ChatItem[]> {
-    this.history ??= loadHistory(this).catch((e: unknown) => this.notice(`The earlier turns of this session could not be read from Codex: ${toAppError(e).message}`));
+    this.history ??= loadHistory(this).catch((e: unknown) =>
+      this.notice(`The earlier turns of this session could not be read from Codex: ${toAppError(e).message}`),
+    );
     await this.history;
     return this.transcript.all();
   }
@@ -178,14 +187,21 @@ export class Chat implements ChatInside {
         return { queued: this.turn.queue.length, command: `/${cmd.name}` };
       }
       this.commands++;
-      void runCommand(this.commandContext, cmd).catch((e: unknown) => this.notice(`/${cmd.name} failed: ${toAppError(e).message}`)).finally(() => {
-        this.commands--;
-        this.changed();
-      });
+      void runCommand(this.commandContext, cmd)
+        .catch((e: unknown) => this.notice(`/${cmd.name} failed: ${toAppError(e).message}`))
+        .finally(() => {
+          this.commands--;
+          this.changed();
+        });
       return { queued: this.turn.queue.length, command: `/${cmd.name}` };
     }
     const message = cmd ? cmd.message : text;
-    const steered = this.dispatch({ kind: 'send', text: message, steer: opts.steer === true, steerable: this.conn !== null && this.threadId !== null && this.compaction === null });
+    const steered = this.dispatch({
+      kind: 'send',
+      text: message,
+      steer: opts.steer === true,
+      steerable: this.conn !== null && this.threadId !== null && this.compaction === null,
+    });
     return steered ? { queued: this.turn.queue.length, steered: true } : { queued: this.turn.queue.length };
   }
 
@@ -434,7 +450,6 @@ export class Chat implements ChatInside {
   inForce(row: SessionRow | null): InForce {
     return inForce(row, this);
   }
-
 }
 
 export type { ChatItem };

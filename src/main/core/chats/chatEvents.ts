@@ -61,13 +61,23 @@ export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): vo
       const p = e.params;
       if (p.status === 'failed' || p.status === 'starting') {
         const name = p.name ?? 'an MCP server';
-        c.transcript.push({ type: 'notice', id: c.transcript.localId('mcp'), text: p.status === 'starting' ? `Starting tools: ${name}…` : `The MCP server ${name} failed to start${p.error !== null ? `: ${p.error}` : ''}; the agent goes on without it.` });
+        c.transcript.push({
+          type: 'notice',
+          id: c.transcript.localId('mcp'),
+          text:
+            p.status === 'starting'
+              ? `Starting tools: ${name}…`
+              : `The MCP server ${name} failed to start${p.error !== null ? `: ${p.error}` : ''}; the agent goes on without it.`,
+        });
       }
       return;
     }
     case 'serverRequest/resolved': {
       const requestId = e.params.requestId;
-      c.deps.broker.withdraw((v, rpcId) => v.chatId === c.deps.chatId && String(rpcId) === String(requestId), 'the turn was stopped or ended (Codex closed the request)');
+      c.deps.broker.withdraw(
+        (v, rpcId) => v.chatId === c.deps.chatId && String(rpcId) === String(requestId),
+        'the turn was stopped or ended (Codex closed the request)',
+      );
       if (c.state === 'needs-you' && !hasPending(c)) {
         c.changed('working');
         c.armStall();
@@ -91,7 +101,11 @@ export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): vo
  * `allow` for its turn, `allowForSession` until the process ends. Relative paths against the request's
  * folder, as they were checked.
  */
-function keepGrant(c: ChatInside, ask: { kind: string; requested: Settlement['granted']; turnId: string | null; cwd: string | null }, settled: Settlement): void {
+function keepGrant(
+  c: ChatInside,
+  ask: { kind: string; requested: Settlement['granted']; turnId: string | null; cwd: string | null },
+  settled: Settlement,
+): void {
   const floor = c.grantFloor;
   if (!floor || (settled.answer !== 'allow' && settled.answer !== 'allowForSession')) return;
   const granted = ask.kind === 'permissions' ? settled.granted : ask.kind === 'command' ? ask.requested : null;
@@ -110,7 +124,11 @@ function tookSteer(c: ChatInside, text: string): void {
 /** Records and shows a server request answered -32601 (never dropped silently). */
 export function noteUnknown(c: ChatInside, method: string): void {
   c.deps.audit.append({ at: new Date().toISOString(), chatId: c.deps.chatId, profile: c.deps.profile, event: 'refused-unknown', kind: 'unknown', method });
-  c.transcript.push({ type: 'notice', id: c.transcript.localId('notice'), text: `Codex sent a request Angelia does not know (${method}); it was answered "unsupported".` });
+  c.transcript.push({
+    type: 'notice',
+    id: c.transcript.localId('notice'),
+    text: `Codex sent a request Angelia does not know (${method}); it was answered "unsupported".`,
+  });
 }
 
 /** One server request of `conn`: answered at once, or through the broker (the chat "needs you" meanwhile). */
@@ -118,7 +136,10 @@ export async function onServerRequest(c: ChatInside, conn: CodexConnection, meth
   // A detached process is being stopped: nothing it asks is shown or run.
   if (!c.isCurrent(conn)) throw new ResponseError(-32603, `this Codex process is no longer attached to Angelia's chat ${c.deps.chatId}`);
   const ask = classifyServerRequest(method, params, {
-    fileChanges: c.fileChanges, onRequest: c.onRequest, ...(c.grantFloor ? { floor: c.grantFloor } : {}), ...(c.sandboxCtx ? { sandbox: c.sandboxCtx } : {}),
+    fileChanges: c.fileChanges,
+    onRequest: c.onRequest,
+    ...(c.grantFloor ? { floor: c.grantFloor } : {}),
+    ...(c.sandboxCtx ? { sandbox: c.sandboxCtx } : {}),
     granted: () => c.grants.map((g) => g.place),
   });
   const base = { chatId: c.deps.chatId, profile: c.deps.profile, at: new Date().toISOString() };

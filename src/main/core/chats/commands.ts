@@ -76,7 +76,11 @@ export function extraTextRefusal(cmd: ParsedCommand): string | null {
 /** The `/help` text. */
 export function helpText(): string {
   const lines = Object.entries(COMMANDS).map(([name, help]) => `/${name} — ${help}`);
-  return ['Commands (answered by Angelia, no model tokens):', ...lines, 'To send the agent a message that starts with "/", start it with "//" (//usr is missing → /usr is missing).'].join('\n');
+  return [
+    'Commands (answered by Angelia, no model tokens):',
+    ...lines,
+    'To send the agent a message that starts with "/", start it with "//" (//usr is missing → /usr is missing).',
+  ].join('\n');
 }
 
 /** The first 8 characters of an id, as ids are shown. */
@@ -99,7 +103,10 @@ export function sessionRef(row: SessionRow, among: readonly string[] = []): stri
  */
 export function sessionsText(rows: SessionRow[], activeId: string | null, among: readonly string[] = rows.map((r) => r.id)): string {
   if (!rows.length) return 'No sessions yet.';
-  const lines = rows.map((r, i) => `${i + 1}. ${r.threadId ? shortId(r.id, among) : 'new'}${r.id === activeId ? ' *' : ''} · ${r.turns} turn${r.turns === 1 ? '' : 's'} · ${r.label || '(no message yet)'}`);
+  const lines = rows.map(
+    (r, i) =>
+      `${i + 1}. ${r.threadId ? shortId(r.id, among) : 'new'}${r.id === activeId ? ' *' : ''} · ${r.turns} turn${r.turns === 1 ? '' : 's'} · ${r.label || '(no message yet)'}`,
+  );
   return ['Sessions (* = active). /resume <n|id> switches.', ...lines].join('\n');
 }
 
@@ -132,9 +139,22 @@ export interface StatusFacts {
  */
 export function statusText(f: StatusFacts): string {
   const s = f.session;
-  const first = [`angelia · profile ${f.profile}`, s ? `session ${s.threadId ? shortId(s.id) : 'new (its id comes with the first message)'} · ${s.turns} turn${s.turns === 1 ? '' : 's'}` : 'no session yet',
-    f.codexVersion ? `codex ${f.codexVersion}` : 'codex not started yet', f.model ? `model ${f.model} (${f.modelSource})` : null,
-    f.effort ? `effort ${f.effort}${f.effortSource ? ` (${f.effortSource})` : ''}` : null].filter(Boolean).join(' · ');
-  const second = [s ? `last used ${s.last_used_at}` : null, f.warm ? 'warm' : f.down ? `cold (${f.down})` : 'cold', f.running ? 'a turn is running' : null, `${f.queued} queued`].filter(Boolean).join(' · ');
+  const first = [
+    `angelia · profile ${f.profile}`,
+    s ? `session ${s.threadId ? shortId(s.id) : 'new (its id comes with the first message)'} · ${s.turns} turn${s.turns === 1 ? '' : 's'}` : 'no session yet',
+    f.codexVersion ? `codex ${f.codexVersion}` : 'codex not started yet',
+    f.model ? `model ${f.model} (${f.modelSource})` : null,
+    f.effort ? `effort ${f.effort}${f.effortSource ? ` (${f.effortSource})` : ''}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const second = [
+    s ? `last used ${s.last_used_at}` : null,
+    f.warm ? 'warm' : f.down ? `cold (${f.down})` : 'cold',
+    f.running ? 'a turn is running' : null,
+    `${f.queued} queued`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return [first, second, `sandbox: ${f.sandbox}`, `${f.sessions} session${f.sessions === 1 ? '' : 's'} in history`].join('\n');
 }

@@ -169,7 +169,10 @@ const sessionName = (s: ExportSession, among: readonly string[]): string => `ses
 export function chronological(turns: readonly unknown[]): unknown[] {
   const at = turns.map((t) => readTurn(t).startedAt);
   if (at.some((a) => a === null)) return [...turns];
-  return turns.map((t, i) => ({ t, i, a: at[i] as number })).sort((x, y) => x.a - y.a || x.i - y.i).map((x) => x.t);
+  return turns
+    .map((t, i) => ({ t, i, a: at[i] as number }))
+    .sort((x, y) => x.a - y.a || x.i - y.i)
+    .map((x) => x.t);
 }
 
 /**
@@ -179,7 +182,11 @@ export function chronological(turns: readonly unknown[]): unknown[] {
  * Error when Codex answers without a `data` list. Stops with a warning when Codex repeats a cursor or
  * after `EXPORT_MAX_PAGES` pages.
  */
-export async function readThreadTurns(conn: CodexConnection, threadId: string, opts: { pageSize?: number; timeoutMs?: number } = {}): Promise<{ turns: unknown[]; warnings: string[] }> {
+export async function readThreadTurns(
+  conn: CodexConnection,
+  threadId: string,
+  opts: { pageSize?: number; timeoutMs?: number } = {},
+): Promise<{ turns: unknown[]; warnings: string[] }> {
   const limit = Math.max(1, Math.floor(opts.pageSize ?? EXPORT_PAGE_SIZE));
   const turns: unknown[] = [];
   const warnings: string[] = [];
@@ -224,7 +231,12 @@ function readHint(message: string): string {
  * no rows gives a warning; items not understood are counted per session in a warning naming their
  * kinds and Codex's version (nothing disappears silently).
  */
-export async function readSessionRows(conn: CodexConnection | null, sessions: ExportSession[], meta: { chat: string; profile: string }, opts: ReadOptions): Promise<ExportResult> {
+export async function readSessionRows(
+  conn: CodexConnection | null,
+  sessions: ExportSession[],
+  meta: { chat: string; profile: string },
+  opts: ReadOptions,
+): Promise<ExportResult> {
   const rows: ExportRow[] = [];
   const warnings: string[] = [];
   const notes: string[] = [];
@@ -260,18 +272,36 @@ export async function readSessionRows(conn: CodexConnection | null, sessions: Ex
     const count = [...unknown.values()].reduce((a, b) => a + b, 0);
     if (count) {
       const kinds = [...unknown.entries()].map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(', ');
-      warnings.push(`${name(s)}: ${count} item${count === 1 ? '' : 's'} not understood (${kinds}), left out: Codex ${conn.version ?? '(version unknown)'} may be newer than this Angelia supports (codex 0.169.0)`);
+      warnings.push(
+        `${name(s)}: ${count} item${count === 1 ? '' : 's'} not understood (${kinds}), left out: Codex ${conn.version ?? '(version unknown)'} may be newer than this Angelia supports (codex 0.169.0)`,
+      );
     }
-    if (partial) warnings.push(`${name(s)}: Codex gave only a summary of the items of ${partial} turn${partial === 1 ? '' : 's'}; tool calls may be missing from them`);
+    if (partial)
+      warnings.push(`${name(s)}: Codex gave only a summary of the items of ${partial} turn${partial === 1 ? '' : 's'}; tool calls may be missing from them`);
     if (!turns.length) warnings.push(`${name(s)}: Codex returned no turns for thread ${s.threadId}; nothing exported from it`);
-    else if (rows.length === before) warnings.push(`${name(s)}: ${turns.length} turn${turns.length === 1 ? '' : 's'} read from thread ${s.threadId}, but none held anything to export`);
+    else if (rows.length === before)
+      warnings.push(`${name(s)}: ${turns.length} turn${turns.length === 1 ? '' : 's'} read from thread ${s.threadId}, but none held anything to export`);
   }
   return { rows, warnings, notes, failed };
 }
 
 /** JSON Lines: one row per line (keys in README "Export" order), each line ending with "\n"; "" for no rows. */
 export function toJsonl(rows: ExportRow[]): string {
-  return rows.map((r) => JSON.stringify({ ts: r.ts, chat: r.chat, profile: r.profile, backend: r.backend, session: r.session, role: r.role, text: r.text, ...(r.tools ? { tools: r.tools } : {}) }) + '\n').join('');
+  return rows
+    .map(
+      (r) =>
+        JSON.stringify({
+          ts: r.ts,
+          chat: r.chat,
+          profile: r.profile,
+          backend: r.backend,
+          session: r.session,
+          role: r.role,
+          text: r.text,
+          ...(r.tools ? { tools: r.tools } : {}),
+        }) + '\n',
+    )
+    .join('');
 }
 
 /** `2026-11-30T21:30:37.000Z` → `2026-11-30 21:30:37 UTC`; "" for null. */

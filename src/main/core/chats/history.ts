@@ -27,7 +27,11 @@ export async function loadHistory(c: ChatInside): Promise<void> {
   const threadId = row.threadId;
   const { count, items: past } = await readPast(c, threadId, { skipOwn: true, idPrefix: 'history-' });
   if (!count) return;
-  past.unshift({ type: 'notice', id: c.transcript.localId('history'), text: `Earlier in this session (${turnsText(count)}, read from Codex's record of thread ${id8(threadId)}):` });
+  past.unshift({
+    type: 'notice',
+    id: c.transcript.localId('history'),
+    text: `Earlier in this session (${turnsText(count)}, read from Codex's record of thread ${id8(threadId)}):`,
+  });
   c.transcript.prepend(past);
   c.changed();
 }
@@ -40,7 +44,11 @@ export async function loadHistory(c: ChatInside): Promise<void> {
 export async function showResumed(c: ChatInside, threadId: string): Promise<void> {
   const { count, items } = await readPast(c, threadId, { skipOwn: false, idPrefix: `history-${c.transcript.localId('r')}-` });
   if (!count) return;
-  c.transcript.push({ type: 'notice', id: c.transcript.localId('history'), text: `This session so far (${turnsText(count)}, read from Codex's record of thread ${id8(threadId)}):` });
+  c.transcript.push({
+    type: 'notice',
+    id: c.transcript.localId('history'),
+    text: `This session so far (${turnsText(count)}, read from Codex's record of thread ${id8(threadId)}):`,
+  });
   for (const item of items) c.transcript.push(item);
   c.changed();
 }

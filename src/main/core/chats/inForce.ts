@@ -24,7 +24,7 @@ export interface ForceBasis {
 export function inForce(row: SessionRow | null, b: ForceBasis): InForce {
   const model = row?.model ?? b.baseModel;
   const modelSource = row?.model ? 'this session' : b.baseSource;
-  const info = model ? b.catalog.find((m) => m.id.toLowerCase() === model.toLowerCase()) ?? null : null;
+  const info = model ? (b.catalog.find((m) => m.id.toLowerCase() === model.toLowerCase()) ?? null) : null;
   const offered = (e: string): boolean => !info?.efforts.length || info.efforts.includes(e);
   if (row?.effort && offered(row.effort)) return { model, modelSource, effort: row.effort, effortSource: 'this session' };
   const set = b.configuredEffort;

@@ -150,4 +150,3 @@ export interface ChatInside {
   isCurrent(conn: CodexConnection): boolean;
   currentMode(): NonNullable<ChatView['mode']>;
 }
-

@@ -66,13 +66,21 @@ export function deriveChatMode(input: { running: boolean; attested: AttestedMode
   const { running, attested, table } = input;
   if (running && attested) {
     return {
-      source: 'attested', permissionMode: attested.permissionMode, approvalPolicy: attested.approvalPolicy,
-      sandbox: attested.sandbox, attestedAt: attested.at, tableChanged: tableChangedNotice(attested, table),
+      source: 'attested',
+      permissionMode: attested.permissionMode,
+      approvalPolicy: attested.approvalPolicy,
+      sandbox: attested.sandbox,
+      attestedAt: attested.at,
+      tableChanged: tableChangedNotice(attested, table),
     };
   }
   return {
-    source: 'next-start', permissionMode: table?.permissionMode ?? null, approvalPolicy: table?.approvalPolicy ?? null,
-    sandbox: table ? (table.sandboxed ? 'managed' : 'disabled') : null, attestedAt: null, tableChanged: null,
+    source: 'next-start',
+    permissionMode: table?.permissionMode ?? null,
+    approvalPolicy: table?.approvalPolicy ?? null,
+    sandbox: table ? (table.sandboxed ? 'managed' : 'disabled') : null,
+    attestedAt: null,
+    tableChanged: null,
   };
 }
 

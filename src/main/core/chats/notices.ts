@@ -45,15 +45,19 @@ type Texts = { [C in NoticeCode]: (n: Extract<Notice, { code: C }>) => string };
 const TEXTS: Texts = {
   'nothing-running': (n) => (n.dropped ? `Nothing was running.${n.dropped}` : 'Nothing running.'),
   'already-stopping': (n) => `Already stopping the current ${n.compact ? 'compaction' : 'turn'}.${n.dropped}`,
-  'stopped-unsent': (n) => `Stopped: ${n.what} was not sent to the agent${n.codexStarting ? ' (Codex goes on starting, for the next message)' : ''}.${n.dropped}`,
+  'stopped-unsent': (n) =>
+    `Stopped: ${n.what} was not sent to the agent${n.codexStarting ? ' (Codex goes on starting, for the next message)' : ''}.${n.dropped}`,
   'stopping-requested': (n) => `Stopping: ${n.what} had just been handed to Codex; its turn is interrupted as soon as Codex confirms it started.${n.dropped}`,
   stopped: (n) => (n.stopped ? `Stopped.${n.dropped}` : `Nothing was running any more.${n.dropped}`),
   'deny-and-stop-dropped': (n) => `"Deny and stop" ends the turn; like /stop, it drops the queue.${n.dropped}`,
   'queue-full': () => `this chat already holds ${MAX_QUEUE} messages; wait for the agent to work through them`,
-  busy: (n) => `${n.what}${n.queued ? ` (and ${n.queued} queued)` : ''} in this chat, so ${n.cmd} did not run and nothing was dropped. Send /stop first (it stops the turn and drops the queue), or wait until it ends; then ${n.cmd} again.`,
-  'stall-half': (n) => `No output from the agent for ${minutesText(n.ms / 2)}; the turn is stopped at ${minutesText(n.ms)} (turn_stall_minutes) unless something arrives.`,
+  busy: (n) =>
+    `${n.what}${n.queued ? ` (and ${n.queued} queued)` : ''} in this chat, so ${n.cmd} did not run and nothing was dropped. Send /stop first (it stops the turn and drops the queue), or wait until it ends; then ${n.cmd} again.`,
+  'stall-half': (n) =>
+    `No output from the agent for ${minutesText(n.ms / 2)}; the turn is stopped at ${minutesText(n.ms)} (turn_stall_minutes) unless something arrives.`,
   'stall-stopped': (n) => `Stopped: no output from the agent for ${minutesText(n.ms)} (turn_stall_minutes).`,
-  'ghost-approval': () => 'Codex says this turn waits for an approval, but Angelia never received that request, so there is nothing to answer. /stop ends the turn.',
+  'ghost-approval': () =>
+    'Codex says this turn waits for an approval, but Angelia never received that request, so there is nothing to answer. /stop ends the turn.',
   'not-delivered': (n) => `Not delivered: “${n.shown}” — the turn ${n.how} before the agent read it. Send it again if you still want it.`,
 };
 

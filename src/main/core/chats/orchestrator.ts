@@ -14,7 +14,18 @@
  * the new accepted table as `table:accept` does (`acceptedChanged`).
  */
 import { join } from 'node:path';
-import type { AnswerOutcome, AnswerSource, AppEvent, ApprovalAnswer, ApprovalView, ChatItem, ChatView, CoreApi, ProfileView, SessionView } from '../../../shared/contract';
+import type {
+  AnswerOutcome,
+  AnswerSource,
+  AppEvent,
+  ApprovalAnswer,
+  ApprovalView,
+  ChatItem,
+  ChatView,
+  CoreApi,
+  ProfileView,
+  SessionView,
+} from '../../../shared/contract';
 import { AppFailure } from '../../../shared/result';
 import { ApprovalBroker, type AnswerOptions } from '../approvals/broker';
 import { fileAudit, type AuditSink } from '../approvals/audit';
@@ -99,7 +110,10 @@ export class Orchestrator {
     return compareWithAccepted(this.opts.paths, { home: this.opts.paths.home, env: this.opts.env });
   }
 
-  private constructor(private readonly opts: OrchestratorOptions, table: LoadedTable) {
+  private constructor(
+    private readonly opts: OrchestratorOptions,
+    table: LoadedTable,
+  ) {
     this.table = table;
     this.profiles = new ProfileService({ paths: opts.paths, env: opts.env });
     this.audit = opts.audit ?? fileAudit(opts.paths.auditLog);
@@ -128,13 +142,25 @@ export class Orchestrator {
   chat(chatId: string): Chat {
     const existing = this.chats.get(chatId);
     if (existing) return existing;
-    if (!this.table.profiles[chatId]) throw new AppFailure({ code: 'unknown-chat', message: `no chat or profile named "${chatId}"`, where: this.opts.paths.tableFile, fix: `chats: ${[...this.chats.keys()].join(', ') || '(none)'}` });
+    if (!this.table.profiles[chatId])
+      throw new AppFailure({
+        code: 'unknown-chat',
+        message: `no chat or profile named "${chatId}"`,
+        where: this.opts.paths.tableFile,
+        fix: `chats: ${[...this.chats.keys()].join(', ') || '(none)'}`,
+      });
     return this.open(chatId, chatId);
   }
 
   /** A new chat on a profile, with its own sessions (id `<profile>-<n>`). Throws AppFailure for an unknown profile. */
   createChat(profileName: string): Chat {
-    if (!this.table.profiles[profileName]) throw new AppFailure({ code: 'unknown-profile', message: `no profile named "${profileName}"`, where: this.opts.paths.tableFile, fix: `profiles: ${Object.keys(this.table.profiles).join(', ') || '(none)'}` });
+    if (!this.table.profiles[profileName])
+      throw new AppFailure({
+        code: 'unknown-profile',
+        message: `no profile named "${profileName}"`,
+        where: this.opts.paths.tableFile,
+        fix: `profiles: ${Object.keys(this.table.profiles).join(', ') || '(none)'}`,
+      });
     let n = 2;
     while (this.chats.has(`${profileName}-${n}`) || this.table.profiles[`${profileName}-${n}`]) n++;
     const chatId = `${profileName}-${n}`;
@@ -146,7 +172,8 @@ export class Orchestrator {
     const profile = this.table.profiles[profileName];
     if (!profile) throw new AppFailure({ code: 'unknown-profile', message: `no profile named "${profileName}"`, where: this.opts.paths.tableFile });
     const chat = new Chat({
-      chatId, profile: profile.name,
+      chatId,
+      profile: profile.name,
       plan: () => planLaunch({ table: this.table, profile: profile.name, chatId, paths: this.opts.paths, env: this.opts.env }),
       startCodex: async (spec) => {
         // Every child is recorded in <state>/private/children.json from its spawn to its exit (for orphans.ts).
@@ -154,12 +181,18 @@ export class Orchestrator {
         const conn = await this.opts.startCodex(tracked);
         this.codexVersion = conn.version;
         // What the next `angelia run` of this chat may start before its own plan is ready (prespawn.ts).
-        rememberLaunch(this.opts.paths.stateDir, chatId, spec, this.opts.env, [this.opts.paths.acceptedTable, guardPath(this.opts.paths.stateDir, profile.name)]);
+        rememberLaunch(this.opts.paths.stateDir, chatId, spec, this.opts.env, [
+          this.opts.paths.acceptedTable,
+          guardPath(this.opts.paths.stateDir, profile.name),
+        ]);
         return conn;
       },
-      broker: this.broker, audit: this.audit, sessions: this.sessions,
+      broker: this.broker,
+      audit: this.audit,
+      sessions: this.sessions,
       emit: (e: AppEvent) => this.hub.emit(e),
-      timing: this.timing, models: this.models,
+      timing: this.timing,
+      models: this.models,
       exportDir: join(this.opts.paths.stateDir, 'exports'),
       threadHeldElsewhere: (threadId) => [...this.chats.values()].find((c) => c.id !== chatId && c.liveThread === threadId)?.id ?? null,
       profileNow: () => this.profileNow(profile.name),
@@ -184,14 +217,21 @@ export class Orchestrator {
   sessionViews(chatId: string): SessionView[] {
     this.chat(chatId);
     const active = this.sessions.active(chatId)?.id ?? null;
-    return this.sessions.list(chatId).map((r) => ({ id: r.id, threadId: r.threadId, label: r.label, turns: r.turns, lastUsedAt: r.last_used_at, active: r.id === active }));
+    return this.sessions
+      .list(chatId)
+      .map((r) => ({ id: r.id, threadId: r.threadId, label: r.label, turns: r.turns, lastUsedAt: r.last_used_at, active: r.id === active }));
   }
 
   /** Every profile of the table. */
   profileViews(): ProfileView[] {
     return Object.values(this.table.profiles).map((p) => ({
-      name: p.name, cwd: p.cwd, permissionMode: p.permissionMode, sandboxed: p.sandbox,
-      addDirs: p.addDirs, model: p.model, effort: p.effort,
+      name: p.name,
+      cwd: p.cwd,
+      permissionMode: p.permissionMode,
+      sandboxed: p.sandbox,
+      addDirs: p.addDirs,
+      model: p.model,
+      effort: p.effort,
     }));
   }
 
@@ -203,8 +243,9 @@ export class Orchestrator {
   async useTable(table: LoadedTable): Promise<void> {
     const before = this.table;
     this.table = table;
-    const names = [...new Set([...Object.keys(before.profiles), ...Object.keys(table.profiles)])]
-      .filter((n) => JSON.stringify(before.profiles[n] ?? null) !== JSON.stringify(table.profiles[n] ?? null));
+    const names = [...new Set([...Object.keys(before.profiles), ...Object.keys(table.profiles)])].filter(
+      (n) => JSON.stringify(before.profiles[n] ?? null) !== JSON.stringify(table.profiles[n] ?? null),
+    );
     for (const name of Object.keys(table.profiles)) {
       if (!this.chats.has(name)) this.hub.emit({ event: 'chat:updated', payload: this.chat(name).view() });
     }
@@ -230,13 +271,15 @@ export class Orchestrator {
    */
   async acceptedChanged(): Promise<void> {
     const key = (t: LoadedTable): string => JSON.stringify([t.defaults, t.capabilities, t.profiles]);
-    const run = this.acceptedReload.then(async () => {
-      if (this.closed) return;
-      const table = await readAccepted(this.opts.paths, { home: this.opts.paths.home, env: this.opts.env }).catch(() => null);
-      if (this.closed) return;
-      if (table && key(table) !== key(this.table)) await this.useTable(table);
-      else await this.emitTableChanged();
-    }).catch(() => undefined);
+    const run = this.acceptedReload
+      .then(async () => {
+        if (this.closed) return;
+        const table = await readAccepted(this.opts.paths, { home: this.opts.paths.home, env: this.opts.env }).catch(() => null);
+        if (this.closed) return;
+        if (table && key(table) !== key(this.table)) await this.useTable(table);
+        else await this.emitTableChanged();
+      })
+      .catch(() => undefined);
     this.acceptedReload = run;
     return run;
   }
@@ -284,7 +327,13 @@ export class Orchestrator {
   async attach(chatId: string, name: string, dataBase64: string): Promise<{ path: string }> {
     const profileName = this.chat(chatId).view().profile;
     const profile = this.table.profiles[profileName];
-    if (!profile) throw new AppFailure({ code: 'unknown-profile', message: `the profile "${profileName}" of chat "${chatId}" is no longer in the table`, where: this.opts.paths.tableFile, fix: 'attach the file in a chat of a profile that exists' });
+    if (!profile)
+      throw new AppFailure({
+        code: 'unknown-profile',
+        message: `the profile "${profileName}" of chat "${chatId}" is no longer in the table`,
+        where: this.opts.paths.tableFile,
+        fix: 'attach the file in a chat of a profile that exists',
+      });
     return { path: await attachFile(profile.cwd, name, dataBase64) };
   }
 
@@ -307,7 +356,10 @@ export class Orchestrator {
     opts.signal?.addEventListener('abort', relay, { once: true });
     if (opts.signal?.aborted) stop.abort();
     const running = askReadOnly({
-      plan, text, timeoutMs: opts.timeoutMs, signal: stop.signal,
+      plan,
+      text,
+      timeoutMs: opts.timeoutMs,
+      signal: stop.signal,
       threadId: row?.started && row.threadId ? row.threadId : null,
       model: row?.model ?? null,
       effort: row?.effort ?? this.table.profiles[profileName]?.effort ?? null,
@@ -422,13 +474,22 @@ export class Orchestrator {
         'profiles:create': async ({ draft, starterClaudeMd }) => this.saved(async (use) => this.profiles.create(draft, starterClaudeMd, use)),
         'profiles:policy': async ({ name }) => ({ ...(await this.profiles.policy(name, this.attestationOf(name))), running: this.runningOf(name) }),
         'profiles:verify': async ({ name }) => this.profiles.verify(name),
-        'models:list': async ({ profile }) => listModels({
-          table: this.table, profile, chatId: profile, paths: this.opts.paths, env: this.opts.env, catalog: this.models,
-          start: (spec) => {
-            const tracked: CodexStartSpec = { ...spec, track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId: `models:${profile}`, bin: spec.bin }) };
-            return this.opts.startCodex(tracked);
-          },
-        }),
+        'models:list': async ({ profile }) =>
+          listModels({
+            table: this.table,
+            profile,
+            chatId: profile,
+            paths: this.opts.paths,
+            env: this.opts.env,
+            catalog: this.models,
+            start: (spec) => {
+              const tracked: CodexStartSpec = {
+                ...spec,
+                track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId: `models:${profile}`, bin: spec.bin }),
+              };
+              return this.opts.startCodex(tracked);
+            },
+          }),
         'table:changes': async () => this.profiles.tableChanges(),
         'table:accept': async () => {
           const { view, table } = await this.profiles.accept();

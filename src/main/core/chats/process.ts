@@ -49,7 +49,11 @@ export async function startProcess(c: ChatInside): Promise<void> {
   const plan = await c.deps.plan();
   c.lastPlan = plan;
   if (!plan.sandboxed) {
-    c.transcript.push({ type: 'warning', id: c.transcript.localId('full-access'), text: `⚠ FULL ACCESS: the profile ${c.deps.profile} has sandbox = false, so this agent starts with no sandbox: it can read, change and delete anything you can, and run any command${plan.onRequest ? '' : ' without asking'}.` });
+    c.transcript.push({
+      type: 'warning',
+      id: c.transcript.localId('full-access'),
+      text: `⚠ FULL ACCESS: the profile ${c.deps.profile} has sandbox = false, so this agent starts with no sandbox: it can read, change and delete anything you can, and run any command${plan.onRequest ? '' : ' without asking'}.`,
+    });
   }
   c.onRequest = plan.onRequest;
   c.grantFloor = plan.grantFloor;
@@ -85,12 +89,19 @@ export async function startProcess(c: ChatInside): Promise<void> {
 /** A resume that failed: `thread-busy` or `resume-failed` thrown, or a fresh start (said in the chat) when the rollout is gone. */
 function resumeFailed(c: ChatInside, threadId: string, msg: string): 'fresh' {
   if (/active writer|already (?:has|in use|loaded|running)|locked|in use/i.test(msg)) {
-    throw new AppFailure({ code: 'thread-busy', message: `This conversation (${id8(threadId)}) is open in another Codex client: close it there, or start a new session with /new; it stays reachable with /resume. (Codex said: ${msg})` });
+    throw new AppFailure({
+      code: 'thread-busy',
+      message: `This conversation (${id8(threadId)}) is open in another Codex client: close it there, or start a new session with /new; it stays reachable with /resume. (Codex said: ${msg})`,
+    });
   }
   if (/^refused:/i.test(msg) || !/no rollout|not found|unknown thread|does not exist/i.test(msg)) {
     throw new AppFailure({ code: 'resume-failed', message: `the session ${threadId} could not be resumed: ${msg}` });
   }
-  c.transcript.push({ type: 'notice', id: c.transcript.localId('notice'), text: 'The previous conversation of this session was not found on disk, so this is a fresh start. /resume lists older sessions.' });
+  c.transcript.push({
+    type: 'notice',
+    id: c.transcript.localId('notice'),
+    text: 'The previous conversation of this session was not found on disk, so this is a fresh start. /resume lists older sessions.',
+  });
   return 'fresh';
 }
 
@@ -103,30 +114,39 @@ async function attestAndOpen(c: ChatInside, conn: CodexConnection, plan: LaunchP
   });
   let row = c.deps.sessions.active(c.deps.chatId);
   let rowId = '';
-  const opened = await openAttestedSession(conn, plan, { kind: 'start' }, {
-    versionOk: () => (c.codexVersion = conn.version),
-    checked: (config) => {
-      const planModel = typeof plan.threadParams.model === 'string' ? plan.threadParams.model : null;
-      const inConfig = configModel(config);
-      c.baseSource = planModel ? 'profile' : 'codex default';
-      c.baseModel = planModel ?? inConfig.model;
-      const configEffort = inConfig.effort;
-      c.configuredEffort = plan.effort ? { effort: plan.effort, source: 'profile' } : configEffort ? { effort: configEffort, source: 'codex config' } : null;
-      row = c.deps.sessions.ensureActive(c.deps.chatId, c.deps.profile);
-      rowId = row.id;
-      const params = row.model ? { model: row.model } : {};
-      if (!row.started || !row.threadId) return { params };
-      const holder = c.deps.threadHeldElsewhere(row.threadId);
-      if (holder) throw new AppFailure({ code: 'thread-busy', message: `This conversation is open in the chat "${holder}" of this Angelia; one conversation runs in one chat at a time. Start a new session here with /new.` });
-      return { params, target: { kind: 'resume', threadId: row.threadId } };
+  const opened = await openAttestedSession(
+    conn,
+    plan,
+    { kind: 'start' },
+    {
+      versionOk: () => (c.codexVersion = conn.version),
+      checked: (config) => {
+        const planModel = typeof plan.threadParams.model === 'string' ? plan.threadParams.model : null;
+        const inConfig = configModel(config);
+        c.baseSource = planModel ? 'profile' : 'codex default';
+        c.baseModel = planModel ?? inConfig.model;
+        const configEffort = inConfig.effort;
+        c.configuredEffort = plan.effort ? { effort: plan.effort, source: 'profile' } : configEffort ? { effort: configEffort, source: 'codex config' } : null;
+        row = c.deps.sessions.ensureActive(c.deps.chatId, c.deps.profile);
+        rowId = row.id;
+        const params = row.model ? { model: row.model } : {};
+        if (!row.started || !row.threadId) return { params };
+        const holder = c.deps.threadHeldElsewhere(row.threadId);
+        if (holder)
+          throw new AppFailure({
+            code: 'thread-busy',
+            message: `This conversation is open in the chat "${holder}" of this Angelia; one conversation runs in one chat at a time. Start a new session here with /new.`,
+          });
+        return { params, target: { kind: 'resume', threadId: row.threadId } };
+      },
+      threadError: (msg, target) => resumeFailed(c, target.kind === 'start' ? '' : target.threadId, msg),
+      beforeStart: () => {
+        if (row?.started) rowId = c.deps.sessions.startNew(c.deps.chatId, c.deps.profile).id;
+      },
+      attested: (enforcement) => (c.enforcement = enforcement),
+      threadIdFallback: () => row?.threadId ?? null,
     },
-    threadError: (msg, target) => resumeFailed(c, target.kind === 'start' ? '' : target.threadId, msg),
-    beforeStart: () => {
-      if (row?.started) rowId = c.deps.sessions.startNew(c.deps.chatId, c.deps.profile).id;
-    },
-    attested: (enforcement) => (c.enforcement = enforcement),
-    threadIdFallback: () => row?.threadId ?? null,
-  });
+  );
   const answer = readThreadAnswer(opened.answer);
   // What Codex reports in force wins over what was asked (a mode shown must be the mode in force).
   if (!row?.model) c.baseModel = answer.model ?? c.baseModel;
@@ -136,7 +156,9 @@ async function attestAndOpen(c: ChatInside, conn: CodexConnection, plan: LaunchP
   c.attestedMode = {
     permissionMode: c.planProfile?.permissionMode ?? null,
     approvalPolicy: approvalWord(answer.approvalPolicy) ?? plan.expect.approvalPolicy,
-    sandbox: opened.enforcement, at: c.attestedAt, fingerprint: c.planProfile?.fingerprint ?? null,
+    sandbox: opened.enforcement,
+    at: c.attestedAt,
+    fingerprint: c.planProfile?.fingerprint ?? null,
   };
   c.rowId = c.deps.sessions.bindThread(c.deps.chatId, rowId, opened.threadId, opened.enforcement).id;
   c.conn = conn;
@@ -155,13 +177,17 @@ function onExit(c: ChatInside, conn: CodexConnection, exit: CodexExit): void {
   c.down = 'crashed';
   const cur = c.turn.current;
   // What the crash cut off is told again when Codex runs next (a first turn's retry clears it).
-  if (cur && cur.phase !== 'starting' && cur.era === c.turn.era) c.killedTurn = cur.work.kind === 'compact' ? 'The compaction' : `The turn of ${quote(cur.work.text)}`;
+  if (cur && cur.phase !== 'starting' && cur.era === c.turn.era)
+    c.killedTurn = cur.work.kind === 'compact' ? 'The compaction' : `The turn of ${quote(cur.work.text)}`;
   c.refusal = verdict.allowed ? null : c.crashes.message(verdict);
   const next = c.refusal ?? 'Restart it, or send a message: either starts it again and resumes this conversation.';
   c.transcript.push({
-    type: 'error', id: c.transcript.localId('exit'), message: `Codex exited (${how}). ${next}`,
+    type: 'error',
+    id: c.transcript.localId('exit'),
+    message: `Codex exited (${how}). ${next}`,
     // The lines of this process's recent stderr that say why (crashDetail), never its routine log lines.
-    detail: cause, kind: 'crashed',
+    detail: cause,
+    kind: 'crashed',
     ...(verdict.allowed ? { action: 'restart' as const } : {}),
   });
   c.turnWaiter?.({ turnId: c.turn.turnId, status: 'failed', message: `Codex exited (${how})`, errorInfo: null, exited: true });

@@ -15,7 +15,8 @@ export function failStart(c: ChatInside, e: unknown, dropped: number): void {
   c.refusal = `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'}${error.fix ? ` Fix: ${error.fix}` : ''}`;
   const busy = error.code === 'thread-busy';
   c.transcript.push({
-    type: 'error', id: c.transcript.localId('refused'),
+    type: 'error',
+    id: c.transcript.localId('refused'),
     message: busy ? c.refusal : `This chat's agent was not started: ${c.refusal}`,
     detail: `Nothing was sent to it${dropped ? ` (${dropped} queued message(s) dropped)` : ''}.`,
     kind: busy ? 'threadBusy' : error.code === 'refused' ? 'refused' : 'startFailed',
@@ -39,7 +40,9 @@ export async function restartCodex(c: ChatInside): Promise<boolean> {
   if (c.conn) {
     if (!c.currentMode().tableChanged) return true;
     if (c.turn.current || c.turn.queue.length || c.starting) {
-      c.notice('The profile changed, but a turn is running or messages wait in this chat, so it was not restarted. Send /stop first (or wait until it ends), then Restart.');
+      c.notice(
+        'The profile changed, but a turn is running or messages wait in this chat, so it was not restarted. Send /stop first (or wait until it ends), then Restart.',
+      );
       return false;
     }
     await c.stopProcess();
@@ -47,7 +50,11 @@ export async function restartCodex(c: ChatInside): Promise<boolean> {
   }
   try {
     await c.ensureStarted();
-    c.notice(applying ? `Codex was restarted with the profile as the table has it now: ${modePhrase(c.currentMode())}. The conversation continues where it was.` : 'Codex is running again; the conversation continues where it was.');
+    c.notice(
+      applying
+        ? `Codex was restarted with the profile as the table has it now: ${modePhrase(c.currentMode())}. The conversation continues where it was.`
+        : 'Codex is running again; the conversation continues where it was.',
+    );
     if (!c.turn.current) c.changed('idle');
     c.armIdle();
     return true;

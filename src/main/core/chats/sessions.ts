@@ -100,7 +100,10 @@ function described(row: SessionRow, among: readonly string[]): string {
 
 /** Up to 10 rows `described`, then how many more. */
 function describedList(rows: readonly SessionRow[], among: readonly string[]): string {
-  const shown = rows.slice(0, 10).map((r) => described(r, among)).join(', ');
+  const shown = rows
+    .slice(0, 10)
+    .map((r) => described(r, among))
+    .join(', ');
   return rows.length > 10 ? `${shown} and ${rows.length - 10} more` : shown;
 }
 
@@ -112,24 +115,42 @@ function describedList(rows: readonly SessionRow[], among: readonly string[]): s
  * person: too short, none matched, or `"<sel>" is ambiguous: matches N sessions (…)` listing them. Hints
  * name a real id of `rows`. `how` words the hint: the command to repeat (`/resume`, `--session`).
  */
-export function findSession(rows: readonly SessionRow[], selector: string, opts: { indexRows?: readonly SessionRow[]; how?: string } = {}): { row: SessionRow } | { error: string } {
+export function findSession(
+  rows: readonly SessionRow[],
+  selector: string,
+  opts: { indexRows?: readonly SessionRow[]; how?: string } = {},
+): { row: SessionRow } | { error: string } {
   const how = opts.how ?? '/resume';
   const ids = rows.map((r) => r.id);
-  const sel = selector.trim().replace(/^(…|\.\.\.)/, '').toLowerCase();
+  const sel = selector
+    .trim()
+    .replace(/^(…|\.\.\.)/, '')
+    .toLowerCase();
   const example = rows.find((r) => r.threadId);
   const hint = example ? ` (e.g. ${how} ${shortId(example.id, ids).replace(/^…/, '')})` : how === '/resume' && rows.length ? ' (e.g. /resume 1)' : '';
   if (opts.indexRows && /^\d{1,2}$/.test(sel)) {
     const row = opts.indexRows[Number(sel) - 1];
     if (row) return { row };
-    return { error: opts.indexRows.length ? `No session ${sel}: the list has ${opts.indexRows.length} (1–${opts.indexRows.length}). ${how} lists them.` : 'No sessions yet.' };
+    return {
+      error: opts.indexRows.length
+        ? `No session ${sel}: the list has ${opts.indexRows.length} (1–${opts.indexRows.length}). ${how} lists them.`
+        : 'No sessions yet.',
+    };
   }
   if (sel.length < SESSION_SELECTOR_MIN) {
     return { error: `"${selector.trim()}" is too short: give at least ${SESSION_SELECTOR_MIN} characters of the session id, its start or its end${hint}.` };
   }
-  const hits = rows.filter((r) => [r.id, r.threadId ?? ''].some((id) => { const l = id.toLowerCase(); return l.length > 0 && (l.startsWith(sel) || l.endsWith(sel)); }));
+  const hits = rows.filter((r) =>
+    [r.id, r.threadId ?? ''].some((id) => {
+      const l = id.toLowerCase();
+      return l.length > 0 && (l.startsWith(sel) || l.endsWith(sel));
+    }),
+  );
   if (hits.length === 1 && hits[0]) return { row: hits[0] };
   if (hits.length > 1) {
-    return { error: `"${selector.trim()}" is ambiguous: matches ${hits.length} sessions (${describedList(hits, ids)}); give the id as listed${how === '/resume' ? ' or its number' : ''}.` };
+    return {
+      error: `"${selector.trim()}" is ambiguous: matches ${hits.length} sessions (${describedList(hits, ids)}); give the id as listed${how === '/resume' ? ' or its number' : ''}.`,
+    };
   }
   if (!rows.length) return { error: `No session of this chat matches "${selector.trim()}": it has no sessions yet.` };
   return { error: `No session of this chat matches "${selector.trim()}". Its sessions: ${describedList(rows, ids)}${hint}.` };
@@ -174,14 +195,29 @@ export function readSessionsFile(file: string): DiskState | null {
     case 'missing':
       return null;
     case 'unreadable':
-      throw new AppFailure({ code: 'sessions-unreadable', message: `the sessions store cannot be read: ${read.error.message}`, where: file, fix: 'make it readable by this user (it should be mode 600, owned by you)' });
+      throw new AppFailure({
+        code: 'sessions-unreadable',
+        message: `the sessions store cannot be read: ${read.error.message}`,
+        where: file,
+        fix: 'make it readable by this user (it should be mode 600, owned by you)',
+      });
     case 'not-json':
-      throw new AppFailure({ code: 'sessions-unreadable', message: `the sessions store is not valid JSON: ${read.error.message}`, where: file, fix: repairFix(file) });
+      throw new AppFailure({
+        code: 'sessions-unreadable',
+        message: `the sessions store is not valid JSON: ${read.error.message}`,
+        where: file,
+        fix: repairFix(file),
+      });
     case 'invalid': {
       const issues = read.issues;
       const first = issues[0];
       const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length === 2 ? '' : 's'})` : '';
-      throw new AppFailure({ code: 'sessions-invalid', message: `the sessions store is not valid: ${first ? `${keyPath(first.path)}: ${first.message}` : 'unknown problem'}${more}`, where: file, fix: repairFix(file) });
+      throw new AppFailure({
+        code: 'sessions-invalid',
+        message: `the sessions store is not valid: ${first ? `${keyPath(first.path)}: ${first.message}` : 'unknown problem'}${more}`,
+        where: file,
+        fix: repairFix(file),
+      });
     }
   }
 }
@@ -194,11 +230,21 @@ export function readSessionsFile(file: string): DiskState | null {
 function lockFailure(e: JsonLockError): AppFailure {
   const lock = e.lock;
   if (e.kind === 'failed') {
-    return new AppFailure({ code: 'sessions-lock-failed', message: `cannot create the sessions lock: ${(e.cause as Error)?.message ?? 'unknown error'}`, where: lock, fix: `make ${dirname(lock)} writable by this user` });
+    return new AppFailure({
+      code: 'sessions-lock-failed',
+      message: `cannot create the sessions lock: ${(e.cause as Error)?.message ?? 'unknown error'}`,
+      where: lock,
+      fix: `make ${dirname(lock)} writable by this user`,
+    });
   }
   const record = e.holder;
   const who = record ? `process ${record.pid} on ${record.host} (since ${record.at})` : 'another process';
-  return new AppFailure({ code: 'sessions-locked', message: `the sessions store stays locked by ${who}`, where: lock, fix: `wait for it to finish; if no Angelia process${record ? ` ${record.pid}` : ''} is running, delete ${lock}${record ? '' : ' (a folder: rmdir)'}` });
+  return new AppFailure({
+    code: 'sessions-locked',
+    message: `the sessions store stays locked by ${who}`,
+    where: lock,
+    fix: `wait for it to finish; if no Angelia process${record ? ` ${record.pid}` : ''} is running, delete ${lock}${record ? '' : ' (a folder: rmdir)'}`,
+  });
 }
 
 /**
@@ -212,7 +258,10 @@ export class SessionStore {
   private readonly lockWaitMs: number;
   private readonly lockStaleMs: number;
 
-  constructor(private readonly file: string, opts: SessionStoreOptions = {}) {
+  constructor(
+    private readonly file: string,
+    opts: SessionStoreOptions = {},
+  ) {
     this.lockWaitMs = opts.lockWaitMs ?? SESSIONS_LOCK_WAIT_MS;
     this.lockStaleMs = opts.lockStaleMs ?? SESSIONS_LOCK_STALE_MS;
     const disk = readSessionsFile(file);
@@ -291,7 +340,10 @@ export class SessionStore {
   /** Every row of a chat, oldest first (by `created_at`; ties keep the order they were made in). */
   history(chatId: string): SessionRow[] {
     const rows = this.fresh().chats[chatId]?.history ?? [];
-    return rows.map((r, i) => ({ r, i })).sort((a, b) => a.r.created_at.localeCompare(b.r.created_at) || a.i - b.i).map((x) => x.r);
+    return rows
+      .map((r, i) => ({ r, i }))
+      .sort((a, b) => a.r.created_at.localeCompare(b.r.created_at) || a.i - b.i)
+      .map((x) => x.r);
   }
 
   /** Every chat id in the store with its profile, in creation order. */
@@ -386,17 +438,21 @@ export class SessionStore {
    */
   private mutate<T>(change: (data: StoreFile) => T): T {
     try {
-      return withLockSync(this.file, () => {
-        const disk = readSessionsFile(this.file);
-        const data: StoreFile = disk ? disk.data : structuredClone(this.data);
-        const out = change(data);
-        // The backup is not fsynced (the store itself is): one fsync less on every chat start and turn
-        // (~10 ms on a virtual disk, docs/benchmarks.md); an OS crash can only cost the previous version.
-        writeJsonSync(this.file, data, { backup: disk?.raw });
-        this.data = data;
-        this.sig = fileSignature(this.file);
-        return out;
-      }, { waitMs: this.lockWaitMs, staleMs: this.lockStaleMs });
+      return withLockSync(
+        this.file,
+        () => {
+          const disk = readSessionsFile(this.file);
+          const data: StoreFile = disk ? disk.data : structuredClone(this.data);
+          const out = change(data);
+          // The backup is not fsynced (the store itself is): one fsync less on every chat start and turn
+          // (~10 ms on a virtual disk, docs/benchmarks.md); an OS crash can only cost the previous version.
+          writeJsonSync(this.file, data, { backup: disk?.raw });
+          this.data = data;
+          this.sig = fileSignature(this.file);
+          return out;
+        },
+        { waitMs: this.lockWaitMs, staleMs: this.lockStaleMs },
+      );
     } catch (e) {
       throw e instanceof JsonLockError ? lockFailure(e) : e;
     }
@@ -406,7 +462,18 @@ export class SessionStore {
 /** Adds a fresh row to `chat` and makes it active. */
 function mint(chat: StoreFile['chats'][string]): SessionRow {
   const now = new Date().toISOString();
-  const row: SessionRow = { id: randomUUID(), threadId: null, created_at: now, last_used_at: now, turns: 0, started: false, label: '', enforcement: null, model: null, effort: null };
+  const row: SessionRow = {
+    id: randomUUID(),
+    threadId: null,
+    created_at: now,
+    last_used_at: now,
+    turns: 0,
+    started: false,
+    label: '',
+    enforcement: null,
+    model: null,
+    effort: null,
+  };
   chat.history.push(row);
   chat.active = row.id;
   return row;

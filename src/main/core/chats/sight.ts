@@ -47,7 +47,12 @@ export function sightLost(plan: LaunchPlan, profile: string, table: LoadedTable,
  * next turn (`sightLost`). `facts` is read once, and only when some chat runs sandboxed. Never throws
  * for one chat's sake.
  */
-export async function restartWhereSightIsLost(chats: Iterable<SightChat>, table: LoadedTable, paths: InstancePaths, facts: () => Promise<CompileFacts>): Promise<void> {
+export async function restartWhereSightIsLost(
+  chats: Iterable<SightChat>,
+  table: LoadedTable,
+  paths: InstancePaths,
+  facts: () => Promise<CompileFacts>,
+): Promise<void> {
   let read: CompileFacts | null = null;
   for (const chat of chats) {
     const plan = chat.runningPlan();

@@ -14,7 +14,10 @@ export class Transcript {
   /** An app turn's items are arriving (its `user` item came, its `turnEnd` not yet). */
   private inAppTurn = false;
 
-  constructor(private readonly chatId: string, private readonly emit: (e: AppEvent) => void) {}
+  constructor(
+    private readonly chatId: string,
+    private readonly emit: (e: AppEvent) => void,
+  ) {}
 
   /** A fresh id for an item Angelia itself adds (user message, notice, error, turn end). */
   localId(kind: string): string {

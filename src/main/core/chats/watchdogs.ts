@@ -88,14 +88,22 @@ export class Watchdogs {
       this.stallHalfTold = false;
       this.on.stallReset();
     }
-    this.stall = this.clock.setTimeout(() => {
-      this.stallHalfTold = true;
-      this.on.stallHalf(ms);
-      this.stall = this.clock.setTimeout(() => {
-        this.stall = null;
-        this.on.stallFull(ms);
-      }, ms / 2, { unref: true });
-    }, ms / 2, { unref: true });
+    this.stall = this.clock.setTimeout(
+      () => {
+        this.stallHalfTold = true;
+        this.on.stallHalf(ms);
+        this.stall = this.clock.setTimeout(
+          () => {
+            this.stall = null;
+            this.on.stallFull(ms);
+          },
+          ms / 2,
+          { unref: true },
+        );
+      },
+      ms / 2,
+      { unref: true },
+    );
   }
 
   clearStall(): void {
@@ -107,10 +115,14 @@ export class Watchdogs {
   armIdle(eligible: boolean): void {
     this.clearIdle();
     if (!eligible || !this.timing.idleMs) return;
-    this.idle = this.clock.setTimeout(() => {
-      this.idle = null;
-      this.on.idleExit();
-    }, this.timing.idleMs, { unref: true });
+    this.idle = this.clock.setTimeout(
+      () => {
+        this.idle = null;
+        this.on.idleExit();
+      },
+      this.timing.idleMs,
+      { unref: true },
+    );
   }
 
   clearIdle(): void {
@@ -122,10 +134,14 @@ export class Watchdogs {
   watchGhost(waiting: boolean): void {
     if (!waiting) return this.clearGhost();
     if (this.ghostTimer) return;
-    this.ghostTimer = this.clock.setTimeout(() => {
-      this.ghostTimer = null;
-      this.on.ghost();
-    }, this.timing.ghostApprovalMs, { unref: true });
+    this.ghostTimer = this.clock.setTimeout(
+      () => {
+        this.ghostTimer = null;
+        this.on.ghost();
+      },
+      this.timing.ghostApprovalMs,
+      { unref: true },
+    );
   }
 
   clearGhost(): void {

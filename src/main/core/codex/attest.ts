@@ -66,7 +66,9 @@ export function checkConfigLayers(configRead: unknown, profileId = 'angelia'): s
     }
     const keys = Object.keys(config).filter((k) => k !== 'sandbox_mode' && k !== 'permissions');
     if (type === 'project' && keys.length > 0) {
-      out.push(`refused: the ${layerName(layer)} would apply to this profile (it sets ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}); Angelia runs an agent under your own Codex config and the profile's compiled flags only. Move those settings to your Codex config, or remove the file.`);
+      out.push(
+        `refused: the ${layerName(layer)} would apply to this profile (it sets ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}); Angelia runs an agent under your own Codex config and the profile's compiled flags only. Move those settings to your Codex config, or remove the file.`,
+      );
     }
   }
   return out;
@@ -76,11 +78,15 @@ export function checkConfigLayers(configRead: unknown, profileId = 'angelia'): s
 export function classifyEnforcement(sandbox: unknown): { enforcement: Enforcement; restricted: boolean } | null {
   if (!isObj(sandbox)) return null;
   switch (sandbox.type) {
-    case 'dangerFullAccess': return { enforcement: 'disabled', restricted: false };
-    case 'externalSandbox': return { enforcement: 'external', restricted: false };
+    case 'dangerFullAccess':
+      return { enforcement: 'disabled', restricted: false };
+    case 'externalSandbox':
+      return { enforcement: 'external', restricted: false };
     case 'readOnly':
-    case 'workspaceWrite': return { enforcement: 'managed', restricted: true };
-    default: return null;
+    case 'workspaceWrite':
+      return { enforcement: 'managed', restricted: true };
+    default:
+      return null;
   }
 }
 
@@ -120,25 +126,34 @@ export function attestThread(answer: unknown, expected: ExpectedThread): ThreadA
     refusals.push(`refused: Codex routes approvals to ${JSON.stringify(a.approvalsReviewer ?? null)}, not to you; a config layer sets approvals_reviewer.`);
   }
   if (!expected.sandboxed) {
-    if (cls?.enforcement !== 'disabled') refusals.push('refused: this profile asks for full access (sandbox = false) but Codex reports a different sandbox; the mode shown would not be the mode in force.');
+    if (cls?.enforcement !== 'disabled')
+      refusals.push(
+        'refused: this profile asks for full access (sandbox = false) but Codex reports a different sandbox; the mode shown would not be the mode in force.',
+      );
     return { refusals, enforcement: cls?.enforcement ?? null };
   }
   const active = isObj(a.activePermissionProfile) ? a.activePermissionProfile : null;
   if (!active || active.id !== 'angelia') {
     refusals.push(`refused: Codex applied the permission profile ${JSON.stringify(active?.id ?? null)}, not "angelia".`);
   } else if ((active.extends ?? null) !== expected.permissionsExtends) {
-    refusals.push(`refused: the "angelia" profile extends ${JSON.stringify(active.extends ?? null)} in Codex, not ${JSON.stringify(expected.permissionsExtends)}.`);
+    refusals.push(
+      `refused: the "angelia" profile extends ${JSON.stringify(active.extends ?? null)} in Codex, not ${JSON.stringify(expected.permissionsExtends)}.`,
+    );
   }
   if (!cls) refusals.push('refused: Codex did not report its sandbox for this thread.');
   else if (cls.enforcement !== 'managed' || !cls.restricted) {
-    refusals.push(`refused: Codex reports ${cls.enforcement === 'external' ? 'an' : 'a'} ${cls.enforcement} sandbox; Angelia runs sandboxed profiles only under Codex's own managed sandbox.`);
+    refusals.push(
+      `refused: Codex reports ${cls.enforcement === 'external' ? 'an' : 'a'} ${cls.enforcement} sandbox; Angelia runs sandboxed profiles only under Codex's own managed sandbox.`,
+    );
   }
   const sandbox = isObj(a.sandbox) ? a.sandbox : {};
   if (expected.writable && cls?.enforcement === 'managed') {
     const roots = Array.isArray(sandbox.writableRoots) ? sandbox.writableRoots : [];
     const extra = roots.filter((r) => typeof r !== 'string' || !expected.writable!.includes(r));
-    if (extra.length) refusals.push(`refused: Codex would let the agent write ${extra.map((r) => JSON.stringify(r)).join(', ')}, which the compiled profile does not grant.`);
-    if (sandbox.type === 'workspaceWrite' && sandbox.excludeSlashTmp !== true) refusals.push('refused: Codex would let the agent write /tmp, which the compiled profile does not grant.');
+    if (extra.length)
+      refusals.push(`refused: Codex would let the agent write ${extra.map((r) => JSON.stringify(r)).join(', ')}, which the compiled profile does not grant.`);
+    if (sandbox.type === 'workspaceWrite' && sandbox.excludeSlashTmp !== true)
+      refusals.push('refused: Codex would let the agent write /tmp, which the compiled profile does not grant.');
   }
   return { refusals, enforcement: cls?.enforcement ?? null };
 }
@@ -153,7 +168,8 @@ export function readOnlyRefusals(answer: unknown): string[] {
   const out: string[] = [];
   const sandbox = isObj(a.sandbox) ? a.sandbox.type : null;
   if (sandbox !== 'readOnly') out.push(`refused: the read-only copy reports a ${JSON.stringify(sandbox)} sandbox, not readOnly.`);
-  if (a.approvalPolicy !== 'never') out.push(`refused: the read-only copy reports the approval policy ${JSON.stringify(a.approvalPolicy ?? null)}, not "never".`);
+  if (a.approvalPolicy !== 'never')
+    out.push(`refused: the read-only copy reports the approval policy ${JSON.stringify(a.approvalPolicy ?? null)}, not "never".`);
   return out;
 }
 
@@ -180,7 +196,8 @@ export function checkRequirements(read: unknown, expected: ExpectedLaunch, profi
   const where = 'managed requirements (requirements.toml or MDM)';
   if (expected.sandboxed) {
     const allowed = isObj(req.allowedPermissionProfiles) ? req.allowedPermissionProfiles : null;
-    if (allowed && allowed[profileId] !== true) out.push(`refused: the ${where} do not allow the permission profile "${profileId}"; ask your administrator to allow it.`);
+    if (allowed && allowed[profileId] !== true)
+      out.push(`refused: the ${where} do not allow the permission profile "${profileId}"; ask your administrator to allow it.`);
     if (typeof req.defaultPermissions === 'string' && req.defaultPermissions !== profileId) {
       out.push(`refused: the ${where} force the permission profile "${req.defaultPermissions}"; Angelia cannot prove its own profile would apply.`);
     }
@@ -217,8 +234,11 @@ export function checkMcpServers(configRead: unknown, allowed: readonly string[])
   const named = loading.map(([name]) => {
     const origin = Object.entries(origins).find(([k]) => k === `mcp_servers.${name}` || k.startsWith(`mcp_servers.${name}.`))?.[1];
     const layer = isObj(origin) && isObj(origin.name) ? origin.name : null;
-    const file = layer && typeof layer.file === 'string' ? layer.file : layer && typeof layer.dotCodexFolder === 'string' ? `${layer.dotCodexFolder}/config.toml` : null;
+    const file =
+      layer && typeof layer.file === 'string' ? layer.file : layer && typeof layer.dotCodexFolder === 'string' ? `${layer.dotCodexFolder}/config.toml` : null;
     return file ? `${name} (from ${file})` : name;
   });
-  return [`refused: MCP servers this profile was not given would load: ${named.join(', ')}; switch them off in that Codex config (enabled = false) or give them to the profile.`];
+  return [
+    `refused: MCP servers this profile was not given would load: ${named.join(', ')}; switch them off in that Codex config (enabled = false) or give them to the profile.`,
+  ];
 }

@@ -79,22 +79,28 @@ export class ChildLedger {
    */
   update(change: (list: ChildRecord[]) => ChildRecord[]): void {
     try {
-      updateJsonSync(this.file, FileSchema, (data) => {
-        const before = data.children;
-        const after = change([...before]);
-        if (after.length === before.length && after.every((r, i) => r === before[i])) return { result: undefined, write: false };
-        data.children = after;
-        return { result: undefined };
-      }, {
-        initial: () => ({ version: 1 as const, children: [] }),
-        failure: (read) => this.badRead(read),
-        // Atomic but not fsynced: the record only has to outlive an Angelia process, not the OS (after a
-        // reboot every child is gone and the boot id differs). An fsync here cost ~10 ms at every spawn and
-        // exit of a Codex process (docs/benchmarks.md).
-        fsync: false,
-      });
+      updateJsonSync(
+        this.file,
+        FileSchema,
+        (data) => {
+          const before = data.children;
+          const after = change([...before]);
+          if (after.length === before.length && after.every((r, i) => r === before[i])) return { result: undefined, write: false };
+          data.children = after;
+          return { result: undefined };
+        },
+        {
+          initial: () => ({ version: 1 as const, children: [] }),
+          failure: (read) => this.badRead(read),
+          // Atomic but not fsynced: the record only has to outlive an Angelia process, not the OS (after a
+          // reboot every child is gone and the boot id differs). An fsync here cost ~10 ms at every spawn and
+          // exit of a Codex process (docs/benchmarks.md).
+          fsync: false,
+        },
+      );
     } catch (e) {
-      if (e instanceof JsonLockError) throw this.failure(e.kind === 'timeout' ? `stays locked (${e.lock})` : `cannot be locked: ${(e.cause as Error)?.message}`);
+      if (e instanceof JsonLockError)
+        throw this.failure(e.kind === 'timeout' ? `stays locked (${e.lock})` : `cannot be locked: ${(e.cause as Error)?.message}`);
       throw e;
     }
   }
@@ -117,7 +123,9 @@ export class ChildLedger {
 
   private failure(what: string): AppFailure {
     return new AppFailure({
-      code: 'state-file', message: `the record of running Codex processes ${what}`, where: this.file,
+      code: 'state-file',
+      message: `the record of running Codex processes ${what}`,
+      where: this.file,
       fix: 'look for leftover Codex processes (ps -eo pid,sid,args | grep codex) and end them, then delete the file',
     });
   }
@@ -137,8 +145,15 @@ export function childTracker(file: string, meta: { chatId: string; bin: string }
       started.set(pid, info?.startTime ?? null);
       try {
         ledger.add({
-          pid, startTime: info?.startTime ?? null, pgid: info?.pgid ?? pid, sid: info?.sid ?? pid, boot: bootId(),
-          chatId: meta.chatId, bin: meta.bin, owner: ownerIdentity(), recordedAt: new Date().toISOString(),
+          pid,
+          startTime: info?.startTime ?? null,
+          pgid: info?.pgid ?? pid,
+          sid: info?.sid ?? pid,
+          boot: bootId(),
+          chatId: meta.chatId,
+          bin: meta.bin,
+          owner: ownerIdentity(),
+          recordedAt: new Date().toISOString(),
         });
       } catch (e) {
         throw new Error(`cannot record the Codex process ${pid} in ${file}: ${(e as Error).message}. Check that the state folder is writable.`, { cause: e });

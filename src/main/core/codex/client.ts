@@ -14,7 +14,14 @@ import { APP_VERSION } from '../instance/version';
 import { CodexExitedError, CodexStartError, CodexTimeoutError, methodNotFound, type CodexExit } from './clientErrors';
 import { NdjsonMessageReader, NdjsonMessageWriter, type ReaderIssue } from './jsonl';
 import { launch, type ChildTracker, type LaunchedProcess } from './launcher';
-import { INITIALIZED_NOTIFICATION, isServerRequestMethod, type ClientRequestMethod, type RequestParams, type ResponseOf, type ServerRequestMethod } from './protocol';
+import {
+  INITIALIZED_NOTIFICATION,
+  isServerRequestMethod,
+  type ClientRequestMethod,
+  type RequestParams,
+  type ResponseOf,
+  type ServerRequestMethod,
+} from './protocol';
 import { codexVersionFromUserAgent } from './resolve';
 import { EventDecoder, type CodexEvent, type EventCounts } from './events';
 import { DEFAULT_RETRY, isOverloaded, retryDelayMs, sleep, type RetryPolicy } from './retry';
@@ -99,22 +106,30 @@ export class CodexClient {
   private currentServerRequestId: string | number = -1;
   private exit: CodexExit | null = null;
 
-  private constructor(private readonly proc: LaunchedProcess, private readonly opts: CodexClientOptions) {
+  private constructor(
+    private readonly proc: LaunchedProcess,
+    private readonly opts: CodexClientOptions,
+  ) {
     const onIssue = opts.onProtocolIssue ?? (() => undefined);
     const log = (message: string): void => onIssue({ kind: 'log', message });
     this.decoder = new EventDecoder((message) => onIssue({ kind: 'notification', message }));
     const reader = new NdjsonMessageReader(proc.stdout, { onIssue });
     const writer = new NdjsonMessageWriter(proc.stdin);
-    this.conn = createMessageConnection(reader, writer, { error: log, warn: log, info: () => undefined, log: () => undefined }, {
-      // vscode-jsonrpc's star handler does not receive the request id; it is captured here, synchronously
-      // before the handler runs (one message is dispatched per tick).
-      messageStrategy: {
-        handleMessage: (message, next) => {
-          if (Message.isRequest(message)) this.currentServerRequestId = message.id ?? -1;
-          return next(message);
+    this.conn = createMessageConnection(
+      reader,
+      writer,
+      { error: log, warn: log, info: () => undefined, log: () => undefined },
+      {
+        // vscode-jsonrpc's star handler does not receive the request id; it is captured here, synchronously
+        // before the handler runs (one message is dispatched per tick).
+        messageStrategy: {
+          handleMessage: (message, next) => {
+            if (Message.isRequest(message)) this.currentServerRequestId = message.id ?? -1;
+            return next(message);
+          },
         },
       },
-    });
+    );
     this.conn.onRequest((method, params) => this.dispatchServerRequest(method, params, this.currentServerRequestId));
     this.conn.onNotification((method, params) => {
       for (const h of [...this.notificationHandlers]) {
@@ -307,7 +322,10 @@ export class CodexClient {
     if (this.exit) return Promise.reject(new CodexExitedError(method, this.pid, this.exit));
     return new Promise((resolve, reject) => {
       const entry: Pending = { method, reject: (e) => settle(() => reject(e)) };
-      const timer = setTimeout(() => entry.reject(new CodexTimeoutError(method, this.pid, timeoutMs)), Math.min(2 ** 31 - 1, Math.max(0, deadline - Date.now())));
+      const timer = setTimeout(
+        () => entry.reject(new CodexTimeoutError(method, this.pid, timeoutMs)),
+        Math.min(2 ** 31 - 1, Math.max(0, deadline - Date.now())),
+      );
       let settled = false;
       const settle = (f: () => void): void => {
         if (settled) return;

@@ -36,7 +36,11 @@ export function codexErrorLine(stderrTail: string): string | null {
 /** The app-server exited while `method` was waiting for its answer (or before it was sent). */
 export class CodexExitedError extends Error {
   override readonly name = 'CodexExitedError';
-  constructor(readonly method: string, readonly pid: number, readonly exit: CodexExit) {
+  constructor(
+    readonly method: string,
+    readonly pid: number,
+    readonly exit: CodexExit,
+  ) {
     super(`codex app-server (pid ${pid}) ${describeExit(exit)} before answering ${method}.${stderrSuffix(exit)}`);
   }
 }
@@ -44,7 +48,11 @@ export class CodexExitedError extends Error {
 /** No answer to `method` within `timeoutMs` (the request may still run inside Codex). */
 export class CodexTimeoutError extends Error {
   override readonly name = 'CodexTimeoutError';
-  constructor(readonly method: string, readonly pid: number, readonly timeoutMs: number) {
+  constructor(
+    readonly method: string,
+    readonly pid: number,
+    readonly timeoutMs: number,
+  ) {
     super(
       `codex app-server (pid ${pid}) did not answer ${method} within ${timeoutMs} ms. Codex may be busy (MCP server start-up, ` +
         `overload) or the answer was dropped; retry, or pass a longer { timeoutMs } for this call.`,
@@ -63,7 +71,11 @@ export class CodexStartError extends Error {
   /** Process id of the app-server when it was spawned (also its process group id), else null. */
   pid: number | null = null;
 
-  constructor(message: string, readonly exit: CodexExit | null, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly exit: CodexExit | null,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 

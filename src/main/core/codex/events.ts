@@ -53,9 +53,11 @@ const PARAMS = {
   'item/reasoning/summaryTextDelta': delta,
   'item/commandExecution/outputDelta': delta,
   // ThreadStatus: {type:"active", activeFlags} | {type:"idle"} | …; the flags only count while active.
-  'thread/status/changed': z.object({ status: z.object({ type: z.unknown().optional(), activeFlags: z.unknown().optional() }) })
-    .transform(({ status }) => ({ activeFlags: status.type === 'active' && Array.isArray(status.activeFlags) ? status.activeFlags.filter((f): f is string => typeof f === 'string') : [] })),
-  'error': z.object({ willRetry: z.unknown().optional(), error: z.object({ message: optStr }).nullable().catch(null) })
+  'thread/status/changed': z.object({ status: z.object({ type: z.unknown().optional(), activeFlags: z.unknown().optional() }) }).transform(({ status }) => ({
+    activeFlags: status.type === 'active' && Array.isArray(status.activeFlags) ? status.activeFlags.filter((f): f is string => typeof f === 'string') : [],
+  })),
+  error: z
+    .object({ willRetry: z.unknown().optional(), error: z.object({ message: optStr }).nullable().catch(null) })
     .transform((p) => ({ willRetry: p.willRetry === true, message: p.error?.message ?? null })),
   'mcpServer/startupStatus/updated': z.object({ name: optStr, status: optStr, error: optStr }),
   'serverRequest/resolved': z.object({ requestId: z.union([z.string(), z.number()]).nullable().catch(null) }),
@@ -111,7 +113,10 @@ export function decodeNotification(method: string, params: unknown): Decoded {
   const r = PARAMS[m].safeParse(params);
   if (!r.success) {
     const fields = r.error.issues.map((i) => i.path.join('.') || '(params)').join(', ');
-    return { event: { method: 'unrouted', name: method, why: 'malformed', ...ids }, problem: `codex sent ${method} with params Angelia cannot read (${fields}); ignored` };
+    return {
+      event: { method: 'unrouted', name: method, why: 'malformed', ...ids },
+      problem: `codex sent ${method} with params Angelia cannot read (${fields}); ignored`,
+    };
   }
   return { event: { method: m, params: r.data, ...ids } as RoutedEvent, problem: null };
 }

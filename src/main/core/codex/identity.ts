@@ -45,7 +45,11 @@ function linuxInfo(pid: number): ProcessInfo | null {
 function darwinInfo(pid: number): ProcessInfo | null {
   let out: string;
   try {
-    out = execFileSync('ps', ['-o', 'stat=,pgid=,lstart=', '-p', String(pid)], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    out = execFileSync('ps', ['-o', 'stat=,pgid=,lstart=', '-p', String(pid)], {
+      encoding: 'utf8',
+      env: { ...process.env, LC_ALL: 'C' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return null; // ps exits 1 when there is no such process.
   }

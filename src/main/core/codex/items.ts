@@ -11,9 +11,15 @@ import type { ChangeView } from './serverRequests';
 /** A string field, else null (what a missing or mistyped field reads as). */
 const optStr = z.string().nullable().catch(null);
 /** A list of strings; other elements dropped, [] when not a list. */
-const strings = z.array(z.unknown()).catch([]).transform((a) => a.filter((x): x is string => typeof x === 'string'));
+const strings = z
+  .array(z.unknown())
+  .catch([])
+  .transform((a) => a.filter((x): x is string => typeof x === 'string'));
 /** A list of JSON objects; other elements dropped, [] when not a list. */
-const objects = z.array(z.unknown()).catch([]).transform((a) => a.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)));
+const objects = z
+  .array(z.unknown())
+  .catch([])
+  .transform((a) => a.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)));
 
 /** One `UserInput` part as the chat shows it: a text part's text, any other part as `[<type>]`. */
 const partText = (p: Record<string, unknown>): string => (p.type === 'text' ? (typeof p.text === 'string' ? p.text : '') : `[${String(p.type)}]`);
@@ -31,13 +37,19 @@ const changes = objects.transform((list) => list.map((c): ChangeView => changeSc
  * is `other` with its `kind` as sent. `id` is null when the item has no string id.
  */
 export const threadItemSchema = z.union([
-  z.object({ type: z.literal('userMessage'), id: optStr, content: objects.transform((parts) => parts.map(partText).join('\n')) })
+  z
+    .object({ type: z.literal('userMessage'), id: optStr, content: objects.transform((parts) => parts.map(partText).join('\n')) })
     .transform(({ content, ...rest }) => ({ ...rest, text: content })),
   z.object({ type: z.literal('agentMessage'), id: optStr, text: z.string().catch('') }),
   z.object({ type: z.literal('reasoning'), id: optStr, summary: strings }),
   z.object({
-    type: z.literal('commandExecution'), id: optStr, command: z.string().catch(''), cwd: z.string().catch(''),
-    aggregatedOutput: z.string().catch(''), exitCode: z.number().nullable().catch(null), status: z.unknown().optional(),
+    type: z.literal('commandExecution'),
+    id: optStr,
+    command: z.string().catch(''),
+    cwd: z.string().catch(''),
+    aggregatedOutput: z.string().catch(''),
+    exitCode: z.number().nullable().catch(null),
+    status: z.unknown().optional(),
   }),
   z.object({ type: z.literal('fileChange'), id: optStr, changes, status: z.unknown().optional() }),
   z.object({ type: z.literal('contextCompaction'), id: optStr }),
@@ -86,8 +98,13 @@ export function chatItemOf(item: ThreadItemView, done: boolean): ChatItem | null
       return { type: 'reasoning', id, text: item.summary.join('\n') };
     case 'commandExecution':
       return {
-        type: 'command', id, command: item.command, cwd: item.cwd, output: item.aggregatedOutput,
-        exitCode: item.exitCode, status: done ? commandStatus(item.status) : 'running',
+        type: 'command',
+        id,
+        command: item.command,
+        cwd: item.cwd,
+        output: item.aggregatedOutput,
+        exitCode: item.exitCode,
+        status: done ? commandStatus(item.status) : 'running',
       };
     case 'fileChange':
       return { type: 'fileChange', id, changes: item.changes, status: done ? commandStatus(item.status) : 'running' };
@@ -109,16 +126,19 @@ export interface TurnEnd {
  * A `Turn` as far as its end goes (codex 0.169.0 `Turn`: id, status, error {message, codexErrorInfo});
  * a status other than failed or interrupted reads as completed.
  */
-export const turnEndSchema = z.object({
-  id: optStr,
-  status: z.unknown().optional(),
-  error: z.object({ message: optStr, codexErrorInfo: z.unknown().optional() }).nullable().catch(null),
-}).catch({ id: null, status: null, error: null }).transform((t): TurnEnd => ({
-  turnId: t.id,
-  status: t.status === 'failed' || t.status === 'interrupted' ? t.status : 'completed',
-  message: t.error ? t.error.message : null,
-  errorInfo: t.error?.codexErrorInfo ?? null,
-}));
+export const turnEndSchema = z
+  .object({
+    id: optStr,
+    status: z.unknown().optional(),
+    error: z.object({ message: optStr, codexErrorInfo: z.unknown().optional() }).nullable().catch(null),
+  })
+  .catch({ id: null, status: null, error: null })
+  .transform((t): TurnEnd => ({
+    turnId: t.id,
+    status: t.status === 'failed' || t.status === 'interrupted' ? t.status : 'completed',
+    message: t.error ? t.error.message : null,
+    errorInfo: t.error?.codexErrorInfo ?? null,
+  }));
 
 /** Reads `turn/completed` params: `{threadId, turn:{id, status, error:{message, codexErrorInfo}}}`; never throws. */
 export function readTurnEnd(params: unknown): TurnEnd {

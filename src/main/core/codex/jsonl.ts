@@ -25,9 +25,7 @@ const PREVIEW_CODE_POINTS = 200;
  * - `not-object`: valid JSON that is not an object (an array, a number, `null`, …).
  */
 export type ReaderIssue =
-  | { kind: 'oversize'; bytes: number; maxBytes: number }
-  | { kind: 'not-json'; preview: string; error: string }
-  | { kind: 'not-object'; preview: string };
+  { kind: 'oversize'; bytes: number; maxBytes: number } | { kind: 'not-json'; preview: string; error: string } | { kind: 'not-object'; preview: string };
 
 /** Options of `NdjsonMessageReader`. */
 export interface NdjsonReaderOptions {
@@ -67,7 +65,10 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   private dropping = false;
   private callback: DataCallback | null = null;
 
-  constructor(private readonly readable: Readable, options: NdjsonReaderOptions = {}) {
+  constructor(
+    private readonly readable: Readable,
+    options: NdjsonReaderOptions = {},
+  ) {
     super();
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     const onIssue = options.onIssue;
@@ -173,7 +174,9 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
  */
 export function encodeNdjson(msg: Message): string {
   const { jsonrpc: _jsonrpc, ...rest } = msg as Message & Record<string, unknown>;
-  return `${JSON.stringify(rest).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}\n`;
+  return `${JSON.stringify(rest)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')}\n`;
 }
 
 /**

@@ -86,7 +86,11 @@ export class LaunchedProcess {
   readonly adopted: boolean;
 
   /** @internal Use `launch()`. */
-  constructor(private readonly child: ChildProcessWithoutNullStreams, spec: LaunchSpec, adopted = false) {
+  constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    spec: LaunchSpec,
+    adopted = false,
+  ) {
     this.adopted = adopted;
     if (child.pid === undefined) throw new Error(`launch: ${spec.bin} has no pid (spawn failed)`);
     this.pid = child.pid;
@@ -180,14 +184,20 @@ export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
   return new Promise((resolve, reject) => {
     // `angelia run` may have started this very spec already (prespawn.ts): used only when identical.
     const held = adoptPrespawned(spec);
-    const child = held ?? spawn(spec.bin, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child =
+      held ??
+      spawn(spec.bin, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
     child.once('error', (e: NodeJS.ErrnoException) => {
-      reject(new Error(`cannot start ${spec.bin} (cwd ${spec.cwd}): ${e.code ?? ''} ${e.message}. Check that the file exists and is executable, and that the working folder exists.`));
+      reject(
+        new Error(
+          `cannot start ${spec.bin} (cwd ${spec.cwd}): ${e.code ?? ''} ${e.message}. Check that the file exists and is executable, and that the working folder exists.`,
+        ),
+      );
     });
     const spawned = (): void => {
       if (spec.track && child.pid !== undefined) {

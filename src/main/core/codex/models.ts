@@ -28,7 +28,13 @@ import { isObj, str } from './wire';
  * One model `/model` can choose: `id` (the slug passed as turn/start `model`), `name` (display name),
  * `efforts` (supported reasoning efforts, catalog order), `defaultEffort`, and whether Codex marks it default.
  */
-export interface ModelInfo { id: string; name: string; efforts: string[]; defaultEffort: string | null; isDefault: boolean }
+export interface ModelInfo {
+  id: string;
+  name: string;
+  efforts: string[];
+  defaultEffort: string | null;
+  isDefault: boolean;
+}
 
 /** Effort levels offered when the model is not in Codex's list (so /effort still offers a choice). */
 export const FALLBACK_EFFORTS: readonly string[] = ['low', 'medium', 'high', 'xhigh'];
@@ -144,7 +150,11 @@ export function chooseModel(models: ModelInfo[], arg: string): { clear: true } |
   const name = arg.trim();
   if (CLEAR_WORDS.has(name.toLowerCase())) return { clear: true };
   if (!name) {
-    throw new AppFailure({ code: 'model-missing', message: models.length ? `Name a model: ${listIds(models)}.` : 'Name a model.', fix: 'Send /model <name>, or /model default.' });
+    throw new AppFailure({
+      code: 'model-missing',
+      message: models.length ? `Name a model: ${listIds(models)}.` : 'Name a model.',
+      fix: 'Send /model <name>, or /model default.',
+    });
   }
   const slash = name.lastIndexOf('/');
   if (slash > 0) {
@@ -195,7 +205,11 @@ export function chooseEffort(models: ModelInfo[], model: string | null, arg: str
   const subject = effectiveModel(models, model)?.id ?? model;
   const forWhat = subject ? ` for ${subject}` : '';
   if (!level) {
-    throw new AppFailure({ code: 'effort-missing', message: `Name an effort level${forWhat}: ${levels.join(', ')}.`, fix: 'Send /effort <level>, or /effort default.' });
+    throw new AppFailure({
+      code: 'effort-missing',
+      message: `Name an effort level${forWhat}: ${levels.join(', ')}.`,
+      fix: 'Send /effort <level>, or /effort default.',
+    });
   }
   const found = levels.find((l) => l.toLowerCase() === level);
   if (found) return { effort: found };
@@ -243,9 +257,12 @@ export function describeEfforts(models: ModelInfo[], model: string | null, effor
     ? `Effort: ${effort}${source ? ` (${source === 'session' ? 'this session' : 'profile'})` : ''} for ${subject}`
     : `Effort: the model\u2019s default${def ? ` (${def})` : ''} for ${subject}`;
   const listed = levels.map((l) => (l === def ? `${l} (default)` : l)).join(', ');
-  const origin = m?.efforts.length ? ''
-    : !models.length ? ` (${NO_LIST_NOTE.replace(/\.$/, '')}; these are the usual levels)`
-      : m ? ' (Codex lists none for it; these are the usual levels)'
+  const origin = m?.efforts.length
+    ? ''
+    : !models.length
+      ? ` (${NO_LIST_NOTE.replace(/\.$/, '')}; these are the usual levels)`
+      : m
+        ? ' (Codex lists none for it; these are the usual levels)'
         : ` (${model ?? 'the default model'} is not in Codex\u2019s list; these are the usual levels)`;
   return `${head}\nLevels${origin}: ${listed}\nSend /effort <level> to change it for this session; /effort default goes back.`;
 }

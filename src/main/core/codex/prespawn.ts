@@ -101,7 +101,16 @@ export function prespawnCodex(stateDir: string, chatId: string, env: NodeJS.Proc
     return;
   }
   // A memory from before the executable was stamped (version 2) starts nothing early: one launch rewrites it.
-  if (memo?.version !== 3 || typeof memo.bin !== 'string' || !Array.isArray(memo.args) || typeof memo.cwd !== 'string' || typeof memo.set !== 'object' || memo.set === null || !Array.isArray(memo.names)) return;
+  if (
+    memo?.version !== 3 ||
+    typeof memo.bin !== 'string' ||
+    !Array.isArray(memo.args) ||
+    typeof memo.cwd !== 'string' ||
+    typeof memo.set !== 'object' ||
+    memo.set === null ||
+    !Array.isArray(memo.names)
+  )
+    return;
   // The table was accepted or the profile compiled since: the plan will differ, and what it strips now
   // (a capability's secret taken away) may not be what the memory knows. Nothing early.
   if (!Array.isArray(memo.stamps) || !memo.stamps.every(unchanged) || !memo.stamps.some((x: Partial<FileStamp>) => x?.path === memo.bin)) return;
@@ -167,9 +176,12 @@ export function adoptPrespawned(spec: PrespawnSpec): ChildProcessWithoutNullStre
   pending = null;
   if (!held) return null;
   const { child } = held;
-  const same = held.spec.bin === spec.bin && held.spec.cwd === spec.cwd
-    && held.spec.args.length === spec.args.length && held.spec.args.every((a, i) => a === spec.args[i])
-    && sameEnv(held.spec.env, spec.env);
+  const same =
+    held.spec.bin === spec.bin &&
+    held.spec.cwd === spec.cwd &&
+    held.spec.args.length === spec.args.length &&
+    held.spec.args.every((a, i) => a === spec.args[i]) &&
+    sameEnv(held.spec.env, spec.env);
   const running = child.pid !== undefined && child.exitCode === null && child.signalCode === null;
   if (same && running) {
     setRef(child, true);

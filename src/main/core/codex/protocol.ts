@@ -7,7 +7,15 @@
  * method names mechanically (`thread/name/set` → `ThreadSetNameResponse`), so `ResponseMap` maps the
  * methods Angelia uses by hand and every other method answers `unknown`.
  */
-import type { ApplyPatchApprovalResponse, ClientNotification, ClientRequest, ExecCommandApprovalResponse, InitializeResponse, ServerNotification, ServerRequest } from './generated';
+import type {
+  ApplyPatchApprovalResponse,
+  ClientNotification,
+  ClientRequest,
+  ExecCommandApprovalResponse,
+  InitializeResponse,
+  ServerNotification,
+  ServerRequest,
+} from './generated';
 import type * as v2 from './generated/v2';
 
 /** Every request method a client may send (e.g. `"thread/start"`). */

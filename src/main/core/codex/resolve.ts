@@ -55,7 +55,14 @@ const PLATFORM_PACKAGE_BY_TARGET: Record<string, string> = {
 
 /** The target triple codex.js picks for a platform/arch pair, or null when it has none. */
 export function codexTargetTriple(platform: NodeJS.Platform, arch: string): string | null {
-  const os = platform === 'linux' || platform === 'android' ? 'unknown-linux-musl' : platform === 'darwin' ? 'apple-darwin' : platform === 'win32' ? 'pc-windows-msvc' : null;
+  const os =
+    platform === 'linux' || platform === 'android'
+      ? 'unknown-linux-musl'
+      : platform === 'darwin'
+        ? 'apple-darwin'
+        : platform === 'win32'
+          ? 'pc-windows-msvc'
+          : null;
   const cpu = arch === 'x64' ? 'x86_64' : arch === 'arm64' ? 'aarch64' : null;
   return os && cpu ? `${cpu}-${os}` : null;
 }
@@ -74,7 +81,9 @@ function fromProfile(bin: string, env: NodeJS.ProcessEnv): ResolvedCodex {
   const home = env.HOME && env.HOME.length > 0 ? env.HOME : homedir();
   const path = expandPath(bin, home);
   if (!existsSync(path)) {
-    throw new Error(`profile bin ${path} (from "${bin}") does not exist. Fix the profile's \`bin\` to point at a codex executable, or remove it to use the bundled @openai/codex.`);
+    throw new Error(
+      `profile bin ${path} (from "${bin}") does not exist. Fix the profile's \`bin\` to point at a codex executable, or remove it to use the bundled @openai/codex.`,
+    );
   }
   if (!isExecutableFile(path)) {
     throw new Error(`profile bin ${path} (from "${bin}") is not an executable file. Run \`chmod +x ${path}\` or fix the profile's \`bin\`.`);

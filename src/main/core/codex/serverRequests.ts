@@ -194,10 +194,22 @@ export function checkGrant(requested: RequestedAccess | null, grant: RequestedAc
     throw badAnswer('the grant is empty: to grant nothing, answer Deny');
   }
   const never: RefusedAccess[] = [];
-  for (const [access, paths] of [['write', write], ['read', read]] as const) {
+  for (const [access, paths] of [
+    ['write', write],
+    ['read', read],
+  ] as const) {
     for (const path of paths) {
       const known = guard.refused?.find((r) => r.access === access && r.path === path);
-      const now = known ?? (guard.floor ? splitRequested({ read: access === 'read' ? [path] : [], write: access === 'write' ? [path] : [], network: false }, guard.floor, guard.base, guard.granted?.() ?? []).refused[0] : undefined);
+      const now =
+        known ??
+        (guard.floor
+          ? splitRequested(
+              { read: access === 'read' ? [path] : [], write: access === 'write' ? [path] : [], network: false },
+              guard.floor,
+              guard.base,
+              guard.granted?.() ?? [],
+            ).refused[0]
+          : undefined);
       if (now) never.push(now);
     }
   }
@@ -209,7 +221,9 @@ export function checkGrant(requested: RequestedAccess | null, grant: RequestedAc
     ...(grant.network && !requested.network ? ['network'] : []),
   ];
   if (extra.length) {
-    throw badAnswer(`the grant goes beyond what was asked: ${extra.join(', ')} ${extra.length === 1 ? 'was' : 'were'} not requested (asked: ${describeAccess(requested)})`);
+    throw badAnswer(
+      `the grant goes beyond what was asked: ${extra.join(', ')} ${extra.length === 1 ? 'was' : 'were'} not requested (asked: ${describeAccess(requested)})`,
+    );
   }
   return { read, write, network: grant.network };
 }
@@ -383,16 +397,31 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const { refused } = screen(requested, ctx, str(p.cwd));
       if (refused.length) {
         const already = refused.every((r) => r.already);
-        return { type: 'immediate', kind: 'command', result: { decision: 'decline' } satisfies v2.CommandExecutionRequestApprovalResponse, refused,
+        return {
+          type: 'immediate',
+          kind: 'command',
+          result: { decision: 'decline' } satisfies v2.CommandExecutionRequestApprovalResponse,
+          refused,
           notice: `The agent asked to run a command with more access${command ? ` (${command})` : ''}: ${describeRefused(refused)}. ${already ? `It can already write there, so Angelia declined the command without asking you (${ALREADY_WHY}).` : 'Angelia never grants that, whoever answers, so it declined the command without asking you.'}`,
-          agentNote: `Angelia declined your command without asking the user: its additional permissions name ${describeRefused(refused)}. ${already ? 'You can already write there: run the command without additional permissions.' : 'These locations are never granted in this chat; run the command without them.'}` };
+          agentNote: `Angelia declined your command without asking the user: its additional permissions name ${describeRefused(refused)}. ${already ? 'You can already write there: run the command without additional permissions.' : 'These locations are never granted in this chat; run the command without them.'}`,
+        };
       }
       return {
-        type: 'ask', kind: 'command', threadId, turnId, itemId: str(p.itemId),
+        type: 'ask',
+        kind: 'command',
+        threadId,
+        turnId,
+        itemId: str(p.itemId),
         // Without additional permissions, codex 0.169.0 asks only to run a command outside the sandbox (an escalation).
         title: requested ? `Run with more access (${describeAccess(requested)})` : `Run OUTSIDE the sandbox${command ? `: ${command}` : ''}`,
         outsideSandbox: !requested && ctx.sandbox ? { denied: ctx.sandbox.denied } : null,
-        command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested, refused: [], answers,
+        command,
+        cwd: str(p.cwd),
+        reason: str(p.reason),
+        changes: [],
+        requested,
+        refused: [],
+        answers,
         toWire: decisionOnly(answers, (a) => ({ decision: ANSWER_TO_DECISION[a] }) satisfies v2.CommandExecutionRequestApprovalResponse),
         timeoutAnswer: 'deny',
       };
@@ -401,9 +430,20 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const changes = ctx.fileChanges.get(str(p.itemId) ?? '') ?? [];
       const answers = [...ALL_ANSWERS];
       return {
-        type: 'ask', kind: 'fileChange', threadId, turnId, itemId: str(p.itemId), outsideSandbox: null,
+        type: 'ask',
+        kind: 'fileChange',
+        threadId,
+        turnId,
+        itemId: str(p.itemId),
+        outsideSandbox: null,
         title: changes.length ? `Change ${changes.map((c) => c.path).join(', ')}` : 'Apply a file change',
-        command: null, cwd: null, reason: str(p.reason), changes, requested: null, refused: [], answers,
+        command: null,
+        cwd: null,
+        reason: str(p.reason),
+        changes,
+        requested: null,
+        refused: [],
+        answers,
         toWire: decisionOnly(answers, (a) => ({ decision: ANSWER_TO_DECISION[a] }) satisfies v2.FileChangeRequestApprovalResponse),
         timeoutAnswer: 'deny',
       };
@@ -411,27 +451,50 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
     case 'item/permissions/requestApproval': {
       const asked = readRequestedAccess(p.permissions);
       if (!ctx.onRequest) {
-        return { type: 'immediate', kind: 'permissions', result: { permissions: {}, scope: 'turn' } satisfies v2.PermissionsRequestApprovalResponse,
-          notice: `The agent asked for more access (${describeAccess(asked)}); this mode grants nothing, so it was refused.` };
+        return {
+          type: 'immediate',
+          kind: 'permissions',
+          result: { permissions: {}, scope: 'turn' } satisfies v2.PermissionsRequestApprovalResponse,
+          notice: `The agent asked for more access (${describeAccess(asked)}); this mode grants nothing, so it was refused.`,
+        };
       }
       const cwd = str(p.cwd);
       const { grantable: requested, refused } = screen(asked, ctx, cwd);
       if (refused.length && !requested) {
         const already = refused.every((r) => r.already);
-        return { type: 'immediate', kind: 'permissions', result: { permissions: {}, scope: 'turn' } satisfies v2.PermissionsRequestApprovalResponse, refused,
+        return {
+          type: 'immediate',
+          kind: 'permissions',
+          result: { permissions: {}, scope: 'turn' } satisfies v2.PermissionsRequestApprovalResponse,
+          refused,
           notice: already
             ? `The agent asked for ${describeRefused(refused)}. It can already write there, so Angelia answered with an empty grant without asking you (${ALREADY_WHY}).`
             : `The agent asked for ${describeRefused(refused)}. Angelia never grants that, whoever answers, so it refused the request without asking you.`,
           agentNote: already
             ? `Angelia answered your request for more access with an empty grant without asking the user: ${describeRefused(refused)}. You can already write there: use those paths directly, without asking for them.`
-            : `Angelia refused your request for more access without asking the user: ${describeRefused(refused)}. These locations are never granted in this chat; do not ask for them again, and go on without them.` };
+            : `Angelia refused your request for more access without asking the user: ${describeRefused(refused)}. These locations are never granted in this chat; do not ask for them again, and go on without them.`,
+        };
       }
       const answers: ApprovalAnswer[] = ['allow', 'allowForSession', 'deny'];
       return {
-        type: 'ask', kind: 'permissions', threadId, turnId, itemId: null, outsideSandbox: null,
+        type: 'ask',
+        kind: 'permissions',
+        threadId,
+        turnId,
+        itemId: null,
+        outsideSandbox: null,
         title: `More access: ${describeAccess(requested)}${refusedTitle(refused)}`,
-        command: null, cwd, reason: str(p.reason), changes: [], requested, refused, answers,
-        toWire: permissionsWire(answers, p.permissions, requested, { refused, ...(ctx.floor ? { floor: ctx.floor, base: cwd && isAbsolute(cwd) ? cwd : ctx.floor.cwd, ...(ctx.granted ? { granted: ctx.granted } : {}) } : {}) }),
+        command: null,
+        cwd,
+        reason: str(p.reason),
+        changes: [],
+        requested,
+        refused,
+        answers,
+        toWire: permissionsWire(answers, p.permissions, requested, {
+          refused,
+          ...(ctx.floor ? { floor: ctx.floor, base: cwd && isAbsolute(cwd) ? cwd : ctx.floor.cwd, ...(ctx.granted ? { granted: ctx.granted } : {}) } : {}),
+        }),
         timeoutAnswer: 'deny',
       };
     }
@@ -439,30 +502,60 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       const command = strList(p.command).join(' ') || null;
       const answers = [...ALL_ANSWERS];
       return {
-        type: 'ask', kind: 'command', threadId, turnId: null, itemId: null,
+        type: 'ask',
+        kind: 'command',
+        threadId,
+        turnId: null,
+        itemId: null,
         title: `Run OUTSIDE the sandbox${command ? `: ${command}` : ''}`,
         outsideSandbox: ctx.sandbox ? { denied: ctx.sandbox.denied } : null,
-        command, cwd: str(p.cwd), reason: str(p.reason), changes: [], requested: null, refused: [], answers,
-        toWire: decisionOnly(answers, (a) => legacyDecision(a) satisfies ExecCommandApprovalResponse), timeoutAnswer: 'deny',
+        command,
+        cwd: str(p.cwd),
+        reason: str(p.reason),
+        changes: [],
+        requested: null,
+        refused: [],
+        answers,
+        toWire: decisionOnly(answers, (a) => legacyDecision(a) satisfies ExecCommandApprovalResponse),
+        timeoutAnswer: 'deny',
       };
     }
     case 'applyPatchApproval': {
       const files = isObj(p.fileChanges) ? Object.keys(p.fileChanges) : [];
       const answers = [...ALL_ANSWERS];
       return {
-        type: 'ask', kind: 'fileChange', threadId, turnId: null, itemId: null, outsideSandbox: null,
+        type: 'ask',
+        kind: 'fileChange',
+        threadId,
+        turnId: null,
+        itemId: null,
+        outsideSandbox: null,
         title: files.length ? `Change ${files.join(', ')}` : 'Apply a file change',
-        command: null, cwd: null, reason: str(p.reason),
+        command: null,
+        cwd: null,
+        reason: str(p.reason),
         changes: files.map((f) => ({ path: f, kind: 'update', diff: JSON.stringify((p.fileChanges as Obj)[f]) })),
-        requested: null, refused: [], answers, toWire: decisionOnly(answers, (a) => legacyDecision(a) satisfies ApplyPatchApprovalResponse), timeoutAnswer: 'deny',
+        requested: null,
+        refused: [],
+        answers,
+        toWire: decisionOnly(answers, (a) => legacyDecision(a) satisfies ApplyPatchApprovalResponse),
+        timeoutAnswer: 'deny',
       };
     }
     case 'item/tool/requestUserInput':
-      return { type: 'immediate', kind: 'userInput', result: { answers: {} } satisfies v2.ToolRequestUserInputResponse,
-        notice: 'The agent asked a question Angelia cannot show yet; it was answered with no answer.' };
+      return {
+        type: 'immediate',
+        kind: 'userInput',
+        result: { answers: {} } satisfies v2.ToolRequestUserInputResponse,
+        notice: 'The agent asked a question Angelia cannot show yet; it was answered with no answer.',
+      };
     case 'mcpServer/elicitation/request':
-      return { type: 'immediate', kind: 'elicitation', result: { action: 'decline', content: null, _meta: null } satisfies v2.McpServerElicitationRequestResponse,
-        notice: `An MCP server asked for input (${str(p.serverName) ?? 'unknown server'}); it was declined.` };
+      return {
+        type: 'immediate',
+        kind: 'elicitation',
+        result: { action: 'decline', content: null, _meta: null } satisfies v2.McpServerElicitationRequestResponse,
+        notice: `An MCP server asked for input (${str(p.serverName) ?? 'unknown server'}); it was declined.`,
+      };
     default:
       return { type: 'unknown', method, notice: `Codex sent a request Angelia does not know (${method}); it was answered "unsupported".` };
   }
@@ -471,9 +564,13 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
 /** Legacy `ReviewDecision` (codex 0.169.0 `execCommandApproval` / `applyPatchApproval`). */
 function legacyDecision(a: ApprovalAnswer): { decision: 'approved' | 'approved_for_session' | 'abort' | { denied: { rejection: string } } } {
   switch (a) {
-    case 'allow': return { decision: 'approved' };
-    case 'allowForSession': return { decision: 'approved_for_session' };
-    case 'deny': return { decision: { denied: { rejection: 'Denied by the user in Angelia' } } };
-    case 'cancel': return { decision: 'abort' };
+    case 'allow':
+      return { decision: 'approved' };
+    case 'allowForSession':
+      return { decision: 'approved_for_session' };
+    case 'deny':
+      return { decision: { denied: { rejection: 'Denied by the user in Angelia' } } };
+    case 'cancel':
+      return { decision: 'abort' };
   }
 }

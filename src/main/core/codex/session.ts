@@ -86,7 +86,12 @@ function writableOf(plan: LaunchPlan): string[] | undefined {
  * fresh thread), or what a hook throws; a failed request throws as `conn.request` does. Never kills `conn`:
  * the caller stops it.
  */
-export async function openAttestedSession(conn: CodexConnection, plan: LaunchPlan, target: SessionTarget, opts: OpenSessionOptions = {}): Promise<AttestedSession> {
+export async function openAttestedSession(
+  conn: CodexConnection,
+  plan: LaunchPlan,
+  target: SessionTarget,
+  opts: OpenSessionOptions = {},
+): Promise<AttestedSession> {
   gateVersion(conn);
   opts.versionOk?.();
   // Both reads are independent: asked together, they cost one round trip (docs/benchmarks.md, agent start).
@@ -107,10 +112,15 @@ export async function openAttestedSession(conn: CodexConnection, plan: LaunchPla
   let answer: unknown;
   if (opened.kind !== 'start') {
     try {
-      answer = opened.kind === 'resume'
-        ? await conn.request('thread/resume', { threadId: opened.threadId, ...params }, { timeoutMs: THREAD_TIMEOUT_MS })
-        // A fork keeps the parent's developerInstructions (Codex ignores the parameter on a fork).
-        : await conn.request('thread/fork', { ...Object.fromEntries(Object.entries(params).filter(([k]) => k !== 'developerInstructions')), threadId: opened.threadId, excludeTurns: true }, { timeoutMs: THREAD_TIMEOUT_MS });
+      answer =
+        opened.kind === 'resume'
+          ? await conn.request('thread/resume', { threadId: opened.threadId, ...params }, { timeoutMs: THREAD_TIMEOUT_MS })
+          : // A fork keeps the parent's developerInstructions (Codex ignores the parameter on a fork).
+            await conn.request(
+              'thread/fork',
+              { ...Object.fromEntries(Object.entries(params).filter(([k]) => k !== 'developerInstructions')), threadId: opened.threadId, excludeTurns: true },
+              { timeoutMs: THREAD_TIMEOUT_MS },
+            );
     } catch (e) {
       const message = toAppError(e).message;
       if (!opts.threadError) throw new AppFailure({ code: 'resume-failed', message: `the session ${opened.threadId} could not be resumed: ${message}` });
@@ -123,7 +133,10 @@ export async function openAttestedSession(conn: CodexConnection, plan: LaunchPla
     answer = await conn.request('thread/start', params, { timeoutMs: THREAD_TIMEOUT_MS });
   }
   const writable = writableOf(plan);
-  const verdict = attestThread(answer, opts.expect ?? { sandboxed: plan.sandboxed, permissionsExtends: plan.permissionsExtends, ...(writable ? { writable } : {}) });
+  const verdict = attestThread(
+    answer,
+    opts.expect ?? { sandboxed: plan.sandboxed, permissionsExtends: plan.permissionsExtends, ...(writable ? { writable } : {}) },
+  );
   opts.attested?.(verdict.enforcement);
   const all = [...verdict.refusals, ...(opts.moreRefusals?.(answer) ?? [])];
   if (all.length) throw new AppFailure({ code: 'refused', message: all.join(' ') });

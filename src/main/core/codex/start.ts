@@ -26,7 +26,11 @@ export interface CodexStartSpec {
  */
 export function startCodexClient(spec: CodexStartSpec): Promise<CodexClient> {
   return CodexClient.start({
-    bin: spec.bin, args: spec.args, cwd: spec.cwd, env: spec.env, track: spec.track,
+    bin: spec.bin,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: spec.env,
+    track: spec.track,
     // A routed notification Codex sent with params Angelia cannot read: one line (events.ts), never the chat's.
     onProtocolIssue: (issue) => {
       if (issue.kind === 'notification') console.warn(`angelia: ${issue.message}`);

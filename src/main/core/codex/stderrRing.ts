@@ -44,7 +44,11 @@ export class StderrRing {
    * with `\n`. The first kept line may be cut at its start when the ring dropped older text.
    */
   tail(lines: number): string {
-    const all = this.text().replace(ANSI_CSI, '').split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)).filter((l) => l.trim().length > 0);
+    const all = this.text()
+      .replace(ANSI_CSI, '')
+      .split('\n')
+      .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+      .filter((l) => l.trim().length > 0);
     return all.slice(-lines).join('\n');
   }
 

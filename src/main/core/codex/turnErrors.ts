@@ -49,22 +49,17 @@ import { isObj } from './wire';
 
 /** What went wrong, decided from `codexErrorInfo` alone. */
 export type TurnErrorKind =
-  | 'usageLimit'
-  | 'rateLimit'
-  | 'overloaded'
-  | 'modelUnavailable'
-  | 'contextWindow'
-  | 'unauthorized'
-  | 'network'
-  | 'serverError'
-  | 'policy'
-  | 'other';
+  'usageLimit' | 'rateLimit' | 'overloaded' | 'modelUnavailable' | 'contextWindow' | 'unauthorized' | 'network' | 'serverError' | 'policy' | 'other';
 
 /**
  * A failed turn as the chat shows it: `kind` (for styling and programs), `message` (plain: what happened,
  * with Codex's text), `hint` (what to do next; null when there is nothing useful to say).
  */
-export interface TurnErrorView { kind: TurnErrorKind; message: string; hint: string | null }
+export interface TurnErrorView {
+  kind: TurnErrorKind;
+  message: string;
+  hint: string | null;
+}
 
 /** The `/model` hint, given for the kinds where switching model helps (usageLimit, modelUnavailable, overloaded). */
 export const MODEL_HINT = 'To keep going now, switch model for this chat: send /model <name> (/model lists them). /model default goes back later.';
@@ -158,15 +153,26 @@ export function describeTurnError(end: TurnEnd, ctx: { model?: string | null } =
         hint: 'Send /compact to summarise it, or /new to start a fresh session (this one stays reachable with /resume).',
       };
     case 'unauthorized':
-      return { kind, message: joined(`The model provider refused Codex\u2019s credentials${code}`, text), hint: 'Check the Codex login (or the provider\u2019s API key) for this profile.' };
+      return {
+        kind,
+        message: joined(`The model provider refused Codex\u2019s credentials${code}`, text),
+        hint: 'Check the Codex login (or the provider\u2019s API key) for this profile.',
+      };
     case 'network':
       return { kind, message: joined('Codex could not reach the model provider', text), hint: 'Check the network connection, then send the message again.' };
     case 'serverError':
-      return { kind, message: joined(`The model provider had a server error${code}`, text), hint: 'This is usually temporary: send the message again in a moment.' };
+      return {
+        kind,
+        message: joined(`The model provider had a server error${code}`, text),
+        hint: 'This is usually temporary: send the message again in a moment.',
+      };
     case 'policy': {
-      const lead = end.errorInfo === 'tooManyDenials' ? 'Codex stopped this turn: too many of its actions were declined'
-        : end.errorInfo === 'inferenceHookDenied' ? 'A hook refused this model request'
-          : 'Codex stopped this turn under its usage policy';
+      const lead =
+        end.errorInfo === 'tooManyDenials'
+          ? 'Codex stopped this turn: too many of its actions were declined'
+          : end.errorInfo === 'inferenceHookDenied'
+            ? 'A hook refused this model request'
+            : 'Codex stopped this turn under its usage policy';
       return { kind, message: joined(lead, text), hint: null };
     }
     default:

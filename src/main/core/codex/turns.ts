@@ -22,16 +22,26 @@ export function toolName(item: unknown): string | null {
   if (!isObj(item)) return null;
   const ns = (name: string | null): string | null => (name ? (str(item.namespace) ? `${str(item.namespace)}.${name}` : name) : null);
   switch (item.type) {
-    case 'commandExecution': return 'shell';
-    case 'fileChange': return 'apply_patch';
-    case 'webSearch': return 'web_search';
-    case 'imageView': return 'view_image';
-    case 'imageGeneration': return 'image_generation';
-    case 'mcpToolCall': return `${str(item.server) ?? '?'}.${str(item.tool) ?? '?'}`;
-    case 'dynamicToolCall': return ns(str(item.tool)) ?? 'tool';
-    case 'collabAgentToolCall': return str(item.tool) ? snake(str(item.tool) as string) : 'spawn_agent';
-    case 'functionCallOutput': return ns(str(item.name)) ?? 'function';
-    default: return null;
+    case 'commandExecution':
+      return 'shell';
+    case 'fileChange':
+      return 'apply_patch';
+    case 'webSearch':
+      return 'web_search';
+    case 'imageView':
+      return 'view_image';
+    case 'imageGeneration':
+      return 'image_generation';
+    case 'mcpToolCall':
+      return `${str(item.server) ?? '?'}.${str(item.tool) ?? '?'}`;
+    case 'dynamicToolCall':
+      return ns(str(item.tool)) ?? 'tool';
+    case 'collabAgentToolCall':
+      return str(item.tool) ? snake(str(item.tool) as string) : 'spawn_agent';
+    case 'functionCallOutput':
+      return ns(str(item.name)) ?? 'function';
+    default:
+      return null;
   }
 }
 
@@ -48,16 +58,27 @@ function msToIso(ms: unknown): string | null {
 /** The text of a userMessage's `content` (`UserInput[]`): text parts as written, images as `[image]`, one part a line. */
 export function userText(content: unknown): string {
   if (!Array.isArray(content)) return '';
-  return content.filter(isObj).map((p) => {
-    switch (p.type) {
-      case 'text': return str(p.text) ?? '';
-      case 'image': case 'localImage': return '[image]';
-      case 'audio': case 'localAudio': return '[audio]';
-      case 'skill': return `[skill ${str(p.name) ?? '?'}]`;
-      case 'mention': return `[@${str(p.name) ?? '?'}]`;
-      default: return `[${String(p.type)}]`;
-    }
-  }).join('\n');
+  return content
+    .filter(isObj)
+    .map((p) => {
+      switch (p.type) {
+        case 'text':
+          return str(p.text) ?? '';
+        case 'image':
+        case 'localImage':
+          return '[image]';
+        case 'audio':
+        case 'localAudio':
+          return '[audio]';
+        case 'skill':
+          return `[skill ${str(p.name) ?? '?'}]`;
+        case 'mention':
+          return `[@${str(p.name) ?? '?'}]`;
+        default:
+          return `[${String(p.type)}]`;
+      }
+    })
+    .join('\n');
 }
 
 const trimNl = (s: string): string => s.replace(/\n+$/, '');
@@ -66,7 +87,10 @@ const json = (v: unknown): string => (v === undefined || v === null ? '' : typeo
 /** Texts of content items (`{type:"text"|"inputText"|"input_text", text}`); images as `[image]`, any other part as `[<type>]`. */
 function contentText(items: unknown): string {
   if (!Array.isArray(items)) return '';
-  return items.filter(isObj).map((c) => str(c.text) ?? (/image/i.test(String(c.type)) ? '[image]' : `[${String(c.type)}]`)).join('\n');
+  return items
+    .filter(isObj)
+    .map((c) => str(c.text) ?? (/image/i.test(String(c.type)) ? '[image]' : `[${String(c.type)}]`))
+    .join('\n');
 }
 
 /**
@@ -189,6 +213,13 @@ export function readTurn(turn: unknown): TurnView {
       view: readItem(item),
     };
   });
-  return { id: str(t.id), status: str(t.status), errorMessage: isObj(t.error) ? str(t.error.message) : null, startedAt: finite(t.startedAt), completedAt: finite(t.completedAt),
-    partial: t.itemsView !== undefined && t.itemsView !== 'full', items };
+  return {
+    id: str(t.id),
+    status: str(t.status),
+    errorMessage: isObj(t.error) ? str(t.error.message) : null,
+    startedAt: finite(t.startedAt),
+    completedAt: finite(t.completedAt),
+    partial: t.itemsView !== undefined && t.itemsView !== 'full',
+    items,
+  };
 }

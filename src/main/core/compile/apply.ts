@@ -21,11 +21,21 @@ import { SKILLS_REL } from './skillLinks';
  */
 export async function applyPlan(plan: ProfilePlan): Promise<string[]> {
   if (plan.conflicts.length > 0) {
-    throw new AppFailure({ code: 'compile-conflict', message: `profile ${plan.profile} has ${plan.conflicts.length} conflict(s): ${plan.conflicts[0]}`, where: plan.cwd, fix: 'resolve each CONFLICT line of angelia compile, then compile again' });
+    throw new AppFailure({
+      code: 'compile-conflict',
+      message: `profile ${plan.profile} has ${plan.conflicts.length} conflict(s): ${plan.conflicts[0]}`,
+      where: plan.cwd,
+      fix: 'resolve each CONFLICT line of angelia compile, then compile again',
+    });
   }
   const real = await realpath(plan.cwd);
   if (real !== plan.realCwd) {
-    throw new AppFailure({ code: 'compile-moved', message: `the profile's folder now resolves to ${real}, not ${plan.realCwd} as when the plan was made`, where: plan.cwd, fix: 'run angelia compile again' });
+    throw new AppFailure({
+      code: 'compile-moved',
+      message: `the profile's folder now resolves to ${real}, not ${plan.realCwd} as when the plan was made`,
+      where: plan.cwd,
+      fix: 'run angelia compile again',
+    });
   }
   const done: string[] = [];
   for (const op of plan.links) {

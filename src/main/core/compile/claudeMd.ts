@@ -51,7 +51,8 @@ export function findBlock(text: string): BlockPosition {
     if (m) (m[1] === 'begin' ? begins : ends).push(i);
   });
   if (begins.length === 0 && ends.length === 0) return { kind: 'none' };
-  if (begins.length !== 1 || ends.length !== 1) return { kind: 'broken', why: `${begins.length} begin and ${ends.length} end angelia:self markers (exactly one of each is needed)` };
+  if (begins.length !== 1 || ends.length !== 1)
+    return { kind: 'broken', why: `${begins.length} begin and ${ends.length} end angelia:self markers (exactly one of each is needed)` };
   if (ends[0]! < begins[0]!) return { kind: 'broken', why: 'the angelia:self end marker comes before the begin marker' };
   return { kind: 'block', begin: begins[0]!, end: ends[0]! };
 }
@@ -77,9 +78,16 @@ export interface BlockPlan {
  * `lines` is empty. `agentsMd`: an AGENTS.md exists beside it.
  */
 export function placeBlock(current: FileState, lines: readonly string[], agentsMd: boolean): BlockPlan {
-  const notes = agentsMd ? [`${AGENTS_MD} exists: Codex reads it instead of ${CLAUDE_MD}, so this profile's ${CLAUDE_MD} (and its managed block) is not read; merge them and remove ${AGENTS_MD}`] : [];
+  const notes = agentsMd
+    ? [
+        `${AGENTS_MD} exists: Codex reads it instead of ${CLAUDE_MD}, so this profile's ${CLAUDE_MD} (and its managed block) is not read; merge them and remove ${AGENTS_MD}`,
+      ]
+    : [];
   const refuse = (why: string): BlockPlan => ({ text: null, op: 'none', conflicts: [`${CLAUDE_MD} ${why}`], notes });
-  if (current.state === 'link') return refuse(`is a link (to ${current.target}); Codex would read the file it points to into the agent's instructions: replace it with a plain file by hand`);
+  if (current.state === 'link')
+    return refuse(
+      `is a link (to ${current.target}); Codex would read the file it points to into the agent's instructions: replace it with a plain file by hand`,
+    );
   if (current.state === 'other') return refuse(`is ${current.what}, not a plain file; fix it by hand first`);
   if (current.state === 'error') return refuse(`cannot be read (${current.code}); fix it by hand first`);
   const block = [BLOCK_BEGIN, ...lines, BLOCK_END];
@@ -119,7 +127,8 @@ export function duplicateNotes(table: Pick<LoadedTable, 'capabilities'>, profile
   for (const cap of allowedCapabilities(table, profile)) {
     if (cap.kind !== 'command') continue;
     const words = cap.run.trim().split(/\s+/).slice(0, 2).join(' ');
-    if (words && outside.includes(words)) out.push(`duplicate: "${words}" (command ${cap.name}) also appears in ${CLAUDE_MD} outside the managed block; keep one of them`);
+    if (words && outside.includes(words))
+      out.push(`duplicate: "${words}" (command ${cap.name}) also appears in ${CLAUDE_MD} outside the managed block; keep one of them`);
   }
   return out;
 }

@@ -173,8 +173,14 @@ export function refuseReachOverPrivate(profile: ResolvedProfile, facts: CompileF
       return p;
     }
   };
-  const whereOf = (key: PropertyKey[]): string => ['profiles', profile.name, ...key].map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('').slice(1).replace('.[', '[');
-  const what = (root: string): string => (root === facts.stateDir ? "Angelia's private state" : "Codex's home (every profile's threads, global AGENTS.md and rules)");
+  const whereOf = (key: PropertyKey[]): string =>
+    ['profiles', profile.name, ...key]
+      .map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`))
+      .join('')
+      .slice(1)
+      .replace('.[', '[');
+  const what = (root: string): string =>
+    root === facts.stateDir ? "Angelia's private state" : "Codex's home (every profile's threads, global AGENTS.md and rules)";
   const reads: [string, PropertyKey[]][] = profile.readDirs.map((d, i): [string, PropertyKey[]] => [d, ['read_dirs', i]]);
   for (const [dir, key] of [...dirs, ...reads]) {
     const held = privateRoots.find((root) => isWithin(root, dir) || isWithin(real(root), real(dir)));
@@ -206,14 +212,26 @@ export function refuseReachOverPrivate(profile: ResolvedProfile, facts: CompileF
  * profile, Codex's own program (`facts.codexReads`), and with `withAngelia` the `angelia` command: its
  * launcher folder `<state>/bin` and Angelia's CLI (`facts.angeliaReads`). Pure (given `facts.exists`).
  */
-export function readGrants(profile: Pick<ResolvedProfile, 'bin'>, reads: readonly FsRule[], facts: CompileFacts, withAngelia: boolean): { given: FsRule[]; missing: FsRule[] } {
+export function readGrants(
+  profile: Pick<ResolvedProfile, 'bin'>,
+  reads: readonly FsRule[],
+  facts: CompileFacts,
+  withAngelia: boolean,
+): { given: FsRule[]; missing: FsRule[] } {
   const exists = facts.exists ?? ((): boolean => true);
   const read = (path: string, source: string): FsRule => ({ path, access: 'read', source, folder: true });
   const all: FsRule[] = [
     ...reads,
-    ...[join(facts.codexHome, 'skills'), join(facts.home, '.agents', 'skills')].map((p) => read(p, 'skills installed for every profile (Codex loads them for every project)')),
+    ...[join(facts.codexHome, 'skills'), join(facts.home, '.agents', 'skills')].map((p) =>
+      read(p, 'skills installed for every profile (Codex loads them for every project)'),
+    ),
     ...(facts.codexReads?.(profile.bin) ?? []).map((p) => read(p, "Codex's own program (every command starts through it)")),
-    ...(withAngelia ? [read(join(facts.stateDir, STATE_BIN), 'the angelia command (<state>/bin)'), ...(facts.angeliaReads ?? []).map((p) => read(p, "Angelia's CLI and the Node that runs it (the angelia command)"))] : []),
+    ...(withAngelia
+      ? [
+          read(join(facts.stateDir, STATE_BIN), 'the angelia command (<state>/bin)'),
+          ...(facts.angeliaReads ?? []).map((p) => read(p, "Angelia's CLI and the Node that runs it (the angelia command)")),
+        ]
+      : []),
   ];
   return { given: all.filter((r) => exists(r.path)), missing: reads.filter((r) => !exists(r.path)) };
 }
@@ -230,7 +248,12 @@ export function readGrants(profile: Pick<ResolvedProfile, 'bin'>, reads: readonl
  * address), `mcp-collision` (an allowed MCP capability named like a user-level server) or
  * `compile-unencodable` (a path TOML cannot hold), `unsafe-reach` (refuseReachOverPrivate).
  */
-export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' | 'capabilities'>, profileName: string, facts: CompileFacts, extras: LaunchExtras = {}): CodexLaunch {
+export function compileCodexLaunch(
+  table: Pick<LoadedTable, 'file' | 'profiles' | 'capabilities'>,
+  profileName: string,
+  facts: CompileFacts,
+  extras: LaunchExtras = {},
+): CodexLaunch {
   const profile = profileOf(table, profileName);
   const readOnly = extras.readOnly === true;
   const approvalPolicy = readOnly ? 'never' : approvalPolicyFor(profile.permissionMode);
@@ -254,11 +277,23 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   const mcpServers = readOnly ? [] : policy.mcpAllowed;
   if (!profile.sandbox && !readOnly) {
     return {
-      profile: profile.name, sandboxed: false,
+      profile: profile.name,
+      sandboxed: false,
       codexArgs: [...docFlag, ...mcp, 'app-server'],
-      env: {}, filesystem: {}, sources: {}, specials: {},
-      warnings: [`sandbox = false: profile ${profile.name} runs with FULL ACCESS to this computer (no permission profile, no deny rule holds)${approvalPolicy === 'never' ? ' and never asks' : ''}`],
-      approvalPolicy, permissionsExtends: null, readOnly: false, missingReads: [], cacheDir: null, writableRoots: ['/'], mcpServers,
+      env: {},
+      filesystem: {},
+      sources: {},
+      specials: {},
+      warnings: [
+        `sandbox = false: profile ${profile.name} runs with FULL ACCESS to this computer (no permission profile, no deny rule holds)${approvalPolicy === 'never' ? ' and never asks' : ''}`,
+      ],
+      approvalPolicy,
+      permissionsExtends: null,
+      readOnly: false,
+      missingReads: [],
+      cacheDir: null,
+      writableRoots: ['/'],
+      mcpServers,
       mailbox: extras.mailbox ?? null,
     };
   }
@@ -270,7 +305,7 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   const reach = [profile.cwd, ...policy.rules.filter((r) => r.access === 'write').map((r) => r.path)];
   const scan = stateScanRules(profile, facts, reach);
   // Plan mode writes nothing, so it has no mailbox (the folder holds the chat's token, never given for reading).
-  const mailbox = readOnly || plan ? null : extras.mailbox ?? null;
+  const mailbox = readOnly || plan ? null : (extras.mailbox ?? null);
   // Grants only (docs/security-model.md "Filesystem: private by default"): the system folders commands
   // need (`:minimal`), the profile's folders and what it names to read; nothing else exists in the
   // sandbox (measured on codex 0.169.0, Linux: without a base profile, HOME, /tmp, /opt and every other
@@ -284,7 +319,9 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
     // TMPDIR as an entry of its own, so it is a mount point the agent cannot rename and replace by a link:
     // Codex, outside the sandbox, follows it for its own temporary files (measured: docs/security-model.md
     // "Grants are checked by real path, at compile and at every start").
-    ...(cacheDir ? [{ path: cacheTmpDir(cacheDir), access: 'write', source: "this profile's package cache: its temporary folder (TMPDIR)", folder: true } as FsRule] : []),
+    ...(cacheDir
+      ? [{ path: cacheTmpDir(cacheDir), access: 'write', source: "this profile's package cache: its temporary folder (TMPDIR)", folder: true } as FsRule]
+      : []),
     ...(mailbox ? [{ path: mailbox, access: 'write', source: "this chat's mailbox (how its commands reach Angelia)", folder: true } as FsRule] : []),
     ...policy.rules,
     ...grants.given,
@@ -297,12 +334,12 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   const why = readOnly ? 'read-only for /ask' : 'read-only in plan mode';
   const rules = readOnly || plan ? compiled.map((r): FsRule => (r.access === 'write' ? { ...r, access: 'read', source: `${r.source}; ${why}` } : r)) : compiled;
   const folded = foldRules(rules, false);
-  const entries = facts.platform === 'linux' ? bwrapSafeEntries(folded, facts.exists ?? (() => true), [facts.codexHome, ...reach, ...(cacheDir ? [cacheDir] : []), ...(mailbox ? [mailbox] : [])]) : folded;
+  const entries =
+    facts.platform === 'linux'
+      ? bwrapSafeEntries(folded, facts.exists ?? (() => true), [facts.codexHome, ...reach, ...(cacheDir ? [cacheDir] : []), ...(mailbox ? [mailbox] : [])])
+      : folded;
   const key = (rest: string): string => `permissions.${PERMISSION_PROFILE_ID}.${rest}`;
-  const args: string[] = [
-    ...docFlag,
-    ...configFlag('default_permissions', tomlValue(PERMISSION_PROFILE_ID)),
-  ];
+  const args: string[] = [...docFlag, ...configFlag('default_permissions', tomlValue(PERMISSION_PROFILE_ID))];
   // No `/tmp` (no `:slash_tmp`): each profile's TMPDIR is its own `tmp/` in its cache (cache.ts
   // `cacheEnv`), and the shared `/tmp` holds other programs' files. Measured on codex 0.169.0 (Linux):
   // without a base profile `/tmp` does not exist in the sandbox; mktemp, Python's tempfile, Node's
@@ -331,14 +368,24 @@ export function compileCodexLaunch(table: Pick<LoadedTable, 'file' | 'profiles' 
   args.push(...mcp, 'app-server');
 
   const writes = policy.rules.filter((r) => r.access === 'write').map((r) => r.path);
-  const writableRoots = plan || readOnly ? [] : [...new Set([profile.cwd, ...writes.filter((d) => entries.filesystem[d] === 'write'), ...(cacheDir ? [cacheDir] : [])])];
+  const writableRoots =
+    plan || readOnly ? [] : [...new Set([profile.cwd, ...writes.filter((d) => entries.filesystem[d] === 'write'), ...(cacheDir ? [cacheDir] : [])])];
   return {
-    profile: profile.name, sandboxed: true, codexArgs: args,
+    profile: profile.name,
+    sandboxed: true,
+    codexArgs: args,
     env: cacheDir ? cacheEnv(cacheDir) : {},
-    filesystem: entries.filesystem, sources: entries.sources, specials,
+    filesystem: entries.filesystem,
+    sources: entries.sources,
+    specials,
     warnings: [...policy.warnings.map(formatProblem), ...scan.warnings.map(formatProblem), ...entries.warnings],
-    approvalPolicy, permissionsExtends: null, readOnly: plan || readOnly, missingReads: grants.missing.map((r) => ({ path: r.path, source: r.source })),
-    cacheDir, writableRoots, mcpServers,
+    approvalPolicy,
+    permissionsExtends: null,
+    readOnly: plan || readOnly,
+    missingReads: grants.missing.map((r) => ({ path: r.path, source: r.source })),
+    cacheDir,
+    writableRoots,
+    mcpServers,
     mailbox: mailbox && entries.filesystem[mailbox] === 'write' ? mailbox : null,
   };
 }

@@ -71,7 +71,9 @@ function executableWarning(p: ResolvedProfile, env: NodeJS.ProcessEnv): TablePro
     return {
       path: p.bin ? ['profiles', p.name, 'bin'] : ['profiles', p.name],
       message: `the Codex executable cannot be found: ${(e as Error).message.split('\n')[0]}`,
-      fix: p.bin ? 'point bin at the codex executable, or remove bin to use the bundled one' : 'reinstall Angelia (the bundled @openai/codex is missing) or set bin to a codex executable',
+      fix: p.bin
+        ? 'point bin at the codex executable, or remove bin to use the bundled one'
+        : 'reinstall Angelia (the bundled @openai/codex is missing) or set bin to a codex executable',
     };
   }
 }
@@ -114,10 +116,18 @@ function fieldPath(where: string): PropertyKey[] {
  * message; returns when every profile's launch can be built.
  */
 export function refuseUncompilable(table: LoadedTable, facts: CompileFacts): void {
-  const problems = Object.values(table.profiles).map((p) => launchProblem(table, p, facts)).filter((x): x is TableProblem => x !== null);
+  const problems = Object.values(table.profiles)
+    .map((p) => launchProblem(table, p, facts))
+    .filter((x): x is TableProblem => x !== null);
   const [first, ...rest] = problems;
   if (!first) return;
-  const also = rest.length > 0 ? `; also ${rest.slice(0, 3).map((x) => `${keyPath(x.path)}: ${x.message}`).join('; ')}${rest.length > 3 ? `; and ${rest.length - 3} more` : ''}` : '';
+  const also =
+    rest.length > 0
+      ? `; also ${rest
+          .slice(0, 3)
+          .map((x) => `${keyPath(x.path)}: ${x.message}`)
+          .join('; ')}${rest.length > 3 ? `; and ${rest.length - 3} more` : ''}`
+      : '';
   throw new AppFailure({
     code: 'table-compile-refused',
     message: `compile would refuse it: ${keyPath(first.path)}: ${first.message}${also}`,

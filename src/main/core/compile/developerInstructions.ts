@@ -28,14 +28,18 @@ export function apiParagraph(api: { command: string; chat: string }): string {
 }
 
 /** What an agent can read (docs/security-model.md "Filesystem: private by default"), said the same in every mode. */
-const READS = 'You can read only your folders, the system folders (/usr, /etc, /bin, /lib …) and what your profile names to read; nothing else of the home folder is there (no keys, histories, other tools\' data, other profiles\' folders, Angelia\'s state).';
+const READS =
+  "You can read only your folders, the system folders (/usr, /etc, /bin, /lib …) and what your profile names to read; nothing else of the home folder is there (no keys, histories, other tools' data, other profiles' folders, Angelia's state).";
 
 /** Builds the instructions text (plain text, a few short paragraphs). */
 export function developerInstructions(f: InstructionFacts): string {
   const self = `You are the agent of the Angelia profile "${f.profile}". Angelia runs you on this computer and relays your approval requests to its owner; it runs no model itself. Its settings live in ${f.tableFile}; do not change them unless asked.`;
   const api = f.api ? [apiParagraph(f.api)] : [];
   if (!f.sandboxed) {
-    return [`${self}\n\nThis profile runs WITHOUT a sandbox because its table says sandbox = false: you have full access, and nothing is held back for you. Be careful.`, ...api].join('\n\n');
+    return [
+      `${self}\n\nThis profile runs WITHOUT a sandbox because its table says sandbox = false: you have full access, and nothing is held back for you. Be careful.`,
+      ...api,
+    ].join('\n\n');
   }
   if (f.mode === 'plan') {
     return `${self}\n\nYou are in Codex's sandbox, set by Angelia, in plan mode: you may read, but write nothing. ${READS}`;

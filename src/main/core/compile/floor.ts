@@ -17,19 +17,41 @@ import type { CompileFacts, FsRule } from './facts';
 
 /** Credential folders under home, denied to every profile (HOME_PRIVATE). */
 export const HOME_PRIVATE_DIRS = [
-  '.ssh', '.aws', '.gnupg', '.config/gh', '.config/gcloud', '.docker', '.kube', '.password-store',
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.config/gh',
+  '.config/gcloud',
+  '.docker',
+  '.kube',
+  '.password-store',
   // Added after the first list was reviewed: Azure CLI tokens, Terraform Cloud tokens.
-  '.azure', '.terraform.d',
+  '.azure',
+  '.terraform.d',
 ];
 /** macOS-only credential folders under home (left out elsewhere, where they do not exist). */
 export const HOME_PRIVATE_DIRS_MACOS = ['Library/Keychains', 'Library/Cookies', 'Library/Messages', 'Library/Mail'];
 /** Credential files under home, denied to every profile (HOME_PRIVATE). */
 export const HOME_PRIVATE_FILES = [
-  '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.pgpass', '.vault-token', '.zsh_history', '.bash_history',
-  '.pi/agent/auth.json', '.grok/auth.json', '.codex/auth.json',
+  '.netrc',
+  '.git-credentials',
+  '.npmrc',
+  '.pypirc',
+  '.pgpass',
+  '.vault-token',
+  '.zsh_history',
+  '.bash_history',
+  '.pi/agent/auth.json',
+  '.grok/auth.json',
+  '.codex/auth.json',
   // Added after the first list was reviewed: crates.io, RubyGems and Maven credentials,
   // and the REPL histories that keep pasted secrets like the shells' do.
-  '.cargo/credentials.toml', '.cargo/credentials', '.gem/credentials', '.m2/settings.xml', '.python_history', '.node_repl_history',
+  '.cargo/credentials.toml',
+  '.cargo/credentials',
+  '.gem/credentials',
+  '.m2/settings.xml',
+  '.python_history',
+  '.node_repl_history',
 ];
 /** Codex's login, transcripts and user config, inside `~/.codex` and `CODEX_HOME` (docs/security-model.md). */
 export const CODEX_STORES = ['auth.json', 'sessions', 'archived_sessions', 'memories', 'history.jsonl', 'session_index.jsonl', 'config.toml'];
@@ -45,8 +67,14 @@ export const CODEX_STORES = ['auth.json', 'sessions', 'archived_sessions', 'memo
 export const CODEX_READABLE = ['tmp', 'skills'];
 /** Other CLIs' transcripts and user config under home (docs/security-model.md). */
 export const OTHER_CLI_STORES = [
-  '.claude/projects', '.claude/file-history', '.claude/paste-cache', '.claude/history.jsonl', '.claude.json',
-  '.grok/sessions', '.grok/config.toml', '.pi/agent/sessions',
+  '.claude/projects',
+  '.claude/file-history',
+  '.claude/paste-cache',
+  '.claude/history.jsonl',
+  '.claude.json',
+  '.grok/sessions',
+  '.grok/config.toml',
+  '.pi/agent/sessions',
 ];
 /**
  * Every file and folder Angelia keeps in its state folder, relative to it (never liftable), whether or
@@ -69,8 +97,19 @@ export const OTHER_CLI_STORES = [
  */
 export const STATE_PRIVATE: readonly string[] = [
   // The old names (PRIVATE_FILES) keep their places, so the rule order of earlier compiles is unchanged.
-  'env', 'api.token', 'sessions.json', 'sessions.json.bak', 'compiled', 'audit.jsonl', 'approvals', 'exports',
-  'children.json', 'logs', 'media', 'mailbox', PRIVATE_DIR,
+  'env',
+  'api.token',
+  'sessions.json',
+  'sessions.json.bak',
+  'compiled',
+  'audit.jsonl',
+  'approvals',
+  'exports',
+  'children.json',
+  'logs',
+  'media',
+  'mailbox',
+  PRIVATE_DIR,
 ];
 
 /**
@@ -130,8 +169,17 @@ export const STATE_BIN = 'bin';
 
 /** Entries of the lists above that are folders (their settings.json rule ends in `/**`). */
 const FOLDERS = new Set([
-  ...HOME_PRIVATE_DIRS, ...HOME_PRIVATE_DIRS_MACOS, 'sessions', 'archived_sessions', 'memories', ...STATE_PRIVATE_FOLDERS,
-  '.claude/projects', '.claude/file-history', '.claude/paste-cache', '.grok/sessions', '.pi/agent/sessions',
+  ...HOME_PRIVATE_DIRS,
+  ...HOME_PRIVATE_DIRS_MACOS,
+  'sessions',
+  'archived_sessions',
+  'memories',
+  ...STATE_PRIVATE_FOLDERS,
+  '.claude/projects',
+  '.claude/file-history',
+  '.claude/paste-cache',
+  '.grok/sessions',
+  '.pi/agent/sessions',
 ]);
 
 /** The floor of one profile, with the warnings compile shows about it (key path + fix). */
@@ -152,7 +200,12 @@ function unique(paths: string[]): string[] {
  * folder in `extraReach`, e.g. its allowed directory capabilities): then it is left out with a warning.
  * The cache root is denied; the profile's own cache (a deeper write entry) is added by codexProfile.ts.
  */
-export function floorRules(profile: ResolvedProfile, profiles: Record<string, ResolvedProfile>, facts: CompileFacts, extraReach: readonly string[] = []): Floor {
+export function floorRules(
+  profile: ResolvedProfile,
+  profiles: Record<string, ResolvedProfile>,
+  facts: CompileFacts,
+  extraReach: readonly string[] = [],
+): Floor {
   const rules: FsRule[] = [];
   const warnings: TableProblem[] = [];
   const at = (...rest: PropertyKey[]): PropertyKey[] => ['profiles', profile.name, ...rest];
@@ -161,11 +214,14 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
 
   const credentials: FsRule[] = [];
   const homeDirs = facts.platform === 'darwin' ? [...HOME_PRIVATE_DIRS, ...HOME_PRIVATE_DIRS_MACOS] : HOME_PRIVATE_DIRS;
-  for (const rel of [...homeDirs, ...HOME_PRIVATE_FILES]) credentials.push({ path: join(facts.home, rel), access: 'deny', source: 'credential location', folder: FOLDERS.has(rel) });
+  for (const rel of [...homeDirs, ...HOME_PRIVATE_FILES])
+    credentials.push({ path: join(facts.home, rel), access: 'deny', source: 'credential location', folder: FOLDERS.has(rel) });
   for (const codexHome of unique([join(facts.home, '.codex'), facts.codexHome])) {
-    for (const rel of CODEX_STORES) credentials.push({ path: join(codexHome, rel), access: 'deny', source: "Codex's login, transcripts or user config", folder: FOLDERS.has(rel) });
+    for (const rel of CODEX_STORES)
+      credentials.push({ path: join(codexHome, rel), access: 'deny', source: "Codex's login, transcripts or user config", folder: FOLDERS.has(rel) });
   }
-  for (const rel of OTHER_CLI_STORES) credentials.push({ path: join(facts.home, rel), access: 'deny', source: "another CLI's transcripts or config", folder: FOLDERS.has(rel) });
+  for (const rel of OTHER_CLI_STORES)
+    credentials.push({ path: join(facts.home, rel), access: 'deny', source: "another CLI's transcripts or config", folder: FOLDERS.has(rel) });
   const seen = new Set<string>();
   for (const rule of credentials) {
     if (seen.has(rule.path)) continue;
@@ -174,9 +230,17 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
     // A read_dir named in the table (not the starter set) lifts it the same way, for reading.
     const r = profile.readDirsStarter ? -1 : profile.readDirs.findIndex((dir) => isWithin(dir, rule.path));
     if (i >= 0) {
-      warnings.push({ path: at('add_dirs', i), message: `${profile.addDirs[i]} lifts the floor entry ${rule.path} (${rule.source}): the agent may read and write it`, fix: 'remove it from add_dirs unless the agent must hold that credential' });
+      warnings.push({
+        path: at('add_dirs', i),
+        message: `${profile.addDirs[i]} lifts the floor entry ${rule.path} (${rule.source}): the agent may read and write it`,
+        fix: 'remove it from add_dirs unless the agent must hold that credential',
+      });
     } else if (r >= 0) {
-      warnings.push({ path: at('read_dirs', r), message: `${profile.readDirs[r]} lifts the floor entry ${rule.path} (${rule.source}): the agent may read it`, fix: 'remove it from read_dirs unless the agent must read that credential' });
+      warnings.push({
+        path: at('read_dirs', r),
+        message: `${profile.readDirs[r]} lifts the floor entry ${rule.path} (${rule.source}): the agent may read it`,
+        fix: 'remove it from read_dirs unless the agent must read that credential',
+      });
     } else rules.push(rule);
   }
 
@@ -192,18 +256,37 @@ export function floorRules(profile: ResolvedProfile, profiles: Record<string, Re
     const overlap = reach.find(([r]) => isWithin(other.cwd, r) || isWithin(r, other.cwd));
     if (overlap) {
       const [dir, key] = overlap;
-      warnings.push({ path: key, message: `profile ${other.name}'s folder ${other.cwd} overlaps this profile's reach ${dir}, so it is not denied; nested profile folders share their files (its CLAUDE.md, skills and launch files included)`, fix: `move one of the folders so that neither holds the other` });
+      warnings.push({
+        path: key,
+        message: `profile ${other.name}'s folder ${other.cwd} overlaps this profile's reach ${dir}, so it is not denied; nested profile folders share their files (its CLAUDE.md, skills and launch files included)`,
+        fix: `move one of the folders so that neither holds the other`,
+      });
     } else {
       rules.push({ path: other.cwd, access: 'deny', source: `profile ${other.name}'s folder`, folder: true });
       const r = profile.readDirsStarter ? -1 : profile.readDirs.findIndex((d) => isWithin(d, other.cwd));
-      if (r >= 0) warnings.push({ path: at('read_dirs', r), message: `${profile.readDirs[r]} lies in profile ${other.name}'s folder ${other.cwd}, which stays denied to this profile: it is not readable`, fix: 'remove it from read_dirs (another profile\'s folder is never given for reading)' });
+      if (r >= 0)
+        warnings.push({
+          path: at('read_dirs', r),
+          message: `${profile.readDirs[r]} lies in profile ${other.name}'s folder ${other.cwd}, which stays denied to this profile: it is not readable`,
+          fix: "remove it from read_dirs (another profile's folder is never given for reading)",
+        });
     }
   }
 
   for (const rule of rules) {
-    if (isWithin(profile.cwd, rule.path)) warnings.push({ path: at('cwd'), message: `this profile's folder ${profile.cwd} lies inside the denied ${rule.path} (${rule.source}); the agent cannot use its own folder`, fix: 'move the profile\'s folder out of that location' });
+    if (isWithin(profile.cwd, rule.path))
+      warnings.push({
+        path: at('cwd'),
+        message: `this profile's folder ${profile.cwd} lies inside the denied ${rule.path} (${rule.source}); the agent cannot use its own folder`,
+        fix: "move the profile's folder out of that location",
+      });
     profile.addDirs.forEach((dir, i) => {
-      if (dir !== profile.cwd && isWithin(dir, rule.path)) warnings.push({ path: at('add_dirs', i), message: `${dir} lies inside the denied ${rule.path} (${rule.source}); it stays denied`, fix: 'remove it from add_dirs' });
+      if (dir !== profile.cwd && isWithin(dir, rule.path))
+        warnings.push({
+          path: at('add_dirs', i),
+          message: `${dir} lies inside the denied ${rule.path} (${rule.source}); it stays denied`,
+          fix: 'remove it from add_dirs',
+        });
     });
   }
   return { rules, warnings };
@@ -229,7 +312,12 @@ export function codexHomeScanRules(facts: CompileFacts, reach: readonly string[]
   for (const [home, names] of Object.entries(facts.codexHomeEntries ?? {})) {
     if (reach.some((r) => isWithin(r, home))) continue;
     const add = (name: string): void => {
-      rules.push({ path: join(home, name), access: 'deny', source: "Codex's state: every profile's threads, logs and settings", folder: !/\.(sqlite|sqlite-wal|sqlite-shm|json|jsonl|toml|lock)$/.test(name) });
+      rules.push({
+        path: join(home, name),
+        access: 'deny',
+        source: "Codex's state: every profile's threads, logs and settings",
+        folder: !/\.(sqlite|sqlite-wal|sqlite-shm|json|jsonl|toml|lock)$/.test(name),
+      });
     };
     for (const name of names) {
       if (fixed.has(name) || name.includes('/') || name === '' || name === '.' || name === '..' || name.endsWith('-journal')) continue;
@@ -257,7 +345,11 @@ export function stateScanRules(profile: ResolvedProfile, facts: CompileFacts, re
     const path = join(facts.stateDir, name);
     const inside = reach.find((r) => isWithin(r, path));
     if (inside) {
-      warnings.push({ path: ['profiles', profile.name, 'cwd'], message: `${inside} lies in Angelia's state folder outside workspace/ (in ${path}), so ${path} is not denied to this profile`, fix: `move the folder into ${join(facts.stateDir, STATE_PUBLIC)}` });
+      warnings.push({
+        path: ['profiles', profile.name, 'cwd'],
+        message: `${inside} lies in Angelia's state folder outside workspace/ (in ${path}), so ${path} is not denied to this profile`,
+        fix: `move the folder into ${join(facts.stateDir, STATE_PUBLIC)}`,
+      });
     } else {
       rules.push({ path, access: 'deny', source: "Angelia's private state", folder: true });
     }

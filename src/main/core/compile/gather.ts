@@ -89,15 +89,21 @@ export async function gatherFacts(paths: InstancePaths, platform: NodeJS.Platfor
     home: paths.home,
     stateDir: paths.stateDir,
     workspace: paths.workspace,
-    workspaceExists: await stat(paths.workspace).then((s) => s.isDirectory(), () => false),
+    workspaceExists: await stat(paths.workspace).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ),
     codexHome: paths.codexHome,
     apiSocket: paths.apiSock,
     platform,
     userMcpServers: await readUserMcpServers(paths.codexHome),
     userSkills: await readUserSkills(paths.home, paths.codexHome),
     stateEntries: (await readdir(paths.stateDir).catch(() => [] as string[])).sort(),
-    codexHomeEntries: Object.fromEntries(await Promise.all([...new Set([join(paths.home, '.codex'), paths.codexHome])].map(
-      async (dir) => [dir, (await readdir(dir).catch(() => [] as string[])).sort()] as const))),
+    codexHomeEntries: Object.fromEntries(
+      await Promise.all(
+        [...new Set([join(paths.home, '.codex'), paths.codexHome])].map(async (dir) => [dir, (await readdir(dir).catch(() => [] as string[])).sort()] as const),
+      ),
+    ),
     codexReads: (bin) => codexReadsOf(bin),
     angeliaReads: angeliaReadsOf(),
     exists: pathExists,

@@ -109,14 +109,23 @@ export interface LaunchExec {
  * none is found: check-config says so), PATH `<state>/bin` then `env`'s, MCP servers started in `home`
  * (compile/mcpFlags.ts). Reads the filesystem to resolve Codex.
  */
-export function execAtCompile(profile: Pick<ResolvedProfile, 'bin'>, facts: Pick<GrantFacts, 'stateDir' | 'home'>, env: NodeJS.ProcessEnv = process.env): LaunchExec {
+export function execAtCompile(
+  profile: Pick<ResolvedProfile, 'bin'>,
+  facts: Pick<GrantFacts, 'stateDir' | 'home'>,
+  env: NodeJS.ProcessEnv = process.env,
+): LaunchExec {
   let codex: string | null = null;
   try {
     codex = resolveCodexBin(profile.bin ?? undefined, { env }).path;
   } catch {
     // No executable to check; the start refuses on its own.
   }
-  return { codex, searchPath: [join(facts.stateDir, STATE_BIN), ...(env.PATH ? env.PATH.split(delimiter) : [])], mcpCwd: facts.home, program: angeliaProgram() };
+  return {
+    codex,
+    searchPath: [join(facts.stateDir, STATE_BIN), ...(env.PATH ? env.PATH.split(delimiter) : [])],
+    mcpCwd: facts.home,
+    program: angeliaProgram(),
+  };
 }
 
 /** Read folders of a profile (its `read_dirs`, or the starter set when it has none). */
@@ -131,19 +140,43 @@ export function grantsOf(table: Pick<LoadedTable, 'capabilities'>, profile: Reso
   profile.addDirs.forEach((d, i) => out.push({ profile: profile.name, key: at('add_dirs', i), path: d, access: 'write', what: 'add_dir' }));
   // The starter set (a profile without `read_dirs`) is named by the field it stands for.
   const starter = (profile as ResolvedProfile & { readDirsStarter?: boolean }).readDirsStarter === true;
-  readDirsOf(profile).forEach((d, i) => out.push({ profile: profile.name, key: starter ? at('read_dirs') : at('read_dirs', i), path: d, access: 'read', what: starter ? 'read folder (the read_dirs starter set)' : 'read folder' }));
+  readDirsOf(profile).forEach((d, i) =>
+    out.push({
+      profile: profile.name,
+      key: starter ? at('read_dirs') : at('read_dirs', i),
+      path: d,
+      access: 'read',
+      what: starter ? 'read folder (the read_dirs starter set)' : 'read folder',
+    }),
+  );
   for (const cap of allowedCapabilities(table, profile)) {
-    if (cap.kind === 'directory') out.push({ profile: profile.name, key: ['capabilities', cap.name, 'path'], path: cap.path, access: 'write', what: `directory capability ${cap.name}` });
+    if (cap.kind === 'directory')
+      out.push({ profile: profile.name, key: ['capabilities', cap.name, 'path'], path: cap.path, access: 'write', what: `directory capability ${cap.name}` });
     // A skill given is read where it lies, with its secrets (compile/policy.ts `reads`).
     if (cap.kind === 'skill') {
       out.push({ profile: profile.name, key: ['capabilities', cap.name, 'path'], path: cap.path, access: 'read', what: `skill ${cap.name}` });
-      cap.secrets.forEach((secret, i) => out.push({ profile: profile.name, key: ['capabilities', cap.name, 'secrets', i], path: secret, access: 'read', what: `secret of skill ${cap.name}` }));
+      cap.secrets.forEach((secret, i) =>
+        out.push({ profile: profile.name, key: ['capabilities', cap.name, 'secrets', i], path: secret, access: 'read', what: `secret of skill ${cap.name}` }),
+      );
     }
   }
   if (facts.workspaceExists ?? true) {
-    if (!profile.isolated) out.push({ profile: profile.name, key: at('isolated'), path: join(facts.workspace, '_common'), access: 'write', what: '_common/ (every profile not isolated writes it)' });
+    if (!profile.isolated)
+      out.push({
+        profile: profile.name,
+        key: at('isolated'),
+        path: join(facts.workspace, '_common'),
+        access: 'write',
+        what: '_common/ (every profile not isolated writes it)',
+      });
     for (const sub of ['_shared', '_capabilities']) {
-      out.push({ profile: profile.name, key: at('shared_write'), path: join(facts.workspace, sub), access: profile.sharedWrite ? 'write' : 'read', what: `${sub}/` });
+      out.push({
+        profile: profile.name,
+        key: at('shared_write'),
+        path: join(facts.workspace, sub),
+        access: profile.sharedWrite ? 'write' : 'read',
+        what: `${sub}/`,
+      });
     }
   }
   return out;
@@ -162,10 +195,21 @@ export function agentWritable(table: Pick<LoadedTable, 'capabilities' | 'profile
   for (const p of Object.values(table.profiles)) {
     for (const g of grantsOf(table, p, facts)) {
       if (g.access !== 'write' || grantProblem(g, fs, [], privates) !== null) continue;
-      out.push({ path: resolve(g.path), forms: formsOf(g.path, fs), by: `profile ${p.name}'s ${g.what} (${keyPath(g.key)})`, profile: p.name, ...(g.key[2] === 'shared_write' ? { shared: true as const } : {}) });
+      out.push({
+        path: resolve(g.path),
+        forms: formsOf(g.path, fs),
+        by: `profile ${p.name}'s ${g.what} (${keyPath(g.key)})`,
+        profile: p.name,
+        ...(g.key[2] === 'shared_write' ? { shared: true as const } : {}),
+      });
     }
   }
-  out.push({ path: join(facts.stateDir, STATE_CACHE, 'codex'), forms: formsOf(join(facts.stateDir, STATE_CACHE, 'codex'), fs), by: "the agents' package caches and temporary folders", profile: null });
+  out.push({
+    path: join(facts.stateDir, STATE_CACHE, 'codex'),
+    forms: formsOf(join(facts.stateDir, STATE_CACHE, 'codex'), fs),
+    by: "the agents' package caches and temporary folders",
+    profile: null,
+  });
   out.push({ path: join(facts.stateDir, 'mailbox'), forms: formsOf(join(facts.stateDir, 'mailbox'), fs), by: "the chats' mailboxes", profile: null });
   return out;
 }
@@ -183,7 +227,12 @@ function insidePlace(forms: readonly string[], places: readonly WritablePlace[],
 function privatePlaces(facts: GrantFacts, fs: FsView): Array<{ path: string; forms: string[]; what: string; except: string[] }> {
   return [
     { path: facts.stateDir, forms: formsOf(facts.stateDir, fs), what: "Angelia's private state", except: formsOf(join(facts.stateDir, STATE_PUBLIC), fs) },
-    ...[...new Set([join(facts.home, '.codex'), facts.codexHome])].map((h) => ({ path: h, forms: formsOf(h, fs), what: "Codex's home (every profile's threads, global AGENTS.md and rules)", except: [] })),
+    ...[...new Set([join(facts.home, '.codex'), facts.codexHome])].map((h) => ({
+      path: h,
+      forms: formsOf(h, fs),
+      what: "Codex's home (every profile's threads, global AGENTS.md and rules)",
+      except: [],
+    })),
   ];
 }
 
@@ -199,7 +248,11 @@ function grantProblem(g: Grant, fs: FsView, writable: readonly WritablePlace[], 
     const inside = forms.some((f) => p.forms.some((a) => isWithin(f, a)) && !p.except.some((e) => isWithin(f, e)));
     const holds = forms.some((f) => p.forms.some((a) => isWithin(a, f)));
     if (inside || holds) {
-      return { ...base, message: `${g.path} ${holds ? 'is or holds' : 'lies in'} ${p.what} (${p.path}); no profile is granted any of it`, fix: `name the folders the agent needs outside ${p.path}` };
+      return {
+        ...base,
+        message: `${g.path} ${holds ? 'is or holds' : 'lies in'} ${p.what} (${p.path}); no profile is granted any of it`,
+        fix: `name the folders the agent needs outside ${p.path}`,
+      };
     }
   }
   const link = walked.links[0];
@@ -222,7 +275,8 @@ function grantProblem(g: Grant, fs: FsView, writable: readonly WritablePlace[], 
   if (place && g.access === 'read' && place.shared) {
     // shared_write is the trust to edit what every profile reads (doctrine, skills): said plainly, not refused.
     return {
-      ...base, note: true,
+      ...base,
+      note: true,
       message: `${g.path} (${g.what}) lies in ${place.path}, which ${place.by} may edit: that agent could also replace it with a symbolic link, and a running session of this profile would then read where the link leads (its next start refuses the link); give shared_write only to a profile you trust with what every profile reads`,
       fix: `move ${g.path} out of ${place.path}, or turn shared_write off for ${place.profile}`,
     };
@@ -239,14 +293,26 @@ function grantProblem(g: Grant, fs: FsView, writable: readonly WritablePlace[], 
 }
 
 /** Restrictions of `profile` (its policy's deny and read-only rules) an agent could escape by renaming (see the file comment). */
-function restrictionProblems(table: Pick<LoadedTable, 'capabilities' | 'profiles'>, profile: ResolvedProfile, facts: GrantFacts, fs: FsView, own: ReadonlyArray<{ g: Grant; forms: string[] }>): GrantProblem[] {
+function restrictionProblems(
+  table: Pick<LoadedTable, 'capabilities' | 'profiles'>,
+  profile: ResolvedProfile,
+  facts: GrantFacts,
+  fs: FsView,
+  own: ReadonlyArray<{ g: Grant; forms: string[] }>,
+): GrantProblem[] {
   const out: GrantProblem[] = [];
   const policy = profilePolicy(table, profile, { ...facts, apiSocket: null, platform: facts.platform ?? process.platform });
   const seen = new Set<string>();
   for (const rule of policy.rules) {
     // A deny rule, or a launch file kept read-only. Other read entries are grants (read_dirs, given
     // skills): inside a folder the profile writes anyway, escaping them opens nothing it is not given.
-    if (!(rule.access === 'deny' || (rule.access === 'read' && rule.source.startsWith('launch file'))) || rule.glob || seen.has(rule.path) || !isAbsolute(rule.path)) continue;
+    if (
+      !(rule.access === 'deny' || (rule.access === 'read' && rule.source.startsWith('launch file'))) ||
+      rule.glob ||
+      seen.has(rule.path) ||
+      !isAbsolute(rule.path)
+    )
+      continue;
     seen.add(rule.path);
     const walked = walkPath(resolve(rule.path), fs);
     const forms = [...new Set([resolve(rule.path), ...(walked.real ? [walked.real] : [])])];
@@ -263,17 +329,23 @@ function restrictionProblems(table: Pick<LoadedTable, 'capabilities' | 'profiles
       const note = g.key[2] === 'shared_write' && cap !== undefined && table.capabilities[cap]?.kind === 'skill' && rule.access === 'deny';
       if (note) {
         out.push({
-          profile: profile.name, key: g.key, path: rule.path, note: true,
+          profile: profile.name,
+          key: g.key,
+          path: rule.path,
+          note: true,
           message: `the skill ${cap} is denied to this profile, but it lies in ${g.path}, which this profile may edit (shared_write): its agent can still read it by renaming a folder there; the deny only keeps the skill from being loaded`,
           fix: `move the skill out of ${g.path}, or give it to this profile`,
         });
         break;
       }
       out.push({
-        profile: profile.name, key: g.key, path: rule.path,
-        message: linkIn !== undefined
-          ? `${rule.path}, which this profile ${what} (${rule.source}), goes through the symbolic link ${linkIn} in ${g.path} (its ${g.what}, ${keyPath(g.key)}), which its agent writes: it could point the link elsewhere and reach ${rule.path} from its next command`
-          : `${rule.path}, which this profile ${what} (${rule.source}), lies ${steps.length} folders deep in ${g.path} (its ${g.what}, ${keyPath(g.key)}), which its agent writes: it could rename ${join(pair.a, steps[0]!)} and reach it from its next command (measured on codex 0.169.0)`,
+        profile: profile.name,
+        key: g.key,
+        path: rule.path,
+        message:
+          linkIn !== undefined
+            ? `${rule.path}, which this profile ${what} (${rule.source}), goes through the symbolic link ${linkIn} in ${g.path} (its ${g.what}, ${keyPath(g.key)}), which its agent writes: it could point the link elsewhere and reach ${rule.path} from its next command`
+            : `${rule.path}, which this profile ${what} (${rule.source}), lies ${steps.length} folders deep in ${g.path} (its ${g.what}, ${keyPath(g.key)}), which its agent writes: it could rename ${join(pair.a, steps[0]!)} and reach it from its next command (measured on codex 0.169.0)`,
         fix: `move ${rule.path} out of ${g.path}, or give the profile narrower folders than ${g.path}`,
       });
       break;
@@ -282,22 +354,51 @@ function restrictionProblems(table: Pick<LoadedTable, 'capabilities' | 'profiles
   return out;
 }
 
-function execProblem(file: string, key: PropertyKey[], profile: string, what: string, fs: FsView, writable: readonly WritablePlace[], fix: string): GrantProblem | null {
+function execProblem(
+  file: string,
+  key: PropertyKey[],
+  profile: string,
+  what: string,
+  fs: FsView,
+  writable: readonly WritablePlace[],
+  fix: string,
+): GrantProblem | null {
   const abs = resolve(file);
   const walked = walkPath(abs, fs);
   // Every location on the way: an agent that can rename any of them can make the path lead elsewhere.
   const places = [abs, ...walked.visited, ...(walked.real ? [walked.real] : [])];
   const hit = writable.find((w) => places.some((p) => w.forms.some((a) => strictlyIn(p, a))));
   if (!hit) return null;
-  return { profile, key, path: file, message: `${what} ${file} lies in ${hit.path}, which ${hit.by} can write; it runs outside the sandbox, so an agent could replace it and have its own code run with your full access at the next start`, fix };
+  return {
+    profile,
+    key,
+    path: file,
+    message: `${what} ${file} lies in ${hit.path}, which ${hit.by} can write; it runs outside the sandbox, so an agent could replace it and have its own code run with your full access at the next start`,
+    fix,
+  };
 }
 
-function execProblems(table: Pick<LoadedTable, 'file' | 'capabilities'>, profile: ResolvedProfile, exec: LaunchExec, fs: FsView, writable: readonly WritablePlace[]): GrantProblem[] {
+function execProblems(
+  table: Pick<LoadedTable, 'file' | 'capabilities'>,
+  profile: ResolvedProfile,
+  exec: LaunchExec,
+  fs: FsView,
+  writable: readonly WritablePlace[],
+): GrantProblem[] {
   const out: GrantProblem[] = [];
   const at = ['profiles', profile.name];
   if (exec.codex !== null) {
-    const p = execProblem(exec.codex, profile.bin ? [...at, 'bin'] : at, profile.name, profile.bin ? 'the Codex executable (bin)' : 'the bundled Codex executable', fs, writable,
-      profile.bin ? `install Codex where no agent can write and point ${keyPath([...at, 'bin'])} at it, or remove bin to use the bundled one` : "install Angelia where no profile's folder holds it");
+    const p = execProblem(
+      exec.codex,
+      profile.bin ? [...at, 'bin'] : at,
+      profile.name,
+      profile.bin ? 'the Codex executable (bin)' : 'the bundled Codex executable',
+      fs,
+      writable,
+      profile.bin
+        ? `install Codex where no agent can write and point ${keyPath([...at, 'bin'])} at it, or remove bin to use the bundled one`
+        : "install Angelia where no profile's folder holds it",
+    );
     if (p) out.push(p);
   }
   // Angelia itself: a file of its program at or inside an agent's writable folder, or such a folder
@@ -306,24 +407,49 @@ function execProblems(table: Pick<LoadedTable, 'file' | 'capabilities'>, profile
     const forms = formsOf(p, fs);
     const place = insidePlace(forms, writable, true) ?? writable.find((w) => w.forms.some((a) => forms.some((f) => strictlyIn(a, f)))) ?? null;
     if (place) {
-      out.push({ profile: profile.name, key: at, path: p, message: `Angelia's own program ${p} ${place.forms.some((a) => forms.some((f) => strictlyIn(a, f))) ? `holds ${place.path}` : `lies in ${place.path}`}, which ${place.by} can write; it runs outside the sandbox (every angelia command, the app, the agents' angelia command), so an agent could replace it and have its own code run with your full access`, fix: `install Angelia where no agent can write, or stop granting ${place.path}` });
+      out.push({
+        profile: profile.name,
+        key: at,
+        path: p,
+        message: `Angelia's own program ${p} ${place.forms.some((a) => forms.some((f) => strictlyIn(a, f))) ? `holds ${place.path}` : `lies in ${place.path}`}, which ${place.by} can write; it runs outside the sandbox (every angelia command, the app, the agents' angelia command), so an agent could replace it and have its own code run with your full access`,
+        fix: `install Angelia where no agent can write, or stop granting ${place.path}`,
+      });
       break;
     }
   }
   exec.searchPath.forEach((dir) => {
     if (!isAbsolute(dir)) {
-      out.push({ profile: profile.name, key: at, path: dir, message: `the PATH Codex and its MCP servers search holds ${dir === '' ? 'an empty entry (the current folder)' : `the relative folder ${JSON.stringify(dir)}`}, looked up in the folder they run in; programs found there run outside the sandbox`, fix: 'remove relative entries from PATH in the environment Angelia starts from' });
+      out.push({
+        profile: profile.name,
+        key: at,
+        path: dir,
+        message: `the PATH Codex and its MCP servers search holds ${dir === '' ? 'an empty entry (the current folder)' : `the relative folder ${JSON.stringify(dir)}`}, looked up in the folder they run in; programs found there run outside the sandbox`,
+        fix: 'remove relative entries from PATH in the environment Angelia starts from',
+      });
       return;
     }
     const place = insidePlace(formsOf(dir, fs), writable, true);
-    if (place) out.push({ profile: profile.name, key: at, path: dir, message: `the PATH Codex and its MCP servers search holds ${dir}, which lies in ${place.path}, writable by ${place.by}: a program an agent put there would run outside the sandbox`, fix: `remove ${dir} from PATH in the environment Angelia starts from, or stop granting ${place.path}` });
+    if (place)
+      out.push({
+        profile: profile.name,
+        key: at,
+        path: dir,
+        message: `the PATH Codex and its MCP servers search holds ${dir}, which lies in ${place.path}, writable by ${place.by}: a program an agent put there would run outside the sandbox`,
+        fix: `remove ${dir} from PATH in the environment Angelia starts from, or stop granting ${place.path}`,
+      });
   });
   const mcpCwdPlace = insidePlace(formsOf(exec.mcpCwd, fs), writable, true);
   for (const cap of allowedCapabilities(table, profile)) {
     if (cap.kind !== 'mcp' || cap.command === null) continue;
     const key = ['capabilities', cap.name];
     if (mcpCwdPlace) {
-      out.push({ profile: profile.name, key, path: exec.mcpCwd, message: `MCP servers start in ${exec.mcpCwd}, which lies in ${mcpCwdPlace.path}, writable by ${mcpCwdPlace.by}: a program or module an agent put there could be run by ${cap.name} outside the sandbox`, fix: `stop granting ${mcpCwdPlace.path}` });
+      out.push({
+        profile: profile.name,
+        key,
+        path: exec.mcpCwd,
+        message: `MCP servers start in ${exec.mcpCwd}, which lies in ${mcpCwdPlace.path}, writable by ${mcpCwdPlace.by}: a program or module an agent put there could be run by ${cap.name} outside the sandbox`,
+        fix: `stop granting ${mcpCwdPlace.path}`,
+      });
       continue;
     }
     const fix = `install the MCP server where no agent can write, and name it in ${keyPath([...key, 'command'])}`;
@@ -346,7 +472,15 @@ function execProblems(table: Pick<LoadedTable, 'file' | 'capabilities'>, profile
     }
     cap.args.forEach((arg, i) => {
       if (!arg.startsWith('/')) return;
-      const p = execProblem(arg, [...key, 'args', i], profile.name, `an argument of MCP capability ${cap.name}`, fs, writable, `move ${arg} where no agent can write, and name it in ${keyPath([...key, 'args', i])}`);
+      const p = execProblem(
+        arg,
+        [...key, 'args', i],
+        profile.name,
+        `an argument of MCP capability ${cap.name}`,
+        fs,
+        writable,
+        `move ${arg} where no agent can write, and name it in ${keyPath([...key, 'args', i])}`,
+      );
       if (p) out.push(p);
     });
   }
@@ -367,7 +501,12 @@ export interface CheckGrantsOptions {
  * holds or lies in private state or a Codex home | goes through a symbolic link | lies strictly in an
  * agent-writable folder), then escapable restrictions, then executables. [] = nothing refused.
  */
-export function checkGrants(table: Pick<LoadedTable, 'file' | 'capabilities' | 'profiles'>, facts: GrantFacts, fs: FsView, options: CheckGrantsOptions = {}): GrantProblem[] {
+export function checkGrants(
+  table: Pick<LoadedTable, 'file' | 'capabilities' | 'profiles'>,
+  facts: GrantFacts,
+  fs: FsView,
+  options: CheckGrantsOptions = {},
+): GrantProblem[] {
   return inspect(table, facts, fs, options).filter((p) => !p.note);
 }
 
@@ -377,7 +516,12 @@ export function checkGrants(table: Pick<LoadedTable, 'file' | 'capabilities' | '
  */
 export function grantNotes(table: Pick<LoadedTable, 'file' | 'capabilities' | 'profiles'>, facts: GrantFacts, fs: FsView, profile: string): string[] {
   const full = fullAccessNote(table, profile);
-  return [...inspect(table, facts, fs, { profiles: [profile] }).filter((p) => p.note).map((p) => `${p.message} (${keyPath(p.key)})`), ...(full ? [full] : [])];
+  return [
+    ...inspect(table, facts, fs, { profiles: [profile] })
+      .filter((p) => p.note)
+      .map((p) => `${p.message} (${keyPath(p.key)})`),
+    ...(full ? [full] : []),
+  ];
 }
 
 function inspect(table: Pick<LoadedTable, 'file' | 'capabilities' | 'profiles'>, facts: GrantFacts, fs: FsView, options: CheckGrantsOptions): GrantProblem[] {
@@ -408,7 +552,9 @@ function inspect(table: Pick<LoadedTable, 'file' | 'capabilities' | 'profiles'>,
  * Angelia's own state included, so no grant check holds against it. Pure.
  */
 export function fullAccessNote(table: Pick<LoadedTable, 'profiles'>, profile: string): string | null {
-  const open = Object.values(table.profiles).filter((p) => !p.sandbox && p.name !== profile).map((p) => p.name);
+  const open = Object.values(table.profiles)
+    .filter((p) => !p.sandbox && p.name !== profile)
+    .map((p) => p.name);
   if (open.length === 0) return null;
   return `${open.length === 1 ? `profile ${open[0]} runs` : `profiles ${open.join(', ')} run`} with sandbox = false: such an agent can change any file, the folders granted to ${profile} and Angelia's own state included, so no grant check holds against it`;
 }
@@ -427,7 +573,14 @@ export function refuseGrants(problems: readonly GrantProblem[], tableFile: strin
   if (!first) return;
   throw new AppFailure({
     code,
-    message: `${problemText(first)}${rest.length > 0 ? `; and ${rest.length} more (${rest.slice(0, 3).map((r) => keyPath(r.key)).join(', ')}${rest.length > 3 ? ', …' : ''})` : ''}`,
+    message: `${problemText(first)}${
+      rest.length > 0
+        ? `; and ${rest.length} more (${rest
+            .slice(0, 3)
+            .map((r) => keyPath(r.key))
+            .join(', ')}${rest.length > 3 ? ', …' : ''})`
+        : ''
+    }`,
     where: `${tableFile}: ${keyPath(first.key)}`,
     fix: first.fix,
   });

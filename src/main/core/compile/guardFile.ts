@@ -28,7 +28,10 @@ export function guardPath(stateDir: string, profile: string): string {
 export const guardFileSchema = z.object({
   version: z.literal(1),
   profile: z.string().min(1),
-  cwd: z.string().min(1).refine((p) => p.startsWith('/'), { error: 'must be an absolute path' }),
+  cwd: z
+    .string()
+    .min(1)
+    .refine((p) => p.startsWith('/'), { error: 'must be an absolute path' }),
   /** Written as "codex"; read as any name, so a check can say "compiled for another backend". */
   backend: z.string().min(1),
   deny: z.array(z.string()),
@@ -99,7 +102,11 @@ export interface OutsideSandbox {
  * What `profile` of `table` runs outside the sandbox: its allowed mcp capabilities (`names`: default
  * every allowed one; a launch passes the servers it defines) with their definitions, and its `bin`. Pure.
  */
-export function outsideSandbox(table: Pick<LoadedTable, 'capabilities'>, profile: Pick<ResolvedProfile, 'allowed' | 'bin'>, names: readonly string[] = profile.allowed): OutsideSandbox {
+export function outsideSandbox(
+  table: Pick<LoadedTable, 'capabilities'>,
+  profile: Pick<ResolvedProfile, 'allowed' | 'bin'>,
+  names: readonly string[] = profile.allowed,
+): OutsideSandbox {
   const mcp: string[] = [];
   for (const name of [...names].sort()) {
     const cap = table.capabilities[name];

@@ -30,9 +30,10 @@ export const MCP_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** The inline table that defines one allowed MCP capability for Codex (its `-c` value); a command server starts in `cwd`. */
 export function mcpServerValue(cap: McpCapability, cwd: string): string {
-  const entries: Array<[string, FlagValue]> = cap.url !== null
-    ? [['url', cap.url]]
-    : [['command', cap.command ?? ''], ['args', cap.args], ...(cap.env.length > 0 ? [['env_vars', cap.env] as [string, FlagValue]] : []), ['cwd', cwd]];
+  const entries: Array<[string, FlagValue]> =
+    cap.url !== null
+      ? [['url', cap.url]]
+      : [['command', cap.command ?? ''], ['args', cap.args], ...(cap.env.length > 0 ? [['env_vars', cap.env] as [string, FlagValue]] : []), ['cwd', cwd]];
   return inlineTable(entries);
 }
 
@@ -42,7 +43,12 @@ export function mcpServerValue(cap: McpCapability, cwd: string): string {
  * `mcp-name` (a user-level name `-c` cannot address) or `mcp-collision` (an allowed capability named
  * like a user-level server).
  */
-export function mcpFlags(table: Pick<LoadedTable, 'file' | 'capabilities'>, profile: ResolvedProfile, policy: Pick<ProfilePolicy, 'mcpAllowed' | 'userMcpOff'>, facts: CompileFacts): string[] {
+export function mcpFlags(
+  table: Pick<LoadedTable, 'file' | 'capabilities'>,
+  profile: ResolvedProfile,
+  policy: Pick<ProfilePolicy, 'mcpAllowed' | 'userMcpOff'>,
+  facts: CompileFacts,
+): string[] {
   const out: string[] = [];
   const userConfig = join(facts.codexHome, 'config.toml');
   for (const name of policy.mcpAllowed) {

@@ -88,4 +88,3 @@ export function formsOf(path: string, fs: FsView): string[] {
   const real = walkPath(resolve(path), fs).real;
   return [...new Set([resolve(path), ...(real ? [real] : [])])];
 }
-

@@ -72,7 +72,9 @@ function previousRecord(snap: ProfileSnapshot, conflicts: string[], notes: strin
   const r = snap.record;
   if (r.state === 'missing') return null;
   if (r.state !== 'file') {
-    conflicts.push(`${RECORD_REL} is ${r.state === 'link' ? `a link (to ${r.target})` : r.state === 'other' ? r.what : `unreadable (${r.code})`}; compile writes only plain files: remove it by hand`);
+    conflicts.push(
+      `${RECORD_REL} is ${r.state === 'link' ? `a link (to ${r.target})` : r.state === 'other' ? r.what : `unreadable (${r.code})`}; compile writes only plain files: remove it by hand`,
+    );
     return null;
   }
   if (r.nlink > 1) {
@@ -116,7 +118,9 @@ export function planProfile(table: LoadedTable, name: string, facts: CompileFact
   if (snap.realCwd === null) conflicts.push(`the profile's folder ${profile.cwd} cannot be resolved; create it or correct profiles.${name}.cwd`);
   const claude = snap.dirs['.claude'];
   if (claude.state === 'link' || claude.state === 'other') {
-    conflicts.push(`.claude is ${claude.state === 'link' ? `a link (to ${claude.target})` : 'not a folder'}; compile writes only into plain folders: replace it with a folder by hand`);
+    conflicts.push(
+      `.claude is ${claude.state === 'link' ? `a link (to ${claude.target})` : 'not a folder'}; compile writes only into plain folders: replace it with a folder by hand`,
+    );
   }
   const previous = previousRecord(snap, conflicts, notes);
 
@@ -139,7 +143,12 @@ export function planProfile(table: LoadedTable, name: string, facts: CompileFact
   const placed = placeBlock(snap.claudeMd, block, snap.agentsMd);
   conflicts.push(...placed.conflicts);
   notes.push(...placed.notes, ...duplicateNotes(table, profile, snap.claudeMd));
-  const blockVerb = { create: ['+', `${CLAUDE_MD} (new, with the managed block)`], add: ['+', `${CLAUDE_MD} managed block`], replace: ['~', `${CLAUDE_MD} managed block`], remove: ['-', `${CLAUDE_MD} managed block`] } as const;
+  const blockVerb = {
+    create: ['+', `${CLAUDE_MD} (new, with the managed block)`],
+    add: ['+', `${CLAUDE_MD} managed block`],
+    replace: ['~', `${CLAUDE_MD} managed block`],
+    remove: ['-', `${CLAUDE_MD} managed block`],
+  } as const;
   if (placed.op !== 'none') lines.push({ kind: blockVerb[placed.op][0], text: blockVerb[placed.op][1] });
   if (placed.text !== null) writes.push({ rel: CLAUDE_MD, text: placed.text, mode: modeOf(snap.claudeMd) });
 
@@ -147,34 +156,68 @@ export function planProfile(table: LoadedTable, name: string, facts: CompileFact
   if (policy.common && !snap.commonExists) lines.push({ kind: '+', text: `folder ${policy.common}` });
 
   const record: CompiledRecord = {
-    version: 1, backend: profile.backend,
+    version: 1,
+    backend: profile.backend,
     links: Object.fromEntries(Object.entries(skills.links).sort(([a], [b]) => a.localeCompare(b))),
-    mcpServers: policy.mcpAllowed, deny, additionalDirectories: policy.dirs, blockLines: block, compiledAt: now,
+    mcpServers: policy.mcpAllowed,
+    deny,
+    additionalDirectories: policy.dirs,
+    blockLines: block,
+    compiledAt: now,
   };
   if (!previous || !sameRecord(previous, record)) {
     lines.push({ kind: previous ? '~' : '+', text: RECORD_REL });
     writes.push({ rel: RECORD_REL, text: recordText(record), mode: modeOf(snap.record) });
   }
 
-  const guard: GuardFile = { version: 1, profile: name, cwd: profile.cwd, backend: profile.backend, deny, codexSandbox: profile.sandbox, write: wantWrite(policy), readOnly: profile.sandbox && profile.permissionMode === 'plan', ...outsideSandbox(table, profile, policy.mcpAllowed), read: wantRead(policy), env: profile.env, compiledAt: now };
+  const guard: GuardFile = {
+    version: 1,
+    profile: name,
+    cwd: profile.cwd,
+    backend: profile.backend,
+    deny,
+    codexSandbox: profile.sandbox,
+    write: wantWrite(policy),
+    readOnly: profile.sandbox && profile.permissionMode === 'plan',
+    ...outsideSandbox(table, profile, policy.mcpAllowed),
+    read: wantRead(policy),
+    env: profile.env,
+    compiledAt: now,
+  };
   const g = guardChanged(snap.guard, guard);
   if (g.line) lines.push(g.line);
 
-  notes.push(profile.sandbox
-    ? "deny rules and writable folders are held by Codex's own sandbox, shell commands included"
-    : 'full access (sandbox = false): the deny rules bind nothing, and in every mode it runs commands without asking');
+  notes.push(
+    profile.sandbox
+      ? "deny rules and writable folders are held by Codex's own sandbox, shell commands included"
+      : 'full access (sandbox = false): the deny rules bind nothing, and in every mode it runs commands without asking',
+  );
   for (const m of policy.mcpAllowed) {
     const cap = table.capabilities[m];
-    if (cap?.kind === 'mcp' && cap.command !== null) notes.push(`MCP server ${m} is started by Codex outside the agent's sandbox (measured on codex 0.169.0): it runs with your full access`);
+    if (cap?.kind === 'mcp' && cap.command !== null)
+      notes.push(`MCP server ${m} is started by Codex outside the agent's sandbox (measured on codex 0.169.0): it runs with your full access`);
   }
 
   const changed = lines.length > 0;
-  const out: PlanLine[] = [...lines, ...conflicts.map((c): PlanLine => ({ kind: 'CONFLICT', text: c })), ...notes.map((n): PlanLine => ({ kind: 'note', text: n }))];
+  const out: PlanLine[] = [
+    ...lines,
+    ...conflicts.map((c): PlanLine => ({ kind: 'CONFLICT', text: c })),
+    ...notes.map((n): PlanLine => ({ kind: 'note', text: n })),
+  ];
   return {
-    profile: name, cwd: profile.cwd, realCwd: snap.realCwd ?? profile.cwd,
-    lines: out, conflicts, changed,
+    profile: name,
+    cwd: profile.cwd,
+    realCwd: snap.realCwd ?? profile.cwd,
+    lines: out,
+    conflicts,
+    changed,
     compiled: snap.record.state !== 'missing' || snap.guard.state !== 'missing',
-    links: skills.ops, writes, mkdirs, record,
-    guardPath: guardPath(facts.stateDir, name), guard, guardChanged: g.changed,
+    links: skills.ops,
+    writes,
+    mkdirs,
+    record,
+    guardPath: guardPath(facts.stateDir, name),
+    guard,
+    guardChanged: g.changed,
   };
 }

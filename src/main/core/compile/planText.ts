@@ -22,10 +22,13 @@ export function planText(launch: CodexLaunch, mode: string, passedEnv: readonly 
     lines.push(`profile ${launch.profile}: NOT SANDBOXED (sandbox = false), mode ${mode} -> approval ${launch.approvalPolicy}`);
     lines.push('  full access: the agent can read and change everything your user can; no deny rule holds');
   } else {
-    lines.push(`profile ${launch.profile}: sandboxed by Codex, permission profile "angelia" built from grants alone (extends nothing), mode ${mode} -> approval ${launch.approvalPolicy}`);
+    lines.push(
+      `profile ${launch.profile}: sandboxed by Codex, permission profile "angelia" built from grants alone (extends nothing), mode ${mode} -> approval ${launch.approvalPolicy}`,
+    );
     lines.push('filesystem (nothing else is readable: HOME, /tmp and every folder not listed hold only the way to a grant):');
     const width = Math.max(0, ...Object.keys(launch.filesystem).map((p) => p.length));
-    if (launch.specials[':minimal'] === 'read') lines.push(`  ${'read'.padEnd(5)}  ${':minimal'.padEnd(width)}  the system folders commands need (/usr, /etc, /bin, /lib, /dev, /proc)`);
+    if (launch.specials[':minimal'] === 'read')
+      lines.push(`  ${'read'.padEnd(5)}  ${':minimal'.padEnd(width)}  the system folders commands need (/usr, /etc, /bin, /lib, /dev, /proc)`);
     for (const [path, access] of Object.entries(launch.filesystem)) {
       lines.push(`  ${access.padEnd(5)}  ${path.padEnd(width)}  ${launch.sources[path] ?? ''}`);
     }
@@ -33,12 +36,14 @@ export function planText(launch: CodexLaunch, mode: string, passedEnv: readonly 
     lines.push(`read grants the profile names: ${reads.length > 0 ? reads.map(([p]) => p).join(', ') : 'none'}`);
     for (const m of launch.missingReads) lines.push(`  not given (nothing there now; given at the first start after it appears): ${m.path} (${m.source})`);
     if (launch.readOnly) lines.push('  (read-only: plan mode gives every folder for reading only)');
-    lines.push("  (/tmp does not exist for the agent: its temp folder is TMPDIR, its own tmp/ in its package cache)");
+    lines.push('  (/tmp does not exist for the agent: its temp folder is TMPDIR, its own tmp/ in its package cache)');
     lines.push("network: on through Codex's proxy, every web domain; no Unix socket, no loopback port");
     if (launch.writableRoots.length > 0) lines.push(`writable: ${launch.writableRoots.join(', ')}`);
   }
   lines.push(`MCP servers given: ${launch.mcpServers.length > 0 ? launch.mcpServers.join(', ') : 'none'}`);
-  lines.push(`variables passed to its commands on purpose (env): ${passedEnv.length > 0 ? passedEnv.join(', ') : 'none'} (besides the plain ones: PATH, HOME, LANG, …)`);
+  lines.push(
+    `variables passed to its commands on purpose (env): ${passedEnv.length > 0 ? passedEnv.join(', ') : 'none'} (besides the plain ones: PATH, HOME, LANG, …)`,
+  );
   const env = Object.entries(launch.env);
   if (env.length > 0) {
     lines.push('environment:');

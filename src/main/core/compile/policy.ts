@@ -72,9 +72,11 @@ export function profilePolicy(table: Pick<LoadedTable, 'profiles' | 'capabilitie
 
   for (const sub of ['_shared', '_capabilities']) {
     const path = join(facts.workspace, sub);
-    rules.push(profile.sharedWrite
-      ? { path, access: 'write', source: 'shared_write', folder: true }
-      : { path, access: 'read', source: 'shared doctrine and capabilities (read-only without shared_write)', folder: true });
+    rules.push(
+      profile.sharedWrite
+        ? { path, access: 'write', source: 'shared_write', folder: true }
+        : { path, access: 'read', source: 'shared doctrine and capabilities (read-only without shared_write)', folder: true },
+    );
   }
   for (const f of LAUNCH_FILES) rules.push({ path: join(profile.cwd, f.rel), access: 'read', source: `launch file (${f.what})`, folder: f.folder });
 
@@ -86,7 +88,10 @@ export function profilePolicy(table: Pick<LoadedTable, 'profiles' | 'capabilitie
       for (const secret of cap.secrets) rules.push({ path: secret, access: 'deny', source: `secret of denied capability ${cap.name}`, folder: false });
     }
   }
-  const mcpAllowed = allowed.filter((c) => c.kind === 'mcp').map((c) => c.name).sort();
+  const mcpAllowed = allowed
+    .filter((c) => c.kind === 'mcp')
+    .map((c) => c.name)
+    .sort();
   const userMcpOff = (facts.userMcpServers ?? []).filter((n) => !mcpAllowed.includes(n));
   for (const name of userMcpOff) {
     if (!mcpDeny.some((d) => d.name === name)) mcpDeny.push({ name, source: 'user-level Codex MCP server not given' });
@@ -96,11 +101,17 @@ export function profilePolicy(table: Pick<LoadedTable, 'profiles' | 'capabilitie
   if (profile.isolated && workspaceExists) rules.push({ path: commonPath, access: 'deny', source: 'isolated: no _common/', folder: true });
 
   for (const dir of profile.addDirs) rules.push({ path: dir, access: 'write', source: 'add_dirs', folder: true });
-  for (const cap of allowed) if (cap.kind === 'directory') rules.push({ path: cap.path, access: 'write', source: `directory capability ${cap.name}`, folder: true });
+  for (const cap of allowed)
+    if (cap.kind === 'directory') rules.push({ path: cap.path, access: 'write', source: `directory capability ${cap.name}`, folder: true });
   const common = !profile.isolated && workspaceExists ? commonPath : null;
   if (common) rules.push({ path: common, access: 'write', source: '_common/ (shared by every non-isolated profile)', folder: true });
 
-  const reads: FsRule[] = profile.readDirs.map((path) => ({ path, access: 'read', source: profile.readDirsStarter ? 'read_dirs (starter set: a toolchain in your home)' : 'read_dirs', folder: true }));
+  const reads: FsRule[] = profile.readDirs.map((path) => ({
+    path,
+    access: 'read',
+    source: profile.readDirsStarter ? 'read_dirs (starter set: a toolchain in your home)' : 'read_dirs',
+    folder: true,
+  }));
   for (const cap of allowed) {
     if (cap.kind !== 'skill') continue;
     reads.push({ path: cap.path, access: 'read', source: `skill capability ${cap.name}`, folder: true });

@@ -14,7 +14,12 @@ import { AppFailure } from '../../../shared/result';
 import { isLinkError, readNoFollow as readOpen, tempNameBeside, writeNoFollow } from '../instance/noFollow';
 
 function refuse(path: string, why: string): AppFailure {
-  return new AppFailure({ code: 'unsafe-path', message: `compile refuses to write ${path}: ${why}`, where: path, fix: 'replace it with a plain file (or folder) by hand, then compile again' });
+  return new AppFailure({
+    code: 'unsafe-path',
+    message: `compile refuses to write ${path}: ${why}`,
+    where: path,
+    fix: 'replace it with a plain file (or folder) by hand, then compile again',
+  });
 }
 
 /**

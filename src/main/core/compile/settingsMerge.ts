@@ -40,13 +40,25 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x)
 function parseCurrent(current: FileState): { data: Json | null; conflict: string | null } {
   const fix = 'fix it by hand first';
   switch (current.state) {
-    case 'missing': return { data: null, conflict: null };
-    case 'link': return { data: null, conflict: `${SETTINGS_REL} is a link (to ${current.target}); compile writes only plain files: replace it with a plain file by hand first` };
-    case 'other': return { data: null, conflict: `${SETTINGS_REL} is ${current.what}, not a plain file; ${fix}` };
-    case 'error': return { data: null, conflict: `${SETTINGS_REL} cannot be read (${current.code}); ${fix}` };
-    case 'file': break;
+    case 'missing':
+      return { data: null, conflict: null };
+    case 'link':
+      return {
+        data: null,
+        conflict: `${SETTINGS_REL} is a link (to ${current.target}); compile writes only plain files: replace it with a plain file by hand first`,
+      };
+    case 'other':
+      return { data: null, conflict: `${SETTINGS_REL} is ${current.what}, not a plain file; ${fix}` };
+    case 'error':
+      return { data: null, conflict: `${SETTINGS_REL} cannot be read (${current.code}); ${fix}` };
+    case 'file':
+      break;
   }
-  if (current.nlink > 1) return { data: null, conflict: `${SETTINGS_REL} has ${current.nlink} hard links; compile writes only files with one link: replace it with a copy by hand first` };
+  if (current.nlink > 1)
+    return {
+      data: null,
+      conflict: `${SETTINGS_REL} has ${current.nlink} hard links; compile writes only files with one link: replace it with a copy by hand first`,
+    };
   let data: unknown;
   try {
     data = JSON.parse(current.text);
@@ -84,7 +96,10 @@ function contradictions(perm: Json, want: SettingsWant, previous: SettingsWant |
   for (const rule of (perm.allow as string[] | undefined) ?? []) {
     if (wantDeny.has(rule)) out.push(`${SETTINGS_REL}: permissions.allow has ${rule}, which this profile denies; remove it by hand`);
   }
-  const readDenied = want.deny.map((r) => parseRule(r, '/')).filter((r) => r?.tool === 'Read').map((r) => r!.path);
+  const readDenied = want.deny
+    .map((r) => parseRule(r, '/'))
+    .filter((r) => r?.tool === 'Read')
+    .map((r) => r!.path);
   const ours = new Set([...(previous?.dirs ?? []), ...want.dirs]);
   for (const dir of (perm.additionalDirectories as string[] | undefined) ?? []) {
     if (ours.has(dir)) continue;
@@ -116,8 +131,12 @@ export function mergeSettings(current: FileState, want: SettingsWant, previous: 
     text = `${JSON.stringify({ ...obj, permissions: nextPerm }, null, 2)}\n`;
   }
   return {
-    text, created,
-    addedDeny: deny.added, removedDeny: deny.removed, addedDirs: dirs.added, removedDirs: dirs.removed,
+    text,
+    created,
+    addedDeny: deny.added,
+    removedDeny: deny.removed,
+    addedDirs: dirs.added,
+    removedDirs: dirs.removed,
     conflicts,
   };
 }

@@ -66,15 +66,22 @@ function isOurs(entry: EntryState, linkDir: string, recorded: string | undefined
  * `userSkills` are folders installed user-wide (`$CODEX_HOME/skills/*`, `~/.agents/skills/*`).
  */
 export function planSkills(
-  table: Pick<LoadedTable, 'capabilities'>, profile: ResolvedProfile, snap: ProfileSnapshot, home: string,
-  previous: Record<string, string> | null, userSkills: readonly string[],
+  table: Pick<LoadedTable, 'capabilities'>,
+  profile: ResolvedProfile,
+  snap: ProfileSnapshot,
+  home: string,
+  previous: Record<string, string> | null,
+  userSkills: readonly string[],
 ): SkillPlan {
   const plan: SkillPlan = { ops: [], links: {}, lines: [], conflicts: [], notes: [] };
   const allowed = allowedCapabilities(table, profile).flatMap((c) => (c.kind === 'skill' ? [c] : []));
   const denied = deniedCapabilities(table, profile).flatMap((c) => (c.kind === 'skill' ? [c] : []));
   for (const dir of ['.agents', '.agents/skills'] as const) {
     const s = snap.dirs[dir];
-    if (s.state === 'link' || s.state === 'other') plan.conflicts.push(`${dir} is ${s.state === 'link' ? `a link (to ${s.target})` : 'not a folder'}; compile writes only into plain folders: replace it with a folder by hand`);
+    if (s.state === 'link' || s.state === 'other')
+      plan.conflicts.push(
+        `${dir} is ${s.state === 'link' ? `a link (to ${s.target})` : 'not a folder'}; compile writes only into plain folders: replace it with a folder by hand`,
+      );
   }
   if (plan.conflicts.length > 0) return plan;
   const real = snap.realCwd ?? profile.cwd;
@@ -136,7 +143,9 @@ export function planSkills(
   }
   const unfiltered = userSkills.filter((d) => !denied.some((c) => c.name === basename(d)));
   if (unfiltered.length > 0) {
-    plan.notes.push(`skills installed user-wide reach every profile and are not filtered: ${unfiltered.map((d) => `${basename(d)} (${dirname(d)})`).join(', ')}`);
+    plan.notes.push(
+      `skills installed user-wide reach every profile and are not filtered: ${unfiltered.map((d) => `${basename(d)} (${dirname(d)})`).join(', ')}`,
+    );
   }
   return plan;
 }

@@ -57,7 +57,11 @@ async function realOrNull(path: string): Promise<string | null> {
  * Reads the snapshot of `profile` (see ProfileSnapshot). Skill folders read are those the profile is
  * given or denied. Errors reading a file are kept in its FileState, never thrown.
  */
-export async function snapshotProfile(table: Pick<LoadedTable, 'capabilities'>, profile: ResolvedProfile, facts: Pick<CompileFacts, 'stateDir' | 'workspace'>): Promise<ProfileSnapshot> {
+export async function snapshotProfile(
+  table: Pick<LoadedTable, 'capabilities'>,
+  profile: ResolvedProfile,
+  facts: Pick<CompileFacts, 'stateDir' | 'workspace'>,
+): Promise<ProfileSnapshot> {
   const cwd = profile.cwd;
   const dirs = {
     '.claude': await entryState(join(cwd, '.claude')),

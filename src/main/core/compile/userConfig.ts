@@ -22,7 +22,12 @@ export async function readUserMcpServers(codexHome: string): Promise<string[]> {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new AppFailure({ code: 'codex-config', message: `your Codex config cannot be read (${code ?? String(e)})`, where: file, fix: 'make it readable by you' });
+    throw new AppFailure({
+      code: 'codex-config',
+      message: `your Codex config cannot be read (${code ?? String(e)})`,
+      where: file,
+      fix: 'make it readable by you',
+    });
   }
   let data: Record<string, unknown>;
   try {

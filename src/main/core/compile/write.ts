@@ -20,14 +20,25 @@ import { snapshotProfile } from './snapshot';
  * start would run outside the sandbox as `env` resolves it) and its notes (`grantNotes`: another
  * profile runs with `sandbox = false`; a skill denied inside a shared_write folder). Pure over `fs`.
  */
-export function withGrantCheck(plan: ProfilePlan, table: LoadedTable, facts: CompileFacts, fs: FsView = liveFs, env: NodeJS.ProcessEnv = process.env): ProfilePlan {
+export function withGrantCheck(
+  plan: ProfilePlan,
+  table: LoadedTable,
+  facts: CompileFacts,
+  fs: FsView = liveFs,
+  env: NodeJS.ProcessEnv = process.env,
+): ProfilePlan {
   const problems = checkGrants(table, facts, fs, { profiles: [plan.profile], exec: (p) => execAtCompile(p, facts, env) });
   const conflicts = problems.map((p) => `${problemText(p)} (${table.file}: ${keyPath(p.key)}); fix: ${p.fix}`);
   const notes = grantNotes(table, facts, fs, plan.profile);
   if (conflicts.length === 0 && notes.length === 0) return plan;
   const firstNote = plan.lines.findIndex((l) => l.kind === 'note');
   const at = firstNote < 0 ? plan.lines.length : firstNote;
-  const lines: PlanLine[] = [...plan.lines.slice(0, at), ...conflicts.map((text): PlanLine => ({ kind: 'CONFLICT', text })), ...plan.lines.slice(at), ...notes.map((text): PlanLine => ({ kind: 'note', text }))];
+  const lines: PlanLine[] = [
+    ...plan.lines.slice(0, at),
+    ...conflicts.map((text): PlanLine => ({ kind: 'CONFLICT', text })),
+    ...plan.lines.slice(at),
+    ...notes.map((text): PlanLine => ({ kind: 'note', text })),
+  ];
   return { ...plan, lines, conflicts: [...plan.conflicts, ...conflicts] };
 }
 
@@ -36,7 +47,12 @@ export function withGrantCheck(plan: ProfilePlan, table: LoadedTable, facts: Com
  * the grant check (`withGrantCheck`). `now` is stamped into records and guards. Writes nothing. Throws
  * AppFailure `profile-unknown`.
  */
-export async function planProfiles(table: LoadedTable, names: readonly string[], facts: CompileFacts, now: string = new Date().toISOString()): Promise<ProfilePlan[]> {
+export async function planProfiles(
+  table: LoadedTable,
+  names: readonly string[],
+  facts: CompileFacts,
+  now: string = new Date().toISOString(),
+): Promise<ProfilePlan[]> {
   const list = names.length > 0 ? [...names] : Object.keys(table.profiles);
   const plans: ProfilePlan[] = [];
   for (const name of list) {
@@ -62,7 +78,12 @@ export interface WriteResult {
  */
 export async function compileWrite(table: LoadedTable, names: readonly string[], facts: CompileFacts): Promise<WriteResult[]> {
   if (names.length === 0) {
-    throw new AppFailure({ code: 'compile-names', message: '--write needs the names of the profiles to write (capabilities go live one profile at a time)', where: table.file, fix: `name them, e.g. angelia compile --write ${Object.keys(table.profiles)[0] ?? '<profile>'}` });
+    throw new AppFailure({
+      code: 'compile-names',
+      message: '--write needs the names of the profiles to write (capabilities go live one profile at a time)',
+      where: table.file,
+      fix: `name them, e.g. angelia compile --write ${Object.keys(table.profiles)[0] ?? '<profile>'}`,
+    });
   }
   const plans = await planProfiles(table, names, facts);
   const blocked = plans.filter((p) => p.conflicts.length > 0);

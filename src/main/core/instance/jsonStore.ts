@@ -135,7 +135,12 @@ export interface LockHolder {
  * (`cause`: the fs error, e.g. EACCES on the folder).
  */
 export class JsonLockError extends Error {
-  constructor(readonly kind: 'timeout' | 'failed', readonly lock: string, readonly holder: LockHolder | null, cause?: unknown) {
+  constructor(
+    readonly kind: 'timeout' | 'failed',
+    readonly lock: string,
+    readonly holder: LockHolder | null,
+    cause?: unknown,
+  ) {
     super(kind === 'timeout' ? `${lock} stays locked` : `cannot create the lock ${lock}: ${(cause as Error)?.message ?? 'unknown error'}`, { cause });
     this.name = 'JsonLockError';
   }
@@ -210,7 +215,9 @@ function sleepSync(ms: number): void {
 
 function lockOptions(lock: string, staleMs: number): lockfile.LockOptions {
   return {
-    lockfilePath: lock, realpath: false, stale: Math.max(2_000, staleMs),
+    lockfilePath: lock,
+    realpath: false,
+    stale: Math.max(2_000, staleMs),
     // A compromised lock (its folder removed or refreshed by another process) must not throw from a
     // timer; the holder's write is atomic either way, and the next change re-reads the file.
     onCompromised: () => undefined,
@@ -322,17 +329,21 @@ export interface Change<R> {
  * written then), the fs error of the write, and what `change` throws (nothing written).
  */
 export function updateJsonSync<T, R>(file: string, schema: ZodType<T>, change: (data: T) => Change<R>, opts: UpdateOptions<T> = {}): { result: R; data: T } {
-  return withLockSync(file, () => {
-    const read = readJsonSync(file, schema);
-    let data: T;
-    if (read.kind === 'ok') data = read.data;
-    else if (read.kind === 'missing' && opts.initial) data = opts.initial();
-    else if (read.kind === 'missing') throw new Error(`${file} does not exist`);
-    else throw opts.failure ? opts.failure(read) : new Error(`${file} cannot be used: ${read.kind}`);
-    const out = change(data);
-    if (out.write !== false) {
-      writeJsonSync(file, data, { mode: opts.mode, fsync: opts.fsync, mkdir: false, backup: opts.backup && read.kind === 'ok' ? read.raw : undefined });
-    }
-    return { result: out.result, data };
-  }, opts);
+  return withLockSync(
+    file,
+    () => {
+      const read = readJsonSync(file, schema);
+      let data: T;
+      if (read.kind === 'ok') data = read.data;
+      else if (read.kind === 'missing' && opts.initial) data = opts.initial();
+      else if (read.kind === 'missing') throw new Error(`${file} does not exist`);
+      else throw opts.failure ? opts.failure(read) : new Error(`${file} cannot be used: ${read.kind}`);
+      const out = change(data);
+      if (out.write !== false) {
+        writeJsonSync(file, data, { mode: opts.mode, fsync: opts.fsync, mkdir: false, backup: opts.backup && read.kind === 'ok' ? read.raw : undefined });
+      }
+      return { result: out.result, data };
+    },
+    opts,
+  );
 }

@@ -93,7 +93,13 @@ function conflictError(pairs: MovedFile[], privateDir: string): AppFailure {
  * read, linked or removed.
  */
 export function migratePrivateFiles(paths: MigrationPaths): MigrationReport {
-  const notFolder = (): AppFailure => new AppFailure({ code: 'state-layout', message: `${paths.privateDir} is not a folder, so Angelia cannot keep its private files there`, where: paths.privateDir, fix: 'move it out of the state folder (Angelia creates the folder itself), then start again' });
+  const notFolder = (): AppFailure =>
+    new AppFailure({
+      code: 'state-layout',
+      message: `${paths.privateDir} is not a folder, so Angelia cannot keep its private files there`,
+      where: paths.privateDir,
+      fix: 'move it out of the state folder (Angelia creates the folder itself), then start again',
+    });
   const dir = lstatOrNull(paths.privateDir);
   if (dir !== null && !dir.isDirectory()) throw notFolder();
   const targets = newPaths(paths);

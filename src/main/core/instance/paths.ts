@@ -83,7 +83,6 @@ export interface InstancePaths {
   codexHome: string;
 }
 
-
 /**
  * True when `child` is `parent` itself or lies below it. Both must be absolute and normalised
  * (as `expandPath` returns them).

@@ -25,9 +25,21 @@ import { parseGuard, readLaunchFiles, type FileText } from './guard';
 
 /** Why a start is refused; `kind` drives the one-line refusal message. */
 export type LaunchReasonKind =
-  | 'never-compiled' | 'guard-invalid' | 'other-folder' | 'other-backend'
-  | 'settings-unreadable' | 'deny-missing' | 'sandbox-off' | 'mode-loosened' | 'check-failed'
-  | 'deny-lifted' | 'write-added' | 'read-added' | 'env-added' | 'mcp-added' | 'bin-changed';
+  | 'never-compiled'
+  | 'guard-invalid'
+  | 'other-folder'
+  | 'other-backend'
+  | 'settings-unreadable'
+  | 'deny-missing'
+  | 'sandbox-off'
+  | 'mode-loosened'
+  | 'check-failed'
+  | 'deny-lifted'
+  | 'write-added'
+  | 'read-added'
+  | 'env-added'
+  | 'mcp-added'
+  | 'bin-changed';
 
 /** The kinds that are a loosening of the accepted table waiting for `compile --write`. */
 export const LOOSENING: ReadonlySet<LaunchReasonKind> = new Set(['deny-lifted', 'write-added', 'read-added', 'env-added', 'mcp-added', 'bin-changed']);
@@ -77,7 +89,8 @@ function readSettings(settings: FileText): SettingsRead {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return { ok: false, why: 'is not a JSON object' };
   const permissions = (data as Record<string, unknown>).permissions;
   if (permissions === undefined) return { ok: true, deny: [] };
-  if (typeof permissions !== 'object' || permissions === null || Array.isArray(permissions)) return { ok: false, why: 'has a "permissions" that is not an object' };
+  if (typeof permissions !== 'object' || permissions === null || Array.isArray(permissions))
+    return { ok: false, why: 'has a "permissions" that is not an object' };
   const deny = (permissions as Record<string, unknown>).deny;
   if (deny === undefined) return { ok: true, deny: [] };
   if (!Array.isArray(deny) || !deny.every((r) => typeof r === 'string')) return { ok: false, why: 'has a "permissions.deny" that is not a list of rules' };
@@ -86,7 +99,8 @@ function readSettings(settings: FileText): SettingsRead {
 
 function shape(guard: GuardFile, settings: FileText, profile: GuardedProfile): LaunchReason[] {
   const reasons: LaunchReason[] = [];
-  if (resolve(guard.cwd) !== resolve(profile.cwd)) reasons.push({ kind: 'other-folder', text: `compiled for another folder (${guard.cwd}); the profile's folder is now ${profile.cwd}` });
+  if (resolve(guard.cwd) !== resolve(profile.cwd))
+    reasons.push({ kind: 'other-folder', text: `compiled for another folder (${guard.cwd}); the profile's folder is now ${profile.cwd}` });
   if (guard.backend !== profile.backend) reasons.push({ kind: 'other-backend', text: `compiled for ${guard.backend}, not ${profile.backend}; compile again` });
   const read = readSettings(settings);
   if (!read.ok) {
@@ -103,9 +117,10 @@ function shape(guard: GuardFile, settings: FileText, profile: GuardedProfile): L
   if (profile.sandbox && profile.permissionMode !== 'plan' && (guard.readOnly ?? true)) {
     reasons.push({
       kind: 'mode-loosened',
-      text: guard.readOnly === undefined
-        ? `permission_mode ${profile.permissionMode}: the last compile did not record whether this profile may write; compile again`
-        : `permission_mode is now ${profile.permissionMode}, but the last compile was in plan mode (read-only); the profile may write its folder only after you compile again`,
+      text:
+        guard.readOnly === undefined
+          ? `permission_mode ${profile.permissionMode}: the last compile did not record whether this profile may write; compile again`
+          : `permission_mode is now ${profile.permissionMode}, but the last compile was in plan mode (read-only); the profile may write its folder only after you compile again`,
     });
   }
   return reasons;
@@ -126,23 +141,36 @@ export function loosenings(guard: GuardFile, current: CurrentGrants): LaunchReas
   const reasons: LaunchReason[] = [];
   const now = new Set(current.deny);
   const lifted = guard.deny.filter((r) => /^(Read|Edit)\(/.test(r) && !now.has(r));
-  if (lifted.length) reasons.push({ kind: 'deny-lifted', text: `the accepted table now lifts ${lifted.length} deny rule(s) of the last compile (${few(lifted)}); they stay in force until you compile again` });
+  if (lifted.length)
+    reasons.push({
+      kind: 'deny-lifted',
+      text: `the accepted table now lifts ${lifted.length} deny rule(s) of the last compile (${few(lifted)}); they stay in force until you compile again`,
+    });
   const compiled = new Set(guard.write ?? []);
   const added = current.write.filter((w) => !compiled.has(w));
-  if (added.length) reasons.push({ kind: 'write-added', text: `the accepted table now lets this profile write ${added.length} folder(s) the last compile did not (${few(added)}); that takes effect when you compile again` });
+  if (added.length)
+    reasons.push({
+      kind: 'write-added',
+      text: `the accepted table now lets this profile write ${added.length} folder(s) the last compile did not (${few(added)}); that takes effect when you compile again`,
+    });
   const recordedRead = new Set(guard.read ?? []);
   const newReads = (current.read ?? []).filter((r) => !recordedRead.has(r));
   if (newReads.length) {
     reasons.push({
       kind: 'read-added',
-      text: guard.read === undefined
-        ? `HOME is private by default now: an agent reads only its folders and what its profile names (read_dirs; left out, the toolchains ${few(newReads)}), and the last compile of this profile is from before; compile again to see and accept what it may read`
-        : `the accepted table now lets this profile read ${newReads.length} location(s) the last compile did not (${few(newReads)}); that takes effect when you compile again`,
+      text:
+        guard.read === undefined
+          ? `HOME is private by default now: an agent reads only its folders and what its profile names (read_dirs; left out, the toolchains ${few(newReads)}), and the last compile of this profile is from before; compile again to see and accept what it may read`
+          : `the accepted table now lets this profile read ${newReads.length} location(s) the last compile did not (${few(newReads)}); that takes effect when you compile again`,
     });
   }
   const recordedEnv = new Set(guard.env ?? []);
   const newEnv = (current.env ?? []).filter((n) => !recordedEnv.has(n));
-  if (newEnv.length) reasons.push({ kind: 'env-added', text: `the accepted table now passes ${newEnv.length} environment variable(s) to this profile's commands that the last compile did not (${few(newEnv)}); their values may be secrets, so that takes effect when you compile again` });
+  if (newEnv.length)
+    reasons.push({
+      kind: 'env-added',
+      text: `the accepted table now passes ${newEnv.length} environment variable(s) to this profile's commands that the last compile did not (${few(newEnv)}); their values may be secrets, so that takes effect when you compile again`,
+    });
   const outside = current.outside;
   if (!outside) return reasons;
   const recorded = new Set(guard.mcp ?? []);
@@ -150,18 +178,20 @@ export function loosenings(guard: GuardFile, current: CurrentGrants): LaunchReas
   if (newServers.length > 0) {
     reasons.push({
       kind: 'mcp-added',
-      text: guard.mcp === undefined
-        ? `the last compile did not record which MCP servers this profile may start (a launch guard from before that was recorded), and it is given ${newServers.join(', ')}; MCP servers run outside the sandbox, so they start only once you compile again`
-        : `the accepted table now gives this profile ${newServers.length} MCP server(s) the last compile did not (${few(newServers)}); MCP servers run outside the sandbox with your full access, so that takes effect when you compile again`,
+      text:
+        guard.mcp === undefined
+          ? `the last compile did not record which MCP servers this profile may start (a launch guard from before that was recorded), and it is given ${newServers.join(', ')}; MCP servers run outside the sandbox, so they start only once you compile again`
+          : `the accepted table now gives this profile ${newServers.length} MCP server(s) the last compile did not (${few(newServers)}); MCP servers run outside the sandbox with your full access, so that takes effect when you compile again`,
     });
   }
   const bin = guard.bin ?? null;
   if (outside.bin !== bin) {
     reasons.push({
       kind: 'bin-changed',
-      text: guard.bin === undefined
-        ? `the last compile did not record which Codex executable this profile runs (a launch guard from before that was recorded), and its bin is ${outside.bin}; Codex runs outside the sandbox, so compile again`
-        : `the accepted table now runs the Codex executable ${outside.bin ?? 'bundled with Angelia'} (bin), but the last compile recorded ${bin === null ? 'the bundled one' : bin}; Codex runs outside the sandbox and enforces it, so that takes effect when you compile again`,
+      text:
+        guard.bin === undefined
+          ? `the last compile did not record which Codex executable this profile runs (a launch guard from before that was recorded), and its bin is ${outside.bin}; Codex runs outside the sandbox, so compile again`
+          : `the accepted table now runs the Codex executable ${outside.bin ?? 'bundled with Angelia'} (bin), but the last compile recorded ${bin === null ? 'the bundled one' : bin}; Codex runs outside the sandbox and enforces it, so that takes effect when you compile again`,
     });
   }
   return reasons;
@@ -183,7 +213,12 @@ export function checkLaunch(input: LaunchCheckInput): LaunchReason[] {
     const read = parseGuard(input.guard);
     if (!read.ok) return [{ kind: read.kind, text: read.text }];
     if (read.guard.profile !== input.profile.name) {
-      return [{ kind: 'guard-invalid', text: `the launch guard ${input.guard.path} was written for profile ${JSON.stringify(read.guard.profile)}, not ${JSON.stringify(input.profile.name)}` }];
+      return [
+        {
+          kind: 'guard-invalid',
+          text: `the launch guard ${input.guard.path} was written for profile ${JSON.stringify(read.guard.profile)}, not ${JSON.stringify(input.profile.name)}`,
+        },
+      ];
     }
     return [...shape(read.guard, input.settings, input.profile), ...(input.current ? loosenings(read.guard, input.current) : [])];
   } catch (e) {
@@ -215,7 +250,10 @@ export function refusalText(reasons: readonly LaunchReason[]): string {
   if (first.kind === 'never-compiled') return 'its profile was never compiled, so it has no deny rules yet';
   if (list.every((r) => r.kind === 'deny-missing' || r.kind === 'sandbox-off')) {
     const n = list.length;
-    const listed = list.slice(0, 5).map((r) => r.text).join('; ');
+    const listed = list
+      .slice(0, 5)
+      .map((r) => r.text)
+      .join('; ');
     return `${n} of its protections ${n === 1 ? 'was' : 'were'} changed outside Angelia: ${listed}${n > 5 ? `; and ${n - 5} more` : ''}`;
   }
   return first.text;
@@ -267,7 +305,8 @@ export async function launchFindings(stateDir: string, table: LoadedTable, facts
     }
     const reasons = await launchReasons(stateDir, p, launch.sandboxed ? currentGrants(table, p, facts, launch.mcpServers) : undefined);
     for (const r of reasons) {
-      if (!NAMED_BY_CONFIG_CHECK.has(r.kind)) out.push({ path: ['profiles', p.name], message: `its agent will not start: ${r.text}`, fix: `run angelia compile ${p.name} --write` });
+      if (!NAMED_BY_CONFIG_CHECK.has(r.kind))
+        out.push({ path: ['profiles', p.name], message: `its agent will not start: ${r.text}`, fix: `run angelia compile ${p.name} --write` });
     }
   }
   return out;

@@ -30,9 +30,7 @@ export interface FileText {
 }
 
 /** The guard as read: the validated file, or why there is none (`never-compiled`, `guard-invalid`). */
-export type GuardRead =
-  | { ok: true; guard: GuardFile }
-  | { ok: false; kind: 'never-compiled' | 'guard-invalid'; text: string };
+export type GuardRead = { ok: true; guard: GuardFile } | { ok: false; kind: 'never-compiled' | 'guard-invalid'; text: string };
 
 /**
  * Reads the guard file's text `file` against guardFileSchema. Pure; never throws. Unreadable, missing,
@@ -45,7 +43,11 @@ export function parseGuard(file: FileText): GuardRead {
     const result = guardFileSchema.safeParse(JSON.parse(file.text));
     if (result.success) return { ok: true, guard: result.data };
     const issue = result.error.issues[0];
-    return { ok: false, kind: 'guard-invalid', text: `the launch guard ${file.path} cannot be read (${issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'invalid'})` };
+    return {
+      ok: false,
+      kind: 'guard-invalid',
+      text: `the launch guard ${file.path} cannot be read (${issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'invalid'})`,
+    };
   } catch (e) {
     return { ok: false, kind: 'guard-invalid', text: `the launch guard ${file.path} cannot be read (not JSON: ${(e as Error).message})` };
   }

@@ -141,12 +141,23 @@ export async function launchFacts(paths: InstancePaths, platform: NodeJS.Platfor
 export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   const { table, paths } = input;
   const profile = table.profiles[input.profile];
-  if (!profile) throw new AppFailure({ code: 'refused', message: `the profile "${input.profile}" is not in the table`, where: table.file, fix: 'add it to the table or pick another chat' });
+  if (!profile)
+    throw new AppFailure({
+      code: 'refused',
+      message: `the profile "${input.profile}" is not in the table`,
+      where: table.file,
+      fix: 'add it to the table or pick another chat',
+    });
   let codex: ResolvedCodex;
   try {
     codex = resolveCodexBin(profile.bin ?? undefined, { env: input.env });
   } catch (e) {
-    throw new AppFailure({ code: 'refused', message: `the Codex executable is not installed where Angelia can find it: ${(e as Error).message}`, where: `${table.file}: profiles.${profile.name}.bin`, fix: 'run angelia check-config' });
+    throw new AppFailure({
+      code: 'refused',
+      message: `the Codex executable is not installed where Angelia can find it: ${(e as Error).message}`,
+      where: `${table.file}: profiles.${profile.name}.bin`,
+      fix: 'run angelia check-config',
+    });
   }
   // The launch check (check.ts), in two steps on one read of the guard: the shape of the start now, and
   // once the launch is compiled, what the accepted table loosens since the last compile.
@@ -157,34 +168,59 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
   const parentEnv = scrubFor(input.env, mcp);
   // Every grant, restriction and program run outside the sandbox, by real path, now (compile/grants.ts):
   // what compile checked can have changed since (a folder renamed, a link put on a path).
-  refuseGrants(checkGrants(table, grantFactsOf(paths), liveFs, {
-    profiles: [profile.name],
-    exec: () => ({ codex: codex.path, searchPath: [...(readOnly ? [] : [agentBinDir(paths.stateDir)]), ...(parentEnv.PATH ? parentEnv.PATH.split(delimiter) : [])], mcpCwd: paths.home, program: angeliaProgram() }),
-  }), table.file, 'refused');
+  refuseGrants(
+    checkGrants(table, grantFactsOf(paths), liveFs, {
+      profiles: [profile.name],
+      exec: () => ({
+        codex: codex.path,
+        searchPath: [...(readOnly ? [] : [agentBinDir(paths.stateDir)]), ...(parentEnv.PATH ? parentEnv.PATH.split(delimiter) : [])],
+        mcpCwd: paths.home,
+        program: angeliaProgram(),
+      }),
+    }),
+    table.file,
+    'refused',
+  );
   // Before the facts are read: the private folders and the chat's mailbox must exist when Codex mounts
   // the sandbox (prepare.ts).
   const { token, mailbox, launcher } = await prepareStart(paths, { chatId: input.chatId, sandboxed: profile.sandbox, readOnly });
   const facts = await launchFacts(paths);
   const launch = compileCodexLaunch(table, profile.name, facts, { mailbox, readOnly });
-  if (launch.sandboxed) refuseOn(checkLaunch({ ...files, profile, current: currentGrants(table, profile, facts, launch.mcpServers) }), paths.stateDir, profile.name);
+  if (launch.sandboxed)
+    refuseOn(checkLaunch({ ...files, profile, current: currentGrants(table, profile, facts, launch.mcpServers) }), paths.stateDir, profile.name);
   await prepareSandbox(launch);
   const reach = launcher !== null && launch.mailbox !== null;
   const params = {
     ...threadParams(launch, profile),
     developerInstructions: developerInstructions({
-      profile: profile.name, stateDir: paths.stateDir, tableFile: table.file, cwd: profile.cwd,
-      writable: launch.writableRoots.filter((w) => w !== profile.cwd), sandboxed: launch.sandboxed, mode: readOnly ? 'plan' : profile.permissionMode,
+      profile: profile.name,
+      stateDir: paths.stateDir,
+      tableFile: table.file,
+      cwd: profile.cwd,
+      writable: launch.writableRoots.filter((w) => w !== profile.cwd),
+      sandboxed: launch.sandboxed,
+      mode: readOnly ? 'plan' : profile.permissionMode,
       api: reach ? { command: launcher, chat: input.chatId } : null,
     }),
   };
   const path = [...(launcher ? [agentBinDir(paths.stateDir)] : []), ...(parentEnv.PATH ? [parentEnv.PATH] : [])].join(delimiter);
   return {
-    spawn: { bin: codex.path, args: launch.codexArgs, cwd: profile.cwd, env: childEnv(parentEnv, { mcp, codex, add: {
-      ...launch.env, CODEX_HOME: paths.codexHome,
-      ...(readOnly ? { [ASK_ENV]: '1' } : { ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: token, ANGELIA_API_SOCK: paths.apiSock }),
-      ...(launch.mailbox ? { ANGELIA_MAILBOX: launch.mailbox } : {}),
-      ...(path ? { PATH: path } : {}),
-    } }) },
+    spawn: {
+      bin: codex.path,
+      args: launch.codexArgs,
+      cwd: profile.cwd,
+      env: childEnv(parentEnv, {
+        mcp,
+        codex,
+        add: {
+          ...launch.env,
+          CODEX_HOME: paths.codexHome,
+          ...(readOnly ? { [ASK_ENV]: '1' } : { ANGELIA_SESSION_KEY: input.chatId, ANGELIA_API_TOKEN: token, ANGELIA_API_SOCK: paths.apiSock }),
+          ...(launch.mailbox ? { ANGELIA_MAILBOX: launch.mailbox } : {}),
+          ...(path ? { PATH: path } : {}),
+        },
+      }),
+    },
     sandboxed: launch.sandboxed,
     permissionsExtends: launch.permissionsExtends,
     onRequest: launch.approvalPolicy === 'on-request',
@@ -195,10 +231,26 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     // The compiled entries themselves (deny: never granted; read: never granted for writing).
     // Also what the agent can already write (its folders, cache, Codex's `:tmpdir`, and /tmp): a grant
     // there could be swapped for a symbolic link after the answer, so none is given (privateReach.ts).
-    grantFloor: withOthersWritable(grantFloor({ stateDir: paths.stateDir, home: paths.home, codexHome: paths.codexHome, cwd: profile.cwd, platform: facts.platform, filesystem: launch.filesystem, sources: launch.sources,
-      writableRoots: launch.writableRoots, tmpdir: launch.env.TMPDIR ?? parentEnv.TMPDIR ?? null }), table, profile.name, paths),
+    grantFloor: withOthersWritable(
+      grantFloor({
+        stateDir: paths.stateDir,
+        home: paths.home,
+        codexHome: paths.codexHome,
+        cwd: profile.cwd,
+        platform: facts.platform,
+        filesystem: launch.filesystem,
+        sources: launch.sources,
+        writableRoots: launch.writableRoots,
+        tmpdir: launch.env.TMPDIR ?? parentEnv.TMPDIR ?? null,
+      }),
+      table,
+      profile.name,
+      paths,
+    ),
     // What an escalated command (run outside the sandbox) still cannot touch: the approval card counts them.
-    sandboxDeny: Object.entries(launch.filesystem).filter(([, access]) => access === 'deny').map(([path]) => path),
+    sandboxDeny: Object.entries(launch.filesystem)
+      .filter(([, access]) => access === 'deny')
+      .map(([path]) => path),
     filesystem: launch.filesystem,
     readOnly: launch.readOnly,
   };

@@ -43,7 +43,10 @@ export async function ensureStateFolders(stateDir: string): Promise<void> {
  * it is; nothing is written inside. Throws the fs error (e.g. its parent is missing).
  */
 export async function ensureCodexHome(codexHome: string): Promise<void> {
-  const there = await lstat(codexHome).then(() => true, (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)));
+  const there = await lstat(codexHome).then(
+    () => true,
+    (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)),
+  );
   // mkdir never follows a link at its last component: one made in between fails with EEXIST, left as it is.
   if (!there) await mkdir(codexHome, { mode: 0o700 }).catch((e: NodeJS.ErrnoException) => (e.code === 'EEXIST' ? undefined : Promise.reject(e)));
 }
@@ -144,7 +147,12 @@ export async function prepareStart(paths: InstancePaths, opts: { chatId: string;
   try {
     await ensureCodexHome(paths.codexHome);
   } catch (e) {
-    throw new AppFailure({ code: 'refused', message: `Codex's home ${paths.codexHome} does not exist and cannot be created: ${(e as Error).message}`, where: paths.codexHome, fix: 'create that folder, or set CODEX_HOME to a folder that exists' });
+    throw new AppFailure({
+      code: 'refused',
+      message: `Codex's home ${paths.codexHome} does not exist and cannot be created: ${(e as Error).message}`,
+      where: paths.codexHome,
+      fix: 'create that folder, or set CODEX_HOME to a folder that exists',
+    });
   }
   const token = chatToken(ensureOwnerToken(paths.apiToken), opts.chatId);
   let mailbox: string | null = null;
@@ -152,7 +160,12 @@ export async function prepareStart(paths: InstancePaths, opts: { chatId: string;
     try {
       mailbox = await ensureMailbox(paths.stateDir, opts.chatId, { chat: opts.chatId, token });
     } catch (e) {
-      throw new AppFailure({ code: 'refused', message: `the chat's mailbox cannot be prepared: ${(e as Error).message}`, where: mailboxDirFor(paths.stateDir, opts.chatId), fix: 'remove whatever is at that path (Angelia creates the folder itself) and start again' });
+      throw new AppFailure({
+        code: 'refused',
+        message: `the chat's mailbox cannot be prepared: ${(e as Error).message}`,
+        where: mailboxDirFor(paths.stateDir, opts.chatId),
+        fix: 'remove whatever is at that path (Angelia creates the folder itself) and start again',
+      });
     }
   }
   const launcher = opts.readOnly ? null : await refusing(writeAgentLauncher(paths.stateDir));
@@ -165,7 +178,11 @@ export async function prepareStart(paths: InstancePaths, opts: { chatId: string;
  * writable entry of its own, so Codex mounts its placeholders there too). Throws AppFailure `refused`
  * for a link where the cache must be, or the fs error.
  */
-export async function prepareSandbox(launch: { cacheDir: string | null; sandboxed: boolean; writableRoots: readonly string[] }, platform: NodeJS.Platform = process.platform): Promise<void> {
+export async function prepareSandbox(
+  launch: { cacheDir: string | null; sandboxed: boolean; writableRoots: readonly string[] },
+  platform: NodeJS.Platform = process.platform,
+): Promise<void> {
   if (launch.cacheDir) await refusing(ensureCacheDirs(launch.cacheDir));
-  if (launch.sandboxed && platform === 'linux') await ensureSandboxPlaceholders([...launch.writableRoots, ...(launch.cacheDir ? [cacheTmpDir(launch.cacheDir)] : [])]);
+  if (launch.sandboxed && platform === 'linux')
+    await ensureSandboxPlaceholders([...launch.writableRoots, ...(launch.cacheDir ? [cacheTmpDir(launch.cacheDir)] : [])]);
 }

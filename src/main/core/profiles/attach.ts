@@ -42,7 +42,11 @@ const MAX_NAME_BYTES = 200;
  * up to 16 characters). Never empty (`file`).
  */
 export function sanitizeName(name: string): string {
-  let s = name.normalize('NFC').replace(CONTROL, '').replace(/[/\\:]/g, '_').replace(/\.{2,}/g, '.');
+  let s = name
+    .normalize('NFC')
+    .replace(CONTROL, '')
+    .replace(/[/\\:]/g, '_')
+    .replace(/\.{2,}/g, '.');
   s = s.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
   if (s.length === 0) return 'file';
   const dot = s.lastIndexOf('.');
@@ -69,7 +73,11 @@ export function decodeAttachment(data: string): Buffer {
   }
   const bytes = Math.floor((clean.replace(/=+$/, '').length * 3) / 4);
   if (bytes > MAX_ATTACH_BYTES) {
-    throw new AppFailure({ code: 'attach-too-large', message: `the file is ${(bytes / 1048576).toFixed(1)} MiB; at most 25 MiB can be attached`, fix: 'put the file in the profile\'s folder yourself, or send a smaller one' });
+    throw new AppFailure({
+      code: 'attach-too-large',
+      message: `the file is ${(bytes / 1048576).toFixed(1)} MiB; at most 25 MiB can be attached`,
+      fix: "put the file in the profile's folder yourself, or send a smaller one",
+    });
   }
   return Buffer.from(clean, 'base64');
 }
@@ -77,10 +85,17 @@ export function decodeAttachment(data: string): Buffer {
 /** The real path of `<cwd>/.inbox`, made (mode 700) when missing. Throws AppFailure `attach-inbox` when unsafe. */
 async function inboxDir(cwd: string): Promise<string> {
   const inbox = join(cwd, INBOX);
-  const refuse = (why: string): AppFailure => new AppFailure({ code: 'attach-inbox', message: `nothing was attached: ${inbox} ${why}`, where: inbox, fix: `remove ${inbox} (Angelia makes it again as a plain folder)` });
+  const refuse = (why: string): AppFailure =>
+    new AppFailure({
+      code: 'attach-inbox',
+      message: `nothing was attached: ${inbox} ${why}`,
+      where: inbox,
+      fix: `remove ${inbox} (Angelia makes it again as a plain folder)`,
+    });
   // Something else in the folder may be renaming `.inbox` right now: a name that vanishes or turns into
   // a link or a file between two of these steps is refused like one found so.
-  const moved = (e: NodeJS.ErrnoException): Promise<never> => Promise.reject(e.code === 'ENOENT' || e.code === 'ENOTDIR' || e.code === 'ELOOP' ? refuse(`changed while it was being checked (${e.code})`) : e);
+  const moved = (e: NodeJS.ErrnoException): Promise<never> =>
+    Promise.reject(e.code === 'ENOENT' || e.code === 'ENOTDIR' || e.code === 'ELOOP' ? refuse(`changed while it was being checked (${e.code})`) : e);
   let s = await lstat(inbox).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
   if (s === null) {
     await mkdir(inbox, { mode: 0o700 }).catch((e: NodeJS.ErrnoException) => (e.code === 'EEXIST' ? undefined : Promise.reject(e)));
@@ -127,7 +142,8 @@ interface Target {
  */
 async function folderTarget(inbox: string, realInbox: string, changed: (why: string) => AppFailure): Promise<Target> {
   const folder = await openFolderNoFollow(inbox).catch((e: NodeJS.ErrnoException) =>
-    Promise.reject(e.code === 'ENOENT' || e.code === 'ENOTDIR' || e.code === 'ELOOP' ? changed(e.code) : e));
+    Promise.reject(e.code === 'ENOENT' || e.code === 'ENOTDIR' || e.code === 'ELOOP' ? changed(e.code) : e),
+  );
   const real = await realpath(`/proc/self/fd/${folder.fd}`).catch(() => null);
   if (real !== realInbox) {
     await folder.close();
@@ -179,10 +195,13 @@ export async function attachFile(cwd: string, name: string, data: string, opts: 
   const bytes = decodeAttachment(data);
   const dir = await inboxDir(cwd);
   const inbox = join(cwd, INBOX);
-  const changed = (why: string): AppFailure => new AppFailure({
-    code: 'attach-inbox', message: `nothing was attached: ${inbox} changed while the file was being created (${why})`, where: inbox,
-    fix: "send the file again; if this repeats, something in the profile's folder keeps replacing .inbox",
-  });
+  const changed = (why: string): AppFailure =>
+    new AppFailure({
+      code: 'attach-inbox',
+      message: `nothing was attached: ${inbox} changed while the file was being created (${why})`,
+      where: inbox,
+      fix: "send the file again; if this repeats, something in the profile's folder keeps replacing .inbox",
+    });
   const safe = sanitizeName(name);
   const target = (opts.procFd ?? PROC_FD) ? await folderTarget(inbox, dir, changed) : pathTarget(inbox, dir);
   try {
@@ -201,7 +220,8 @@ export async function attachFile(cwd: string, name: string, data: string, opts: 
       }
       try {
         const wrong = await target.misplaced(handle, file, path);
-        if (wrong !== null) throw changed(`an empty file landed in ${wrong.at}, not in ${dir}; ${wrong.removed ? 'it was removed' : 'it could not be removed safely'}`);
+        if (wrong !== null)
+          throw changed(`an empty file landed in ${wrong.at}, not in ${dir}; ${wrong.removed ? 'it was removed' : 'it could not be removed safely'}`);
         await handle.writeFile(bytes);
       } finally {
         await handle.close();

@@ -88,7 +88,12 @@ export async function listModels(input: ModelsInput): Promise<ModelsView> {
     const models = await input.catalog.list(plan.spawn.bin, lazy);
     if (models.length === 0 && lazy.failure !== null) {
       const app = toAppError(lazy.failure);
-      throw new AppFailure({ code: 'models-unavailable', message: `Codex could not be started to list its models: ${app.message}`, where: app.where ?? plan.spawn.bin, fix: app.fix ?? 'run angelia check-config' });
+      throw new AppFailure({
+        code: 'models-unavailable',
+        message: `Codex could not be started to list its models: ${app.message}`,
+        where: app.where ?? plan.spawn.bin,
+        fix: app.fix ?? 'run angelia check-config',
+      });
     }
     let codexConfig: ModelsView['codexConfig'];
     try {

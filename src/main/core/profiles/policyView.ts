@@ -31,7 +31,10 @@ const ORIGINS: ReadonlyArray<readonly [RegExp, string | ((m: RegExpExecArray) =>
   [/^skills installed for every profile\b/, 'skills'],
   [/^(Codex's own program|the angelia command|Angelia's CLI)\b/, 'runtime'],
   [/^this chat's mailbox\b/, 'mailbox'],
-  [/^(Angelia's private state|other profiles' package caches|credential location|Codex's login, transcripts or user config|another CLI's transcripts or config|profile .+'s folder)$/, 'floor'],
+  [
+    /^(Angelia's private state|other profiles' package caches|credential location|Codex's login, transcripts or user config|another CLI's transcripts or config|profile .+'s folder)$/,
+    'floor',
+  ],
   [/^(shared_write|shared doctrine and capabilities\b.*)$/, 'shared'],
   [/^launch file\b/, 'launch'],
   [/^(?:secret of )?denied capability (.+)$/, (m) => `capability:${m[1]}`],
@@ -56,7 +59,10 @@ export function originOf(source: string): string {
 
 /** Where `path` points when it is a symbolic link (its real path, else the link's text), or null (Codex binds the target). */
 export async function linkTarget(path: string): Promise<string | null> {
-  const isLink = await lstat(path).then((s) => s.isSymbolicLink(), () => false);
+  const isLink = await lstat(path).then(
+    (s) => s.isSymbolicLink(),
+    () => false,
+  );
   if (!isLink) return null;
   return realpath(path).catch(() => readlink(path).catch(() => null));
 }
@@ -79,7 +85,12 @@ export async function policyEntries(launch: CodexLaunch, cwd: string): Promise<P
     return entries;
   }
   if (launch.specials[':minimal'] === 'read') {
-    await add(':minimal', 'read', 'mode', `the system folders commands need (/usr, /etc, /bin, /lib, /dev, /proc); nothing else is readable but the grants below, HOME and /tmp included${launch.readOnly ? '; read-only: nothing is writable' : ''}`);
+    await add(
+      ':minimal',
+      'read',
+      'mode',
+      `the system folders commands need (/usr, /etc, /bin, /lib, /dev, /proc); nothing else is readable but the grants below, HOME and /tmp included${launch.readOnly ? '; read-only: nothing is writable' : ''}`,
+    );
   }
   if (!Object.hasOwn(launch.filesystem, cwd)) {
     await add(cwd, launch.readOnly ? 'read' : 'write', 'cwd', "the profile's folder");
@@ -107,8 +118,10 @@ export type LaunchPolicy = Pick<CodexLaunch, 'sandboxed' | 'permissionsExtends' 
  */
 export function permissionLines(before: LaunchPolicy, after: LaunchPolicy): PlanLine[] {
   const out: PlanLine[] = [];
-  if (before.sandboxed !== after.sandboxed) out.push({ kind: '~', text: `sandbox: ${before.sandboxed ? 'on' : 'OFF'} → ${after.sandboxed ? 'on' : 'OFF (full access)'}` });
-  else if (before.permissionsExtends !== after.permissionsExtends) out.push({ kind: '~', text: `permission profile extends ${before.permissionsExtends ?? 'nothing'} → ${after.permissionsExtends ?? 'nothing'}` });
+  if (before.sandboxed !== after.sandboxed)
+    out.push({ kind: '~', text: `sandbox: ${before.sandboxed ? 'on' : 'OFF'} → ${after.sandboxed ? 'on' : 'OFF (full access)'}` });
+  else if (before.permissionsExtends !== after.permissionsExtends)
+    out.push({ kind: '~', text: `permission profile extends ${before.permissionsExtends ?? 'nothing'} → ${after.permissionsExtends ?? 'nothing'}` });
   const paths = [...new Set([...Object.keys(before.filesystem), ...Object.keys(after.filesystem)])].sort();
   for (const path of paths) {
     const a = before.filesystem[path];
@@ -144,7 +157,12 @@ function issueKey(i: TableIssue): string {
  * accepted; the sandbox changes from it come first in the plan (`permissionLines`). Throws AppFailure
  * `profile-unknown`, or compile's `mcp-collision` / `mcp-name` / `compile-unencodable`.
  */
-export async function describeProfile(table: LoadedTable, name: string, facts: DescribeFacts, opts: { missingCwd?: boolean; previous?: LaunchPolicy | null } = {}): Promise<ProfileDescription> {
+export async function describeProfile(
+  table: LoadedTable,
+  name: string,
+  facts: DescribeFacts,
+  opts: { missingCwd?: boolean; previous?: LaunchPolicy | null } = {},
+): Promise<ProfileDescription> {
   const profile = profileOf(table, name);
   const [plan] = await planProfiles(table, [name], facts.plan);
   const launch = compileCodexLaunch(table, name, facts.launch);
@@ -167,7 +185,8 @@ export async function describeProfile(table: LoadedTable, name: string, facts: D
   for (const w of table.warnings.filter(mine)) push(toIssue(w));
   for (const w of profilePolicy(table, profile, facts.launch).warnings) push(toIssue(w));
   for (const w of launch.warnings) {
-    if (w.startsWith('not passed to the sandbox')) push({ path: ['profiles', name], message: w, fix: 'rename the folder so its path is absolute and holds no * ? [ or ]' });
+    if (w.startsWith('not passed to the sandbox'))
+      push({ path: ['profiles', name], message: w, fix: 'rename the folder so its path is absolute and holds no * ? [ or ]' });
   }
   return {
     plan: lines.map((l) => ({ kind: l.kind, text: l.text })),

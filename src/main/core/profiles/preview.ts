@@ -49,7 +49,10 @@ function failureIssues(e: unknown, at: string[]): TableIssue[] {
 }
 
 async function missing(path: string): Promise<boolean> {
-  return stat(path).then(() => false, (e: NodeJS.ErrnoException) => e.code === 'ENOENT');
+  return stat(path).then(
+    () => false,
+    (e: NodeJS.ErrnoException) => e.code === 'ENOENT',
+  );
 }
 
 /** Loads `raw` as the table `file`, with profile `name`'s missing folder handled as the module comment says. */
@@ -75,7 +78,12 @@ function empty(): Pick<ProfilePreview, 'plan' | 'entries' | 'network' | 'codexAr
  * problem of the draft or the table: those are `errors` (key path, message, fix) and `valid: false`.
  * Throws only on an unexpected failure (e.g. the user's Codex config cannot be read: `codex-config`).
  */
-export async function previewDraft(text: string, edit: DraftEdit, ctx: PreviewContext, opts: { allowMissingCwd: boolean; previous?: LaunchPolicy | null }): Promise<DraftPreview> {
+export async function previewDraft(
+  text: string,
+  edit: DraftEdit,
+  ctx: PreviewContext,
+  opts: { allowMissingCwd: boolean; previous?: LaunchPolicy | null },
+): Promise<DraftPreview> {
   const file = ctx.paths.tableFile;
   const name = edit.draft.name;
   const base = { profile: name, warnings: [] as TableIssue[] };
@@ -88,7 +96,12 @@ export async function previewDraft(text: string, edit: DraftEdit, ctx: PreviewCo
     before = profileBefore(parseToml(text, file), edit, file);
     newText = editTableText(text, edit, file);
   } catch (e) {
-    const at = e instanceof AppFailure && e.app.code === 'profile-unknown' ? ['profiles', edit.original ?? name] : e instanceof AppFailure && e.app.code === 'table-syntax' ? [] : ['profiles', name];
+    const at =
+      e instanceof AppFailure && e.app.code === 'profile-unknown'
+        ? ['profiles', edit.original ?? name]
+        : e instanceof AppFailure && e.app.code === 'table-syntax'
+          ? []
+          : ['profiles', name];
     return { preview: { ...base, ...empty(), valid: false, errors: failureIssues(e, at) }, newText: null, conflicts: [], missingCwd: false };
   }
   const errors: TableIssue[] = draftPathProblems(edit.draft, before).map(toIssue);
@@ -103,13 +116,20 @@ export async function previewDraft(text: string, edit: DraftEdit, ctx: PreviewCo
     return { preview: { ...base, ...empty(), valid: false, errors }, newText, conflicts: [], missingCwd };
   }
   try {
-    const d = await describeProfile(table, name, { plan: await gatherFacts(ctx.paths), launch: await launchFacts(ctx.paths) }, { missingCwd, previous: opts.previous ?? null });
+    const d = await describeProfile(
+      table,
+      name,
+      { plan: await gatherFacts(ctx.paths), launch: await launchFacts(ctx.paths) },
+      { missingCwd, previous: opts.previous ?? null },
+    );
     const warnings = missingCwd
       ? [{ path: ['profiles', name, 'cwd'], message: `${cwd} does not exist yet`, fix: 'creating the profile makes it (mode 700)' }, ...d.warnings]
       : d.warnings;
     return {
       preview: { profile: name, valid: errors.length === 0, errors, warnings, plan: d.plan, entries: d.entries, network: d.network, codexArgs: d.codexArgs },
-      newText, conflicts: d.conflicts, missingCwd,
+      newText,
+      conflicts: d.conflicts,
+      missingCwd,
     };
   } catch (e) {
     if (!(e instanceof AppFailure) || e.app.code === 'codex-config') throw e;

@@ -49,7 +49,12 @@ export function changesView(cmp: TableComparison): TableChangesView {
   return {
     tableFile: cmp.tableFile,
     differs: cmp.differs,
-    changes: cmp.changes.map((c) => ({ path: c.path, kind: c.kind, ...(c.before !== undefined ? { before: c.before } : {}), ...(c.after !== undefined ? { after: c.after } : {}) })),
+    changes: cmp.changes.map((c) => ({
+      path: c.path,
+      kind: c.kind,
+      ...(c.before !== undefined ? { before: c.before } : {}),
+      ...(c.after !== undefined ? { after: c.after } : {}),
+    })),
     error: cmp.error ? { message: cmp.error.message, where: cmp.error.where ?? null, fix: cmp.error.fix ?? null } : null,
   };
 }
@@ -95,8 +100,19 @@ export class ProfileService {
       return await readFile(this.file, 'utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw new AppFailure({ code: 'table-missing', message: 'there is no table here', where: this.file, fix: 'run angelia init, or set ANGELIA_CONFIG to your table' });
-      throw new AppFailure({ code: 'table-unreadable', message: `the table cannot be read (${code ?? String(e)})`, where: this.file, fix: 'make the file readable by you' });
+      if (code === 'ENOENT')
+        throw new AppFailure({
+          code: 'table-missing',
+          message: 'there is no table here',
+          where: this.file,
+          fix: 'run angelia init, or set ANGELIA_CONFIG to your table',
+        });
+      throw new AppFailure({
+        code: 'table-unreadable',
+        message: `the table cannot be read (${code ?? String(e)})`,
+        where: this.file,
+        fix: 'make the file readable by you',
+      });
     }
   }
 
@@ -110,7 +126,11 @@ export class ProfileService {
     const cmp = await compareWithAccepted(this.ctx.paths, this.loadOptions);
     if (!cmp.differs || cmp.firstRun) return null;
     const what = cmp.error ? `does not load (${cmp.error.message})` : `has ${cmp.changes.length} change(s) made outside the editor that are not accepted yet`;
-    return { path: [], message: `the table on disk ${what}; saving is refused until they are reviewed`, fix: 'open "the table changed": accept or discard them, then save' };
+    return {
+      path: [],
+      message: `the table on disk ${what}; saving is refused until they are reviewed`,
+      fix: 'open "the table changed": accept or discard them, then save',
+    };
   }
 
   /**
@@ -119,7 +139,10 @@ export class ProfileService {
    * `warnings`); throws only when the table file cannot be read or the user's Codex config is broken.
    */
   async preview(draft: ProfileDraft, original: string | null): Promise<ProfilePreview> {
-    const r = await previewDraft(await this.tableText(), { draft, original }, this.ctx, { allowMissingCwd: original === null, previous: await this.acceptedLaunch(original) });
+    const r = await previewDraft(await this.tableText(), { draft, original }, this.ctx, {
+      allowMissingCwd: original === null,
+      previous: await this.acceptedLaunch(original),
+    });
     const pending = await this.pendingIssue();
     return pending ? { ...r.preview, warnings: [pending, ...r.preview.warnings] } : r.preview;
   }
@@ -143,11 +166,27 @@ export class ProfileService {
     const r = await previewDraft(text, { draft, original }, this.ctx, { allowMissingCwd, previous: await this.acceptedLaunch(original) });
     const [first, ...rest] = r.preview.errors;
     if (first) {
-      const others = rest.length > 0 ? `; and ${rest.length} more (${rest.slice(0, 3).map((i) => issuePath(i.path)).join(', ')})` : '';
-      throw new AppFailure({ code: 'profile-invalid', message: `nothing was saved: ${issuePath(first.path)}: ${first.message}${others}`, where: `${this.file}: ${issuePath(first.path)}`, fix: first.fix });
+      const others =
+        rest.length > 0
+          ? `; and ${rest.length} more (${rest
+              .slice(0, 3)
+              .map((i) => issuePath(i.path))
+              .join(', ')})`
+          : '';
+      throw new AppFailure({
+        code: 'profile-invalid',
+        message: `nothing was saved: ${issuePath(first.path)}: ${first.message}${others}`,
+        where: `${this.file}: ${issuePath(first.path)}`,
+        fix: first.fix,
+      });
     }
     if (r.conflicts.length > 0) {
-      throw new AppFailure({ code: 'compile-conflict', message: `nothing was saved: compile of ${draft.name} would refuse: ${r.conflicts.slice(0, 3).join('; ')}`, where: `${this.file}: profiles.${draft.name}`, fix: 'resolve each CONFLICT line of the plan (they are never fixed automatically), then save again' });
+      throw new AppFailure({
+        code: 'compile-conflict',
+        message: `nothing was saved: compile of ${draft.name} would refuse: ${r.conflicts.slice(0, 3).join('; ')}`,
+        where: `${this.file}: profiles.${draft.name}`,
+        fix: 'resolve each CONFLICT line of the plan (they are never fixed automatically), then save again',
+      });
     }
     return { r, text };
   }
@@ -163,7 +202,12 @@ export class ProfileService {
   async save(draft: ProfileDraft, original: string | null, onAccepted?: OnAccepted): Promise<SaveResult> {
     const { r, text } = await this.checked(draft, original, false);
     if ((await this.tableText()) !== text) {
-      throw new AppFailure({ code: 'table-changed', message: 'nothing was saved: the table changed on disk while saving', where: this.file, fix: 'look at the table again, then save' });
+      throw new AppFailure({
+        code: 'table-changed',
+        message: 'nothing was saved: the table changed on disk while saving',
+        where: this.file,
+        fix: 'look at the table again, then save',
+      });
     }
     // tableEdit (and its TOML library) is loaded on first use, not at start (docs/benchmarks.md).
     const backupFile = r.newText !== null && r.newText !== text ? await (await import('./tableEdit')).writeTableText(this.file, r.newText) : null;
@@ -207,8 +251,17 @@ export class ProfileService {
     const { table } = await loadAccepted(this.ctx.paths, this.loadOptions);
     const d = await describeProfile(table, name, { plan: await gatherFacts(this.ctx.paths), launch: await launchFacts(this.ctx.paths) });
     return {
-      profile: name, valid: true, errors: [], warnings: d.warnings, plan: d.plan, entries: d.entries, network: d.network, codexArgs: d.codexArgs,
-      attestedCodexVersion: attestation?.codexVersion ?? null, attestedAt: attestation?.at ?? null, enforcement: attestation?.enforcement ?? null,
+      profile: name,
+      valid: true,
+      errors: [],
+      warnings: d.warnings,
+      plan: d.plan,
+      entries: d.entries,
+      network: d.network,
+      codexArgs: d.codexArgs,
+      attestedCodexVersion: attestation?.codexVersion ?? null,
+      attestedAt: attestation?.at ?? null,
+      enforcement: attestation?.enforcement ?? null,
     };
   }
 
@@ -242,7 +295,12 @@ export class ProfileService {
     try {
       accepted = await readFile(this.ctx.paths.acceptedTable, 'utf8');
     } catch (e) {
-      throw new AppFailure({ code: 'accepted-missing', message: `there is no accepted copy of the table to go back to (${(e as NodeJS.ErrnoException).code ?? String(e)})`, where: this.ctx.paths.acceptedTable, fix: 'accept the table as it is, or correct it by hand' });
+      throw new AppFailure({
+        code: 'accepted-missing',
+        message: `there is no accepted copy of the table to go back to (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+        where: this.ctx.paths.acceptedTable,
+        fix: 'accept the table as it is, or correct it by hand',
+      });
     }
     const current = await readFile(this.file, 'utf8').catch(() => null);
     if (current !== accepted) await (await import('./tableEdit')).writeTableText(this.file, accepted);

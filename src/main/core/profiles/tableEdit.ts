@@ -150,8 +150,16 @@ function literalBackslashes(text: string, name: string, keep: ReadonlySet<string
   const starts = lineStarts(text);
   const offset = (p: { line: number; column: number }): number => starts[p.line - 1]! + p.column;
   const edits = stringNodes(text)
-    .filter(({ path, node }) => under(path, ['profiles', name]) && typeof node.value === 'string' && node.value.includes('\\')
-      && node.raw?.startsWith('"') === true && !node.raw.startsWith('"""') && !keep.has(node.raw) && !NOT_LITERAL.test(node.value))
+    .filter(
+      ({ path, node }) =>
+        under(path, ['profiles', name]) &&
+        typeof node.value === 'string' &&
+        node.value.includes('\\') &&
+        node.raw?.startsWith('"') === true &&
+        !node.raw.startsWith('"""') &&
+        !keep.has(node.raw) &&
+        !NOT_LITERAL.test(node.value),
+    )
     .map(({ node }) => ({ from: offset(node.loc.start), to: offset(node.loc.end), text: `'${node.value as string}'` }))
     .sort((a, b) => b.from - a.from);
   let out = text;
@@ -161,7 +169,11 @@ function literalBackslashes(text: string, name: string, keep: ReadonlySet<string
 
 function rawSpellings(text: string, name: string | null): Set<string> {
   if (name === null) return new Set();
-  return new Set(stringNodes(text).filter(({ path }) => under(path, ['profiles', name])).map(({ node }) => node.raw ?? ''));
+  return new Set(
+    stringNodes(text)
+      .filter(({ path }) => under(path, ['profiles', name]))
+      .map(({ node }) => node.raw ?? ''),
+  );
 }
 
 /** The `[profiles.<name>]` section text of a new profile (lines end with `\n`). */
@@ -175,8 +187,9 @@ function sectionText(name: string, raw: TomlObject): string {
  * what follows). Null when the profile is not written as such a section (then patch adds them).
  */
 function insertKeys(text: string, name: string, added: TomlObject): string | null {
-  const block = (new TomlDocument(text).cst as unknown as CstNode[])
-    .find((b) => b.type === 'Table' && JSON.stringify(b.key?.item?.value) === JSON.stringify(['profiles', name]));
+  const block = (new TomlDocument(text).cst as unknown as CstNode[]).find(
+    (b) => b.type === 'Table' && JSON.stringify(b.key?.item?.value) === JSON.stringify(['profiles', name]),
+  );
   if (!block) return null;
   const rows = (block.items ?? []).filter((r) => r.type === 'KeyValue');
   const last = rows.length > 0 ? rows[rows.length - 1]!.loc.end : (block.key as unknown as CstNode).loc.end;
@@ -295,7 +308,10 @@ export function draftPathProblems(draft: ProfileDraft, before: TomlObject | null
  * null when there was no table to keep. Throws the fs error.
  */
 export async function writeTableText(file: string, text: string): Promise<string | null> {
-  const existed = await lstat(file).then(() => true, () => false);
+  const existed = await lstat(file).then(
+    () => true,
+    () => false,
+  );
   await atomicWrite(file, text, { mode: 0o600, backup: true });
   return existed ? `${file}.bak` : null;
 }

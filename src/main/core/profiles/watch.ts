@@ -41,7 +41,10 @@ export async function watchTable(file: string, onChange: () => unknown, opts: { 
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
-      if (!closed) void Promise.resolve().then(onChange).catch(() => undefined);
+      if (!closed)
+        void Promise.resolve()
+          .then(onChange)
+          .catch(() => undefined);
     }, debounceMs);
   };
   watcher.on('all', (_event, path) => {

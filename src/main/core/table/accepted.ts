@@ -68,9 +68,20 @@ async function readTable(file: string): Promise<string> {
   try {
     text = await readText(file);
   } catch (e) {
-    throw new AppFailure({ code: 'table-unreadable', message: `the table cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`, where: file, fix: 'make the file readable by you' });
+    throw new AppFailure({
+      code: 'table-unreadable',
+      message: `the table cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+      where: file,
+      fix: 'make the file readable by you',
+    });
   }
-  if (text === null) throw new AppFailure({ code: 'table-missing', message: 'there is no table here', where: file, fix: 'run angelia init, or set ANGELIA_CONFIG to your table' });
+  if (text === null)
+    throw new AppFailure({
+      code: 'table-missing',
+      message: 'there is no table here',
+      where: file,
+      fix: 'run angelia init, or set ANGELIA_CONFIG to your table',
+    });
   return text;
 }
 
@@ -81,7 +92,8 @@ async function readAcceptedText(file: string): Promise<string | null> {
     throw new AppFailure({
       code: 'accepted-unreadable',
       message: `the accepted copy of the table cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
-      where: file, fix: 'make it readable by you, or run angelia accept to take the table again',
+      where: file,
+      fix: 'make it readable by you, or run angelia accept to take the table again',
     });
   }
 }
@@ -126,7 +138,16 @@ export function textChanges(acceptedText: string | null, tableText: string, tabl
   const after = diffData(tableText, tableFile);
   if (after.data === null) return [];
   if (before.valid && after.valid) return diffTables(before.data, after.data);
-  const rawBefore = acceptedText === null ? {} : (() => { try { return parse(acceptedText); } catch { return {}; } })();
+  const rawBefore =
+    acceptedText === null
+      ? {}
+      : (() => {
+          try {
+            return parse(acceptedText);
+          } catch {
+            return {};
+          }
+        })();
   return diffTables(rawBefore, after.data);
 }
 

@@ -20,7 +20,11 @@ export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** A problem for a path Codex would read as a pattern, or one holding control characters (its rule would not hold), or null. */
 export function globProblem(path: string, at: PropertyKey[]): TableProblem | null {
   if (CONTROL_CHARS.test(path)) {
-    return { path: at, message: `${JSON.stringify(path)} contains a control character (such as a newline), and Codex's sandbox does not hold a rule on such a path`, fix: 'rename the folder without control characters' };
+    return {
+      path: at,
+      message: `${JSON.stringify(path)} contains a control character (such as a newline), and Codex's sandbox does not hold a rule on such a path`,
+      fix: 'rename the folder without control characters',
+    };
   }
   if (!GLOB_CHARS.test(path)) return null;
   return {
@@ -46,8 +50,14 @@ function resolveOne(name: string, raw: RawCapability, base: string, home: string
       return { name, kind: 'skill', path: abs(raw.path, at('path')), when: raw.when ?? null, secrets: secrets(raw.secrets) };
     case 'mcp':
       return {
-        name, kind: 'mcp', command: raw.command ?? null, args: raw.args ?? [], url: raw.url ?? null,
-        env: [...new Set(raw.env)], when: raw.when ?? null, secrets: secrets(raw.secrets),
+        name,
+        kind: 'mcp',
+        command: raw.command ?? null,
+        args: raw.args ?? [],
+        url: raw.url ?? null,
+        env: [...new Set(raw.env)],
+        when: raw.when ?? null,
+        secrets: secrets(raw.secrets),
       };
     case 'directory':
       return { name, kind: 'directory', path: abs(raw.path, at('path')), when: raw.when ?? null };
@@ -75,9 +85,12 @@ function unknownName(name: string, at: PropertyKey[], known: string[]): TablePro
   return {
     path: at,
     message: `unknown capability "${name}"; a name that matches nothing would deny or give nothing while looking like it does`,
-    fix: near.length > 0
-      ? `did you mean ${near.map((k) => `"${k}"`).join(' or ')}?`
-      : known.length > 0 ? `use one of ${known.join(', ')}, or define [capabilities.${name}]` : `define [capabilities.${name}] with a kind, or remove the name`,
+    fix:
+      near.length > 0
+        ? `did you mean ${near.map((k) => `"${k}"`).join(' or ')}?`
+        : known.length > 0
+          ? `use one of ${known.join(', ')}, or define [capabilities.${name}]`
+          : `define [capabilities.${name}] with a kind, or remove the name`,
   };
 }
 
@@ -89,13 +102,19 @@ export function checkNames(raw: RawTable, problems: TableProblem[]): void {
   const known = Object.keys(raw.capabilities);
   const has = (n: string): boolean => Object.hasOwn(raw.capabilities, n);
   const check = (list: string[], at: PropertyKey[]): void => {
-    list.forEach((n, i) => { if (!has(n)) problems.push(unknownName(n, [...at, i], known)); });
+    list.forEach((n, i) => {
+      if (!has(n)) problems.push(unknownName(n, [...at, i], known));
+    });
   };
   check(raw.defaults.capabilities, ['defaults', 'capabilities']);
   check(raw.defaults.deny, ['defaults', 'deny']);
   raw.defaults.deny.forEach((n, i) => {
     if (raw.defaults.capabilities.includes(n)) {
-      problems.push({ path: ['defaults', 'deny', i], message: `"${n}" is both given (defaults.capabilities) and denied`, fix: `remove "${n}" from one of defaults.capabilities and defaults.deny` });
+      problems.push({
+        path: ['defaults', 'deny', i],
+        message: `"${n}" is both given (defaults.capabilities) and denied`,
+        fix: `remove "${n}" from one of defaults.capabilities and defaults.deny`,
+      });
     }
   });
   const profileNames = Object.keys(raw.profiles);
@@ -103,7 +122,11 @@ export function checkNames(raw: RawTable, problems: TableProblem[]): void {
     for (const field of ['capabilities', 'except', 'deny'] as const) check(p[field], ['profiles', name, field]);
     p.deny.forEach((n, i) => {
       if (p.capabilities.includes(n)) {
-        problems.push({ path: ['profiles', name, 'deny', i], message: `"${n}" is both given (profiles.${name}.capabilities) and denied`, fix: `remove "${n}" from one of profiles.${name}.capabilities and profiles.${name}.deny` });
+        problems.push({
+          path: ['profiles', name, 'deny', i],
+          message: `"${n}" is both given (profiles.${name}.capabilities) and denied`,
+          fix: `remove "${n}" from one of profiles.${name}.capabilities and profiles.${name}.deny`,
+        });
       }
     });
     for (const field of ['accept_from', 'answer_from'] as const) {
@@ -111,7 +134,11 @@ export function checkNames(raw: RawTable, problems: TableProblem[]): void {
       if (refs === '*') continue;
       refs.forEach((ref, i) => {
         if (ref !== '*' && !profileNames.includes(ref)) {
-          problems.push({ path: ['profiles', name, field, i], message: `there is no profile "${ref}"`, fix: `use one of ${profileNames.join(', ')}, or "*" for every profile` });
+          problems.push({
+            path: ['profiles', name, field, i],
+            message: `there is no profile "${ref}"`,
+            fix: `use one of ${profileNames.join(', ')}, or "*" for every profile`,
+          });
         }
       });
     }
@@ -123,7 +150,10 @@ export function checkNames(raw: RawTable, problems: TableProblem[]): void {
  * `except`, plus its own `capabilities`; denied = `defaults.deny` minus its own `capabilities`, plus
  * its own `deny`; anything denied is removed from allowed. Both lists sorted.
  */
-export function resolveAccess(defaults: Pick<RawTable['defaults'], 'capabilities' | 'deny'>, p: Pick<RawProfile, 'capabilities' | 'except' | 'deny'>): { allowed: string[]; denied: string[] } {
+export function resolveAccess(
+  defaults: Pick<RawTable['defaults'], 'capabilities' | 'deny'>,
+  p: Pick<RawProfile, 'capabilities' | 'except' | 'deny'>,
+): { allowed: string[]; denied: string[] } {
   const allowed = new Set([...defaults.capabilities.filter((n) => !p.except.includes(n)), ...p.capabilities]);
   const denied = new Set([...defaults.deny.filter((n) => !p.capabilities.includes(n)), ...p.deny]);
   for (const n of denied) allowed.delete(n);

@@ -45,7 +45,10 @@ export const mcpCapabilitySchema = z
     kind: z.literal('mcp'),
     command: text.optional(),
     args: z.array(z.string()).optional(),
-    url: z.string().regex(/^https?:\/\/\S+$/, { error: 'must be an http:// or https:// address' }).optional(),
+    url: z
+      .string()
+      .regex(/^https?:\/\/\S+$/, { error: 'must be an http:// or https:// address' })
+      .optional(),
     env: z.array(z.string().regex(ENV_NAME, { error: 'must be a variable NAME (letters, digits, "_"; not starting with a digit), never a value' })).default([]),
     when: text.optional(),
     secrets: pathList,
@@ -70,9 +73,7 @@ export const directoryCapabilitySchema = z.strictObject({
 });
 
 /** One capability, discriminated on `kind`. */
-export const capabilitySchema = z.discriminatedUnion('kind', [
-  commandCapabilitySchema, skillCapabilitySchema, mcpCapabilitySchema, directoryCapabilitySchema,
-]);
+export const capabilitySchema = z.discriminatedUnion('kind', [commandCapabilitySchema, skillCapabilitySchema, mcpCapabilitySchema, directoryCapabilitySchema]);
 
 /** A capability as validated, before paths are resolved. */
 export type RawCapability = z.output<typeof capabilitySchema>;

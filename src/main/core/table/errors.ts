@@ -77,16 +77,21 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[]): TablePr
       const known = knownKeys(path, issue.input);
       for (const key of issue.keys) {
         const near = known.filter((k) => distance(k, key) <= 2);
-        const fix = near.length > 0
-          ? `did you mean ${near.map((k) => `"${k}"`).join(' or ')}? Otherwise remove it`
-          : `remove it${known.length > 0 ? `; keys read here: ${known.join(', ')}` : ''}`;
+        const fix =
+          near.length > 0
+            ? `did you mean ${near.map((k) => `"${k}"`).join(' or ')}? Otherwise remove it`
+            : `remove it${known.length > 0 ? `; keys read here: ${known.join(', ')}` : ''}`;
         out.push({ path: [...path, key], message: 'unknown key; nothing reads it (a misspelling?)', fix });
       }
     } else if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string') {
       const given = issue.input !== null && typeof issue.input === 'object' ? (issue.input as Record<string, unknown>)[issue.discriminator] : undefined;
       const options = ((issue as { options?: unknown[] }).options ?? []).map((o) => JSON.stringify(o)).join(', ');
       const fix = FIELD_FIXES[issue.discriminator] ?? 'correct the value';
-      out.push({ path, message: given === undefined ? `is required (one of ${options})` : `${describe(given)} is not allowed; it must be one of ${options}`, fix });
+      out.push({
+        path,
+        message: given === undefined ? `is required (one of ${options})` : `${describe(given)} is not allowed; it must be one of ${options}`,
+        fix,
+      });
     } else if (issue.code === 'invalid_value') {
       const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
       out.push({ path, message: `${describe(issue.input)} is not allowed; it must be one of ${allowed}`, fix: fieldFix });
@@ -123,7 +128,11 @@ export function problemJson(file: string, problem: TableProblem, code: string): 
 
 /** The AppFailure of a table that does not load, with every problem kept (`problems`). */
 export class TableFailure extends AppFailure {
-  constructor(readonly file: string, readonly problems: readonly TableProblem[], app: ConstructorParameters<typeof AppFailure>[0]) {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly TableProblem[],
+    app: ConstructorParameters<typeof AppFailure>[0],
+  ) {
     super(app);
     this.name = 'TableFailure';
   }

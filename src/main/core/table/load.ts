@@ -47,11 +47,14 @@ export function parseTableText(text: string, file: string): RawTable {
   if (problems.length > 0) throw tableFailure(file, problems);
   const bad = Object.keys(result.data.profiles).filter((name) => !PROFILE_NAME.test(name));
   if (bad.length > 0) {
-    throw tableFailure(file, bad.map((name) => ({
-      path: ['profiles', name],
-      message: 'a profile name may hold only letters, digits, "_" and "-"',
-      fix: `rename it, e.g. [profiles.${name.replace(/[^A-Za-z0-9_-]+/g, '-') || 'assistant'}]`,
-    })));
+    throw tableFailure(
+      file,
+      bad.map((name) => ({
+        path: ['profiles', name],
+        message: 'a profile name may hold only letters, digits, "_" and "-"',
+        fix: `rename it, e.g. [profiles.${name.replace(/[^A-Za-z0-9_-]+/g, '-') || 'assistant'}]`,
+      })),
+    );
   }
   return result.data;
 }
@@ -65,13 +68,17 @@ async function checkCwd(path: string, at: PropertyKey[], env: LoadOptions['env']
     const code = (e as NodeJS.ErrnoException).code;
     // Inside a Codex sandbox a folder of another profile may be unreadable: that is expected there.
     if ((code === 'EACCES' || code === 'EPERM') && (env?.CODEX_SANDBOX || env?.ANGELIA_SANDBOX)) return null;
-    if (code === 'ENOENT') return { path: at, message: `${path} does not exist`, fix: `create the folder (mkdir -p '${path.replace(/'/g, `'\\''`)}') or correct cwd` };
+    if (code === 'ENOENT')
+      return { path: at, message: `${path} does not exist`, fix: `create the folder (mkdir -p '${path.replace(/'/g, `'\\''`)}') or correct cwd` };
     return { path: at, message: `${path} cannot be checked (${code ?? String(e)})`, fix: 'make the folder readable by you' };
   }
 }
 
 async function present(path: string): Promise<boolean> {
-  return lstat(path).then(() => true, () => false);
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** `bypassPermissions` without `unsafe_ok` on a folder holding `.env` or `secrets` (secrets used unseen). */
@@ -92,7 +99,14 @@ async function bypassProblem(name: string, raw: RawProfile, dirs: string[]): Pro
 }
 
 async function resolveProfile(
-  name: string, raw: RawProfile, defaults: RawTable['defaults'], base: string, home: string, env: LoadOptions['env'], problems: TableProblem[], warnings: TableProblem[],
+  name: string,
+  raw: RawProfile,
+  defaults: RawTable['defaults'],
+  base: string,
+  home: string,
+  env: LoadOptions['env'],
+  problems: TableProblem[],
+  warnings: TableProblem[],
 ): Promise<ResolvedProfile> {
   const at = (...rest: PropertyKey[]): PropertyKey[] => ['profiles', name, ...rest];
   const cwd = expandPath(raw.cwd, home, base);
@@ -101,7 +115,11 @@ async function resolveProfile(
   let bin: string | null = null;
   if (raw.bin !== undefined) {
     if (!isHomePath(raw.bin) && !raw.bin.startsWith('/')) {
-      problems.push({ path: at('bin'), message: `${JSON.stringify(raw.bin)} is not a full path`, fix: 'give the full path of the codex executable (or ~/…), or leave bin out' });
+      problems.push({
+        path: at('bin'),
+        message: `${JSON.stringify(raw.bin)} is not a full path`,
+        fix: 'give the full path of the codex executable (or ~/…), or leave bin out',
+      });
     } else bin = expandPath(raw.bin, home, base);
   }
   const addDirs: string[] = [];
@@ -111,8 +129,16 @@ async function resolveProfile(
     if (problem) problems.push(problem);
     else if (!addDirs.includes(abs)) addDirs.push(abs);
     if (!problem) {
-      const ok = await stat(abs).then((s) => s.isDirectory(), () => false);
-      if (!ok) warnings.push({ path: at('add_dirs', i), message: `${abs} is not an existing folder; Codex ignores a writable folder that is not there`, fix: `create it (mkdir -p '${abs.replace(/'/g, `'\\''`)}') or remove it from add_dirs` });
+      const ok = await stat(abs).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
+      if (!ok)
+        warnings.push({
+          path: at('add_dirs', i),
+          message: `${abs} is not an existing folder; Codex ignores a writable folder that is not there`,
+          fix: `create it (mkdir -p '${abs.replace(/'/g, `'\\''`)}') or remove it from add_dirs`,
+        });
     }
   }
   // read_dirs: resolved like add_dirs; left out, the starter set (schema.ts READ_DIRS_STARTER), whose
@@ -124,15 +150,29 @@ async function resolveProfile(
     // The starter set gives only real folders: one reached through a symbolic link (a dotfile manager's
     // `~/.local/bin`, say) is left out with a warning instead of refusing every start (compile/grants.ts
     // refuses a named grant through a link; docs/security-model.md).
-    const linked = !problem && raw.read_dirs === undefined ? await realpath(abs).then((r) => (r !== abs ? r : null), () => null) : null;
+    const linked =
+      !problem && raw.read_dirs === undefined
+        ? await realpath(abs).then(
+            (r) => (r !== abs ? r : null),
+            () => null,
+          )
+        : null;
     if (linked !== null) {
-      warnings.push({ path: at('read_dirs'), message: `${abs} (read_dirs starter set) goes through a symbolic link to ${linked}, so it is not given`, fix: `name the real path in read_dirs, e.g. read_dirs = ["${linked}"]` });
+      warnings.push({
+        path: at('read_dirs'),
+        message: `${abs} (read_dirs starter set) goes through a symbolic link to ${linked}, so it is not given`,
+        fix: `name the real path in read_dirs, e.g. read_dirs = ["${linked}"]`,
+      });
       continue;
     }
     if (problem) problems.push(problem);
     else if (!readDirs.includes(abs)) readDirs.push(abs);
     if (!problem && raw.read_dirs !== undefined && !(await present(abs))) {
-      warnings.push({ path: at('read_dirs', i), message: `${abs} does not exist; it is not given to the agent until it does (at its next start)`, fix: `create it or remove it from read_dirs` });
+      warnings.push({
+        path: at('read_dirs', i),
+        message: `${abs} does not exist; it is not given to the agent until it does (at its next start)`,
+        fix: `create it or remove it from read_dirs`,
+      });
     }
   }
   if (!cwdProblem) {
@@ -190,8 +230,11 @@ export async function resolveTable(raw: RawTable, file: string, options: LoadOpt
   const table: LoadedTable = {
     file,
     defaults: {
-      permissionTimeoutMinutes: d.permission_timeout_minutes, turnStallMinutes: d.turn_stall_minutes, idleExitMinutes: d.idle_exit_minutes,
-      capabilities: [...d.capabilities], deny: [...d.deny],
+      permissionTimeoutMinutes: d.permission_timeout_minutes,
+      turnStallMinutes: d.turn_stall_minutes,
+      idleExitMinutes: d.idle_exit_minutes,
+      capabilities: [...d.capabilities],
+      deny: [...d.deny],
     },
     capabilities,
     profiles,
@@ -213,9 +256,19 @@ export async function loadTable(file: string, options: LoadOptions = {}): Promis
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      throw new AppFailure({ code: 'table-missing', message: 'there is no table here', where: abs, fix: 'run angelia init, or set ANGELIA_CONFIG to your table' });
+      throw new AppFailure({
+        code: 'table-missing',
+        message: 'there is no table here',
+        where: abs,
+        fix: 'run angelia init, or set ANGELIA_CONFIG to your table',
+      });
     }
-    throw new AppFailure({ code: 'table-unreadable', message: `the table cannot be read (${code ?? String(e)})`, where: abs, fix: 'make the file readable by you' });
+    throw new AppFailure({
+      code: 'table-unreadable',
+      message: `the table cannot be read (${code ?? String(e)})`,
+      where: abs,
+      fix: 'make the file readable by you',
+    });
   }
   return resolveTable(parseTableText(text, abs), abs, options);
 }

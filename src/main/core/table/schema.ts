@@ -32,7 +32,13 @@ export const defaultsSchema = z.strictObject({
  */
 export const profileSchema = z.strictObject({
   ...profileTableShape,
-  env: z.array(envNameSchema.refine((n) => !(STRIPPED_ENV as readonly string[]).includes(n), { error: 'is a variable Angelia never gives to Codex (a model key or its own channel)' })).default([]),
+  env: z
+    .array(
+      envNameSchema.refine((n) => !(STRIPPED_ENV as readonly string[]).includes(n), {
+        error: 'is a variable Angelia never gives to Codex (a model key or its own channel)',
+      }),
+    )
+    .default([]),
 });
 
 /** The whole table. */

@@ -21,7 +21,10 @@ async function kindOf(path: string): Promise<'dir' | 'file' | 'missing'> {
 
 /** A warning when `path` is a link (Codex binds and rules the target, not the link), else null. */
 async function linkWarning(path: string, at: PropertyKey[]): Promise<TableProblem | null> {
-  const isLink = await lstat(path).then((s) => s.isSymbolicLink(), () => false);
+  const isLink = await lstat(path).then(
+    (s) => s.isSymbolicLink(),
+    () => false,
+  );
   if (!isLink) return null;
   const target = await realpath(path).catch(() => null);
   return {
@@ -42,7 +45,11 @@ async function capabilityWarnings(table: Pick<LoadedTable, 'file' | 'capabilitie
     const kind = await kindOf(cap.path);
     if (kind !== 'dir') {
       const what = cap.kind === 'skill' ? 'a skill is a folder holding SKILL.md' : 'the folder must exist to be given or denied';
-      out.push({ path: at, message: `${cap.path} ${kind === 'missing' ? 'does not exist' : 'is not a folder'}; ${what}`, fix: 'create the folder or correct path' });
+      out.push({
+        path: at,
+        message: `${cap.path} ${kind === 'missing' ? 'does not exist' : 'is not a folder'}; ${what}`,
+        fix: 'create the folder or correct path',
+      });
       continue;
     }
     if (cap.kind === 'skill') {
@@ -84,7 +91,7 @@ function profileWarnings(table: Pick<LoadedTable, 'profiles'>): TableProblem[] {
       out.push({
         path: ['profiles', p.name, 'sandbox'],
         message: `sandbox = false: profile ${p.name} runs with full access; its deny rules bind nothing, and in every mode it runs commands without asking`,
-        fix: 'remove sandbox = false (Codex\'s sandbox is on by default)',
+        fix: "remove sandbox = false (Codex's sandbox is on by default)",
       });
     }
   }

@@ -122,7 +122,8 @@ export function probeMatrix(input: MatrixInput): Probe[] {
 
   for (const rule of policy) if (rule.access === 'deny') add({ name: `denied: ${rule.source}`, path: rule.path, op: 'read', expected: 'denied' });
   for (const other of Object.values(table.profiles)) {
-    if (other.name !== profile.name) add({ name: `profile ${other.name}'s package cache`, path: cacheDirFor(facts.stateDir, other.name), op: 'read', expected: 'denied' });
+    if (other.name !== profile.name)
+      add({ name: `profile ${other.name}'s package cache`, path: cacheDirFor(facts.stateDir, other.name), op: 'read', expected: 'denied' });
   }
   for (const rule of policy) {
     if (rule.access !== 'read') continue;
@@ -138,7 +139,10 @@ export function probeMatrix(input: MatrixInput): Probe[] {
   if (input.filesystem) {
     const fs = input.filesystem;
     add({
-      name: 'HOME: nothing readable but the grants (a scan of it in the sandbox)', path: facts.home, op: 'scan', expected: 'denied',
+      name: 'HOME: nothing readable but the grants (a scan of it in the sandbox)',
+      path: facts.home,
+      op: 'scan',
+      expected: 'denied',
       scan: {
         grants: Object.keys(fs).filter((p) => fs[p] !== 'deny'),
         denies: Object.keys(fs).filter((p) => fs[p] === 'deny'),

@@ -162,7 +162,11 @@ export function probeCommand(probe: Probe, kind: HostKind, writeName: string, no
 }
 
 function firstLine(s: string): string {
-  const line = s.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const line =
+    s
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
 
@@ -188,7 +192,10 @@ export function observe(probe: Probe, kind: HostKind, run: RawRun, written?: boo
     case 'read-link':
     case 'list':
       if (run.code === 0) {
-        const what = probe.op === 'list' || (probe.op === 'read' && kind === 'dir') ? `${run.stdout.split('\n').filter(Boolean).length} entries listed` : `${Buffer.byteLength(run.stdout)} bytes read`;
+        const what =
+          probe.op === 'list' || (probe.op === 'read' && kind === 'dir')
+            ? `${run.stdout.split('\n').filter(Boolean).length} entries listed`
+            : `${Buffer.byteLength(run.stdout)} bytes read`;
         return { outcome: 'allowed', observed: `allowed: ${what}` };
       }
       return denial ? { outcome: 'denied', observed: `denied: ${denial}` } : { outcome: 'error', observed: failed(run) };
@@ -209,7 +216,10 @@ export function observe(probe: Probe, kind: HostKind, run: RawRun, written?: boo
         return { outcome: 'allowed', observed: `allowed: ${verdict.notGranted.length} not granted: ${first}${verdict.notGranted.length > 3 ? ', …' : ''}` };
       }
       const n = (as: ScanSeen['as']): number => verdict.seen.filter((s) => s.as === as).length;
-      return { outcome: 'denied', observed: `denied: nothing but the grants (${n('grant')} granted, ${n('way')} folders on the way, ${n('denied')} empty deny mount points, ${n('carve-out')} Codex helper links)` };
+      return {
+        outcome: 'denied',
+        observed: `denied: nothing but the grants (${n('grant')} granted, ${n('way')} folders on the way, ${n('denied')} empty deny mount points, ${n('carve-out')} Codex helper links)`,
+      };
     }
     case 'check':
       return { outcome: 'error', observed: 'error: not a sandbox probe' };

@@ -51,7 +51,9 @@ export function reportText(r: VerifyReport): string {
     `profile ${r.profile} · codex ${r.codexVersion ?? 'version unknown'} · each probe ran in \`codex sandbox\` with the profile's compiled flags`,
     line(head),
     ...cells.map(line),
-    ...(skipped.length ? [`not run (${skipped.length}):`, ...skipped.map((p) => `  ${p.name}: ${p.path} (${p.op}) - ${p.observed.replace(/^skipped: /, '')}`)] : []),
+    ...(skipped.length
+      ? [`not run (${skipped.length}):`, ...skipped.map((p) => `  ${p.name}: ${p.path} (${p.op}) - ${p.observed.replace(/^skipped: /, '')}`)]
+      : []),
     ...(r.home ? homeLines(r.home) : []),
     verdict,
     '',

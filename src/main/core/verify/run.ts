@@ -156,29 +156,56 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
   const { table } = await loadAccepted(paths, { home: paths.home, env: opts.env });
   const profile = Object.hasOwn(table.profiles, opts.profile) ? table.profiles[opts.profile] : undefined;
   if (!profile) {
-    throw new AppFailure({ code: 'profile-unknown', message: `there is no profile ${JSON.stringify(opts.profile)} in the accepted table`, where: paths.acceptedTable, fix: `use one of: ${Object.keys(table.profiles).join(', ') || '(none)'}` });
+    throw new AppFailure({
+      code: 'profile-unknown',
+      message: `there is no profile ${JSON.stringify(opts.profile)} in the accepted table`,
+      where: paths.acceptedTable,
+      fix: `use one of: ${Object.keys(table.profiles).join(', ') || '(none)'}`,
+    });
   }
   let codex: ResolvedCodex;
   try {
     codex = resolveCodexBin(profile.bin ?? undefined, { env: opts.env });
   } catch (e) {
-    throw new AppFailure({ code: 'codex-missing', message: (e as Error).message, where: `${table.file}: profiles.${profile.name}.bin`, fix: 'run angelia check-config' });
+    throw new AppFailure({
+      code: 'codex-missing',
+      message: (e as Error).message,
+      where: `${table.file}: profiles.${profile.name}.bin`,
+      fix: 'run angelia check-config',
+    });
   }
   // Codex refuses to start on a CODEX_HOME that does not exist; a start would make it (launch/plan.ts).
   await ensureCodexHome(paths.codexHome);
   const facts = await launchFacts(paths);
   const launch = compileCodexLaunch(table, profile.name, facts);
   const cwd = profile.cwd;
-  const env = childEnv(opts.env, { mcp: mcpEnvNames(table, profile), codex, add: { ...launch.env, CODEX_HOME: paths.codexHome, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) } });
+  const env = childEnv(opts.env, {
+    mcp: mcpEnvNames(table, profile),
+    codex,
+    add: { ...launch.env, CODEX_HOME: paths.codexHome, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) },
+  });
   const version = await codexVersion(codex, env);
   // Every reason a start would be refused with (launch/check.ts), what the table loosens included.
   const reasons = await launchReasons(paths.stateDir, profile, launch.sandboxed ? currentGrants(table, profile, facts, launch.mcpServers) : undefined);
-  const rows: ProbeRow[] = [{
-    name: 'launch guard check', path: guardPath(paths.stateDir, profile.name), op: 'check', expected: 'allowed',
-    observed: reasons.length === 0 ? 'allowed: guard and settings match' : `refused: ${refusalText(reasons)}`, pass: reasons.length === 0,
-  }];
+  const rows: ProbeRow[] = [
+    {
+      name: 'launch guard check',
+      path: guardPath(paths.stateDir, profile.name),
+      op: 'check',
+      expected: 'allowed',
+      observed: reasons.length === 0 ? 'allowed: guard and settings match' : `refused: ${refusalText(reasons)}`,
+      pass: reasons.length === 0,
+    },
+  ];
   if (!launch.sandboxed) {
-    rows.push({ name: 'sandbox', path: profile.cwd, op: 'check', expected: 'denied', observed: 'allowed: sandbox = false gives the agent full access; nothing is denied', pass: false });
+    rows.push({
+      name: 'sandbox',
+      path: profile.cwd,
+      op: 'check',
+      expected: 'denied',
+      observed: 'allowed: sandbox = false gives the agent full access; nothing is denied',
+      pass: false,
+    });
     return { profile: profile.name, codexVersion: version, probes: rows, pass: false };
   }
   if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
@@ -188,7 +215,14 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
   const written: string[] = [];
   let home: HomeScan | undefined;
   try {
-    const probes = probeMatrix({ profile, table, facts, guardDeny: (await readGuard(paths.stateDir, profile.name))?.deny ?? null, fixtures, filesystem: launch.filesystem });
+    const probes = probeMatrix({
+      profile,
+      table,
+      facts,
+      guardDeny: (await readGuard(paths.stateDir, profile.name))?.deny ?? null,
+      fixtures,
+      filesystem: launch.filesystem,
+    });
     // One at a time: measured on 0.169.0, concurrent `codex sandbox` runs on one profile race on the
     // placeholders Codex creates and removes for read-only entries that do not exist ("bwrap: Can't find
     // source path …") and for writable folders (spurious ENOENT), which would blur what a probe saw.
@@ -210,7 +244,12 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
     const seen = observe(probe, kind ?? 'other', run, wrote);
     if (probe.op === 'scan' && probe.scan && seen.outcome !== 'error') {
       const verdict = scanVerdict(run.stdout, probe.scan);
-      home = { root: probe.path, grants: probe.scan.grants.filter((g) => g.startsWith(`${probe.path}/`)).sort(), seen: verdict.seen.filter((s) => s.as !== 'grant'), notGranted: verdict.notGranted };
+      home = {
+        root: probe.path,
+        grants: probe.scan.grants.filter((g) => g.startsWith(`${probe.path}/`)).sort(),
+        seen: verdict.seen.filter((s) => s.as !== 'grant'),
+        notGranted: verdict.notGranted,
+      };
     }
     return { ...row, observed: seen.observed, pass: seen.outcome === probe.expected };
   }

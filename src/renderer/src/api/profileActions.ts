@@ -11,7 +11,19 @@ import { ok } from '../../../shared/result';
 import { blockingIssues, editorContext, newDraft } from '../features/profiles/draft';
 import { applyPanel, applySnapshot, withSlice, type AppState } from '../store/app';
 import {
-  askToLeave, discardEdits, editorLoaded, keepEditing, modelsLoaded, openEdit, openNew, previewArrived, previewRequested, previewSkipped, saveDone, saveStarted, wouldLoseEdits,
+  askToLeave,
+  discardEdits,
+  editorLoaded,
+  keepEditing,
+  modelsLoaded,
+  openEdit,
+  openNew,
+  previewArrived,
+  previewRequested,
+  previewSkipped,
+  saveDone,
+  saveStarted,
+  wouldLoseEdits,
 } from '../store/editor';
 import { policyLoaded, policyLoading, verifyDone, verifyStarted } from '../store/policy';
 import { tableActed, tableActing, tableLoaded } from '../store/table';
@@ -78,25 +90,31 @@ export function profileActions(api: LinkedApi): ProfileActions {
   const actions: ProfileActions = {
     editProfile(profile, opts = {}) {
       const now = editorOf(useAppStore.getState());
-      leaveEditor(() => {
-        update((s) => applyPanel(withSlice(s, 'editor', openEdit(s.editor, profile, opts.addDir ?? null)), { kind: 'editor' }));
-        const e = editorOf(useAppStore.getState());
-        if (e.draft === null) {
-          void api.invoke('profiles:get', { name: profile }).then((r) => update((s) => withSlice(s, 'editor', editorLoaded(s.editor, profile, r))));
-        }
-        if (e.catalog === null) void loadModels(profile);
-        // Relative folders resolve against the table's folder: `table:changes` names the table file.
-        if (useAppStore.getState().table.view === null) void actions.loadTable();
-      }, now.mode === 'edit' && now.original === profile);
+      leaveEditor(
+        () => {
+          update((s) => applyPanel(withSlice(s, 'editor', openEdit(s.editor, profile, opts.addDir ?? null)), { kind: 'editor' }));
+          const e = editorOf(useAppStore.getState());
+          if (e.draft === null) {
+            void api.invoke('profiles:get', { name: profile }).then((r) => update((s) => withSlice(s, 'editor', editorLoaded(s.editor, profile, r))));
+          }
+          if (e.catalog === null) void loadModels(profile);
+          // Relative folders resolve against the table's folder: `table:changes` names the table file.
+          if (useAppStore.getState().table.view === null) void actions.loadTable();
+        },
+        now.mode === 'edit' && now.original === profile,
+      );
     },
     newProfile() {
-      leaveEditor(() => {
-        update((s) => applyPanel(withSlice(s, 'editor', openNew(s.editor, newDraft())), { kind: 'editor' }));
-        const s = useAppStore.getState();
-        const some = Object.keys(s.chats.profiles).sort()[0];
-        if (s.editor.catalog === null && some) void loadModels(some);
-        if (s.table.view === null) void actions.loadTable();
-      }, editorOf(useAppStore.getState()).mode === 'new');
+      leaveEditor(
+        () => {
+          update((s) => applyPanel(withSlice(s, 'editor', openNew(s.editor, newDraft())), { kind: 'editor' }));
+          const s = useAppStore.getState();
+          const some = Object.keys(s.chats.profiles).sort()[0];
+          if (s.editor.catalog === null && some) void loadModels(some);
+          if (s.table.view === null) void actions.loadTable();
+        },
+        editorOf(useAppStore.getState()).mode === 'new',
+      );
     },
     async previewDraft() {
       const { draft, original, mode } = editorOf(useAppStore.getState());
@@ -115,9 +133,10 @@ export function profileActions(api: LinkedApi): ProfileActions {
       const draft: ProfileDraft | null = e.draft;
       if (!draft || e.save.status === 'saving' || blockingIssues(draft, editorContext(useAppStore.getState())).length > 0) return;
       update((s) => withSlice(s, 'editor', saveStarted(s.editor)));
-      const r = e.mode === 'new'
-        ? await api.invoke('profiles:create', { draft, starterClaudeMd: e.starterClaudeMd })
-        : await api.invoke('profiles:save', { draft, original: e.original });
+      const r =
+        e.mode === 'new'
+          ? await api.invoke('profiles:create', { draft, starterClaudeMd: e.starterClaudeMd })
+          : await api.invoke('profiles:save', { draft, original: e.original });
       update((s) => withSlice(s, 'editor', saveDone(s.editor, r)));
       if (r.ok) {
         const verify = r.value.verify;

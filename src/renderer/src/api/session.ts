@@ -81,14 +81,14 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
 
   const loadAll = async (): Promise<void> => {
     const gen = ++generation;
-    const [profiles, chats, approvals] = await Promise.all([
-      api.invoke('profiles:list', {}),
-      api.invoke('chats:list', {}),
-      api.invoke('approvals:list', {}),
-    ]);
+    const [profiles, chats, approvals] = await Promise.all([api.invoke('profiles:list', {}), api.invoke('chats:list', {}), api.invoke('approvals:list', {})]);
     if (gen !== generation) return;
     flushDeltas();
-    for (const [what, r] of [['profiles', profiles], ['chats', chats], ['approvals', approvals]] as const) {
+    for (const [what, r] of [
+      ['profiles', profiles],
+      ['chats', chats],
+      ['approvals', approvals],
+    ] as const) {
       if (!r.ok) onError(`loading the ${what}`, r.error);
     }
     update((s) =>
@@ -142,7 +142,10 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
     interrupt: (chatId) => api.invoke('chats:interrupt', { chatId }),
     async answer(id, answer, extra = {}) {
       const r = await api.invoke('approvals:answer', {
-        id, answer, ...(extra.grant ? { grant: extra.grant } : {}), ...(extra.reason ? { reason: extra.reason } : {}),
+        id,
+        answer,
+        ...(extra.grant ? { grant: extra.grant } : {}),
+        ...(extra.reason ? { reason: extra.reason } : {}),
       });
       if (r.ok) update((s) => applyAnswer(s, id, r.value));
       return r;

@@ -11,7 +11,10 @@ import { err, type Result } from '../../../shared/result';
 export type Uploader = (chatId: string, name: string, body: Blob) => Promise<Result<OutputOf<'chats:attach'>>>;
 
 /** The part of `fetch` used here (tests pass their own). */
-export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: Blob; credentials: 'omit'; cache: 'no-store' }) => Promise<{ status: number; json(): Promise<unknown> }>;
+export type FetchLike = (
+  url: string,
+  init: { method: 'POST'; headers: Record<string, string>; body: Blob; credentials: 'omit'; cache: 'no-store' },
+) => Promise<{ status: number; json(): Promise<unknown> }>;
 
 function isResult(v: unknown): v is Result<OutputOf<'chats:attach'>> {
   if (typeof v !== 'object' || v === null || !('ok' in v)) return false;
@@ -28,9 +31,17 @@ export function httpUploader(origin: string, token: string, doFetch: FetchLike =
     const url = `${origin}${ATTACH_ROUTE}?chatId=${encodeURIComponent(chatId)}&name=${encodeURIComponent(name)}`;
     let res: { status: number; json(): Promise<unknown> };
     try {
-      res = await doFetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' }, body, credentials: 'omit', cache: 'no-store' });
+      res = await doFetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+        body,
+        credentials: 'omit',
+        cache: 'no-store',
+      });
     } catch (e) {
-      return err('disconnected', `${name} could not be sent to Angelia (${e instanceof Error ? e.message : String(e)})`, { fix: 'check that `angelia serve` still runs, then drop the file again' });
+      return err('disconnected', `${name} could not be sent to Angelia (${e instanceof Error ? e.message : String(e)})`, {
+        fix: 'check that `angelia serve` still runs, then drop the file again',
+      });
     }
     let answer: unknown = null;
     try {

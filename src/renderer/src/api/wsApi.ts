@@ -5,7 +5,15 @@
  * A message over the host's cap (`WS_MAX_MESSAGE_BYTES`) is not sent: it resolves to a `too-big` error
  * and the link stays up.
  */
-import { WS_MAX_MESSAGE_BYTES, type AppEvent, type Channel, type InputOf, type OutputOf, type RendererApi, type WsServerMessage } from '../../../shared/contract';
+import {
+  WS_MAX_MESSAGE_BYTES,
+  type AppEvent,
+  type Channel,
+  type InputOf,
+  type OutputOf,
+  type RendererApi,
+  type WsServerMessage,
+} from '../../../shared/contract';
 import { err, type Result } from '../../../shared/result';
 import type { Uploader } from './upload';
 
@@ -78,7 +86,9 @@ export function createWsApi(opts: WsApiOptions): LinkedApi {
 
   const failPending = (tooBig = false): void => {
     const e = tooBig
-      ? err('too-big', `a message was larger than Angelia takes (${WS_MAX_MESSAGE_BYTES / 1024 / 1024} MB), so the connection was closed`, { fix: 'send less at once; it reconnects by itself' })
+      ? err('too-big', `a message was larger than Angelia takes (${WS_MAX_MESSAGE_BYTES / 1024 / 1024} MB), so the connection was closed`, {
+          fix: 'send less at once; it reconnects by itself',
+        })
       : err('disconnected', 'the connection to Angelia was lost', { fix: 'it reconnects by itself; try again in a moment' });
     for (const resolve of pending.values()) resolve(e);
     pending.clear();
@@ -140,7 +150,9 @@ export function createWsApi(opts: WsApiOptions): LinkedApi {
       const message = JSON.stringify({ type: 'invoke', id, channel, input });
       // UTF-8 bytes: at most 3 per UTF-16 unit, so only a long message is measured exactly.
       if (message.length * 3 > WS_MAX_MESSAGE_BYTES && new TextEncoder().encode(message).length > WS_MAX_MESSAGE_BYTES) {
-        return Promise.resolve(err('too-big', `this is more than Angelia takes in one message (${WS_MAX_MESSAGE_BYTES / 1024 / 1024} MB)`, { fix: 'send less at once' }));
+        return Promise.resolve(
+          err('too-big', `this is more than Angelia takes in one message (${WS_MAX_MESSAGE_BYTES / 1024 / 1024} MB)`, { fix: 'send less at once' }),
+        );
       }
       return new Promise((resolve) => {
         pending.set(id, resolve as (r: Result<unknown>) => void);

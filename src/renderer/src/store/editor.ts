@@ -64,7 +64,18 @@ const noSave: SaveState = { status: 'idle', result: null, error: null, created: 
 
 /** The closed editor. */
 export const initialEditor: EditorSlice = {
-  mode: null, original: null, base: null, draft: null, starterClaudeMd: false, loadError: null, pendingAddDir: null, justAdded: null, preview: noPreview, save: noSave, catalog: null, leaving: null,
+  mode: null,
+  original: null,
+  base: null,
+  draft: null,
+  starterClaudeMd: false,
+  loadError: null,
+  pendingAddDir: null,
+  justAdded: null,
+  preview: noPreview,
+  save: noSave,
+  catalog: null,
+  leaving: null,
 };
 
 /** `draft` with `dir` at the end of `add_dirs` (the same object when it is already there). */
@@ -123,7 +134,9 @@ export function previewRequested(state: EditorSlice): EditorSlice {
 /** A preview answered; an answer to an older request than the last is dropped. */
 export function previewArrived(state: EditorSlice, seq: number, r: Result<ProfilePreview>): EditorSlice {
   if (seq !== state.preview.seq) return state;
-  const preview: PreviewState = r.ok ? { seq, waiting: false, value: r.value, error: null } : { seq, waiting: false, value: state.preview.value, error: r.error };
+  const preview: PreviewState = r.ok
+    ? { seq, waiting: false, value: r.value, error: null }
+    : { seq, waiting: false, value: state.preview.value, error: r.error };
   return { ...state, preview };
 }
 

@@ -6,7 +6,6 @@ import type { ReactElement } from 'react';
 import type { AgentState, ChatMode, Enforcement } from '../../../shared/contract';
 import { AGENT_STATE_LABEL as STATE_LABEL, chatModeLabel } from '../../../shared/modeLabel';
 
-
 /** The agent's state. */
 export function StateBadge({ state }: { state: AgentState }): ReactElement {
   return (
@@ -21,20 +20,46 @@ export function StateBadge({ state }: { state: AgentState }): ReactElement {
  * `sandbox = false` will run with full access, which is said at once. A refused agent that never
  * started shows no enforcement at all.
  */
-export function EnforcementBadge({ enforcement, sandboxed, state, mode }: { enforcement: Enforcement | null; sandboxed: boolean | undefined; state: AgentState; mode?: ChatMode }): ReactElement | null {
+export function EnforcementBadge({
+  enforcement,
+  sandboxed,
+  state,
+  mode,
+}: {
+  enforcement: Enforcement | null;
+  sandboxed: boolean | undefined;
+  state: AgentState;
+  mode?: ChatMode;
+}): ReactElement | null {
   if (mode) return <ModeBadge mode={mode} state={state} />;
   const effective = enforcement ?? (sandboxed === false ? 'disabled' : null);
   if (effective === null && state === 'refused') return null;
   if (effective === 'managed') {
-    return <span className="badge enf-managed" data-testid="enforcement-badge" title="Codex's own OS sandbox enforces this profile">managed sandbox</span>;
+    return (
+      <span className="badge enf-managed" data-testid="enforcement-badge" title="Codex's own OS sandbox enforces this profile">
+        managed sandbox
+      </span>
+    );
   }
   if (effective === 'disabled') {
-    return <span className="badge enf-disabled" data-testid="enforcement-badge" title="No sandbox: this agent can do anything you can">FULL ACCESS</span>;
+    return (
+      <span className="badge enf-disabled" data-testid="enforcement-badge" title="No sandbox: this agent can do anything you can">
+        FULL ACCESS
+      </span>
+    );
   }
   if (effective === 'external') {
-    return <span className="badge enf-external" data-testid="enforcement-badge" title="Enforced outside Codex: Angelia cannot vouch for it">⚠ external sandbox</span>;
+    return (
+      <span className="badge enf-external" data-testid="enforcement-badge" title="Enforced outside Codex: Angelia cannot vouch for it">
+        ⚠ external sandbox
+      </span>
+    );
   }
-  return <span className="badge enf-unknown" data-testid="enforcement-badge" title="Shown once the agent has started">not started</span>;
+  return (
+    <span className="badge enf-unknown" data-testid="enforcement-badge" title="Shown once the agent has started">
+      not started
+    </span>
+  );
 }
 
 /**

@@ -23,9 +23,20 @@ export interface CommandActions {
 export function bindCommands(c: ChatInside, act: CommandActions): CommandContext {
   const { chatId, profile, sessions, exportDir } = c.deps;
   return {
-    chatId, profile, sessions, exportDir,
+    chatId,
+    profile,
+    sessions,
+    exportDir,
     notice: (text) => c.notice(text),
-    facts: () => ({ codexVersion: c.codexVersion, enforcement: c.enforcement, warm: c.conn !== null, down: c.down, queued: c.turn.queue.length, running: c.turn.current !== null, mode: c.currentMode() }),
+    facts: () => ({
+      codexVersion: c.codexVersion,
+      enforcement: c.enforcement,
+      warm: c.conn !== null,
+      down: c.down,
+      queued: c.turn.queue.length,
+      running: c.turn.current !== null,
+      mode: c.currentMode(),
+    }),
     base: () => ({ model: c.baseModel, source: c.baseSource }),
     inForce: (row) => c.inForce(row),
     stop: () => act.stop(),
@@ -52,7 +63,9 @@ export function bindCommands(c: ChatInside, act: CommandActions): CommandContext
     threadHeldElsewhere: (threadId) => c.deps.threadHeldElsewhere(threadId),
     showResumed: async (threadId) => {
       // The first view does not read the session's turns again (`history`); work waits for them (`historyGate`).
-      const load = showResumed(c, threadId).catch((e: unknown) => c.notice(`The earlier turns of this session could not be read from Codex: ${toAppError(e).message}`));
+      const load = showResumed(c, threadId).catch((e: unknown) =>
+        c.notice(`The earlier turns of this session could not be read from Codex: ${toAppError(e).message}`),
+      );
       c.history = load;
       c.historyGate = load;
       try {

@@ -14,9 +14,10 @@ export async function modelCommand(ctx: CommandContext, arg: string): Promise<vo
     return ctx.notice(describeModels(models, { model: row.model ?? base.model, source: row.model ? 'session' : base.source }));
   }
   const choice = chooseModel(models, arg);
-  const text = 'clear' in choice
-    ? `Model back to ${base.model ?? 'Codex\u2019s default'} (${base.source}) from the next turn.`
-    : `Model ${choice.model} for this session, from the next turn (Codex first summarises the conversation for the new model).${choice.note ? ` ${choice.note}` : ''} /model default goes back.`;
+  const text =
+    'clear' in choice
+      ? `Model back to ${base.model ?? 'Codex\u2019s default'} (${base.source}) from the next turn.`
+      : `Model ${choice.model} for this session, from the next turn (Codex first summarises the conversation for the new model).${choice.note ? ` ${choice.note}` : ''} /model default goes back.`;
   const next = ctx.sessions.setOverride(ctx.chatId, { model: 'clear' in choice ? null : choice.model });
   ctx.notice(`${text}${recheckEffort(ctx, models, next)}`);
 }

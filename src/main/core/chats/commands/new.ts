@@ -12,6 +12,8 @@ export async function newCommand(ctx: CommandContext): Promise<void> {
   ctx.sessions.startNew(ctx.chatId, ctx.profile);
   ctx.adopt(null);
   // No id here: the row's id is provisional until Codex mints the thread with the first message.
-  ctx.notice('New session started: it gets its id from Codex with your first message (then shown by /resume and /status). The previous one stays reachable with /resume.');
+  ctx.notice(
+    'New session started: it gets its id from Codex with your first message (then shown by /resume and /status). The previous one stays reachable with /resume.',
+  );
   await stopOld();
 }

@@ -7,17 +7,37 @@ import type { CommandContext } from './context';
 export function statusLine(ctx: CommandContext): string {
   const row = ctx.sessions.active(ctx.chatId);
   const f = ctx.facts();
-  const kept = f.enforcement === 'managed' ? 'managed by Codex under this profile' : f.enforcement === 'disabled' ? 'OFF (the table says sandbox = false)' : f.enforcement === 'external' ? 'external' : null;
+  const kept =
+    f.enforcement === 'managed'
+      ? 'managed by Codex under this profile'
+      : f.enforcement === 'disabled'
+        ? 'OFF (the table says sandbox = false)'
+        : f.enforcement === 'external'
+          ? 'external'
+          : null;
   // Only a running process has a sandbox in force; a stopped one is described as it was when it last ran.
   const sandbox = !kept ? 'not started yet' : f.warm ? kept : `none in force now (Codex is not running); it was ${kept} when it last ran`;
-  const down = f.down === 'idle-exit' ? 'Codex exited after idle_exit_minutes; the next message starts it again'
-    : f.down === 'crashed' ? 'Codex crashed; Restart or the next message starts it again' : null;
+  const down =
+    f.down === 'idle-exit'
+      ? 'Codex exited after idle_exit_minutes; the next message starts it again'
+      : f.down === 'crashed'
+        ? 'Codex crashed; Restart or the next message starts it again'
+        : null;
   const force = ctx.inForce(row);
   const mode = f.mode;
   return statusText({
-    profile: ctx.profile, session: row, codexVersion: f.codexVersion,
-    model: force.model, modelSource: force.modelSource, effort: force.effort, effortSource: force.effortSource,
-    sandbox: mode.source === 'attested' || mode.permissionMode !== null ? `${sandbox}; ${modePhrase(mode)}` : sandbox, warm: f.warm, down,
-    queued: f.queued, running: f.running, sessions: ctx.sessions.count(ctx.chatId),
+    profile: ctx.profile,
+    session: row,
+    codexVersion: f.codexVersion,
+    model: force.model,
+    modelSource: force.modelSource,
+    effort: force.effort,
+    effortSource: force.effortSource,
+    sandbox: mode.source === 'attested' || mode.permissionMode !== null ? `${sandbox}; ${modePhrase(mode)}` : sandbox,
+    warm: f.warm,
+    down,
+    queued: f.queued,
+    running: f.running,
+    sessions: ctx.sessions.count(ctx.chatId),
   });
 }

@@ -148,7 +148,13 @@ export function busyFor(s: TurnState, cmd: string): Notice | null {
   const live = cur !== null && cur.era === s.era;
   const n = s.queue.length;
   if (!live && !n) return null;
-  const doing = !live ? `${n} queued message${n === 1 ? ' waits' : 's wait'}` : cur.work.kind === 'compact' ? 'A compaction is running' : cur.phase === 'starting' ? 'A message is still starting' : 'A turn is running';
+  const doing = !live
+    ? `${n} queued message${n === 1 ? ' waits' : 's wait'}`
+    : cur.work.kind === 'compact'
+      ? 'A compaction is running'
+      : cur.phase === 'starting'
+        ? 'A message is still starting'
+        : 'A turn is running';
   return { code: 'busy', cmd, what: doing, queued: live ? n : 0 };
 }
 
@@ -192,11 +198,19 @@ function stop(s: TurnState, via: '/stop' | 'Stop', codexStarting: boolean): Turn
   const cur = s.current;
   if (!cur) return { state, effects: [...effects, { kind: 'notice', notice: { code: 'nothing-running', dropped } }], result: dropped !== '' };
   if (cur.era !== s.era) {
-    return { state, effects: [...effects, { kind: 'notice', notice: { code: 'already-stopping', compact: cur.work.kind === 'compact', dropped } }], result: dropped !== '' };
+    return {
+      state,
+      effects: [...effects, { kind: 'notice', notice: { code: 'already-stopping', compact: cur.work.kind === 'compact', dropped } }],
+      result: dropped !== '',
+    };
   }
   const stopping: TurnState = { ...state, era: s.era + 1, stopWhy: `stopped with ${via}` };
   if (cur.phase === 'starting') {
-    return { state: stopping, effects: [...effects, { kind: 'notice', notice: { code: 'stopped-unsent', what: what(cur.work), codexStarting, dropped } }], result: true };
+    return {
+      state: stopping,
+      effects: [...effects, { kind: 'notice', notice: { code: 'stopped-unsent', what: what(cur.work), codexStarting, dropped } }],
+      result: true,
+    };
   }
   if (cur.phase === 'requested') {
     const told: TurnEffect[] = [...effects, { kind: 'notice', notice: { code: 'stopping-requested', what: what(cur.work), dropped } }];
@@ -205,7 +219,11 @@ function stop(s: TurnState, via: '/stop' | 'Stop', codexStarting: boolean): Turn
     const out = gotTurn(stopping, cur.seq, stopping.turnId, false);
     return { state: out.state, effects: [...told, ...out.effects], result: true };
   }
-  return { state: { ...stopping, current: { ...cur, interruptSent: true } }, effects: [...effects, { kind: 'interrupt', turnId: stopping.turnId, report: { dropped } }], result: true };
+  return {
+    state: { ...stopping, current: { ...cur, interruptSent: true } },
+    effects: [...effects, { kind: 'interrupt', turnId: stopping.turnId, report: { dropped } }],
+    result: true,
+  };
 }
 
 /** The machine: one input applied to `s` (see `TurnInput`, `TurnEffect`). Pure: `s` is never changed. */

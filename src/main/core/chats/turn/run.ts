@@ -66,7 +66,12 @@ async function runTurn(c: ChatInside, work: Message, seq: number): Promise<void>
   const conn = c.conn;
   const rowId = c.rowId;
   if (!conn || !c.threadId || !rowId) {
-    c.transcript.push({ type: 'error', id: c.transcript.localId('error'), message: `The message ${quote(text)} was not sent: Codex stopped before its turn could start.`, detail: 'Send it again; the next message starts Codex and resumes this conversation.' });
+    c.transcript.push({
+      type: 'error',
+      id: c.transcript.localId('error'),
+      message: `The message ${quote(text)} was not sent: Codex stopped before its turn could start.`,
+      detail: 'Send it again; the next message starts Codex and resumes this conversation.',
+    });
     c.changed(c.down === 'crashed' ? 'error' : 'idle');
     return;
   }
@@ -82,8 +87,10 @@ async function runTurn(c: ChatInside, work: Message, seq: number): Promise<void>
     // /effort takes effect on the next turn without a restart (TurnStartParams: "this turn and subsequent turns").
     const force = c.inForce(row);
     const params: TurnStartParams = {
-      threadId: c.threadId, input: [{ type: 'text', text, text_elements: [] }],
-      ...(force.model ? { model: force.model } : {}), ...(force.effort ? { effort: force.effort as ReasoningEffort } : {}),
+      threadId: c.threadId,
+      input: [{ type: 'text', text, text_elements: [] }],
+      ...(force.model ? { model: force.model } : {}),
+      ...(force.effort ? { effort: force.effort as ReasoningEffort } : {}),
     };
     c.dispatch({ kind: 'phase', seq, phase: 'requested' });
     const res = await conn.request('turn/start', params);
@@ -132,8 +139,11 @@ function closeAppTurn(c: ChatInside, work: Message): void {
   if (c.transcript.all().some((i) => i.type === 'turnEnd' && i.apiTurn === work.apiTurn)) return;
   const stopped = cancelled(c.turn);
   c.transcript.push({
-    type: 'turnEnd', id: c.transcript.localId('turn'), status: stopped ? 'interrupted' : 'failed',
-    reason: stopped ? 'stopped before it began' : 'it did not run', ...(work.apiTurn ? { apiTurn: work.apiTurn } : {}),
+    type: 'turnEnd',
+    id: c.transcript.localId('turn'),
+    status: stopped ? 'interrupted' : 'failed',
+    reason: stopped ? 'stopped before it began' : 'it did not run',
+    ...(work.apiTurn ? { apiTurn: work.apiTurn } : {}),
   });
 }
 
@@ -224,7 +234,13 @@ async function runCompact(c: ChatInside, seq: number): Promise<void> {
   tellUndelivered(c, finishTurn(c), end.status === 'completed' ? 'ended' : 'stopped');
   if (end.status === 'completed' && done) c.notice('Compacted: the conversation so far was summarised.');
   else if (end.status === 'failed' && end.errorInfo === 'contextWindowExceeded') {
-    c.transcript.push({ type: 'error', id: c.transcript.localId('error'), message: 'Compaction failed: the conversation is too large even to summarise.', detail: 'Start a new session with /new (this one stays reachable with /resume).', kind: 'contextWindow' });
+    c.transcript.push({
+      type: 'error',
+      id: c.transcript.localId('error'),
+      message: 'Compaction failed: the conversation is too large even to summarise.',
+      detail: 'Start a new session with /new (this one stays reachable with /resume).',
+      kind: 'contextWindow',
+    });
   } else if (end.status === 'failed' && !end.exited) {
     const why = describeTurnError(end);
     c.transcript.push({ type: 'error', id: c.transcript.localId('error'), message: `Compaction failed: ${why.message}`, detail: why.hint, kind: why.kind });

@@ -12,7 +12,17 @@ import { grantedLines, type AccessLine } from './describe';
 export const MAX_REASON = 4000;
 
 /** One checkbox per requested entry; `unchecked` holds the keys the user cleared. */
-export function GrantPicker({ lines, unchecked, onToggle, disabled }: { lines: AccessLine[]; unchecked: ReadonlySet<string>; onToggle: (key: string) => void; disabled: boolean }): ReactElement {
+export function GrantPicker({
+  lines,
+  unchecked,
+  onToggle,
+  disabled,
+}: {
+  lines: AccessLine[];
+  unchecked: ReadonlySet<string>;
+  onToggle: (key: string) => void;
+  disabled: boolean;
+}): ReactElement {
   return (
     <fieldset className="grant-picker" data-testid="grant-picker">
       <legend className="meta">Allow grants what stays checked:</legend>

@@ -172,10 +172,17 @@ export function ApprovalCardView({ view, outcome, profile, onAnswer }: ApprovalC
     setUnchecked(next);
   };
 
-  const picker = pickable && view.requested ? <GrantPicker lines={accessDiff(view.requested, profile)} unchecked={unchecked} onToggle={toggle} disabled={busy} /> : null;
+  const picker =
+    pickable && view.requested ? <GrantPicker lines={accessDiff(view.requested, profile)} unchecked={unchecked} onToggle={toggle} disabled={busy} /> : null;
   const shownNote = note ?? outcomeNote(outcome, view.kind);
   return (
-    <div className={`approval-card ${pending ? 'pending' : 'settled'}`} data-testid="approval-card" data-state={view.state} data-answer={view.answer ?? undefined} data-approval-id={view.id}>
+    <div
+      className={`approval-card ${pending ? 'pending' : 'settled'}`}
+      data-testid="approval-card"
+      data-state={view.state}
+      data-answer={view.answer ?? undefined}
+      data-approval-id={view.id}
+    >
       <div className="approval-title">
         <span className="approval-dot" aria-hidden="true" /> {view.title}
       </div>

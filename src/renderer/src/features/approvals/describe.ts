@@ -5,7 +5,16 @@
  * (`shownItemStatus`), the requested folders as a diff against the profile ("+ write /path (not in the
  * profile)"), the grant made of the entries left checked, and what was granted.
  */
-import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalKind, ApprovalView, ChatItem, ProfileView, RequestedAccess } from '../../../../shared/contract';
+import type {
+  AnswerOutcome,
+  AnswerSource,
+  ApprovalAnswer,
+  ApprovalKind,
+  ApprovalView,
+  ChatItem,
+  ProfileView,
+  RequestedAccess,
+} from '../../../../shared/contract';
 
 /** A command's or file change's status as the item carries it. */
 type ItemStatus = Extract<ChatItem, { type: 'command' }>['status'];
@@ -193,11 +202,19 @@ export function accessDiff(requested: RequestedAccess, profile: ProfileView | un
   const lines: AccessLine[] = [];
   for (const path of requested.write) {
     const key = `write:${path}`;
-    lines.push(writable.some((d) => within(path, d)) ? { sign: '=', text: `write ${path} (the profile already allows it)`, key } : { sign: '+', text: `write ${path} (not in the profile)`, key });
+    lines.push(
+      writable.some((d) => within(path, d))
+        ? { sign: '=', text: `write ${path} (the profile already allows it)`, key }
+        : { sign: '+', text: `write ${path} (not in the profile)`, key },
+    );
   }
   for (const path of requested.read) {
     const key = `read:${path}`;
-    lines.push(readable.some((d) => within(path, d)) ? { sign: '=', text: `read ${path} (the profile already allows it)`, key } : { sign: '+', text: `read ${path} (not in the profile)`, key });
+    lines.push(
+      readable.some((d) => within(path, d))
+        ? { sign: '=', text: `read ${path} (the profile already allows it)`, key }
+        : { sign: '+', text: `read ${path} (not in the profile)`, key },
+    );
   }
   if (requested.network) lines.push({ sign: '+', text: 'network', key: 'network' });
   return lines;

@@ -10,12 +10,21 @@ import { appTurnLine, type TranscriptEntry } from './describe';
 import { Item } from './Items';
 
 /** The folded row of one app turn of chat `chatId`. `restartable`: the id of the error item whose Restart is live. */
-export function AppTurn({ entry, chatId, restartable }: { entry: Extract<TranscriptEntry, { kind: 'app' }>; chatId: string; restartable: string | null }): ReactElement {
+export function AppTurn({
+  entry,
+  chatId,
+  restartable,
+}: {
+  entry: Extract<TranscriptEntry, { kind: 'app' }>;
+  chatId: string;
+  restartable: string | null;
+}): ReactElement {
   const { asked, status } = appTurnLine(entry);
   return (
     <details className={`app-turn app-${status}`} data-testid="app-turn" data-status={status} open={entry.end === null}>
       <summary>
-        <span className="badge app-badge">App turn</span> <span className="app-asked">{asked}</span> <span className="meta">· {status}, answer sent to the program that asked</span>
+        <span className="badge app-badge">App turn</span> <span className="app-asked">{asked}</span>{' '}
+        <span className="meta">· {status}, answer sent to the program that asked</span>
       </summary>
       <div className="app-turn-body">
         <div className="user" data-testid="user-message" data-via="app">

@@ -28,7 +28,15 @@ function SubLine({ chat, profile }: { chat: ChatView; profile: ProfileView | und
       <div className="meta pane-facts" title={profile?.cwd}>
         {profile && <code>{profile.cwd}</code>}
         {chat.mode ? (
-          <span data-testid="mode-line" data-source={chat.mode.source} title={chat.mode.source === 'attested' ? `As attested when this chat's Codex started (${chat.mode.attestedAt ?? '?'})` : 'Nothing is in force now: what the accepted table applies at the next start'}>
+          <span
+            data-testid="mode-line"
+            data-source={chat.mode.source}
+            title={
+              chat.mode.source === 'attested'
+                ? `As attested when this chat's Codex started (${chat.mode.attestedAt ?? '?'})`
+                : 'Nothing is in force now: what the accepted table applies at the next start'
+            }
+          >
             {' · '}
             {chat.mode.permissionMode ?? 'unknown mode'} · approval {chat.mode.approvalPolicy ?? 'unknown'}
             {chat.mode.source === 'next-start' && <span className="meta"> (next start)</span>}
@@ -91,13 +99,21 @@ function ProfileChanged({ chat }: { chat: ChatView }): ReactElement | null {
       <button type="button" className="btn small" data-testid="restart-to-apply" disabled={busy} onClick={() => void restart()}>
         {busy ? 'Restarting…' : 'Restart'}
       </button>
-      {note && <span className="meta" data-testid="restart-note"> {note}</span>}
+      {note && (
+        <span className="meta" data-testid="restart-note">
+          {' '}
+          {note}
+        </span>
+      )}
     </div>
   );
 }
 
 /** Drag-and-drop of files onto the chat: the overlay while dragging, and the attach on drop. */
-function useDrop(chatId: string, enabled: boolean): { over: boolean; handlers: Record<'onDragEnter' | 'onDragOver' | 'onDragLeave' | 'onDrop', (e: DragEvent) => void> } {
+function useDrop(
+  chatId: string,
+  enabled: boolean,
+): { over: boolean; handlers: Record<'onDragEnter' | 'onDragOver' | 'onDragLeave' | 'onDrop', (e: DragEvent) => void> } {
   const session = useSession();
   const [over, setOver] = useState(false);
   const depth = useRef(0);

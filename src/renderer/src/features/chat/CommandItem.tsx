@@ -25,7 +25,12 @@ export function displayTail(output: string, limit = OUTPUT_DISPLAY_LIMIT): { tex
 
 /** The badge of each shown status. */
 export const STATUS_LABEL: Record<ShownItemStatus, string> = {
-  running: 'running', waiting: 'waiting for approval', completed: 'done', failed: 'failed', declined: 'declined', interrupted: 'interrupted',
+  running: 'running',
+  waiting: 'waiting for approval',
+  completed: 'done',
+  failed: 'failed',
+  declined: 'declined',
+  interrupted: 'interrupted',
 };
 
 /** The item's status as shown: only a running item looks for an approval that names it (the store's approvals). */
@@ -37,7 +42,8 @@ function useShownStatus(item: { id: string; status: CommandChatItem['status'] })
 type CommandChatItem = Extract<ChatItem, { type: 'command' }>;
 
 /** True when the command ended badly (failed, or a non-zero exit code). */
-export const commandFailed = (item: Pick<CommandChatItem, 'status' | 'exitCode'>): boolean => item.status === 'failed' || (item.exitCode !== null && item.exitCode !== 0);
+export const commandFailed = (item: Pick<CommandChatItem, 'status' | 'exitCode'>): boolean =>
+  item.status === 'failed' || (item.exitCode !== null && item.exitCode !== 0);
 
 function RefusedFolder({ item, chatId }: { item: CommandChatItem; chatId: string }): ReactElement | null {
   const profileName = useAppStore((s) => s.chats.byId[chatId]?.profile);
@@ -76,7 +82,11 @@ export function CommandItemView({ item, chatId, status }: { item: CommandChatIte
       </div>
       {(text.length > 0 || status === 'running') && (
         <pre className="command-output" data-testid="command-output">
-          {hidden > 0 && <span className="meta">… {hidden.toLocaleString()} earlier characters not shown{'\n'}</span>}
+          {hidden > 0 && (
+            <span className="meta">
+              … {hidden.toLocaleString()} earlier characters not shown{'\n'}
+            </span>
+          )}
           {text}
           {status === 'running' && <span className="caret" />}
         </pre>

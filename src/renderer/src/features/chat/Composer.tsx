@@ -60,13 +60,14 @@ function AttachLines({ chatId }: { chatId: string }): ReactElement | null {
               Attached → <code>{l.path}</code>
             </span>
           )}
-          {l.status === 'refused' && (
-            <span>
-              Not attached: {l.message}
-            </span>
-          )}
+          {l.status === 'refused' && <span>Not attached: {l.message}</span>}
           {l.status !== 'sending' && (
-            <button type="button" className="chip-x" aria-label="Dismiss" onClick={() => update((s) => withSlice(s, 'composer', clearAttached(s.composer, chatId, l.id)))}>
+            <button
+              type="button"
+              className="chip-x"
+              aria-label="Dismiss"
+              onClick={() => update((s) => withSlice(s, 'composer', clearAttached(s.composer, chatId, l.id)))}
+            >
               ×
             </button>
           )}
@@ -175,7 +176,9 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
           data-testid="composer-input"
           value={text}
           rows={2}
-          placeholder={blocked ? '' : running ? 'Enter queues it for the next turn · Ctrl+Enter steers it into this one' : `Message ${chat.profile}, or / for commands`}
+          placeholder={
+            blocked ? '' : running ? 'Enter queues it for the next turn · Ctrl+Enter steers it into this one' : `Message ${chat.profile}, or / for commands`
+          }
           disabled={blocked !== null}
           onChange={(e) => edit(e.target.value)}
           onKeyDown={onKey}
@@ -194,7 +197,14 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
               Steer
             </button>
           )}
-          <button type="button" className="btn primary" data-testid="send-button" disabled={disabled} title={running ? 'Queue for when the turn ends (Enter)' : 'Send (Enter)'} onClick={() => void send(false)}>
+          <button
+            type="button"
+            className="btn primary"
+            data-testid="send-button"
+            disabled={disabled}
+            title={running ? 'Queue for when the turn ends (Enter)' : 'Send (Enter)'}
+            onClick={() => void send(false)}
+          >
             {running ? 'Queue' : 'Send'}
           </button>
         </div>

@@ -69,9 +69,11 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }): R
 function AgentMessage({ item }: { item: Extract<ChatItem, { type: 'agent' }> }): ReactElement {
   return (
     <div className="agent" data-testid="agent-message" data-done={item.done}>
-      {item.done
-        ? <Markdown components={markdownComponents}>{item.text}</Markdown>
-        : streamingBlocks(item.text).map((block, i) => <MarkdownBlock key={i} text={block} />)}
+      {item.done ? (
+        <Markdown components={markdownComponents}>{item.text}</Markdown>
+      ) : (
+        streamingBlocks(item.text).map((block, i) => <MarkdownBlock key={i} text={block} />)
+      )}
       {!item.done && <span className="caret" aria-label="writing" />}
     </div>
   );

@@ -27,9 +27,11 @@ const itemKey = (_: number, entry: TranscriptEntry): string => entry.id;
 function itemContent(_: number, entry: TranscriptEntry, ctx: Context): ReactElement {
   return (
     <div className="t-item">
-      {entry.kind === 'app'
-        ? <AppTurn entry={entry} chatId={ctx.chatId} restartable={ctx.restartable} />
-        : <Item item={entry.item} chatId={ctx.chatId} canRestart={entry.item.id === ctx.restartable} />}
+      {entry.kind === 'app' ? (
+        <AppTurn entry={entry} chatId={ctx.chatId} restartable={ctx.restartable} />
+      ) : (
+        <Item item={entry.item} chatId={ctx.chatId} canRestart={entry.item.id === ctx.restartable} />
+      )}
     </div>
   );
 }

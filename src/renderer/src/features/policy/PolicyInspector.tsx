@@ -26,7 +26,9 @@ function Attestation({ view }: { view: PolicyView }): ReactElement {
       return (
         <div className="attestation" data-testid="attestation" data-attested="false">
           <strong>{view.attestedCodexVersion ? 'No chat of this profile runs now.' : 'Not started yet.'}</strong>{' '}
-          <span className="meta">The table in force below applies at the next start; Codex's answer is checked then, and each running chat's attestation shows here.</span>
+          <span className="meta">
+            The table in force below applies at the next start; Codex's answer is checked then, and each running chat's attestation shows here.
+          </span>
         </div>
       );
     }
@@ -36,8 +38,8 @@ function Attestation({ view }: { view: PolicyView }): ReactElement {
         {view.running.map((r) => (
           <div key={r.chatId} data-testid="running-attestation" data-chat-id={r.chatId}>
             <strong>{r.chatId}</strong> · Attested against <strong>Codex {r.codexVersion ?? '?'}</strong>
-            {r.mode.attestedAt && <span> at {whenShort(r.mode.attestedAt)}</span>} · mode {r.mode.permissionMode ?? 'unknown'} · approval {r.mode.approvalPolicy ?? 'unknown'} · enforcement{' '}
-            <EnforcementBadge enforcement={r.mode.sandbox} sandboxed={undefined} state="idle" />
+            {r.mode.attestedAt && <span> at {whenShort(r.mode.attestedAt)}</span>} · mode {r.mode.permissionMode ?? 'unknown'} · approval{' '}
+            {r.mode.approvalPolicy ?? 'unknown'} · enforcement <EnforcementBadge enforcement={r.mode.sandbox} sandboxed={undefined} state="idle" />
             {r.mode.tableChanged && (
               <div className="issue issue-warning" data-testid="running-table-changed">
                 {r.mode.tableChanged}
@@ -51,14 +53,16 @@ function Attestation({ view }: { view: PolicyView }): ReactElement {
   if (!view.attestedCodexVersion) {
     return (
       <div className="attestation" data-testid="attestation" data-attested="false">
-        <strong>Not started yet.</strong> <span className="meta">Codex's answer is checked at the first start of a chat on this profile; its version and enforcement show here then.</span>
+        <strong>Not started yet.</strong>{' '}
+        <span className="meta">Codex's answer is checked at the first start of a chat on this profile; its version and enforcement show here then.</span>
       </div>
     );
   }
   return (
     <div className="attestation" data-testid="attestation" data-attested="true">
       Last start attested against <strong>Codex {view.attestedCodexVersion}</strong>
-      {view.attestedAt && <span> at {whenShort(view.attestedAt)}</span>} · enforcement <EnforcementBadge enforcement={view.enforcement} sandboxed={undefined} state="idle" />
+      {view.attestedAt && <span> at {whenShort(view.attestedAt)}</span>} · enforcement{' '}
+      <EnforcementBadge enforcement={view.enforcement} sandboxed={undefined} state="idle" />
     </div>
   );
 }
@@ -70,7 +74,9 @@ function Probes({ profile }: { profile: string }): ReactElement {
   return (
     <section className="editor-section" data-testid="sandbox-check">
       <h3>Sandbox check</h3>
-      <div className="meta">Runs small probes through <code>codex sandbox</code> with this profile's own flags: what should be blocked, and what should work.</div>
+      <div className="meta">
+        Runs small probes through <code>codex sandbox</code> with this profile's own flags: what should be blocked, and what should work.
+      </div>
       <div className="probe-actions">
         <button type="button" className="btn" data-testid="run-probes" disabled={busy} onClick={() => void session.runProbes(profile)}>
           {busy ? 'Running the probes…' : run?.value ? 'Run probes again' : 'Run probes'}
@@ -125,10 +131,15 @@ export function PolicyInspector({ profile }: { profile: string }): ReactElement 
         {view && (
           <>
             <Attestation view={view} />
-            <IssueLines issues={[...view.errors.map((e) => ({ ...e, level: 'error' as const })), ...view.warnings.map((w) => ({ ...w, level: 'warning' as const }))]} />
+            <IssueLines
+              issues={[...view.errors.map((e) => ({ ...e, level: 'error' as const })), ...view.warnings.map((w) => ({ ...w, level: 'warning' as const }))]}
+            />
             <section className="editor-section">
               <h3 data-testid="policy-table-heading">Table in force (applies at next start)</h3>
-              <div className="meta">What Codex's sandbox gets for each path at the next start of a chat on this profile, and which part of the profile put it there. A chat already running keeps the grants it was started with (above).</div>
+              <div className="meta">
+                What Codex's sandbox gets for each path at the next start of a chat on this profile, and which part of the profile put it there. A chat already
+                running keeps the grants it was started with (above).
+              </div>
               <PolicyTable policy={view} />
             </section>
             <Probes profile={profile} />

@@ -16,7 +16,9 @@ export function ProbeTable({ verify }: { verify: VerifyView }): ReactElement {
   return (
     <div className="probes" data-testid="probe-table" data-pass={verify.pass}>
       <div className={`probes-summary ${verify.pass ? 'ok' : 'bad'}`} data-testid="probe-summary">
-        {verify.pass ? `All ${verify.probes.length} probes behaved as the profile says.` : `${failed} of ${verify.probes.length} probes did not behave as the profile says.`}
+        {verify.pass
+          ? `All ${verify.probes.length} probes behaved as the profile says.`
+          : `${failed} of ${verify.probes.length} probes did not behave as the profile says.`}
         {verify.codexVersion && <span className="meta"> Codex {verify.codexVersion}.</span>}
       </div>
       <table className="entries">

@@ -9,7 +9,17 @@
 import type { ReactElement, ReactNode } from 'react';
 import type { ModelsView, ProfileDraft } from '../../../../shared/contract';
 import { EDITOR_SECTIONS, fieldDefault, fieldSpec, type FieldKey } from '../../../../shared/profileFields';
-import { defaultEffortInForce, MODE_SENTENCE, modelInForce, MODES, NO_SANDBOX_WARNING, offeredEfforts, READ_DIRS_STARTER, relativeNote, type DraftField } from './draft';
+import {
+  defaultEffortInForce,
+  MODE_SENTENCE,
+  modelInForce,
+  MODES,
+  NO_SANDBOX_WARNING,
+  offeredEfforts,
+  READ_DIRS_STARTER,
+  relativeNote,
+  type DraftField,
+} from './draft';
 import { Check, Chips, Field, FolderInput, FolderList, FolderNote, IssueLines, RefsInput, type ShownIssue } from './fields';
 import { fieldLevel, type PlacedIssues } from './issues';
 
@@ -72,7 +82,13 @@ function ModeField({ draft, set, issues }: Pick<Props, 'draft' | 'set'> & { issu
   );
 }
 
-function ModelFields({ draft, set, catalog, issues, onFix }: Pick<Props, 'draft' | 'set' | 'catalog' | 'issues'> & { onFix: (value: string, issue: ShownIssue) => void }): ReactElement {
+function ModelFields({
+  draft,
+  set,
+  catalog,
+  issues,
+  onFix,
+}: Pick<Props, 'draft' | 'set' | 'catalog' | 'issues'> & { onFix: (value: string, issue: ShownIssue) => void }): ReactElement {
   const models = catalog?.models ?? null;
   const byDefault = modelInForce({ model: null }, catalog);
   const current = modelInForce(draft, catalog);
@@ -86,12 +102,31 @@ function ModelFields({ draft, set, catalog, issues, onFix }: Pick<Props, 'draft'
         testid="field-model"
         htmlFor="f-model"
         issues={fieldLevel(issues.byField.model)}
-        help={models === null ? 'The list of models could not be read yet; type a model id, or leave it empty for the default.' : draft.model === null && byDefault ? <InForce testid="model-in-force" value={byDefault.id} source={byDefault.source} error={configError} /> : undefined}
+        help={
+          models === null ? (
+            'The list of models could not be read yet; type a model id, or leave it empty for the default.'
+          ) : draft.model === null && byDefault ? (
+            <InForce testid="model-in-force" value={byDefault.id} source={byDefault.source} error={configError} />
+          ) : undefined
+        }
       >
         {models === null ? (
-          <input id="f-model" type="text" className="text" data-testid="model-input" value={draft.model ?? ''} placeholder="default" onChange={(e) => set('model', e.target.value.trim() === '' ? null : e.target.value.trim())} />
+          <input
+            id="f-model"
+            type="text"
+            className="text"
+            data-testid="model-input"
+            value={draft.model ?? ''}
+            placeholder="default"
+            onChange={(e) => set('model', e.target.value.trim() === '' ? null : e.target.value.trim())}
+          />
         ) : (
-          <select id="f-model" data-testid="model-select" value={draft.model ?? ''} onChange={(e) => set('model', e.target.value === '' ? null : e.target.value)}>
+          <select
+            id="f-model"
+            data-testid="model-select"
+            value={draft.model ?? ''}
+            onChange={(e) => set('model', e.target.value === '' ? null : e.target.value)}
+          >
             <option value="">default{byDefault ? ` (${byDefault.id})` : ''}</option>
             {models.map((m) => (
               <option key={m.id} value={m.id}>
@@ -108,9 +143,18 @@ function ModelFields({ draft, set, catalog, issues, onFix }: Pick<Props, 'draft'
         htmlFor="f-effort"
         issues={fieldLevel(issues.byField.effort)}
         onFix={onFix}
-        help={draft.effort === null && effortByDefault ? <InForce testid="effort-in-force" value={effortByDefault.value} source={effortByDefault.source} error={configError} /> : undefined}
+        help={
+          draft.effort === null && effortByDefault ? (
+            <InForce testid="effort-in-force" value={effortByDefault.value} source={effortByDefault.source} error={configError} />
+          ) : undefined
+        }
       >
-        <select id="f-effort" data-testid="effort-select" value={draft.effort ?? ''} onChange={(e) => set('effort', e.target.value === '' ? null : e.target.value)}>
+        <select
+          id="f-effort"
+          data-testid="effort-select"
+          value={draft.effort ?? ''}
+          onChange={(e) => set('effort', e.target.value === '' ? null : e.target.value)}
+        >
           <option value="">default{effortByDefault ? ` (${effortByDefault.value})` : ''}</option>
           {efforts.map((x) => (
             <option key={x} value={x}>
@@ -134,7 +178,10 @@ function InForce({ value, source, error, testid }: { value: string; source: stri
 }
 
 /** What a field's widget needs besides its key: the editor's props, the other profiles and the fix-it of a field. */
-type FieldContext = Omit<Props, 'isNew' | 'profileExtra'> & { others: readonly string[]; fix: (field: DraftField) => (value: string, issue: ShownIssue) => void };
+type FieldContext = Omit<Props, 'isNew' | 'profileExtra'> & {
+  others: readonly string[];
+  fix: (field: DraftField) => (value: string, issue: ShownIssue) => void;
+};
 
 /** A field's test id stem: `add_dirs` → `add-dirs` (`add-dirs-row`, `unsafe-ok-check`, `bin-input` …). */
 const stem = (field: DraftField): string => field.replaceAll('_', '-');
@@ -173,12 +220,24 @@ function TableField({ field, ctx }: { field: FieldKey; ctx: FieldContext }): Rea
           {draft.read_dirs === null ? (
             <div data-testid="read-dirs-starter">
               <span className="meta">Left out: the toolchains in your home that exist ({READ_DIRS_STARTER.join(', ')}).</span>{' '}
-              <button type="button" className="btn small" data-testid="read-dirs-name" onClick={() => set('read_dirs', [...READ_DIRS_STARTER])}>Name the folders</button>
+              <button type="button" className="btn small" data-testid="read-dirs-name" onClick={() => set('read_dirs', [...READ_DIRS_STARTER])}>
+                Name the folders
+              </button>
             </div>
           ) : (
             <>
-              <FolderList values={draft.read_dirs} onChange={(v) => set('read_dirs', v)} pick={pick} issues={own} onFix={ctx.fix('read_dirs')} testid="read-dirs" noteOf={(v) => relativeNote(v, tableDir)} />
-              <button type="button" className="btn small" data-testid="read-dirs-starter-back" onClick={() => set('read_dirs', null)}>Leave it out (the toolchain starter set)</button>
+              <FolderList
+                values={draft.read_dirs}
+                onChange={(v) => set('read_dirs', v)}
+                pick={pick}
+                issues={own}
+                onFix={ctx.fix('read_dirs')}
+                testid="read-dirs"
+                noteOf={(v) => relativeNote(v, tableDir)}
+              />
+              <button type="button" className="btn small" data-testid="read-dirs-starter-back" onClick={() => set('read_dirs', null)}>
+                Leave it out (the toolchain starter set)
+              </button>
             </>
           )}
         </Field>
@@ -203,22 +262,51 @@ function TableField({ field, ctx }: { field: FieldKey; ctx: FieldContext }): Rea
     case 'path':
       return field_(
         <>
-          <FolderInput id={id} value={String(value ?? '')} onChange={setAny} pick={pick} testid={`${stem(field)}-input`} bad={level.some((i) => i.level === 'error')} />
+          <FolderInput
+            id={id}
+            value={String(value ?? '')}
+            onChange={setAny}
+            pick={pick}
+            testid={`${stem(field)}-input`}
+            bad={level.some((i) => i.level === 'error')}
+          />
           <FolderNote note={relativeNote(String(value ?? ''), tableDir)} />
         </>,
         id,
       );
     case 'paths':
       return field_(
-        <FolderList values={(value as string[] | null) ?? []} onChange={setAny} pick={pick} issues={own} onFix={ctx.fix(field)} testid={stem(field)} highlight={field === 'add_dirs' ? (ctx.justAdded ?? null) : null} noteOf={(v) => relativeNote(v, tableDir)} />,
+        <FolderList
+          values={(value as string[] | null) ?? []}
+          onChange={setAny}
+          pick={pick}
+          issues={own}
+          onFix={ctx.fix(field)}
+          testid={stem(field)}
+          highlight={field === 'add_dirs' ? (ctx.justAdded ?? null) : null}
+          noteOf={(v) => relativeNote(v, tableDir)}
+        />,
       );
     case 'names':
-      return field_(<Chips values={value as string[]} onChange={setAny} suggestions={spec.suggest === 'capabilities' ? ctx.capabilityNames : []} testid={stem(field)} placeholder={spec.placeholder ?? 'none'} />);
+      return field_(
+        <Chips
+          values={value as string[]}
+          onChange={setAny}
+          suggestions={spec.suggest === 'capabilities' ? ctx.capabilityNames : []}
+          testid={stem(field)}
+          placeholder={spec.placeholder ?? 'none'}
+        />,
+      );
     case 'refs':
       return field_(<RefsInput value={value as '*' | string[]} onChange={setAny} profiles={ctx.others} testid={stem(field)} />);
     case 'enum':
       return field_(
-        <select id={id} data-testid={`${stem(field)}-select`} value={String(value ?? '')} onChange={(e) => setAny(e.target.value === '' ? null : e.target.value)}>
+        <select
+          id={id}
+          data-testid={`${stem(field)}-select`}
+          value={String(value ?? '')}
+          onChange={(e) => setAny(e.target.value === '' ? null : e.target.value)}
+        >
           {spec.optional && <option value="">default</option>}
           {(spec.options ?? []).map((o) => (
             <option key={o} value={o}>
@@ -230,32 +318,87 @@ function TableField({ field, ctx }: { field: FieldKey; ctx: FieldContext }): Rea
       );
     case 'number':
       return field_(
-        <input id={id} type="number" className="text" data-testid={`${stem(field)}-input`} value={value === null ? '' : String(value)} placeholder={spec.placeholder} onChange={(e) => setAny(e.target.value === '' ? fieldDefault(field) : Number(e.target.value))} />,
+        <input
+          id={id}
+          type="number"
+          className="text"
+          data-testid={`${stem(field)}-input`}
+          value={value === null ? '' : String(value)}
+          placeholder={spec.placeholder}
+          onChange={(e) => setAny(e.target.value === '' ? fieldDefault(field) : Number(e.target.value))}
+        />,
         id,
       );
     case 'text':
       return field_(
-        <input id={id} type="text" className="text" data-testid={`${stem(field)}-input`} value={String(value ?? '')} placeholder={spec.placeholder} spellCheck={false} onChange={(e) => setAny(e.target.value === '' && spec.optional ? null : e.target.value)} />,
+        <input
+          id={id}
+          type="text"
+          className="text"
+          data-testid={`${stem(field)}-input`}
+          value={String(value ?? '')}
+          placeholder={spec.placeholder}
+          spellCheck={false}
+          onChange={(e) => setAny(e.target.value === '' && spec.optional ? null : e.target.value)}
+        />,
         id,
       );
   }
 }
 
 /** The fields of the editor: its sections and their fields (src/shared/profileFields.ts EDITOR_SECTIONS), the name first. */
-export function EditorFields({ draft, issues, set, profiles, catalog, tableDir, capabilityNames, pick, isNew, profileExtra, justAdded = null }: Props): ReactElement {
+export function EditorFields({
+  draft,
+  issues,
+  set,
+  profiles,
+  catalog,
+  tableDir,
+  capabilityNames,
+  pick,
+  isNew,
+  profileExtra,
+  justAdded = null,
+}: Props): ReactElement {
   const fix = (field: DraftField) => (value: string, issue: ShownIssue) => {
     const current = draft[field] as unknown;
     if (!Array.isArray(current)) set(field, value as never);
     else if (typeof issue.index === 'number') set(field, current.map((d, i) => (i === issue.index ? value : d)) as never);
   };
-  const ctx: FieldContext = { draft, issues, set, profiles, catalog, tableDir, capabilityNames, pick, justAdded, others: profiles.filter((p) => p !== draft.name), fix };
+  const ctx: FieldContext = {
+    draft,
+    issues,
+    set,
+    profiles,
+    catalog,
+    tableDir,
+    capabilityNames,
+    pick,
+    justAdded,
+    others: profiles.filter((p) => p !== draft.name),
+    fix,
+  };
   return (
     <div className="editor-fields">
       {EDITOR_SECTIONS.map((section, n) => (
         <Section key={section.id} title={section.title} testid={`section-${section.id}`} folded={isNew && section.foldedWhenNew}>
           {n === 0 && (
-            <Field label="Name" testid="field-name" htmlFor="f-name" issues={fieldLevel(issues.byField.name)} help={isNew ? 'One word: letters, digits, _ and -.' : 'Renaming keeps its chats.'}>
-              <input id="f-name" type="text" className="text" data-testid="name-input" value={draft.name} spellCheck={false} onChange={(e) => set('name', e.target.value)} />
+            <Field
+              label="Name"
+              testid="field-name"
+              htmlFor="f-name"
+              issues={fieldLevel(issues.byField.name)}
+              help={isNew ? 'One word: letters, digits, _ and -.' : 'Renaming keeps its chats.'}
+            >
+              <input
+                id="f-name"
+                type="text"
+                className="text"
+                data-testid="name-input"
+                value={draft.name}
+                spellCheck={false}
+                onChange={(e) => set('name', e.target.value)}
+              />
             </Field>
           )}
           {section.fields.map((field) => (

@@ -14,7 +14,11 @@ export function PlanLines({ plan, testid = 'plan' }: { plan: ProfilePreview['pla
   return (
     <div className="plan" data-testid={testid}>
       {plan.map((l, i) => (
-        <div key={i} className={`plan-line plan-${l.kind === 'CONFLICT' ? 'conflict' : l.kind === 'note' ? 'note' : l.kind === '+' ? 'add' : l.kind === '-' ? 'del' : 'change'}`} data-testid="plan-line">
+        <div
+          key={i}
+          className={`plan-line plan-${l.kind === 'CONFLICT' ? 'conflict' : l.kind === 'note' ? 'note' : l.kind === '+' ? 'add' : l.kind === '-' ? 'del' : 'change'}`}
+          data-testid="plan-line"
+        >
           {l.kind === 'note' ? '' : `${l.kind} `}
           {l.text}
         </div>

@@ -43,7 +43,12 @@ function Changes({ base, draft }: { base: ProfileDraft | null; draft: ProfileDra
 function StarterCheck({ on }: { on: boolean }): ReactElement {
   return (
     <label className="check-label starter" data-testid="starter-row">
-      <input type="checkbox" data-testid="starter-check" checked={on} onChange={(e) => update((s) => withSlice(s, 'editor', setStarter(s.editor, e.target.checked)))} />
+      <input
+        type="checkbox"
+        data-testid="starter-check"
+        checked={on}
+        onChange={(e) => update((s) => withSlice(s, 'editor', setStarter(s.editor, e.target.checked)))}
+      />
       <span>
         <strong>Write a starter CLAUDE.md</strong>
         <span className="meta check-help"> — into the new folder: what the agent is for and how to ask for more (Codex reads it as project instructions).</span>
@@ -121,13 +126,29 @@ export function ProfileEditor(): ReactElement {
   const local = useMemo(() => (draft ? localIssues(draft, ctx) : []), [draft, ctx]);
   const blocking = local.filter((i) => i.level === 'error');
   const placed = useMemo(() => placeIssues(local, editor.preview.value, save.status === 'failed' ? save.error : null), [local, editor.preview.value, save]);
-  const capabilityNames = useMemo(() => (draft ? knownCapabilities(draft, (editor.preview.value?.entries ?? []).map((e) => e.origin)) : []), [draft, editor.preview.value]);
+  const capabilityNames = useMemo(
+    () =>
+      draft
+        ? knownCapabilities(
+            draft,
+            (editor.preview.value?.entries ?? []).map((e) => e.origin),
+          )
+        : [],
+    [draft, editor.preview.value],
+  );
 
   const isNew = mode === 'new';
   const title = isNew ? 'New profile' : `Edit profile ${editor.original ?? ''}`;
   const changed = unsaved(editor);
   const invalid = editor.preview.value?.valid === false && !editor.preview.waiting;
-  const blockedWhy = blocking.length > 0 ? 'Fix the fields marked in red first.' : invalid ? 'The table would not load with this draft: see the errors above.' : !changed && !isNew ? 'Nothing changed yet.' : null;
+  const blockedWhy =
+    blocking.length > 0
+      ? 'Fix the fields marked in red first.'
+      : invalid
+        ? 'The table would not load with this draft: see the errors above.'
+        : !changed && !isNew
+          ? 'Nothing changed yet.'
+          : null;
 
   return (
     <div className="pane panel" data-testid="profile-editor" data-mode={mode ?? 'closed'}>
@@ -186,12 +207,21 @@ export function ProfileEditor(): ReactElement {
             {save.status === 'saved' && <span className="ok">Saved.</span>}
             {save.status === 'idle' && blockedWhy && <span className="meta">{blockedWhy}</span>}
           </div>
-          <button type="button" className="btn primary" data-testid="save-button" disabled={save.status === 'saving' || blockedWhy !== null} title={blockedWhy ?? undefined} onClick={() => void session.saveDraft()}>
+          <button
+            type="button"
+            className="btn primary"
+            data-testid="save-button"
+            disabled={save.status === 'saving' || blockedWhy !== null}
+            title={blockedWhy ?? undefined}
+            onClick={() => void session.saveDraft()}
+          >
             {isNew ? 'Create profile' : 'Save'}
           </button>
         </footer>
       )}
-      {asking && draft && <LeaveDialog changes={draftChanges(editor.base, draft)} onKeep={() => session.answerLeave('keep')} onDiscard={() => session.answerLeave('discard')} />}
+      {asking && draft && (
+        <LeaveDialog changes={draftChanges(editor.base, draft)} onKeep={() => session.answerLeave('keep')} onDiscard={() => session.answerLeave('discard')} />
+      )}
     </div>
   );
 }

@@ -104,18 +104,33 @@ export function relativeNote(raw: string, tableDir: string | null): string | nul
  */
 export function folderProblem(raw: string, tableDir: string | null = null): FolderProblem | null {
   const value = raw.trim();
-  if (value === '') return { level: 'error', message: 'a folder is needed here', fix: "write the folder, e.g. ~/assistants/coder", fixValue: null };
+  if (value === '') return { level: 'error', message: 'a folder is needed here', fix: 'write the folder, e.g. ~/assistants/coder', fixValue: null };
   // As written (spaces included): the loader does not trim.
   const abs = resolveFolder(raw, tableDir) ?? raw;
   if (CONTROL.test(abs)) {
-    return { level: 'error', message: `${JSON.stringify(abs)} contains a control character (such as a newline), and Codex's sandbox does not hold a rule on such a path`, fix: 'rename the folder without control characters', fixValue: null };
+    return {
+      level: 'error',
+      message: `${JSON.stringify(abs)} contains a control character (such as a newline), and Codex's sandbox does not hold a rule on such a path`,
+      fix: 'rename the folder without control characters',
+      fixValue: null,
+    };
   }
   if (GLOB.test(abs)) {
-    return { level: 'error', message: `${abs} contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold`, fix: 'rename the folder without those characters', fixValue: null };
+    return {
+      level: 'error',
+      message: `${abs} contains * ? [ or ], which Codex's sandbox reads as a pattern, so its rules would not hold`,
+      fix: 'rename the folder without those characters',
+      fixValue: null,
+    };
   }
   if (value.startsWith('~') && !isHome(value)) {
     const name = value.split('/')[0] ?? value;
-    return { level: 'warning', message: `${name}/ is not expanded (only ~/ is your home): this is a folder named "${name}" in the table's folder`, fix: 'write ~/… for your own home, or the full path', fixValue: null };
+    return {
+      level: 'warning',
+      message: `${name}/ is not expanded (only ~/ is your home): this is a folder named "${name}" in the table's folder`,
+      fix: 'write ~/… for your own home, or the full path',
+      fixValue: null,
+    };
   }
   if (value !== raw) return { level: 'warning', message: 'leading or trailing spaces are part of the folder name', fix: '', fixValue: value };
   return null;
@@ -135,7 +150,10 @@ export function offeredEfforts(model: { efforts: readonly string[] } | null, tab
  * Codex's config in force (`config/read`); else the model Codex marks default (`model/list`). `info`
  * is its catalog entry (null when Codex does not list it). Null when nothing is known yet.
  */
-export function modelInForce(draft: Pick<ProfileDraft, 'model'>, catalog: ModelsView | null): { id: string; source: string; info: ModelsView['models'][number] | null } | null {
+export function modelInForce(
+  draft: Pick<ProfileDraft, 'model'>,
+  catalog: ModelsView | null,
+): { id: string; source: string; info: ModelsView['models'][number] | null } | null {
   const find = (id: string) => catalog?.models.find((m) => m.id === id) ?? null;
   if (draft.model !== null) return { id: draft.model, source: 'this profile', info: find(draft.model) };
   const configured = catalog?.codexConfig.model;
@@ -152,7 +170,8 @@ export function modelInForce(draft: Pick<ProfileDraft, 'model'>, catalog: Models
 export function defaultEffortInForce(draft: Pick<ProfileDraft, 'model'>, catalog: ModelsView | null): { value: string; source: string } | null {
   const model = modelInForce(draft, catalog);
   const configured = catalog?.codexConfig.effort;
-  if (configured && (!model?.info?.efforts.length || model.info.efforts.includes(configured.value))) return { value: configured.value, source: `set in ${configured.source}` };
+  if (configured && (!model?.info?.efforts.length || model.info.efforts.includes(configured.value)))
+    return { value: configured.value, source: `set in ${configured.source}` };
   if (model?.info?.defaultEffort) return { value: model.info.defaultEffort, source: `the default of ${model.id}` };
   return null;
 }
@@ -211,13 +230,27 @@ export function localIssues(draft: ProfileDraft, ctx: EditorContext = { tableDir
   const out: LocalIssue[] = [];
   const push = (field: DraftField, index: number | null, p: FolderProblem): void => {
     out.push({
-      field, index, level: p.level, fixValue: p.fixValue, message: p.message, fix: p.fix,
+      field,
+      index,
+      level: p.level,
+      fixValue: p.fixValue,
+      message: p.message,
+      fix: p.fix,
       path: ['profiles', name, field, ...(index === null ? [] : [String(index)])],
     });
   };
   if (!NAME.test(draft.name)) {
-    const fixValue = draft.name.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || null;
-    push('name', null, { level: 'error', message: draft.name === '' ? 'a name is needed' : `"${draft.name}" is not one word of letters, digits, _ and -`, fix: 'one word of letters, digits, _ and -', fixValue });
+    const fixValue =
+      draft.name
+        .trim()
+        .replace(/[^A-Za-z0-9_-]+/g, '-')
+        .replace(/^-+|-+$/g, '') || null;
+    push('name', null, {
+      level: 'error',
+      message: draft.name === '' ? 'a name is needed' : `"${draft.name}" is not one word of letters, digits, _ and -`,
+      fix: 'one word of letters, digits, _ and -',
+      fixValue,
+    });
   } else if (draft.name.length > 64) {
     push('name', null, { level: 'error', message: 'the name is longer than 64 characters', fix: 'shorten it', fixValue: null });
   }
@@ -236,7 +269,12 @@ export function localIssues(draft: ProfileDraft, ctx: EditorContext = { tableDir
   }
   if (draft.bin !== null && !(draft.bin === '~' || draft.bin.startsWith('~/') || draft.bin.startsWith('/'))) {
     // table/load.ts: the loader's own words.
-    push('bin', null, { level: 'error', message: `${JSON.stringify(draft.bin)} is not a full path`, fix: 'give the full path of the codex executable (or ~/…), or leave bin out', fixValue: null });
+    push('bin', null, {
+      level: 'error',
+      message: `${JSON.stringify(draft.bin)} is not a full path`,
+      fix: 'give the full path of the codex executable (or ~/…), or leave bin out',
+      fixValue: null,
+    });
   }
   const effort = effortProblem(draft, ctx.catalog);
   if (effort) push('effort', null, effort);
@@ -255,7 +293,12 @@ export function effortProblem(draft: Pick<ProfileDraft, 'model' | 'effort'>, cat
   const offered = offeredEfforts(model?.info ?? null, table);
   if (!table.includes(draft.effort)) {
     // table/schema.ts FIELD_FIXES.effort: the loader's own words.
-    return { level: 'error', message: `effort "${draft.effort}" is not one the table accepts`, fix: `use one of ${table.join(', ')}, or leave it out`, fixValue: nearestEffort(draft.effort, offered, table, model?.info?.efforts) };
+    return {
+      level: 'error',
+      message: `effort "${draft.effort}" is not one the table accepts`,
+      fix: `use one of ${table.join(', ')}, or leave it out`,
+      fixValue: nearestEffort(draft.effort, offered, table, model?.info?.efforts),
+    };
   }
   if (model?.info && !offered.includes(draft.effort)) {
     return {
@@ -321,7 +364,10 @@ export function showValue(v: unknown): string {
   if (v === undefined || v === null) return '(not set)';
   if (typeof v === 'string') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(showValue).join(', ')}]`;
-  if (typeof v === 'object') return `{ ${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k} = ${showValue(x)}`).join(', ')} }`;
+  if (typeof v === 'object')
+    return `{ ${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k} = ${showValue(x)}`)
+      .join(', ')} }`;
   return String(v);
 }
 

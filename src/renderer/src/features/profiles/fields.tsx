@@ -37,8 +37,22 @@ export function IssueLines({ issues, onFix }: { issues: readonly ShownIssue[]; o
 }
 
 /** A labelled field: the control, one line of help, and its problems. */
-export function Field({ label, help, issues = [], onFix, children, testid, htmlFor }: {
-  label: ReactNode; help?: ReactNode; issues?: readonly ShownIssue[]; onFix?: (value: string, issue: ShownIssue) => void; children: ReactNode; testid: string; htmlFor?: string;
+export function Field({
+  label,
+  help,
+  issues = [],
+  onFix,
+  children,
+  testid,
+  htmlFor,
+}: {
+  label: ReactNode;
+  help?: ReactNode;
+  issues?: readonly ShownIssue[];
+  onFix?: (value: string, issue: ShownIssue) => void;
+  children: ReactNode;
+  testid: string;
+  htmlFor?: string;
 }): ReactElement {
   const bad = issues.some((i) => i.level === 'error');
   return (
@@ -64,8 +78,22 @@ export function FolderNote({ note }: { note: string | null }): ReactElement | nu
 }
 
 /** A folder typed as text (absolute, `~/…`, or relative to the table's folder), with "Choose…" when the host offers a folder picker. */
-export function FolderInput({ value, onChange, pick, id, testid, placeholder, bad }: {
-  value: string; onChange: (v: string) => void; pick?: () => Promise<string | null>; id?: string; testid: string; placeholder?: string; bad?: boolean;
+export function FolderInput({
+  value,
+  onChange,
+  pick,
+  id,
+  testid,
+  placeholder,
+  bad,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  pick?: () => Promise<string | null>;
+  id?: string;
+  testid: string;
+  placeholder?: string;
+  bad?: boolean;
 }): ReactElement {
   return (
     <div className="folder-input">
@@ -94,9 +122,24 @@ export function FolderInput({ value, onChange, pick, id, testid, placeholder, ba
  * A list of folders: each row editable and removable (with `noteOf` its note, e.g. where a relative
  * path really is), and a row to add one more. `highlight` marks a row just added.
  */
-export function FolderList({ values, onChange, pick, issues, onFix, testid, highlight = null, noteOf }: {
-  values: readonly string[]; onChange: (v: string[]) => void; pick?: () => Promise<string | null>; issues: readonly ShownIssue[];
-  onFix: (value: string, issue: ShownIssue) => void; testid: string; highlight?: string | null; noteOf?: (value: string) => string | null;
+export function FolderList({
+  values,
+  onChange,
+  pick,
+  issues,
+  onFix,
+  testid,
+  highlight = null,
+  noteOf,
+}: {
+  values: readonly string[];
+  onChange: (v: string[]) => void;
+  pick?: () => Promise<string | null>;
+  issues: readonly ShownIssue[];
+  onFix: (value: string, issue: ShownIssue) => void;
+  testid: string;
+  highlight?: string | null;
+  noteOf?: (value: string) => string | null;
 }): ReactElement {
   const [adding, setAdding] = useState('');
   const add = (v: string): void => {
@@ -117,8 +160,19 @@ export function FolderList({ values, onChange, pick, issues, onFix, testid, high
         return (
           <div key={i} className={`folder-row${v === highlight ? ' just-added' : ''}`} data-testid={`${testid}-row`} data-value={v}>
             <div className="folder-row-line">
-              <FolderInput value={v} testid={`${testid}-input`} bad={rowIssues.some((x) => x.level === 'error')} onChange={(next) => onChange(values.map((x, n) => (n === i ? next : x)))} />
-              <button type="button" className="btn small" data-testid={`${testid}-remove`} aria-label={`Remove ${v}`} onClick={() => onChange(values.filter((_, n) => n !== i))}>
+              <FolderInput
+                value={v}
+                testid={`${testid}-input`}
+                bad={rowIssues.some((x) => x.level === 'error')}
+                onChange={(next) => onChange(values.map((x, n) => (n === i ? next : x)))}
+              />
+              <button
+                type="button"
+                className="btn small"
+                data-testid={`${testid}-remove`}
+                aria-label={`Remove ${v}`}
+                onClick={() => onChange(values.filter((_, n) => n !== i))}
+              >
                 ×
               </button>
             </div>
@@ -129,7 +183,16 @@ export function FolderList({ values, onChange, pick, issues, onFix, testid, high
       })}
       <div className="folder-row-line folder-add">
         <div className="folder-input" onKeyDown={onKey}>
-          <input type="text" className="text" data-testid={`${testid}-new`} value={adding} spellCheck={false} autoComplete="off" placeholder="add a folder: /absolute/path or ~/folder" onChange={(e) => setAdding(e.target.value)} />
+          <input
+            type="text"
+            className="text"
+            data-testid={`${testid}-new`}
+            value={adding}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="add a folder: /absolute/path or ~/folder"
+            onChange={(e) => setAdding(e.target.value)}
+          />
           {pick && (
             <button type="button" className="btn small" data-testid={`${testid}-pick`} onClick={() => void pick().then((p) => p && add(p))}>
               Choose…
@@ -145,13 +208,26 @@ export function FolderList({ values, onChange, pick, issues, onFix, testid, high
 }
 
 /** Names as removable chips, with a field (Enter or comma adds) offering `suggestions`. */
-export function Chips({ values, onChange, suggestions = [], testid, placeholder }: {
-  values: readonly string[]; onChange: (v: string[]) => void; suggestions?: readonly string[]; testid: string; placeholder: string;
+export function Chips({
+  values,
+  onChange,
+  suggestions = [],
+  testid,
+  placeholder,
+}: {
+  values: readonly string[];
+  onChange: (v: string[]) => void;
+  suggestions?: readonly string[];
+  testid: string;
+  placeholder: string;
 }): ReactElement {
   const [typed, setTyped] = useState('');
   const listId = useId();
   const add = (raw: string): void => {
-    const names = raw.split(/[,\s]+/).map((s) => s.trim()).filter((s) => s !== '' && !values.includes(s));
+    const names = raw
+      .split(/[,\s]+/)
+      .map((s) => s.trim())
+      .filter((s) => s !== '' && !values.includes(s));
     if (names.length > 0) onChange([...values, ...new Set(names)]);
     setTyped('');
   };
@@ -198,7 +274,17 @@ export function Chips({ values, onChange, suggestions = [], testid, placeholder 
 }
 
 /** Profile names for `accept_from` / `answer_from`: every profile ("*"), or the ones named. */
-export function RefsInput({ value, onChange, profiles, testid }: { value: '*' | string[]; onChange: (v: '*' | string[]) => void; profiles: readonly string[]; testid: string }): ReactElement {
+export function RefsInput({
+  value,
+  onChange,
+  profiles,
+  testid,
+}: {
+  value: '*' | string[];
+  onChange: (v: '*' | string[]) => void;
+  profiles: readonly string[];
+  testid: string;
+}): ReactElement {
   const all = value === '*';
   return (
     <div className="refs" data-testid={testid}>
@@ -211,8 +297,20 @@ export function RefsInput({ value, onChange, profiles, testid }: { value: '*' | 
 }
 
 /** A checkbox with its label and one line of help. */
-export function Check({ checked, onChange, label, help, testid, children }: {
-  checked: boolean; onChange: (v: boolean) => void; label: ReactNode; help: ReactNode; testid: string; children?: ReactNode;
+export function Check({
+  checked,
+  onChange,
+  label,
+  help,
+  testid,
+  children,
+}: {
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  label: ReactNode;
+  help: ReactNode;
+  testid: string;
+  children?: ReactNode;
 }): ReactElement {
   return (
     <div className="field check-field">

@@ -15,7 +15,11 @@ export interface PlacedIssues {
 }
 
 /** Places the editor's own problems, the preview's and a failed save's. */
-export function placeIssues(local: readonly LocalIssue[], preview: Pick<ProfilePreview, 'errors' | 'warnings'> | null, saveError: AppError | null): PlacedIssues {
+export function placeIssues(
+  local: readonly LocalIssue[],
+  preview: Pick<ProfilePreview, 'errors' | 'warnings'> | null,
+  saveError: AppError | null,
+): PlacedIssues {
   const out: PlacedIssues = { byField: {}, general: [] };
   const put = (field: DraftField | null, issue: ShownIssue): void => {
     if (field) (out.byField[field] ??= []).push(issue);
@@ -28,7 +32,13 @@ export function placeIssues(local: readonly LocalIssue[], preview: Pick<ProfileP
   }
   if (saveError) {
     const field = fieldOfWhere(saveError.where);
-    put(field, { path: saveError.where ? [saveError.where] : [], message: `Not saved: ${saveError.message}`, fix: saveError.fix ?? '', level: 'error', index: field ? indexOfWhere(saveError.where) : null });
+    put(field, {
+      path: saveError.where ? [saveError.where] : [],
+      message: `Not saved: ${saveError.message}`,
+      fix: saveError.fix ?? '',
+      level: 'error',
+      index: field ? indexOfWhere(saveError.where) : null,
+    });
   }
   return out;
 }

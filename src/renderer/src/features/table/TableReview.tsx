@@ -59,7 +59,8 @@ export function TableReview(): ReactElement {
         {view && (
           <>
             <div className="meta panel-intro">
-              <code>{view.tableFile}</code> against the accepted copy Angelia runs on. Accept: new chats and restarts use the table on disk. Discard: the accepted table is written back (the discarded text is kept as a backup).
+              <code>{view.tableFile}</code> against the accepted copy Angelia runs on. Accept: new chats and restarts use the table on disk. Discard: the
+              accepted table is written back (the discarded text is kept as a backup).
             </div>
             {broken && (
               <div className="refusal" data-testid="table-load-error" role="alert">
@@ -99,11 +100,21 @@ export function TableReview(): ReactElement {
       </div>
       {view?.differs && (
         <footer className="editor-foot">
-          <div className="editor-foot-status meta">{broken ? 'A table that does not load cannot be accepted; fix it on disk, or discard it.' : 'Accepting makes these changes the table agents run on.'}</div>
+          <div className="editor-foot-status meta">
+            {broken
+              ? 'A table that does not load cannot be accepted; fix it on disk, or discard it.'
+              : 'Accepting makes these changes the table agents run on.'}
+          </div>
           <button type="button" className="btn" data-testid="table-discard" disabled={busy} onClick={() => void session.settleTable('discard')}>
             {table.busy === 'discard' ? 'Discarding…' : 'Discard'}
           </button>
-          <button type="button" className="btn primary" data-testid="table-accept" disabled={busy || broken !== null} onClick={() => void session.settleTable('accept')}>
+          <button
+            type="button"
+            className="btn primary"
+            data-testid="table-accept"
+            disabled={busy || broken !== null}
+            onClick={() => void session.settleTable('accept')}
+          >
             {table.busy === 'accept' ? 'Accepting…' : 'Accept'}
           </button>
         </footer>

@@ -12,7 +12,10 @@ const BARE = /^[A-Za-z0-9_-]+$/;
 /** `["profiles","demo","add_dirs"]` → `profiles.demo.add_dirs` (odd keys quoted, list positions in brackets). */
 export function keyPath(path: readonly string[]): string {
   if (path.length === 0) return '(top level)';
-  return path.map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : BARE.test(seg) ? seg : JSON.stringify(seg))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : BARE.test(seg) ? seg : JSON.stringify(seg)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** The kind of a change in words. */
