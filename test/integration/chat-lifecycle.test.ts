@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppEvent, ChatItem } from '../../src/shared/contract';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
-import type { ChatTiming } from '../../src/main/core/chats/chat';
+import type { ChatTiming } from '../../src/main/core/chats/watchdogs';
 import type { CodexConnection, StartCodex } from '../../src/main/core/codex/connection';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatItem } from '../../../src/shared/contract';
-import { crashDetail } from '../../../src/main/core/chats/chat';
+import { crashDetail } from '../../../src/main/core/chats/process';
 import { baseAnswers, completing, deferred, FakeConn, interrupting, itemsOf, makeChat, notices, until } from './fakes';
 
 const lastTurnEnd = (items: ChatItem[]) => itemsOf(items, 'turnEnd').at(-1);

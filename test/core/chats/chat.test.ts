@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatItem } from '../../../src/shared/contract';
-import { MAX_QUEUE } from '../../../src/main/core/chats/chat';
+import { MAX_QUEUE } from '../../../src/main/core/chats/notices';
 import { baseAnswers, completing, FakeConn, makeChat, notices, until, type Answer } from './fakes';
 
 describe('chat commands', () => {

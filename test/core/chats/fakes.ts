@@ -6,7 +6,8 @@
  */
 import { afterEach } from 'vitest';
 import type { AppEvent, ChatItem } from '../../../src/shared/contract';
-import { Chat, type ChatTiming } from '../../../src/main/core/chats/chat';
+import { Chat } from '../../../src/main/core/chats/chat';
+import type { ChatTiming } from '../../../src/main/core/chats/watchdogs';
 import type { LaunchPlan } from '../../../src/main/core/launch/plan';
 import type { CodexConnection, CodexExit } from '../../../src/main/core/codex/connection';
 import { decodeNotification, type CodexEvent } from '../../../src/main/core/codex/events';

@@ -34,16 +34,12 @@ import { deriveChatMode, type AttestedMode, type ProfileNow } from './mode';
 import { noticeText } from './notices';
 import { startProcess } from './process';
 import { restartCodex } from './restart';
+import { keepLastLine } from './lastLine';
 import { LAST_LINE_MAX, type SessionRow } from './sessions';
 import { Transcript } from './transcript';
 import { initialTurnState, step, type TurnEffect, type TurnInput, type TurnState } from './turn/machine';
 import { hasPending, interruptTurn, runWork, steer, turnWatchdogs } from './turn/run';
 import type { Watchdogs } from './watchdogs';
-
-export { MAX_QUEUE } from './notices';
-export { timingFromMinutes, type ChatTiming } from './watchdogs';
-export { crashDetail } from './process';
-export type { ChatDeps } from './inside';
 
 /**
  * One chat (see the module comment). Its fields are shared with its parts through `ChatInside`
@@ -351,29 +347,9 @@ export class Chat implements ChatInside {
 
   changed(state?: AgentState): void {
     if (state) this.state = state;
-    this.keepLastLine();
+    this.keptLine = keepLastLine(this, this.keptLine);
     this.deps.emit({ event: 'chat:updated', payload: this.view() });
     this.wake();
-  }
-
-  /**
-   * Keeps the transcript's last line with the active session row (sessions.ts `last_line`), so the chat
-   * list shows it after a restart. Written only when it changed and no turn is starting or running (at
-   * most once or twice per turn: the turn's items stream without a write); nothing when the chat has no
-   * session row yet. A write that fails is tried again at the next change (the line is only for the list).
-   */
-  private keepLastLine(): void {
-    if (this.state === 'working' || this.state === 'starting') return;
-    const line = this.transcript.lastLine();
-    if (!line) return;
-    const row = this.deps.sessions.active(this.deps.chatId);
-    if (!row || `${row.id}\n${line}` === this.keptLine) return;
-    try {
-      this.deps.sessions.setLastLine(this.deps.chatId, row.id, line);
-      this.keptLine = `${row.id}\n${line}`;
-    } catch {
-      // Retried at the next change; the list keeps showing the line from memory meanwhile.
-    }
   }
 
   notice(text: string): void {
@@ -451,5 +427,3 @@ export class Chat implements ChatInside {
     return inForce(row, this);
   }
 }
-
-export type { ChatItem };
