@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { PERMISSION_MODES, profileDraftShape } from './profileFields';
 import type { Result } from './result';
+import { AccountView, LoginProgress, LoginRequest } from './account';
 
 export { ProfileRefs } from './profileFields';
 
@@ -480,6 +481,11 @@ export const invokeTable = {
   'table:accept': { input: empty, output: TableChangesView },
   /** Puts the accepted table back on disk (the discarded text kept as a backup). */
   'table:discard': { input: empty, output: TableChangesView },
+  /** The Codex account of Angelia's Codex home, and sign-in / sign-out (core/account/, a short-lived app-server). */
+  'account:read': { input: empty, output: AccountView },
+  'account:login': { input: LoginRequest, output: LoginProgress },
+  'account:loginCancel': { input: z.object({ loginId: z.string().min(1).max(200) }).strict(), output: z.object({ cancelled: z.boolean() }) },
+  'account:logout': { input: empty, output: AccountView },
 } as const;
 
 /** The event table: event name → payload schema. */
@@ -492,6 +498,9 @@ export const eventTable = {
   'table:changed': z.object({ differs: z.boolean(), changes: z.number().int().nonnegative() }),
   /** The profiles changed (a save, a create, an accept): the list should be read again. */
   'profiles:changed': z.object({ names: z.array(z.string()) }),
+  /** The account changed (a sign-in, a sign-out). `account:login`: a pending sign-in completed, failed or was cancelled. */
+  'account:updated': AccountView,
+  'account:login': LoginProgress,
 } as const;
 
 export type InvokeTable = typeof invokeTable;

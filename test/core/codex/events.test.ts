@@ -101,6 +101,26 @@ describe('decodeNotification: a routed method gives its typed event', () => {
       { method: 'mcpServer/startupStatus/updated', threadId: null, turnId: null, params: { name: 'docs', status: 'failed', error: 'no binary' } },
     ],
     ['serverRequest/resolved', { threadId: T, requestId: 4 }, { method: 'serverRequest/resolved', threadId: T, turnId: null, params: { requestId: 4 } }],
+    [
+      'account/login/completed',
+      { loginId: null, success: true, error: null, onboardingEntrypoint: null },
+      { method: 'account/login/completed', threadId: null, turnId: null, params: { loginId: null, success: true, error: null } },
+    ],
+    [
+      'account/login/completed',
+      { loginId: 'l-1', success: false, error: 'Login server error: Login was not completed' },
+      {
+        method: 'account/login/completed',
+        threadId: null,
+        turnId: null,
+        params: { loginId: 'l-1', success: false, error: 'Login server error: Login was not completed' },
+      },
+    ],
+    [
+      'account/updated',
+      { authMode: 'apikey', planType: null },
+      { method: 'account/updated', threadId: null, turnId: null, params: { authMode: 'apikey', planType: null } },
+    ],
   ];
   it.each(cases)('%s %j', (method, params, event) => {
     expect(decodeNotification(method, params)).toEqual({ event, problem: null });

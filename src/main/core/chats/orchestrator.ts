@@ -55,6 +55,7 @@ import { attachFile } from '../profiles/attach';
 import { listModels } from '../profiles/models';
 import { ProfileService, type Attestation } from '../profiles/service';
 import { watchTable, type TableWatch } from '../profiles/watch';
+import { AccountService } from '../account/service';
 
 /** Orchestrator options. `env` is the environment children inherit from (before scrubbing). */
 export interface OrchestratorOptions {
@@ -79,6 +80,8 @@ export class Orchestrator {
   private readonly models = new ModelCatalog();
   /** The editor, the policy inspector and "the table changed" (profiles/service.ts). */
   readonly profiles: ProfileService;
+  /** The Codex account of the instance's Codex home (core/account/service.ts). */
+  readonly account: AccountService;
   private tableWatch: TableWatch | null = null;
   /** The watch of the accepted copy (`acceptedChanged`), started by the constructor unless `watchTable` is false. */
   private acceptedWatch: Promise<TableWatch | null> = Promise.resolve(null);
@@ -117,6 +120,14 @@ export class Orchestrator {
   ) {
     this.table = table;
     this.profiles = new ProfileService({ paths: opts.paths, env: opts.env });
+    this.account = new AccountService({
+      codexHome: opts.paths.codexHome,
+      env: opts.env,
+      start: (spec) =>
+        opts.startCodex({ ...spec, track: childTracker(childrenFile(opts.paths.stateDir), { chatId: 'account', bin: spec.bin }) } as CodexStartSpec),
+      onUpdated: (view) => this.hub.emit({ event: 'account:updated', payload: view }),
+      onLogin: (progress) => this.hub.emit({ event: 'account:login', payload: progress }),
+    });
     this.audit = opts.audit ?? fileAudit(opts.paths.auditLog);
     this.sessions = new SessionStore(opts.paths.sessionsFile);
     this.broker = new ApprovalBroker({
@@ -502,6 +513,10 @@ export class Orchestrator {
           await this.emitTableChanged();
           return view;
         },
+        'account:read': async () => this.account.read(),
+        'account:login': async (req) => this.account.login(req),
+        'account:loginCancel': async ({ loginId }) => this.account.cancel(loginId),
+        'account:logout': async () => this.account.logout(),
       },
       subscribe: (listener) => this.subscribe(listener),
     };
@@ -529,7 +544,13 @@ export class Orchestrator {
     this.acceptedWatch = Promise.resolve(null);
     const asks = [...this.asking];
     for (const a of asks) a.stop.abort();
-    await Promise.all([w?.close(), accepted.then((a) => a?.close()), ...[...this.chats.values()].map((c) => c.dispose()), ...asks.map((a) => a.done)]);
+    await Promise.all([
+      w?.close(),
+      accepted.then((a) => a?.close()),
+      ...[...this.chats.values()].map((c) => c.dispose()),
+      ...asks.map((a) => a.done),
+      this.account.dispose(),
+    ]);
     // Answers' records are written a macrotask after the answer (broker.ts): none is left behind at exit.
     this.broker.flushDeferred();
   }

@@ -47,6 +47,10 @@ export interface ResponseMap {
   'model/list': v2.ModelListResponse;
   'modelProvider/list': v2.ModelProviderListResponse;
   'permissionProfile/list': v2.PermissionProfileListResponse;
+  'account/read': v2.GetAccountResponse;
+  'account/login/start': v2.LoginAccountResponse;
+  'account/login/cancel': v2.CancelLoginAccountResponse;
+  'account/logout': v2.LogoutAccountResponse;
 }
 
 /** The result of client request `M`: the generated `*Response` type when mapped, else `unknown`. */
