@@ -2,8 +2,8 @@
  * How a launch compiles the agents' way to Angelia (docs/sandbox-sockets.md): the chat's mailbox as one
  * write entry nested in the denied `<state>/mailbox` (Linux and macOS), the API socket allowed on macOS
  * only, as the exact socket file with the network proxy on; the state scan leaving `bin/` readable; the
- * mailbox folder, identity file and `angelia` launcher written before a start; the instructions naming
- * the command.
+ * mailbox folder, identity file and `angelia` launcher written before a start. The instructions naming
+ * the command: developerInstructions.test.ts.
  */
 import { lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchFacts } from '../../../src/main/core/launch/plan';
 import { agentBinDir, launcherText, writeAgentLauncher } from '../../../src/main/core/launch/agentCommand';
 import { compileCodexLaunch, type CodexLaunch } from '../../../src/main/core/compile/codexProfile';
-import { developerInstructions } from '../../../src/main/core/compile/developerInstructions';
 import { STATE_PRIVATE, stateScanRules } from '../../../src/main/core/compile/floor';
 import { ensureMailbox, mailboxDirFor, mailboxName, writeNoFollow } from '../../../src/main/core/launch/mailbox';
 import { resolveInstance } from '../../../src/main/core/instance/paths';
@@ -141,36 +140,5 @@ describe('before a start', () => {
     expect((await lstat(file!)).mode & 0o777).toBe(0o700);
     expect(await readFile(file!, 'utf8')).toBe(launcherText(rt));
     expect(await writeAgentLauncher(state, null)).toBeNull();
-  });
-});
-
-describe('developer instructions', () => {
-  const base = {
-    profile: 'coder',
-    stateDir: '/h/.angelia',
-    tableFile: '/h/.angelia/workspace/angelia.toml',
-    cwd: '/w',
-    writable: [],
-    sandboxed: true,
-    mode: 'acceptEdits' as const,
-  };
-  it("name the `angelia` command and the agent's chat when its commands can reach Angelia", () => {
-    const text = developerInstructions({ ...base, api: { command: '/h/.angelia/bin/angelia', chat: 'coder' } });
-    expect(text).toContain(
-      'run /h/.angelia/bin/angelia (the angelia command: write its full path, since a login shell may reset PATH; below it is written `angelia`). Your chat is "coder". `angelia send-media coder <file> [caption]`',
-    );
-    expect(developerInstructions(base)).not.toContain('angelia send-media');
-    expect(developerInstructions({ ...base, mode: 'plan', api: { command: '/x', chat: 'coder' } })).not.toContain('angelia send-media');
-  });
-
-  it('say what the agent can read (HOME is private by default), that there is no /tmp, and the read_dirs fix', () => {
-    for (const mode of ['acceptEdits', 'plan'] as const) {
-      expect(developerInstructions({ ...base, mode })).toContain(
-        'You can read only your folders, the system folders (/usr, /etc, /bin, /lib …) and what your profile names to read; nothing else of the home folder is there',
-      );
-    }
-    const text = developerInstructions(base);
-    expect(text).toContain('the temp folder ($TMPDIR; there is no /tmp)');
-    expect(text).toContain('add the folder to add_dirs (to write) or read_dirs (to read) of profile "coder"');
   });
 });

@@ -189,6 +189,13 @@ describe('loadTable: schema errors name the file, the full key path and the fix'
     expect(e.message).toContain('profiles.b.add_dirs: must be an array, not "x"');
   });
 
+  it('a long wrong value is shown by its start and its length, not whole', async () => {
+    const long = 'x'.repeat(500);
+    const e = await loadError(`[profiles.a]\ncwd = "profiles/coder"\nsandbox = "${long}"\n`);
+    expect(e.message).toContain(`profiles.a.sandbox: must be a boolean, not "${'x'.repeat(60)}"… (500 characters)`);
+    expect(e.message).not.toContain('x'.repeat(61));
+  });
+
   it('names the expected type with the right article: an array, a table (never "a array", "a object")', async () => {
     const list = await loadError('[profiles.a]\ncwd = "profiles/coder"\nadd_dirs = "x"\ndeny = { a = 1 }\n');
     expect(list.message).toContain('profiles.a.add_dirs: must be an array, not "x"');

@@ -45,9 +45,14 @@ function lastField(path: readonly PropertyKey[]): string {
   return '';
 }
 
+/** Longer strings are shown by their start and their length: an error line stays readable. */
+const SHOWN_CHARS = 60;
+
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') {
+    return value.length <= SHOWN_CHARS ? JSON.stringify(value) : `${JSON.stringify(value.slice(0, SHOWN_CHARS))}… (${value.length} characters)`;
+  }
   if (Array.isArray(value)) return 'an array';
   if (value !== null && typeof value === 'object') return 'a table';
   return String(value);
