@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { PERMISSION_MODES, profileDraftShape } from './profileFields';
 import type { Result } from './result';
-import { AccountView, LoginProgress, LoginRequest } from './account';
+import { ChatUsage, HomeUsage } from './usage';
 
 export { ProfileRefs } from './profileFields';
 
@@ -92,6 +92,10 @@ export const ChatView = z.object({
   activity: z.string().nullable(),
   /** The mode, approval policy and sandbox to show (see ChatMode); absent only from hosts older than this field. */
   mode: ChatMode.optional(),
+  /** Tokens of the last turn and the session, and context used (codex `thread/tokenUsage/updated`); null before any. */
+  usage: ChatUsage.nullable().optional(),
+  /** While the account's usage limit is reached: when queued turns resume (ISO 8601); else null. */
+  pausedUntil: z.string().nullable().optional(),
 });
 export type ChatView = z.infer<typeof ChatView>;
 
@@ -481,11 +485,8 @@ export const invokeTable = {
   'table:accept': { input: empty, output: TableChangesView },
   /** Puts the accepted table back on disk (the discarded text kept as a backup). */
   'table:discard': { input: empty, output: TableChangesView },
-  /** The Codex account of Angelia's Codex home, and sign-in / sign-out (core/account/, a short-lived app-server). */
-  'account:read': { input: empty, output: AccountView },
-  'account:login': { input: LoginRequest, output: LoginProgress },
-  'account:loginCancel': { input: z.object({ loginId: z.string().min(1).max(200) }).strict(), output: z.object({ cancelled: z.boolean() }) },
-  'account:logout': { input: empty, output: AccountView },
+  /** The latest rate limits and pause of each Codex home in use (core/usage/store.ts). */
+  'usage:read': { input: empty, output: z.array(HomeUsage) },
 } as const;
 
 /** The event table: event name → payload schema. */
@@ -498,9 +499,10 @@ export const eventTable = {
   'table:changed': z.object({ differs: z.boolean(), changes: z.number().int().nonnegative() }),
   /** The profiles changed (a save, a create, an accept): the list should be read again. */
   'profiles:changed': z.object({ names: z.array(z.string()) }),
-  /** The account changed (a sign-in, a sign-out). `account:login`: a pending sign-in completed, failed or was cancelled. */
-  'account:updated': AccountView,
-  'account:login': LoginProgress,
+  /** A Codex home's rate limits or pause changed. */
+  'usage:updated': HomeUsage,
+  /** A rate-limit window reached 90 % (once per window and reset): for a native notification. */
+  'usage:warning': z.object({ codexHome: z.string(), window: z.enum(['primary', 'secondary']), usedPercent: z.number(), resetsAt: z.string().nullable() }),
 } as const;
 
 export type InvokeTable = typeof invokeTable;

@@ -109,8 +109,8 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
   const ids = new IdSource();
   let closed = false;
 
-  function startSse(res: ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  function startSse(res: ServerResponse, extra: Record<string, string> = {}): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...extra });
   }
 
   async function writeFrames(res: ServerResponse, frames: SseFrame[], delays?: number[]): Promise<void> {
@@ -122,7 +122,9 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
     }
   }
 
-  async function answer(res: ServerResponse, step: Step | undefined, captured: CapturedRequest): Promise<void> {
+  async function answer(res: ServerResponse, given: Step | undefined, captured: CapturedRequest): Promise<void> {
+    const extra = given !== undefined && 'withHeaders' in given ? given.withHeaders : {};
+    const step = given !== undefined && 'withHeaders' in given ? given.step : given;
     if (step === undefined) {
       startSse(res);
       await writeFrames(res, failedFrames({ failed: { code: 'server_error', message: NO_STEP_MESSAGE } }, ids));
@@ -132,20 +134,20 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
     if ('httpError' in step) {
       const { status, body, headers } = step.httpError;
       const text = typeof body === 'string' ? body : JSON.stringify(body);
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.writeHead(status, { 'content-type': 'application/json', ...extra, ...headers });
       res.end(text);
       return;
     }
     if ('drop' in step) {
       if (step.drop === 'midstream') {
-        startSse(res);
+        startSse(res, extra);
         // Wait until `response.created` is flushed to the socket, so the drop happens mid-stream.
         for (const f of hangFrames(ids)) await new Promise<void>((resolve) => res.write(encodeFrame(f), () => resolve()));
       }
       res.destroy();
       return;
     }
-    startSse(res);
+    startSse(res, extra);
     if ('hang' in step) {
       hanging.add(res);
       res.on('close', () => hanging.delete(res));

@@ -77,8 +77,42 @@ export interface HangStep {
 export interface DropStep {
   drop: 'before' | 'midstream';
 }
+/**
+ * Another step answered with extra HTTP response headers, e.g. the rate-limit headers Codex reads
+ * (`rateLimitHeaders`). On an `httpError` step its own `headers` win over these.
+ */
+export interface WithHeadersStep {
+  withHeaders: Record<string, string>;
+  step: Exclude<Step, WithHeadersStep>;
+}
 /** What one model request is answered with. */
-export type Step = ItemStep | HttpErrorStep | FailedStep | ItemsStep | HangStep | DropStep;
+export type Step = ItemStep | HttpErrorStep | FailedStep | ItemsStep | HangStep | DropStep | WithHeadersStep;
+
+/** One rate-limit window as the scripted model sends it: percent used, window length, reset (unix seconds). */
+export interface RateWindowHeader {
+  usedPercent: number;
+  windowMinutes?: number;
+  resetsAt?: number;
+}
+
+/**
+ * The rate-limit response headers Codex reads from a Responses reply, measured on codex 0.169.0:
+ * `x-codex-{primary,secondary}-used-percent`, `-window-minutes` and `-reset-at` (unix seconds; a
+ * `-reset-after-seconds` header is ignored), and `x-codex-rate-limit-reached-type` (a
+ * `RateLimitReachedType`). Codex passes them on in `account/rateLimits/updated`.
+ */
+export function rateLimitHeaders(w: { primary?: RateWindowHeader; secondary?: RateWindowHeader; reachedType?: string }): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const which of ['primary', 'secondary'] as const) {
+    const win = w[which];
+    if (!win) continue;
+    out[`x-codex-${which}-used-percent`] = String(win.usedPercent);
+    if (win.windowMinutes !== undefined) out[`x-codex-${which}-window-minutes`] = String(win.windowMinutes);
+    if (win.resetsAt !== undefined) out[`x-codex-${which}-reset-at`] = String(win.resetsAt);
+  }
+  if (w.reachedType !== undefined) out['x-codex-rate-limit-reached-type'] = w.reachedType;
+  return out;
+}
 
 /** One SSE frame: `event` is the Responses event type, `data` its JSON payload. */
 export interface SseFrame {

@@ -102,24 +102,64 @@ describe('decodeNotification: a routed method gives its typed event', () => {
     ],
     ['serverRequest/resolved', { threadId: T, requestId: 4 }, { method: 'serverRequest/resolved', threadId: T, turnId: null, params: { requestId: 4 } }],
     [
-      'account/login/completed',
-      { loginId: null, success: true, error: null, onboardingEntrypoint: null },
-      { method: 'account/login/completed', threadId: null, turnId: null, params: { loginId: null, success: true, error: null } },
-    ],
-    [
-      'account/login/completed',
-      { loginId: 'l-1', success: false, error: 'Login server error: Login was not completed' },
+      // As codex 0.169.0 sent it for the scripted model's rate-limit headers.
+      'account/rateLimits/updated',
       {
-        method: 'account/login/completed',
+        rateLimits: {
+          limitId: 'codex',
+          primary: { usedPercent: 42, windowDurationMins: 300, resetsAt: 1796164423 },
+          secondary: { usedPercent: 8, windowDurationMins: 10080, resetsAt: null },
+          credits: null,
+          planType: null,
+          rateLimitReachedType: null,
+        },
+      },
+      {
+        method: 'account/rateLimits/updated',
         threadId: null,
         turnId: null,
-        params: { loginId: 'l-1', success: false, error: 'Login server error: Login was not completed' },
+        params: {
+          rateLimits: {
+            primary: { usedPercent: 42, windowDurationMins: 300, resetsAt: 1796164423 },
+            secondary: { usedPercent: 8, windowDurationMins: 10080, resetsAt: null },
+            rateLimitReachedType: null,
+          },
+        },
       },
     ],
     [
-      'account/updated',
-      { authMode: 'apikey', planType: null },
-      { method: 'account/updated', threadId: null, turnId: null, params: { authMode: 'apikey', planType: null } },
+      'account/rateLimits/updated',
+      { rateLimits: { primary: null, secondary: 'odd', rateLimitReachedType: 'rate_limit_reached' } },
+      {
+        method: 'account/rateLimits/updated',
+        threadId: null,
+        turnId: null,
+        params: { rateLimits: { primary: null, secondary: null, rateLimitReachedType: 'rate_limit_reached' } },
+      },
+    ],
+    [
+      'thread/tokenUsage/updated',
+      {
+        threadId: T,
+        turnId: 'turn-1',
+        tokenUsage: {
+          total: { totalTokens: 220, inputTokens: 200, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 20, reasoningOutputTokens: 0 },
+          last: { totalTokens: 110, inputTokens: 100, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 10, reasoningOutputTokens: 0 },
+          modelContextWindow: 258400,
+        },
+      },
+      {
+        method: 'thread/tokenUsage/updated',
+        threadId: T,
+        turnId: 'turn-1',
+        params: {
+          tokenUsage: {
+            total: { totalTokens: 220, inputTokens: 200, outputTokens: 20 },
+            last: { totalTokens: 110, inputTokens: 100, outputTokens: 10 },
+            modelContextWindow: 258400,
+          },
+        },
+      },
     ],
   ];
   it.each(cases)('%s %j', (method, params, event) => {
@@ -128,7 +168,7 @@ describe('decodeNotification: a routed method gives its typed event', () => {
 });
 
 describe('decodeNotification: an unrouted method', () => {
-  it.each([['thread/tokenUsage/updated'], ['turn/diff/updated'], ['codex/event/something_new']])('%s becomes an unrouted event carrying its ids', (method) => {
+  it.each([['turn/plan/updated'], ['turn/diff/updated'], ['codex/event/something_new']])('%s becomes an unrouted event carrying its ids', (method) => {
     expect(decodeNotification(method, { threadId: T, turnId: 'turn-1' })).toEqual({
       event: { method: 'unrouted', name: method, why: 'unrouted', threadId: T, turnId: 'turn-1' },
       problem: null,
@@ -143,6 +183,8 @@ describe('decodeNotification: a routed method with unreadable params', () => {
     ['item/agentMessage/delta', { threadId: T, itemId: 'm1' }, /delta/],
     ['thread/status/changed', { threadId: T, status: 'active' }, /status/],
     ['turn/completed', null, /\(params\)/],
+    ['account/rateLimits/updated', { rateLimits: null }, /rateLimits/],
+    ['thread/tokenUsage/updated', { threadId: T, tokenUsage: { total: {}, last: {} } }, /tokenUsage\.total/],
   ];
   it.each(cases)('%s %j is malformed, named, and not routed', (method, params, field) => {
     const { event, problem } = decodeNotification(method, params);
@@ -156,15 +198,15 @@ describe('EventDecoder', () => {
   it('counts unrouted and malformed notifications per method and reports the first malformed one of each method', () => {
     const lines: string[] = [];
     const d = new EventDecoder((l) => lines.push(l));
-    d.decode('thread/tokenUsage/updated', { threadId: T });
-    d.decode('thread/tokenUsage/updated', { threadId: T });
+    d.decode('turn/plan/updated', { threadId: T });
+    d.decode('turn/plan/updated', { threadId: T });
     d.decode('turn/diff/updated', { threadId: T });
     d.decode('item/agentMessage/delta', { threadId: T });
     d.decode('item/agentMessage/delta', { threadId: T });
     d.decode('turn/started', { threadId: T, turn: {} });
     expect(d.decode('turn/started', { threadId: T, turn: { id: 'x' } })).toMatchObject({ method: 'turn/started', turnId: 'x' });
     expect(d.counts()).toEqual({
-      unrouted: { 'thread/tokenUsage/updated': 2, 'turn/diff/updated': 1 },
+      unrouted: { 'turn/plan/updated': 2, 'turn/diff/updated': 1 },
       malformed: { 'item/agentMessage/delta': 2, 'turn/started': 1 },
     });
     expect(lines).toHaveLength(2);

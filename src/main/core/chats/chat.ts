@@ -16,6 +16,7 @@
  *   a session effort the model does not offer is cleared (with a message) when `/model` changes the model.
  */
 import type { AgentState, ChatItem, ChatView, Enforcement } from '../../../shared/contract';
+import type { ChatUsage } from '../../../shared/usage';
 import { AppFailure, toAppError } from '../../../shared/result';
 import type { GrantFloor, WritablePlace } from '../approvals/privateReach';
 import type { CodexConnection } from '../codex/connection';
@@ -82,6 +83,7 @@ export class Chat implements ChatInside {
   attestedAt: string | null = null;
   attestedMode: AttestedMode | null = null;
   planProfile: ProfileNow | null = null;
+  usage: ChatUsage | null = null;
   readonly crashes = new CrashHistory();
   readonly transcript: Transcript;
   readonly watch: Watchdogs;
@@ -147,6 +149,8 @@ export class Chat implements ChatInside {
       overrides: { model: row?.model ?? null, effort: row?.effort ?? null },
       activity: this.activity,
       mode: this.currentMode(),
+      usage: this.usage,
+      pausedUntil: this.deps.usage?.store.get(this.deps.usage.codexHome).pausedUntil ?? null,
     };
   }
 

@@ -13,6 +13,7 @@ import type { CodexConnection } from '../codex/connection';
 import { turnEndOf, wireMethod, type CodexEvent } from '../codex/events';
 import { chatItemOf } from '../codex/items';
 import { classifyServerRequest } from '../codex/serverRequests';
+import { chatUsageOf } from '../usage/limits';
 import { id8 } from './commands';
 import type { ChatInside } from './inside';
 import { hasPending, steer, tellAgent } from './turn/run';
@@ -84,8 +85,17 @@ export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): vo
       }
       return;
     }
+    case 'account/rateLimits/updated':
+      c.deps.usage?.store.rateLimitsUpdated(c.deps.usage.codexHome, e.params.rateLimits);
+      return;
+    case 'thread/tokenUsage/updated':
+      c.usage = chatUsageOf(e.params.tokenUsage);
+      c.changed();
+      return;
     case 'turn/completed': {
       const end = turnEndOf(e);
+      // A usage limit pauses every chat of this Codex home (core/usage/store.ts), before the runner pumps the queue.
+      if (end.status === 'failed' && end.errorInfo === 'usageLimitExceeded') c.deps.usage?.store.usageLimitReached(c.deps.usage.codexHome);
       c.grants = c.grants.filter((g) => g.scope === 'session' || (g.turnId !== null && end.turnId !== null && g.turnId !== end.turnId));
       const turnId = c.turn.turnId;
       if (c.turnWaiter && (!turnId || !end.turnId || end.turnId === turnId)) c.turnWaiter(end);

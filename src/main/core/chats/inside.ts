@@ -20,6 +20,8 @@ import type { SessionRow, SessionStore } from './sessions';
 import type { Transcript } from './transcript';
 import type { TurnInput, TurnState } from './turn/machine';
 import type { ChatTiming, Clock, Watchdogs } from './watchdogs';
+import type { UsageStore } from '../usage/store';
+import type { ChatUsage } from '../../../shared/usage';
 
 export interface ChatDeps {
   chatId: string;
@@ -40,6 +42,8 @@ export interface ChatDeps {
   profileNow?: () => ProfileNow | null;
   /** The watchdogs' clock; absent: the real one (watchdogs.ts `realClock`). */
   clock?: Clock;
+  /** The usage store this chat's Codex reports into, and its Codex home (core/usage/store.ts); absent: usage not kept. */
+  usage?: { store: UsageStore; codexHome: string };
 }
 
 /** How a turn ended, as the runner waits for it (`exited`: Codex's process ended under it). */
@@ -133,6 +137,8 @@ export interface ChatInside {
   attestedMode: AttestedMode | null;
   /** The profile as the table had it when the launch plan being started was made. */
   planProfile: ProfileNow | null;
+  /** Tokens and context of the last turn and the session (`thread/tokenUsage/updated`); null before Codex reported any. */
+  usage: ChatUsage | null;
   /** Feeds the turn machine and carries out its effects. */
   dispatch(input: TurnInput): boolean | undefined;
   /** Tells the chat's watchers; with `state`, the chat's state changes first. */

@@ -19,6 +19,12 @@ export function minutesText(ms: number): string {
   return ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.round((ms / 60_000) * 10) / 10} min`;
 }
 
+/** An ISO 8601 time as the notices say it: "2026-05-01 14:05 UTC" (the same on every host). */
+export function untilText(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 /**
  * One notice as data. `dropped` is the tail naming the queue just dropped (` Dropped 2 queued: "a",
  * "b".`, or "" when nothing waited); `what` names the stopped work (`the message "…"`, `the compaction`).
@@ -35,7 +41,9 @@ export type Notice =
   | { code: 'stall-half'; ms: number }
   | { code: 'stall-stopped'; ms: number }
   | { code: 'ghost-approval' }
-  | { code: 'not-delivered'; shown: string; how: 'stopped' | 'ended' };
+  | { code: 'not-delivered'; shown: string; how: 'stopped' | 'ended' }
+  | { code: 'usage-paused'; until: string; queued: number }
+  | { code: 'usage-resumed'; queued: number };
 
 /** The notice codes. */
 export type NoticeCode = Notice['code'];
@@ -58,6 +66,9 @@ const TEXTS: Texts = {
   'stall-stopped': (n) => `Stopped: no output from the agent for ${minutesText(n.ms)} (turn_stall_minutes).`,
   'ghost-approval': () =>
     'Codex says this turn waits for an approval, but Angelia never received that request, so there is nothing to answer. /stop ends the turn.',
+  'usage-paused': (n) =>
+    `Paused until ${untilText(n.until)}: the account's usage limit is reached, so no queued message is sent before then${n.queued ? ` (${n.queued} waiting)` : ''}. Messages still queue.`,
+  'usage-resumed': (n) => `The usage limit is lifted: sending the ${n.queued} queued message${n.queued === 1 ? '' : 's'}.`,
   'not-delivered': (n) => `Not delivered: “${n.shown}” — the turn ${n.how} before the agent read it. Send it again if you still want it.`,
 };
 

@@ -40,7 +40,9 @@ import { guardPath } from '../compile/guardFile';
 import { reconcileApprovalRecords } from '../approvals/records';
 import { ModelCatalog } from '../codex/models';
 import { Chat } from './chat';
-import { timingFromMinutes, type ChatTiming } from './watchdogs';
+import { UsageStore } from '../usage/store';
+import { joinPause, linkPause } from '../usage/link';
+import { realClock, timingFromMinutes, type ChatTiming } from './watchdogs';
 import { MAX_QUEUE, noticeText } from './notices';
 import type { StartCodex } from '../codex/connection';
 import { EventHub } from './eventHub';
@@ -55,7 +57,6 @@ import { attachFile } from '../profiles/attach';
 import { listModels } from '../profiles/models';
 import { ProfileService, type Attestation } from '../profiles/service';
 import { watchTable, type TableWatch } from '../profiles/watch';
-import { AccountService } from '../account/service';
 
 /** Orchestrator options. `env` is the environment children inherit from (before scrubbing). */
 export interface OrchestratorOptions {
@@ -80,8 +81,8 @@ export class Orchestrator {
   private readonly models = new ModelCatalog();
   /** The editor, the policy inspector and "the table changed" (profiles/service.ts). */
   readonly profiles: ProfileService;
-  /** The Codex account of the instance's Codex home (core/account/service.ts). */
-  readonly account: AccountService;
+  /** Rate limits and the usage-limit pause per Codex home (core/usage/store.ts), fed by every chat's Codex. */
+  readonly usage = new UsageStore((e) => this.hub.emit(e), realClock);
   private tableWatch: TableWatch | null = null;
   /** The watch of the accepted copy (`acceptedChanged`), started by the constructor unless `watchTable` is false. */
   private acceptedWatch: Promise<TableWatch | null> = Promise.resolve(null);
@@ -120,15 +121,8 @@ export class Orchestrator {
   ) {
     this.table = table;
     this.profiles = new ProfileService({ paths: opts.paths, env: opts.env });
-    this.account = new AccountService({
-      codexHome: opts.paths.codexHome,
-      env: opts.env,
-      start: (spec) =>
-        opts.startCodex({ ...spec, track: childTracker(childrenFile(opts.paths.stateDir), { chatId: 'account', bin: spec.bin }) } as CodexStartSpec),
-      onUpdated: (view) => this.hub.emit({ event: 'account:updated', payload: view }),
-      onLogin: (progress) => this.hub.emit({ event: 'account:login', payload: progress }),
-    });
     this.audit = opts.audit ?? fileAudit(opts.paths.auditLog);
+    linkPause(this.usage, opts.paths.codexHome, () => this.chats.values());
     this.sessions = new SessionStore(opts.paths.sessionsFile);
     this.broker = new ApprovalBroker({
       timeoutMs: this.table.defaults.permissionTimeoutMinutes * 60_000,
@@ -208,8 +202,10 @@ export class Orchestrator {
       exportDir: join(this.opts.paths.stateDir, 'exports'),
       threadHeldElsewhere: (threadId) => [...this.chats.values()].find((c) => c.id !== chatId && c.liveThread === threadId)?.id ?? null,
       profileNow: () => this.profileNow(profile.name),
+      usage: { store: this.usage, codexHome: this.opts.paths.codexHome },
     });
     this.chats.set(chatId, chat);
+    joinPause(this.usage, this.opts.paths.codexHome, chat);
     return chat;
   }
 
@@ -508,15 +504,12 @@ export class Orchestrator {
           await this.useTable(table);
           return view;
         },
+        'usage:read': async () => this.usage.read([this.opts.paths.codexHome]),
         'table:discard': async () => {
           const view = await this.profiles.discard();
           await this.emitTableChanged();
           return view;
         },
-        'account:read': async () => this.account.read(),
-        'account:login': async (req) => this.account.login(req),
-        'account:loginCancel': async ({ loginId }) => this.account.cancel(loginId),
-        'account:logout': async () => this.account.logout(),
       },
       subscribe: (listener) => this.subscribe(listener),
     };
@@ -544,14 +537,9 @@ export class Orchestrator {
     this.acceptedWatch = Promise.resolve(null);
     const asks = [...this.asking];
     for (const a of asks) a.stop.abort();
-    await Promise.all([
-      w?.close(),
-      accepted.then((a) => a?.close()),
-      ...[...this.chats.values()].map((c) => c.dispose()),
-      ...asks.map((a) => a.done),
-      this.account.dispose(),
-    ]);
+    await Promise.all([w?.close(), accepted.then((a) => a?.close()), ...[...this.chats.values()].map((c) => c.dispose()), ...asks.map((a) => a.done)]);
     // Answers' records are written a macrotask after the answer (broker.ts): none is left behind at exit.
     this.broker.flushDeferred();
+    this.usage.close();
   }
 }

@@ -172,3 +172,31 @@ export class Watchdogs {
     this.clearGhost();
   }
 }
+
+/**
+ * One timer set for a moment (epoch ms) on a clock: the usage pause's resume at the reset time
+ * (core/usage/store.ts). Setting it again replaces the earlier moment; a moment passed fires at once.
+ */
+export class Alarm {
+  private handle: TimerHandle | null = null;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** `fn` at `atMs` (epoch ms), replacing any earlier setting. */
+  set(atMs: number, fn: () => void): void {
+    this.clear();
+    this.handle = this.clock.setTimeout(
+      () => {
+        this.handle = null;
+        fn();
+      },
+      Math.max(0, atMs - this.clock.now()),
+      { unref: true },
+    );
+  }
+
+  clear(): void {
+    if (this.handle) this.clock.clearTimeout(this.handle);
+    this.handle = null;
+  }
+}

@@ -27,8 +27,8 @@ export const ROUTED_METHODS = [
   'error',
   'mcpServer/startupStatus/updated',
   'serverRequest/resolved',
-  'account/login/completed',
-  'account/updated',
+  'account/rateLimits/updated',
+  'thread/tokenUsage/updated',
 ] as const satisfies readonly ServerNotificationMethod[];
 
 /** A method Angelia routes. */
@@ -44,6 +44,12 @@ const item = z.unknown().transform((raw, ctx) => {
   return view as ThreadItemView;
 });
 const delta = z.object({ itemId: z.string(), delta: z.string() });
+/** A number field, else null. */
+const optNum = z.number().nullable().catch(null);
+/** `RateLimitWindow` (codex 0.169.0; `resetsAt` unix seconds); an unreadable window reads as not sent. */
+const rateWindow = z.object({ usedPercent: z.number(), windowDurationMins: optNum, resetsAt: optNum }).nullable().catch(null);
+/** `TokenUsageBreakdown`: the counts Angelia shows. */
+const tokens = z.object({ totalTokens: z.number(), inputTokens: z.number(), outputTokens: z.number() });
 
 /** The params schema of each routed method (codex 0.169.0 `*Notification` types, the fields Angelia reads). */
 const PARAMS = {
@@ -63,10 +69,10 @@ const PARAMS = {
     .transform((p) => ({ willRetry: p.willRetry === true, message: p.error?.message ?? null })),
   'mcpServer/startupStatus/updated': z.object({ name: optStr, status: optStr, error: optStr }),
   'serverRequest/resolved': z.object({ requestId: z.union([z.string(), z.number()]).nullable().catch(null) }),
-  // AccountLoginCompletedNotification: `loginId` null for an API-key sign-in (core/account/login.ts).
-  'account/login/completed': z.object({ loginId: optStr, success: z.boolean(), error: optStr }),
-  // AccountUpdatedNotification: `authMode` "apikey" | "chatgpt" | … | null (signed out).
-  'account/updated': z.object({ authMode: optStr, planType: optStr }),
+  // AccountRateLimitsUpdatedNotification {rateLimits: RateLimitSnapshot}: a sparse update (null = not sent).
+  'account/rateLimits/updated': z.object({ rateLimits: z.object({ primary: rateWindow, secondary: rateWindow, rateLimitReachedType: optStr }) }),
+  // ThreadTokenUsageUpdatedNotification {threadId, turnId, tokenUsage: ThreadTokenUsage}, after each turn.
+  'thread/tokenUsage/updated': z.object({ tokenUsage: z.object({ total: tokens, last: tokens, modelContextWindow: optNum }) }),
 } satisfies Record<RoutedMethod, z.ZodType>;
 
 /** Thread and turn ids a notification carries (items.ts `idsOf`: `threadId`; `turnId`, else `turn.id`), when present. */

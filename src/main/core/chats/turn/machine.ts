@@ -14,6 +14,8 @@
  *   after turn/start's answer fails "no active turn to interrupt", so it waits for `turn/started`.
  * - `/stop`, Stop and "Deny and stop" drop the queue and say what they dropped.
  * - The turn id is reset at every turn start and taken only for the running work.
+ * - While the account's usage limit is reached (`paused`, core/usage/store.ts) no queued work starts:
+ *   messages still queue, and the pump waits until `resume` (the reset time, or rate limits below 100 %).
  */
 import { MAX_QUEUE, quote, type Notice } from '../notices';
 
@@ -50,10 +52,12 @@ export interface TurnState {
   current: Current | null;
   turnId: string | null;
   stopWhy: string | null;
+  /** The usage limit is reached: queued work waits (see the module comment). */
+  paused: boolean;
 }
 
 /** A chat with nothing queued or running. */
-export const initialTurnState: TurnState = { era: 0, seq: 0, queue: [], current: null, turnId: null, stopWhy: null };
+export const initialTurnState: TurnState = { era: 0, seq: 0, queue: [], current: null, turnId: null, stopWhy: null, paused: false };
 
 /** What happens to the machine. */
 export type TurnInput =
@@ -86,7 +90,11 @@ export type TurnInput =
   /** The chat is disposed: older work cancelled, the queue emptied. */
   | { kind: 'dispose' }
   /** Codex could not start for the running work: what waited for it is dropped (the failure names how many). */
-  | { kind: 'startFailed' };
+  | { kind: 'startFailed' }
+  /** The account's usage limit is reached until `until` (ISO 8601): queued work waits. */
+  | { kind: 'pause'; until: string }
+  /** The usage limit is lifted: queued work goes on. */
+  | { kind: 'resume' };
 
 /** What the runner does, in order. */
 export type TurnEffect =
@@ -240,7 +248,7 @@ export function step(s: TurnState, input: TurnInput): TurnStep {
       return enqueue(s, input.work, input.unbounded === true);
     case 'pump': {
       const work = s.queue[0];
-      if (s.current || work === undefined) return { state: s, effects: [] };
+      if (s.current || s.paused || work === undefined) return { state: s, effects: [] };
       const seq = s.seq + 1;
       const current: Current = { seq, work, era: s.era, phase: 'starting', interruptSent: false, graceArmed: false };
       return { state: { ...s, seq, queue: s.queue.slice(1), current }, effects: [{ kind: 'startWork', seq, work }] };
@@ -278,5 +286,15 @@ export function step(s: TurnState, input: TurnInput): TurnStep {
       return { state: { ...s, era: s.era + 1, queue: [] }, effects: [] };
     case 'startFailed':
       return { state: { ...s, queue: [] }, effects: [] };
+    case 'pause':
+      return {
+        state: { ...s, paused: true },
+        effects: [{ kind: 'changed' }, { kind: 'notice', notice: { code: 'usage-paused', until: input.until, queued: s.queue.length } }],
+      };
+    case 'resume': {
+      if (!s.paused) return { state: s, effects: [] };
+      const told: TurnEffect[] = s.queue.length ? [{ kind: 'notice', notice: { code: 'usage-resumed', queued: s.queue.length } }, { kind: 'pump' }] : [];
+      return { state: { ...s, paused: false }, effects: [{ kind: 'changed' }, ...told] };
+    }
   }
 }
