@@ -251,6 +251,54 @@ const rows: Row[] = [
     input: { kind: 'startFailed' },
     expect: { state: { era: 0, queue: [], current: cur() }, effects: [] },
   },
+  {
+    name: 'a usage limit pauses: the chat says until when and how many wait; nothing starts',
+    state: st({ queue: [msg('a'), msg('b')] }),
+    input: { kind: 'pause', until: '2030-01-01T10:00:00.000Z' },
+    expect: {
+      state: { paused: true, queue: [msg('a'), msg('b')], current: null },
+      effects: [{ kind: 'changed' }, { kind: 'notice', notice: { code: 'usage-paused', until: '2030-01-01T10:00:00.000Z', queued: 2 } }],
+    },
+  },
+  {
+    name: 'while paused the pump starts no queued work',
+    state: st({ paused: true, queue: [msg('a')] }),
+    input: { kind: 'pump' },
+    expect: { state: { paused: true, queue: [msg('a')], current: null }, effects: [] },
+  },
+  {
+    name: 'while paused a message still queues (the pump it asks for waits)',
+    state: st({ paused: true }),
+    input: { kind: 'send', text: 'later', steer: false, steerable: false },
+    expect: { state: { paused: true, queue: [msg('later')] }, effects: [{ kind: 'clearIdle' }, { kind: 'changed' }, { kind: 'pump' }], result: false },
+  },
+  {
+    name: 'work that ends while paused asks for the pump, which waits',
+    state: st({ paused: true, current: cur(), queue: [msg('b')] }),
+    input: { kind: 'workDone', seq: 1 },
+    expect: { state: { paused: true, current: null, queue: [msg('b')] }, effects: [{ kind: 'clearGrace' }, { kind: 'pump' }] },
+  },
+  {
+    name: 'resume with work queued: says so and pumps',
+    state: st({ paused: true, queue: [msg('a')] }),
+    input: { kind: 'resume' },
+    expect: {
+      state: { paused: false, queue: [msg('a')] },
+      effects: [{ kind: 'changed' }, { kind: 'notice', notice: { code: 'usage-resumed', queued: 1 } }, { kind: 'pump' }],
+    },
+  },
+  {
+    name: 'resume with nothing queued: only the view changes',
+    state: st({ paused: true }),
+    input: { kind: 'resume' },
+    expect: { state: { paused: false }, effects: [{ kind: 'changed' }] },
+  },
+  {
+    name: 'resume when not paused does nothing',
+    state: st({ queue: [msg('a')] }),
+    input: { kind: 'resume' },
+    expect: { state: { paused: false }, effects: [] },
+  },
 ];
 
 describe('turn machine', () => {
