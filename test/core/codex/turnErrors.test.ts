@@ -128,8 +128,13 @@ describe('describeTurnError messages and hints', () => {
   });
 
   it('unauthorized, network, server error and policy say what happened and keep Codex’s text', () => {
-    expect(describeTurnError(failed({ httpConnectionFailed: { httpStatusCode: 401 } }, 'unexpected status 401 Unauthorized: bad key')).message).toBe(
-      'The model provider refused Codex’s credentials (HTTP 401): unexpected status 401 Unauthorized: bad key',
+    // A 401 says Codex is not signed in and how to sign in (docs/architecture.md "Account"); a 403 is a refusal as is.
+    const unsigned = describeTurnError(failed({ httpConnectionFailed: { httpStatusCode: 401 } }, 'unexpected status 401 Unauthorized: bad key'));
+    expect(unsigned.message).toBe('Codex is not signed in, or the model provider refused its sign-in (HTTP 401): unexpected status 401 Unauthorized: bad key');
+    expect(unsigned.hint).toContain('angelia login');
+    expect(unsigned.hint).toContain('Sign in');
+    expect(describeTurnError(failed({ httpConnectionFailed: { httpStatusCode: 403 } }, 'unexpected status 403 Forbidden')).message).toBe(
+      'The model provider refused Codex’s credentials (HTTP 403): unexpected status 403 Forbidden',
     );
     expect(describeTurnError(failed({ responseStreamDisconnected: { httpStatusCode: null } }, 'stream disconnected')).message).toBe(
       'Codex could not reach the model provider: stream disconnected',

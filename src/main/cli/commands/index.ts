@@ -17,6 +17,7 @@ import { ask } from './ask';
 import { profiles } from './profiles';
 import { status } from './status';
 import { guide } from './guide';
+import { account, login, logout } from './account';
 
 export const commands: Record<string, CliCommand> = {
   version,
@@ -35,5 +36,8 @@ export const commands: Record<string, CliCommand> = {
   ask,
   profiles,
   status,
+  account,
+  login,
+  logout,
   guide,
 };

@@ -26,6 +26,9 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   ask: async () => (await import('./ask')).ask,
   profiles: async () => (await import('./profiles')).profiles,
   status: async () => (await import('./status')).status,
+  account: async () => (await import('./account')).account,
+  login: async () => (await import('./account')).login,
+  logout: async () => (await import('./account')).logout,
   guide: async () => (await import('./guide')).guide,
 };
 

@@ -26,11 +26,17 @@
  * | HTTP 400 `{detail:"The 'gpt-5.4/medium' model is not supported when using Codex with a ChatGPT account."}` (also as `error.message`, or codes `model_not_supported` / `unsupported_model` / `invalid_model`) | `"other"` | the raw body, e.g. `{"detail":"The 'gpt-5.4/medium' model is not supported …"}` | other |
  * | HTTP 400 / SSE failed `context_length_exceeded` | `"contextWindowExceeded"` | "Codex ran out of room in the model's context window. Start a new thread …" | contextWindow |
  * | HTTP 400 other bodies (`invalid_request_error`, plain text) | `"other"` | the raw body | other |
- * | HTTP 401, 403 (any body) | `{httpConnectionFailed:{httpStatusCode:401 \| 403}}` | "unexpected status 401 Unauthorized: …" | unauthorized |
+ * | HTTP 401, 403 (any body) | `{httpConnectionFailed:{httpStatusCode:401 \| 403}}` | "unexpected status 401 Unauthorized: …" | unauthorized (401: "Codex is not signed in") |
  * | HTTP 404 plain, 408, 413, 422 | `{httpConnectionFailed:{httpStatusCode:…}}` | "unexpected status 404 Not Found: …" | other |
  * | SSE failed `cyber_policy` | `"cyberPolicy"` | the provider's message | policy |
  * | SSE failed `invalid_prompt` | `"other"` | the provider's message | other |
  * | SSE failed `server_error` / `usage_limit_reached` (SSE), connection dropped before a reply or mid-stream | `"other"` | "stream disconnected before completion: …" | other |
+ *
+ * A 401 is retried by Codex itself (not by Angelia): with the default `stream_max_retries` (5) and a provider
+ * with `requires_openai_auth = true`, not signed in, one turn made 6 requests (no `Authorization` header),
+ * sent five `error` notifications `willRetry:true` ("Reconnecting... n/5", `{responseStreamDisconnected:
+ * {httpStatusCode:401}}`) and ended `{httpConnectionFailed:{httpStatusCode:401}}` after ~6 s against the
+ * scripted model; the back-off grows with each try, so a slow provider takes longer.
  *
  * With Codex's retries on (`--retries 1`), the retried attempts first send `error` notifications with
  * `willRetry:true` and `{responseStreamDisconnected:{httpStatusCode:429 | 503 | null}}`; the final
@@ -63,6 +69,10 @@ export interface TurnErrorView {
 
 /** The `/model` hint, given for the kinds where switching model helps (usageLimit, modelUnavailable, overloaded). */
 export const MODEL_HINT = 'To keep going now, switch model for this chat: send /model <name> (/model lists them). /model default goes back later.';
+
+/** How to sign Codex in, for a turn the model provider refused (HTTP 401, 403). */
+export const SIGN_IN_HINT =
+  'Sign in with `angelia login` (ChatGPT in the browser; `--device-code`, or `--api-key` with the key on standard input), or with Sign in in the window, then send the message again.';
 
 /** `codexErrorInfo` object variants that carry `{httpStatusCode: number | null}` (codex 0.169.0, generated `CodexErrorInfo.ts`). */
 const HTTP_VARIANTS = ['httpConnectionFailed', 'responseStreamConnectionFailed', 'responseStreamDisconnected', 'responseTooManyFailedAttempts'] as const;
@@ -153,11 +163,11 @@ export function describeTurnError(end: TurnEnd, ctx: { model?: string | null } =
         hint: 'Send /compact to summarise it, or /new to start a fresh session (this one stays reachable with /resume).',
       };
     case 'unauthorized':
-      return {
-        kind,
-        message: joined(`The model provider refused Codex\u2019s credentials${code}`, text),
-        hint: 'Check the Codex login (or the provider\u2019s API key) for this profile.',
-      };
+      // 401: no sign-in, or one the provider no longer takes (docs/architecture.md "Account"); 403: refused as is.
+      if (status === 403) {
+        return { kind, message: joined(`The model provider refused Codex\u2019s credentials${code}`, text), hint: SIGN_IN_HINT };
+      }
+      return { kind, message: joined(`Codex is not signed in, or the model provider refused its sign-in${code}`, text), hint: SIGN_IN_HINT };
     case 'network':
       return { kind, message: joined('Codex could not reach the model provider', text), hint: 'Check the network connection, then send the message again.' };
     case 'serverError':
