@@ -36,6 +36,7 @@ export function bindCommands(c: ChatInside, act: CommandActions): CommandContext
       queued: c.turn.queue.length,
       running: c.turn.current !== null,
       mode: c.currentMode(),
+      ...(c.deps.usage ? { usage: { chat: c.usage, home: c.deps.usage.store.get(c.deps.usage.codexHome) } } : {}),
     }),
     base: () => ({ model: c.baseModel, source: c.baseSource }),
     inForce: (row) => c.inForce(row),

@@ -4,6 +4,7 @@
  * `runCommand` (index.ts) picks the file.
  */
 import type { ChatView, Enforcement } from '../../../../shared/contract';
+import type { ChatUsage, HomeUsage } from '../../../../shared/usage';
 import type { CodexConnection } from '../../codex/connection';
 import type { ModelInfo } from '../../codex/models';
 import type { InForce } from '../inside';
@@ -19,6 +20,8 @@ export interface ChatFacts {
   queued: number;
   running: boolean;
   mode: NonNullable<ChatView['mode']>;
+  /** The chat's tokens and its Codex home's rate limits (core/usage/); absent when usage is not kept. */
+  usage?: { chat: ChatUsage | null; home: HomeUsage };
 }
 
 /** A chat as its commands see it. */

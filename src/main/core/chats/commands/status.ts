@@ -1,6 +1,10 @@
-/** `/status`: profile, session, Codex version, model and effort in force, queue and sandbox (../commands.ts `statusText`). */
+/**
+ * `/status`: profile, session, Codex version, model and effort in force, queue and sandbox (../commands.ts
+ * `statusText`), then the chat's tokens and context and the account's rate limits (usage/statusText.ts).
+ */
 import { statusText } from '../commands';
 import { modePhrase } from '../mode';
+import { usageStatusLines } from '../../usage/statusText';
 import type { CommandContext } from './context';
 
 /** The `/status` text of the chat now. */
@@ -25,7 +29,7 @@ export function statusLine(ctx: CommandContext): string {
         : null;
   const force = ctx.inForce(row);
   const mode = f.mode;
-  return statusText({
+  const text = statusText({
     profile: ctx.profile,
     session: row,
     codexVersion: f.codexVersion,
@@ -40,4 +44,5 @@ export function statusLine(ctx: CommandContext): string {
     running: f.running,
     sessions: ctx.sessions.count(ctx.chatId),
   });
+  return f.usage ? [text, ...usageStatusLines(f.usage.chat, f.usage.home)].join('\n') : text;
 }
