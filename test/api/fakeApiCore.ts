@@ -13,6 +13,7 @@ import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ChatItem, ChatView, S
 import { AppFailure } from '../../src/shared/result';
 import type { ApiCore, ApiEvent, ApiPost, ApiProfile } from '../../src/main/api/core';
 import { EXAMPLE_APPROVAL_ID } from '../../src/main/api/routes';
+import { EX_USAGE } from '../../src/main/api/resources/service';
 
 export const EX_TURN = '3f6c2b1e-8a4d-4c7e-9b2f-1d5e7a9c0b34';
 export const EX_SESSION = '019a3c5e-7b21-7d44-a1c9-3e5f7a9b1c2d';
@@ -150,6 +151,7 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
   };
   fake.core = {
     info: async () => ({ version: '0.1.0', stateDir: '/home/me/.angelia', codexVersion: '0.169.0' }),
+    usage: async () => [EX_USAGE],
     chats: async () => chats.map((c) => ({ ...c })),
     profiles: async () => profiles.map((p) => ({ ...p })),
     sessions: async (chatId) => {

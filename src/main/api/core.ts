@@ -9,6 +9,7 @@
  * each with the API turn id it belongs to (null for a turn the window started, before it is seen).
  */
 import { z } from 'zod';
+import type { HomeUsage } from '../../shared/usage';
 import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ChatItem, ChatView, PermissionMode, RequestedAccess, SessionView } from '../../shared/contract';
 
 /**
@@ -103,6 +104,8 @@ export type ApiEvent = z.infer<typeof ApiEventSchema>;
 export interface ApiCore {
   /** Angelia's version, state folder and the Codex version last seen (null before any start). */
   info(): Promise<{ version: string; stateDir: string; codexVersion: string | null }>;
+  /** The latest rate limits and pause of each Codex home in use (`usage:read`, core/usage/store.ts). */
+  usage(): Promise<HomeUsage[]>;
   /** Every chat. */
   chats(): Promise<ChatView[]>;
   /** Every profile of the ACCEPTED table (never the table on disk, which an agent may have edited). */

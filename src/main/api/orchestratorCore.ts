@@ -72,6 +72,7 @@ export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: In
 
   return {
     info: () => h['app:info']({}),
+    usage: () => h['usage:read']({}),
     chats: () => h['chats:list']({}),
     profiles: async () =>
       Object.values((await accepted()).profiles).map((p): ApiProfile => ({

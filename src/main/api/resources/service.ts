@@ -4,6 +4,15 @@
  */
 import { z } from 'zod';
 import { API_FEATURES, API_VERSION, EX_SESSION, json, ok } from '../routeKit';
+import { HomeUsage } from '../../../shared/usage';
+
+/** The example's usage of the owner's Codex home (one window reported). */
+export const EX_USAGE: HomeUsage = {
+  codexHome: '/home/me/.codex',
+  rateLimits: { primary: { usedPercent: 42, windowMinutes: 300, resetsAt: '2030-01-01T11:00:00.000Z' }, secondary: null },
+  reportedAt: '2030-01-01T10:00:00.000Z',
+  pausedUntil: null,
+};
 
 const Health = z.object({ ok, api: z.literal(API_VERSION), features: z.array(z.string()) }).strict();
 
@@ -13,6 +22,8 @@ const Status = z.object({
     chat: z.string(), profile: z.string(), state: z.string(), session: z.string().nullable(), queued: z.number().int(), pendingApprovals: z.number().int(),
   }).strict()),
   pendingApprovals: z.number().int(),
+  /** The latest rate limits and pause of each Codex home in use (src/shared/usage.ts `HomeUsage`). */
+  usage: z.array(HomeUsage),
 }).strict();
 
 /** `GET /healthz`: is Angelia answering (no token). */
@@ -36,19 +47,20 @@ export const openapiRoute = json({
 /** `GET /status`: the version, state folder, socket and every chat's state. */
 export const statusRoute = json({
   id: 'status', method: 'GET', path: '/status', access: ['owner'],
-  summary: 'Angelia\'s state', description: 'Version, state folder, socket, the Codex version last seen, and every chat\'s state.',
+  summary: 'Angelia\'s state', description: 'Version, state folder, socket, the Codex version last seen, every chat\'s state, and the latest rate limits of each Codex home in use.',
   query: null, body: null, response: Status, errors: {},
   examples: [{
     name: 'running', summary: 'one chat working', caller: 'owner', status: 200,
-    response: { api: 1, version: '0.1.0', stateDir: '/home/me/.angelia', socket: '/home/me/.angelia/api.sock', codexVersion: '0.169.0', chats: [{ chat: 'coder', profile: 'coder', state: 'working', session: EX_SESSION, queued: 0, pendingApprovals: 1 }], pendingApprovals: 1 },
+    response: { api: 1, version: '0.1.0', stateDir: '/home/me/.angelia', socket: '/home/me/.angelia/api.sock', codexVersion: '0.169.0', chats: [{ chat: 'coder', profile: 'coder', state: 'working', session: EX_SESSION, queued: 0, pendingApprovals: 1 }], pendingApprovals: 1, usage: [EX_USAGE] },
   }],
   handle: async (ctx) => {
     const { core, socketPath } = ctx.deps;
-    const [info, chats, approvals] = await Promise.all([core.info(), core.chats(), core.approvals()]);
+    const [info, chats, approvals, usage] = await Promise.all([core.info(), core.chats(), core.approvals(), core.usage()]);
     return {
       api: API_VERSION, version: info.version, stateDir: info.stateDir, socket: socketPath, codexVersion: info.codexVersion,
       chats: chats.map((c) => ({ chat: c.id, profile: c.profile, state: c.state, session: c.sessionId, queued: c.queued, pendingApprovals: c.pendingApprovals })),
       pendingApprovals: approvals.filter((a) => a.state === 'pending').length,
+      usage,
     };
   },
 });

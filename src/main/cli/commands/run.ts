@@ -4,8 +4,9 @@
  * - text mode streams the agent's text and asks approvals on the terminal (`ask` is the default on a
  *   TTY, `deny` otherwise);
  * - `--json` prints one JSON object a line: `{"type":"item","item":ChatItem}` as items complete,
- *   `{"type":"approval","id","kind","answer"}` per approval, and last `{"type":"turn-end","ok","text",
- *   "reason"?,"thread"}`;
+ *   `{"type":"approval","id","kind","answer"}` per approval, when Codex reported usage a
+ *   `{"type":"usage","tokens","rateLimits"}` line (src/shared/usage.ts `RunUsageLine`: the turn's tokens,
+ *   the account's latest rate limits), and last `{"type":"turn-end","ok","text","reason"?,"thread"}`;
  * - exit 0 when the turn completed, 1 when it failed, 2 on a usage error or an unknown profile or chat
  *   (as `angelia export`), 3 when the start was refused (reason on stderr).
  */
@@ -18,6 +19,7 @@ import type { Orchestrator } from '../../core/chats/orchestrator';
 import { startCodexClient } from '../../core/codex/start';
 import type { CliCommand } from '../command';
 import { isUnknownName } from '../exit';
+import { runUsageLine } from '../../core/usage/limits';
 
 type Policy = 'ask' | 'allow' | 'deny';
 
@@ -84,9 +86,12 @@ export const run: CliCommand = {
     const json = values.json === true;
     const out = (o: unknown): void => void process.stdout.write(JSON.stringify(o) + '\n');
     let orch: Orchestrator;
+    let codexHome: string;
     try {
       // One turn and exit: nothing to review, so the table file is not watched (no watcher to set up and close).
-      orch = (await composeCore({ env: process.env, startCodex: startCodexClient, watchTable: false })).orchestrator;
+      const core = await composeCore({ env: process.env, startCodex: startCodexClient, watchTable: false });
+      orch = core.orchestrator;
+      codexHome = core.paths.codexHome;
     } catch (e) {
       const err = toAppError(e);
       const reason = `${err.message}${err.where ? ` (${err.where})` : ''}${err.fix ? ` Fix: ${err.fix}` : ''}`;
@@ -166,6 +171,8 @@ export const run: CliCommand = {
       return 3;
     }
     const ok = end?.type === 'turnEnd' && end.status === 'completed';
+    const usage = runUsageLine(view.usage, orch.usage.get(codexHome).rateLimits);
+    if (json && usage) out(usage);
     const reason = end?.type === 'turnEnd' ? end.reason : 'the turn did not run';
     if (json) out({ type: 'turn-end', ok, text, ...(ok ? {} : { reason: reason ?? end?.type ?? 'failed' }), thread: view.threadId });
     else if (!ok) process.stderr.write(`angelia: the turn ${end?.type === 'turnEnd' ? end.status : 'failed'}${reason ? `: ${reason}` : ''}\n`);

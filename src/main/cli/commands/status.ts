@@ -1,6 +1,7 @@
 /**
  * `angelia status [--json]`: the instance's paths and, when Angelia runs, its version, the Codex version
- * last seen and every chat's state (`GET /status`, owner token). When nothing answers on the socket it
+ * last seen, every chat's state and each Codex home's latest rate limits (`usage`: src/shared/usage.ts
+ * `HomeUsage`) (`GET /status`, owner token). When nothing answers on the socket it
  * says so (`--json`: `{"running": false, "stateDir", "socket"}`) and exits 3.
  * Exit: 0 running · 1 refused · 2 usage · 3 not running.
  */
@@ -10,6 +11,8 @@ import { ApiClientError, callApi, locateApi } from '../../api/client';
 import { resolveInstance } from '../../core/instance/paths';
 import { shortId } from '../../core/chats/sessions';
 import type { CliCommand } from '../command';
+import type { HomeUsage } from '../../../shared/usage';
+import { homeUsageLine } from '../../core/usage/statusText';
 
 interface StatusAnswer {
   version: string;
@@ -18,6 +21,8 @@ interface StatusAnswer {
   codexVersion: string | null;
   pendingApprovals: number;
   chats: { chat: string; profile: string; state: string; session: string | null; queued: number; pendingApprovals: number }[];
+  /** Each Codex home's latest rate limits and pause (absent from an Angelia older than usage). */
+  usage?: HomeUsage[];
 }
 
 /** Runs `status` with `argv` on `io`; answers the exit code. */
@@ -50,6 +55,7 @@ export async function runStatus(argv: string[], io: CliIo): Promise<number> {
   }
   io.stdout(`angelia ${out.version} · codex ${out.codexVersion ?? '(not started yet)'}\nstate    ${out.stateDir}\nsocket   ${out.socket}\n`);
   io.stdout(`${out.pendingApprovals} approval(s) waiting\n`);
+  for (const u of out.usage ?? []) io.stdout(`${homeUsageLine(u)}\n`);
   for (const c of out.chats) {
     io.stdout(
       `  ${c.chat} (${c.profile}): ${c.state}${c.queued ? ` · ${c.queued} queued` : ''}${c.pendingApprovals ? ` · ${c.pendingApprovals} waiting for you` : ''}${c.session ? ` · session ${shortId(c.session)}` : ''}\n`,

@@ -5,7 +5,7 @@
  * `account/rateLimits/updated` (`RateLimitSnapshot`, `RateLimitWindow`: `resetsAt` in unix seconds) and
  * `thread/tokenUsage/updated` (`ThreadTokenUsage`, `TokenUsageBreakdown`); docs/architecture.md "Usage".
  */
-import type { ChatUsage, RateLimits, RateWindow, TokenCounts } from '../../../shared/usage';
+import type { ChatUsage, RateLimits, RateWindow, RunUsageLine, TokenCounts } from '../../../shared/usage';
 
 /** A `RateLimitWindow` as decoded (codex/events.ts): percent, minutes, reset in unix seconds. */
 export interface WireWindow {
@@ -133,4 +133,14 @@ export function warningsFor(warned: ReadonlySet<string>, limits: RateLimits): { 
     warnings.push({ window: which, usedPercent: w.usedPercent, resetsAt: w.resetsAt });
   }
   return { warnings, warned: keep };
+}
+
+/**
+ * The `usage` line `angelia run --json` prints before `turn-end` (stable, src/shared/usage.ts
+ * `RunUsageLine`): the turn's tokens and the account's latest rate limits; null when Codex reported no
+ * tokens (then no line is printed).
+ */
+export function runUsageLine(usage: ChatUsage | null | undefined, rateLimits: RateLimits | null): RunUsageLine | null {
+  const tokens = usage?.lastTurn ?? null;
+  return tokens ? { type: 'usage', tokens, rateLimits } : null;
 }

@@ -38,3 +38,9 @@ export function usageStatusLines(chat: ChatUsage | null, home: HomeUsage): strin
   if (home.pausedUntil) lines.push(`paused until ${untilText(home.pausedUntil)}: the usage limit is reached; queued messages wait`);
   return lines;
 }
+
+/** One line for `angelia status`: a Codex home's rate limits and pause ("usage /h/.codex: primary 5 h 42 % used, …"). */
+export function homeUsageLine(home: HomeUsage): string {
+  const [, limits, paused] = usageStatusLines(null, home);
+  return `usage    ${home.codexHome}: ${(limits ?? '').replace(/^rate limits: /, '')}${paused ? ` · ${paused}` : ''}`;
+}
