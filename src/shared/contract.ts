@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { PERMISSION_MODES, profileDraftShape } from './profileFields';
 import type { Result } from './result';
 import { ChatUsage, HomeUsage } from './usage';
+import { AccountView, LoginProgress, LoginRequest } from './account';
 
 export { ProfileRefs } from './profileFields';
 
@@ -487,6 +488,11 @@ export const invokeTable = {
   'table:discard': { input: empty, output: TableChangesView },
   /** The latest rate limits and pause of each Codex home in use (core/usage/store.ts). */
   'usage:read': { input: empty, output: z.array(HomeUsage) },
+  /** The Codex account of Angelia's Codex home, and sign-in / sign-out (core/account/, a short-lived app-server). */
+  'account:read': { input: empty, output: AccountView },
+  'account:login': { input: LoginRequest, output: LoginProgress },
+  'account:loginCancel': { input: z.object({ loginId: z.string().min(1).max(200) }).strict(), output: z.object({ cancelled: z.boolean() }) },
+  'account:logout': { input: empty, output: AccountView },
 } as const;
 
 /** The event table: event name → payload schema. */
@@ -503,6 +509,9 @@ export const eventTable = {
   'usage:updated': HomeUsage,
   /** A rate-limit window reached 90 % (once per window and reset): for a native notification. */
   'usage:warning': z.object({ codexHome: z.string(), window: z.enum(['primary', 'secondary']), usedPercent: z.number(), resetsAt: z.string().nullable() }),
+  /** The account changed (a sign-in, a sign-out). `account:login`: a pending sign-in completed, failed or was cancelled. */
+  'account:updated': AccountView,
+  'account:login': LoginProgress,
 } as const;
 
 export type InvokeTable = typeof invokeTable;

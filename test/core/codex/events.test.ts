@@ -161,6 +161,26 @@ describe('decodeNotification: a routed method gives its typed event', () => {
         },
       },
     ],
+    [
+      'account/login/completed',
+      { loginId: null, success: true, error: null, onboardingEntrypoint: null },
+      { method: 'account/login/completed', threadId: null, turnId: null, params: { loginId: null, success: true, error: null } },
+    ],
+    [
+      'account/login/completed',
+      { loginId: 'l-1', success: false, error: 'Login server error: Login was not completed' },
+      {
+        method: 'account/login/completed',
+        threadId: null,
+        turnId: null,
+        params: { loginId: 'l-1', success: false, error: 'Login server error: Login was not completed' },
+      },
+    ],
+    [
+      'account/updated',
+      { authMode: 'apikey', planType: null },
+      { method: 'account/updated', threadId: null, turnId: null, params: { authMode: 'apikey', planType: null } },
+    ],
   ];
   it.each(cases)('%s %j', (method, params, event) => {
     expect(decodeNotification(method, params)).toEqual({ event, problem: null });

@@ -57,6 +57,7 @@ import { attachFile } from '../profiles/attach';
 import { listModels } from '../profiles/models';
 import { ProfileService, type Attestation } from '../profiles/service';
 import { watchTable, type TableWatch } from '../profiles/watch';
+import { AccountService } from '../account/service';
 
 /** Orchestrator options. `env` is the environment children inherit from (before scrubbing). */
 export interface OrchestratorOptions {
@@ -81,6 +82,8 @@ export class Orchestrator {
   private readonly models = new ModelCatalog();
   /** The editor, the policy inspector and "the table changed" (profiles/service.ts). */
   readonly profiles: ProfileService;
+  /** The Codex account of the instance's Codex home (core/account/service.ts). */
+  readonly account: AccountService;
   /** Rate limits and the usage-limit pause per Codex home (core/usage/store.ts), fed by every chat's Codex. */
   readonly usage = new UsageStore((e) => this.hub.emit(e), realClock);
   private tableWatch: TableWatch | null = null;
@@ -121,6 +124,14 @@ export class Orchestrator {
   ) {
     this.table = table;
     this.profiles = new ProfileService({ paths: opts.paths, env: opts.env });
+    this.account = new AccountService({
+      codexHome: opts.paths.codexHome,
+      env: opts.env,
+      start: (spec) =>
+        opts.startCodex({ ...spec, track: childTracker(childrenFile(opts.paths.stateDir), { chatId: 'account', bin: spec.bin }) } as CodexStartSpec),
+      onUpdated: (view) => this.hub.emit({ event: 'account:updated', payload: view }),
+      onLogin: (progress) => this.hub.emit({ event: 'account:login', payload: progress }),
+    });
     this.audit = opts.audit ?? fileAudit(opts.paths.auditLog);
     linkPause(this.usage, opts.paths.codexHome, () => this.chats.values());
     this.sessions = new SessionStore(opts.paths.sessionsFile);
@@ -510,6 +521,10 @@ export class Orchestrator {
           await this.emitTableChanged();
           return view;
         },
+        'account:read': async () => this.account.read(),
+        'account:login': async (req) => this.account.login(req),
+        'account:loginCancel': async ({ loginId }) => this.account.cancel(loginId),
+        'account:logout': async () => this.account.logout(),
       },
       subscribe: (listener) => this.subscribe(listener),
     };
@@ -537,7 +552,13 @@ export class Orchestrator {
     this.acceptedWatch = Promise.resolve(null);
     const asks = [...this.asking];
     for (const a of asks) a.stop.abort();
-    await Promise.all([w?.close(), accepted.then((a) => a?.close()), ...[...this.chats.values()].map((c) => c.dispose()), ...asks.map((a) => a.done)]);
+    await Promise.all([
+      w?.close(),
+      accepted.then((a) => a?.close()),
+      ...[...this.chats.values()].map((c) => c.dispose()),
+      ...asks.map((a) => a.done),
+      this.account.dispose(),
+    ]);
     // Answers' records are written a macrotask after the answer (broker.ts): none is left behind at exit.
     this.broker.flushDeferred();
     this.usage.close();

@@ -27,6 +27,8 @@ export const ROUTED_METHODS = [
   'error',
   'mcpServer/startupStatus/updated',
   'serverRequest/resolved',
+  'account/login/completed',
+  'account/updated',
   'account/rateLimits/updated',
   'thread/tokenUsage/updated',
 ] as const satisfies readonly ServerNotificationMethod[];
@@ -69,6 +71,10 @@ const PARAMS = {
     .transform((p) => ({ willRetry: p.willRetry === true, message: p.error?.message ?? null })),
   'mcpServer/startupStatus/updated': z.object({ name: optStr, status: optStr, error: optStr }),
   'serverRequest/resolved': z.object({ requestId: z.union([z.string(), z.number()]).nullable().catch(null) }),
+  // AccountLoginCompletedNotification: `loginId` null for an API-key sign-in (core/account/login.ts).
+  'account/login/completed': z.object({ loginId: optStr, success: z.boolean(), error: optStr }),
+  // AccountUpdatedNotification: `authMode` "apikey" | "chatgpt" | … | null (signed out).
+  'account/updated': z.object({ authMode: optStr, planType: optStr }),
   // AccountRateLimitsUpdatedNotification {rateLimits: RateLimitSnapshot}: a sparse update (null = not sent).
   'account/rateLimits/updated': z.object({ rateLimits: z.object({ primary: rateWindow, secondary: rateWindow, rateLimitReachedType: optStr }) }),
   // ThreadTokenUsageUpdatedNotification {threadId, turnId, tokenUsage: ThreadTokenUsage}, after each turn.
