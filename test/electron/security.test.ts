@@ -138,7 +138,7 @@ describe('CSP and links', () => {
 
   it("the renderer's own meta CSP is the same policy: 'self' only, no ws: origins, no frame-ancestors (a header-only directive)", () => {
     const root = join(__dirname, '..', '..');
-    const metaOf = (html: string): string | null => /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? null;
+    const metaOf = (html: string): string | null => /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1] ?? null;
     expect(metaOf(readFileSync(join(root, 'src', 'renderer', 'index.html'), 'utf8'))).toBe(RENDERER_CSP);
     expect(RENDERER_CSP).not.toMatch(/ws:|wss:|localhost|127\.0\.0\.1|frame-ancestors|unsafe-eval/);
     expect(RENDERER_CSP).toMatch(/connect-src 'self';/);

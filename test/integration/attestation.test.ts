@@ -10,6 +10,7 @@ import type { ChatItem } from '../../src/shared/contract';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
+import { ChildLedger, childrenFile } from '../../src/main/core/codex/children';
 import { makeInstance, type TestInstance, type TestProfile } from '../fixtures/instance';
 import { writeCompiled } from '../fixtures/compiled';
 import { loadTable } from '../../src/main/core/table/load';
@@ -95,6 +96,15 @@ describe('config layers that would weaken the sandbox', () => {
     expect(r.refusal).toContain(`${join(cwd, '.codex')}/config.toml sets sandbox_mode`);
     expect(r.refusal).toContain('sets permissions.angelia');
     expect(i.model.modelRequests()).toHaveLength(0);
+  });
+
+  it('a refused start has ended its Codex process by the time the chat says refused: no record of it is left', async () => {
+    const i = await setup();
+    await prependUserConfig(i, 'sandbox_mode = "danger-full-access"\n');
+    const r = await attempt(i);
+    expect(r.state).toBe('refused');
+    // The process was recorded when it was spawned (children.ts) and is removed once it has exited.
+    expect(new ChildLedger(childrenFile(i.paths.stateDir)).list().filter((c) => c.chatId === 'coder')).toEqual([]);
   });
 
   it("refuses the same file in the profile's folder at the very first start, the user's config left untouched", async () => {

@@ -70,8 +70,12 @@ export async function startProcess(c: ChatInside): Promise<void> {
   try {
     await attestAndOpen(c, conn, plan);
   } catch (e) {
-    // Nothing may outlive a failed start.
-    if (c.conn !== conn) conn.kill();
+    // Nothing may outlive a failed start: the process is killed and waited for (its record in
+    // children.json is removed on exit), so the refusal is reported only once it is gone.
+    if (c.conn !== conn) {
+      conn.kill();
+      await conn.exited;
+    }
     if (c.state === 'starting') c.changed('error');
     throw e;
   } finally {
