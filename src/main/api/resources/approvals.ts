@@ -7,18 +7,28 @@ import { AnswerOutcome, ApprovalAnswer, RequestedAccess } from '../../../shared/
 import { ApiError } from '../errors';
 import { chatKey, EX_APPROVAL, json, ok } from '../routeKit';
 
-const PermissionBody = z.object({
-  key: chatKey.optional().describe('when given, the approval must belong to this chat'),
-  id: z.string().min(5).max(100).describe('the approval id, or a unique prefix of at least 5 characters'),
-  allow: z.boolean().optional().describe('true: the first Allow offered; false: Deny (or Deny and stop when only that is offered)'),
-  answer: ApprovalAnswer.optional().describe('an exact answer among those offered, instead of allow'),
-  grant: RequestedAccess.optional().describe('permissions requests: the part of what was asked that is granted'),
-  reason: z.string().min(1).max(4000).optional().describe('Deny only: sent to the agent after the decline'),
-}).strict();
+const PermissionBody = z
+  .object({
+    key: chatKey.optional().describe('when given, the approval must belong to this chat'),
+    id: z.string().min(5).max(100).describe('the approval id, or a unique prefix of at least 5 characters'),
+    allow: z.boolean().optional().describe('true: the first Allow offered; false: Deny (or Deny and stop when only that is offered)'),
+    answer: ApprovalAnswer.optional().describe('an exact answer among those offered, instead of allow'),
+    grant: RequestedAccess.optional().describe('permissions requests: the part of what was asked that is granted'),
+    reason: z.string().min(1).max(4000).optional().describe('Deny only: sent to the agent after the decline'),
+  })
+  .strict();
 
-const PermissionRow = z.object({
-  key: z.string(), at: z.string(), id: z.string(), tool: z.string(), preview: z.string(), detail: z.string().nullable(), answers: z.array(z.string()),
-}).strict();
+const PermissionRow = z
+  .object({
+    key: z.string(),
+    at: z.string(),
+    id: z.string(),
+    tool: z.string(),
+    preview: z.string(),
+    detail: z.string().nullable(),
+    answers: z.array(z.string()),
+  })
+  .strict();
 
 const Permissions = z.object({ permissions: z.array(PermissionRow) }).strict();
 
@@ -26,29 +36,81 @@ const PermissionAnswered = z.object({ ok, answer: ApprovalAnswer, by: z.string()
 
 /** `GET /permissions`: every pending approval. */
 export const permissionsRoute = json({
-  id: 'permissions', method: 'GET', path: '/permissions', access: ['owner'],
-  summary: 'Approvals waiting for an answer', description: 'Every pending approval of every chat, oldest first.',
-  query: null, body: null, response: Permissions, errors: {},
-  examples: [{
-    name: 'one', summary: 'one command waits', caller: 'owner', status: 200,
-    response: { permissions: [{ key: 'coder', at: '2025-06-01T09:31:00.000Z', id: EX_APPROVAL, tool: 'command', preview: 'Run npm publish', detail: 'npm publish', answers: ['allow', 'deny', 'cancel'] }] },
-  }],
+  id: 'permissions',
+  method: 'GET',
+  path: '/permissions',
+  access: ['owner'],
+  summary: 'Approvals waiting for an answer',
+  description: 'Every pending approval of every chat, oldest first.',
+  query: null,
+  body: null,
+  response: Permissions,
+  errors: {},
+  examples: [
+    {
+      name: 'one',
+      summary: 'one command waits',
+      caller: 'owner',
+      status: 200,
+      response: {
+        permissions: [
+          {
+            key: 'coder',
+            at: '2025-06-01T09:31:00.000Z',
+            id: EX_APPROVAL,
+            tool: 'command',
+            preview: 'Run npm publish',
+            detail: 'npm publish',
+            answers: ['allow', 'deny', 'cancel'],
+          },
+        ],
+      },
+    },
+  ],
   handle: async (ctx) => ({
-    permissions: (await ctx.deps.core.approvals()).filter((a) => a.state === 'pending').map((a) => ({
-      key: a.chatId, at: a.createdAt, id: a.id, tool: a.kind, preview: a.title, detail: a.command ?? a.reason, answers: [...a.answers],
-    })),
+    permissions: (await ctx.deps.core.approvals())
+      .filter((a) => a.state === 'pending')
+      .map((a) => ({
+        key: a.chatId,
+        at: a.createdAt,
+        id: a.id,
+        tool: a.kind,
+        preview: a.title,
+        detail: a.command ?? a.reason,
+        answers: [...a.answers],
+      })),
   }),
 });
 
 /** `POST /permission`: an answer through the one approval broker (`by: api`). */
 export const permissionRoute = json({
-  id: 'permission', method: 'POST', path: '/permission', access: ['owner'],
+  id: 'permission',
+  method: 'POST',
+  path: '/permission',
+  access: ['owner'],
   summary: 'Answer an approval',
   description: 'Answers through the one approval broker (`by: api`): the first answer wins, wherever it is given. 409 when nothing waits under that id.',
-  query: null, body: PermissionBody, response: PermissionAnswered, errors: { 409: 'nothing waits under that id (unknown, or already answered)' },
+  query: null,
+  body: PermissionBody,
+  response: PermissionAnswered,
+  errors: { 409: 'nothing waits under that id (unknown, or already answered)' },
   examples: [
-    { name: 'allow', summary: 'the owner allows', caller: 'owner', body: { key: 'coder', id: EX_APPROVAL, allow: true }, status: 200, response: { ok: true, answer: 'allow', by: 'api' } },
-    { name: 'late', summary: 'already answered in the window', caller: 'owner', body: { id: EX_APPROVAL.slice(0, 8), allow: false }, status: 409, response: { error: 'already answered (allow, by window)', code: 'not-waiting' } },
+    {
+      name: 'allow',
+      summary: 'the owner allows',
+      caller: 'owner',
+      body: { key: 'coder', id: EX_APPROVAL, allow: true },
+      status: 200,
+      response: { ok: true, answer: 'allow', by: 'api' },
+    },
+    {
+      name: 'late',
+      summary: 'already answered in the window',
+      caller: 'owner',
+      body: { id: EX_APPROVAL.slice(0, 8), allow: false },
+      status: 409,
+      response: { error: 'already answered (allow, by window)', code: 'not-waiting' },
+    },
   ],
   handle: async (ctx) => {
     const { key, id, allow, answer, grant, reason } = ctx.body;
@@ -59,13 +121,17 @@ export const permissionRoute = json({
     const view = hits.length === 1 ? hits[0] : undefined;
     if (!view || (key !== undefined && view.chatId !== key)) throw new ApiError(409, 'not-waiting', 'nothing waits for an answer under that id');
     const offered = view.answers;
-    const chosen = answer ?? (allow
-      ? (['allow', 'allowForSession'] as const).find((a) => offered.includes(a))
-      : (['deny', 'cancel'] as const).find((a) => offered.includes(a)));
+    const chosen =
+      answer ??
+      (allow ? (['allow', 'allowForSession'] as const).find((a) => offered.includes(a)) : (['deny', 'cancel'] as const).find((a) => offered.includes(a)));
     if (!chosen) throw new ApiError(400, 'bad-answer', `that answer is not offered; offered: ${offered.join(', ')}`);
     const out = AnswerOutcome.parse(await ctx.deps.core.answer(view.id, chosen, { grant, reason }));
     if (out.outcome !== 'answered') {
-      throw new ApiError(409, 'not-waiting', out.outcome === 'already-answered' ? `already answered (${out.answer ?? '?'}, by ${out.by ?? '?'})` : 'nothing waits for an answer under that id');
+      throw new ApiError(
+        409,
+        'not-waiting',
+        out.outcome === 'already-answered' ? `already answered (${out.answer ?? '?'}, by ${out.by ?? '?'})` : 'nothing waits for an answer under that id',
+      );
     }
     return { ok: true as const, answer: chosen, by: out.by ?? 'api' };
   },
