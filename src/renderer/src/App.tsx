@@ -1,11 +1,14 @@
 /**
  * The window: the chat list (and the profiles) beside the open chat when wide; one at a time when
- * narrow (a menu-bar popover). The profile editor, a policy inspector or the table review take the
- * chat's place while open. Banners say when the link to Angelia is down, a load failed, or the table
+ * narrow (a menu-bar popover). The profile editor, a policy inspector, the table review or the sign-in
+ * screen take the chat's place while open; the header carries the usage meter and the account. Banners say when the link to Angelia is down, a load failed, or the table
  * on disk changed.
  */
 import type { ReactElement } from 'react';
 import { SessionContext, type Session } from './api/session';
+import { HeaderAccount } from './features/account/HeaderAccount';
+import { SignIn } from './features/account/SignIn';
+import { SignInBanner } from './features/account/SignInBanner';
 import { ChatList } from './features/chats/ChatList';
 import { NewChat } from './features/chats/NewChat';
 import { ProfileList } from './features/chats/ProfileList';
@@ -51,6 +54,7 @@ function Main({ selected }: { selected: string | null }): ReactElement {
   if (panel.kind === 'editor') return <ProfileEditor />;
   if (panel.kind === 'policy') return <PolicyInspector key={panel.profile} profile={panel.profile} />;
   if (panel.kind === 'table') return <TableReview />;
+  if (panel.kind === 'account') return <SignIn />;
   return selected ? <ChatPane chatId={selected} /> : <div className="pane empty">Pick a chat.</div>;
 }
 
@@ -69,6 +73,7 @@ function Layout(): ReactElement {
             </span>
           )}
           <span className="spacer" />
+          <HeaderAccount />
           <NewChat />
         </header>
         <ChatList />
@@ -95,6 +100,7 @@ export function App({ session }: { session: Session | null }): ReactElement {
       <div className="root">
         <Banner />
         <TableBanner />
+        <SignInBanner />
         <Layout />
       </div>
     </SessionContext.Provider>

@@ -6,9 +6,10 @@ declare global {
     /**
      * The preload bridge. `pickFolder` is the seam for Electron's native folder dialog (absolute path,
      * or null when cancelled); a preload that does not offer it, and the browser build, leave the
-     * editor with typed folder fields only.
+     * editor with typed folder fields only. `openExternal` opens an http(s) URL in the system browser
+     * (Electron's `shell.openExternal`: the ChatGPT sign-in page); true when it was handed over.
      */
-    angelia?: RendererApi & { pickFolder?: () => Promise<string | null> };
+    angelia?: RendererApi & { pickFolder?: () => Promise<string | null>; openExternal?: (url: string) => Promise<boolean> };
   }
 }
 

@@ -14,6 +14,7 @@ import { hashWithoutRoute, routeFromHash, type Route } from './store/panel';
 import { update } from './store/store';
 import './styles.css';
 import './panels.css';
+import './usage.css';
 
 // Read before the client takes the token out of the fragment (which drops the rest of it too).
 const initialRoute = routeFromHash(window.location.hash);
@@ -25,6 +26,7 @@ const session = api ? startSession(api, (where, e) => update((s) => applyProblem
 /** Opens what `route` names, then takes the route out of the fragment (keeping anything else there). */
 function follow(s: Session, route: Route): void {
   if (route && 'chat' in route) s.select(route.chat);
+  else if (route?.review === 'account') s.openSignIn();
   else if (route) s.reviewTable();
   const rest = hashWithoutRoute(window.location.hash);
   if (route && window.location.hash !== rest) {

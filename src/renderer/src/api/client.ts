@@ -17,11 +17,13 @@ export function tokenFromHash(hash: string): string | null {
   return token && token.length > 0 ? token : null;
 }
 
-/** Wraps the preload bridge: IPC is always up while the window exists. Its folder picker, if any, is kept. */
-export function bridgeApi(bridge: RendererApi & { pickFolder?: () => Promise<string | null> }): LinkedApi {
+/** Wraps the preload bridge: IPC is always up while the window exists. Its folder picker and browser opener, if any, are kept. */
+export function bridgeApi(bridge: RendererApi & { pickFolder?: () => Promise<string | null>; openExternal?: (url: string) => Promise<boolean> }): LinkedApi {
   const pickFolder = bridge.pickFolder;
+  const openExternal = bridge.openExternal;
   return {
     ...(pickFolder ? { pickFolder: () => pickFolder() } : {}),
+    ...(openExternal ? { openExternal: (url: string) => openExternal(url) } : {}),
     invoke: (channel, input) => bridge.invoke(channel, input),
     onEvent: (listener) => bridge.onEvent(listener),
     onStatus: (listener) => {

@@ -1,8 +1,8 @@
 /**
  * The one place the host meets the store: a single event subscription feeding `applyEvent` (and the
  * reloads some events ask for: the profiles after `profiles:changed`, the table diff after
- * `table:changed`), the loads made on every (re)connect (profiles, chats, approvals, the table, and the
- * open chat's transcript), and the actions the UI calls. Components get these actions through
+ * `table:changed`), the loads made on every (re)connect (profiles, chats, approvals, the table, the
+ * Codex account and usage, and the open chat's transcript), and the actions the UI calls. Components get these actions through
  * `SessionContext`.
  */
 import { createContext, useContext } from 'react';
@@ -11,12 +11,13 @@ import type { AppError, Result } from '../../../shared/result';
 import { applyAnswer, applyConnection, applyCreated, applyEvent, applyItems, applySelect, applySessions, applySnapshot } from '../store/app';
 import { mergeDeltas } from '../store/items';
 import { update, useAppStore } from '../store/store';
+import { accountActions, type AccountActions } from './accountActions';
 import { attachFiles } from './attach';
 import { profileActions, type ProfileActions } from './profileActions';
 import type { LinkedApi } from './wsApi';
 
 /** What the UI can do. Every action reports failures as values. */
-export interface Session extends ProfileActions {
+export interface Session extends ProfileActions, AccountActions {
   select(chatId: string | null): void;
   /**
    * Sends a message or a command (`/status`…). With `steer`, the text goes into the running turn
@@ -51,6 +52,7 @@ export type ErrorSink = (where: string, error: AppError) => void;
 export function startSession(api: LinkedApi, onError: ErrorSink = () => undefined): Session {
   let generation = 0;
   const more = profileActions(api);
+  const account = accountActions(api, (go) => more.leaveEditor(go));
 
   // Streamed deltas arrive faster than the screen refreshes (Codex sends one per token): they are held
   // and applied together once per frame, merged per item, so a burst costs one render instead of one
@@ -99,6 +101,7 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
       }),
     );
     void more.loadTable();
+    void account.loadAccount();
     const open = useAppStore.getState().selection.chatId;
     if (open) await loadItems(open);
   };
@@ -130,6 +133,7 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
 
   return {
     ...more,
+    ...account,
     select(chatId) {
       // Opening a chat closes the panel over it: an editor with unsaved edits asks first.
       more.leaveEditor(() => {

@@ -42,6 +42,11 @@ export interface LinkedApi extends RendererApi {
    * host's browser build lacks it, so folder fields are typed there.
    */
   pickFolder?: () => Promise<string | null>;
+  /**
+   * Opens an http(s) URL in the system browser (Electron only: `shell.openExternal`; true when handed
+   * over). The headless host's browser build lacks it: the sign-in screen shows the link to click.
+   */
+  openExternal?: (url: string) => Promise<boolean>;
   /** Sends a dropped file over HTTP (headless host: `POST /attach`); absent: `chats:attach` carries it. */
   upload?: Uploader;
 }

@@ -13,6 +13,10 @@ import { initialEditor, type EditorSlice } from './editor';
 import { initialPanel, showPanel, type Panel } from './panel';
 import { initialPolicy, type PolicySlice } from './policy';
 import { initialTable, tableChanged, type TableSlice } from './table';
+import { accountSeen, initialAccount, loginProgressed, type AccountSlice } from './account';
+import { initialUsage, usageLoaded, usageUpdated, type UsageSlice } from './usage';
+import type { AccountView } from '../../../shared/account';
+import type { HomeUsage } from '../../../shared/usage';
 
 /** The link to the host: connecting, open, lost (reconnecting), or impossible (no token in the URL). */
 export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'no-token';
@@ -31,6 +35,10 @@ export interface AppState {
   policy: PolicySlice;
   table: TableSlice;
   composer: ComposerSlice;
+  /** Who Codex is signed in as, and a sign-in in flight (the sign-in screen). */
+  account: AccountSlice;
+  /** Each Codex home's rate limits and pause (the header's meter). */
+  usage: UsageSlice;
   /** The last failure the window could not show elsewhere (a load that failed), or null. */
   problem: string | null;
 }
@@ -48,6 +56,8 @@ export const initialState: AppState = {
   policy: initialPolicy,
   table: initialTable,
   composer: initialComposer,
+  account: initialAccount,
+  usage: initialUsage,
   problem: null,
 };
 
@@ -69,6 +79,12 @@ export function applyEvent(state: AppState, e: AppEvent): AppState {
       return withSlice(state, 'approvals', upsertApproval(state.approvals, e.payload));
     case 'table:changed':
       return withSlice(state, 'table', tableChanged(state.table, e.payload));
+    case 'account:updated':
+      return withSlice(state, 'account', accountSeen(state.account, e.payload));
+    case 'account:login':
+      return withSlice(state, 'account', loginProgressed(state.account, e.payload));
+    case 'usage:updated':
+      return withSlice(state, 'usage', usageUpdated(state.usage, e.payload));
     default:
       return state;
   }
@@ -132,4 +148,14 @@ export function applyConnection(state: AppState, status: ConnectionStatus): AppS
 /** Records (or, with null, clears) the failure shown at the top of the window. */
 export function applyProblem(state: AppState, problem: string | null): AppState {
   return state.problem === problem ? state : { ...state, problem };
+}
+
+/** `account:read` answered (a first run that needs a sign-in then shows the sign-in banner: SignInBanner.tsx). */
+export function applyAccount(state: AppState, view: AccountView): AppState {
+  return withSlice(state, 'account', accountSeen(state.account, view));
+}
+
+/** `usage:read` answered: every Codex home's rate limits and pause. */
+export function applyUsage(state: AppState, homes: HomeUsage[]): AppState {
+  return withSlice(state, 'usage', usageLoaded(state.usage, homes));
 }

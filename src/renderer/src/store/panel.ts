@@ -1,11 +1,11 @@
 /**
  * Panel slice: what the main area shows instead of the open chat — the profile editor, a profile's
- * policy inspector, or the review of a changed table. `none` shows the chat. Pure transitions, and the
+ * policy inspector, the review of a changed table, or the Codex account (sign-in). `none` shows the chat. Pure transitions, and the
  * route a window is opened on (its URL fragment: a chat or the table review).
  */
 
 /** The panel in the main area; `none` = the open chat (or the list when narrow). */
-export type Panel = { kind: 'none' } | { kind: 'editor' } | { kind: 'policy'; profile: string } | { kind: 'table' };
+export type Panel = { kind: 'none' } | { kind: 'editor' } | { kind: 'policy'; profile: string } | { kind: 'table' } | { kind: 'account' };
 
 /** Nothing open over the chat. */
 export const initialPanel: Panel = { kind: 'none' };
@@ -19,10 +19,11 @@ export function showPanel(state: Panel, next: Panel): Panel {
 
 /**
  * What the window was asked to open through its URL fragment: a chat (`#chat=<id>`, from a notification
- * click or the tray) or the table review (`#review=table`, the table changed on disk). Electron puts it
+ * click or the tray), the table review (`#review=table`, the table changed on disk) or the sign-in
+ * screen (`#review=account`, the tray's "Sign in to Codex…"). Electron puts it
  * there (src/main/electron/renderer.ts `rendererUrlFor`); null when the fragment asks for nothing.
  */
-export type Route = { chat: string } | { review: 'table' } | null;
+export type Route = { chat: string } | { review: 'table' | 'account' } | null;
 
 const ROUTE_KEYS = ['chat', 'review'] as const;
 
@@ -39,7 +40,8 @@ export function routeFromHash(hash: string): Route {
   const params = fragmentParams(hash);
   const chat = params.get('chat');
   if (chat) return { chat };
-  if (params.get('review') === 'table') return { review: 'table' };
+  const review = params.get('review');
+  if (review === 'table' || review === 'account') return { review };
   return null;
 }
 

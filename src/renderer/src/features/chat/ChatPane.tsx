@@ -1,6 +1,6 @@
 /**
- * The open chat: a header (the chat's name, state, enforcement, queue, what it is doing now, Sessions
- * and Stop), a line with the session label, folder, mode, the model/effort in force and links to the
+ * The open chat: a header (the chat's name, state, enforcement, queue, what it is doing now, "paused
+ * until …" at a usage limit, Sessions and Stop), a line with the session label, folder, mode, the model/effort in force and links to the
  * profile's editor and policy, the refusal when the agent was refused, the transcript (virtualized,
  * kept at the end while the reader is there) and the composer. Files dropped anywhere on the chat are
  * attached (`chats:attach`).
@@ -11,6 +11,7 @@ import { useSession } from '../../api/session';
 import { chatName } from '../../store/chats';
 import { useAppStore } from '../../store/store';
 import { ActivityBadge, EnforcementBadge, StateBadge } from '../../ui/Badges';
+import { PausedLine } from '../usage/Meters';
 import { Composer } from './Composer';
 import { canStop, modelParts } from './describe';
 import { SessionsPanel } from './SessionsPanel';
@@ -222,6 +223,7 @@ export function ChatPane({ chatId }: { chatId: string }): ReactElement {
             </span>
           )}
           <ActivityBadge activity={chat.activity} />
+          <PausedLine pausedUntil={chat.pausedUntil} where="chat" />
         </div>
         <button type="button" className="btn small" data-testid="sessions-button" aria-expanded={showSessions} onClick={() => setShowSessions((v) => !v)}>
           Sessions

@@ -5,7 +5,8 @@
  * space after an attached file's path); an all-blank text is not sent. Typing
  * "/" shows the chat commands, and a "/" text that names none says to start it with "//". Disabled, with the reason, when the chat's agent was
  * refused or the link to Angelia is down. The text is kept per chat in the store; files dropped on the
- * chat show one line each above it ("Attached → .inbox/x.txt") and their paths go into the text.
+ * chat show one line each above it ("Attached → .inbox/x.txt") and their paths go into the text. Above
+ * the row, the chat's context meter (tokens, how full; from 90 % a button that sends /compact).
  */
 import { useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import type { ChatView } from '../../../../shared/contract';
@@ -13,6 +14,7 @@ import { useSession } from '../../api/session';
 import { withSlice } from '../../store/app';
 import { clearAttached, setText as setComposerText, type AttachLine } from '../../store/composer';
 import { update, useAppStore } from '../../store/store';
+import { ContextMeterView } from '../usage/Meters';
 import { CommandHintList } from './CommandHintList';
 import { COMMAND_HINTS, commandHints, completeCommand, slashTip, type CommandHint } from './commands';
 import { turnRunning } from './describe';
@@ -170,6 +172,7 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
           {tip}
         </div>
       )}
+      <ContextMeterView usage={chat.usage} canCompact={blocked === null} onCompact={() => void session.send(chat.id, '/compact')} />
       <div className="composer-row">
         <textarea
           ref={input}

@@ -2,7 +2,7 @@
  * One transcript entry, by type: user message (marked when it was steered into a running turn or typed
  * with a Deny), agent message (markdown, streaming), reasoning (collapsed), command, file change,
  * approval card, notice (a command's multi-line answer preformatted), error (red, with its kind and a
- * Restart when Codex can be started again) and turn end.
+ * Restart when Codex can be started again, a "Sign in…" when Codex is not signed in) and turn end.
  */
 import { memo, useState, type ReactElement } from 'react';
 import Markdown, { type Components } from 'react-markdown';
@@ -10,7 +10,7 @@ import type { ChatItem } from '../../../../shared/contract';
 import { useSession } from '../../api/session';
 import { ApprovalCard } from '../approvals/ApprovalCard';
 import { CommandItem, FileChangeItem } from './CommandItem';
-import { errorKindLabel, viaCaption } from './describe';
+import { errorKindLabel, offersSignIn, viaCaption } from './describe';
 
 const markdownComponents: Components = {
   a: ({ href, children }) => (
@@ -163,6 +163,11 @@ function ErrorItem({ item, chatId, canRestart }: { item: Extract<ChatItem, { typ
         {item.action === 'restart' && canRestart && (
           <button type="button" className="btn small restart" data-testid="restart-button" disabled={busy} onClick={() => void restart()}>
             {busy ? 'Restarting…' : 'Restart'}
+          </button>
+        )}
+        {offersSignIn(item) && (
+          <button type="button" className="btn small sign-in-offer" data-testid="sign-in-offer" onClick={() => session.openSignIn()}>
+            Sign in…
           </button>
         )}
       </div>

@@ -63,6 +63,14 @@ export function errorKindLabel(kind: string): string {
   return ERROR_KIND_LABEL[kind] ?? kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
+/**
+ * True when an error item says Codex is not signed in (Codex's `unauthorized`, or a message saying "not
+ * signed in"): the item then offers the sign-in screen.
+ */
+export function offersSignIn(item: { kind?: string | undefined; message: string }): boolean {
+  return item.kind === 'unauthorized' || item.kind === 'notSignedIn' || /not signed in/i.test(item.message);
+}
+
 /** The caption under a user message that did not start a turn of its own; null for an ordinary one. */
 export function viaCaption(via: Extract<ChatItem, { type: 'user' }>['via']): string | null {
   if (via === 'steer') return 'steered into the running turn';

@@ -1,13 +1,14 @@
 /**
  * The chat list: one row per chat with its name (the profile, and "· #n" for a profile's second and
  * later chats), the active session's label, state, enforcement, what it is doing now, last line and
- * pending approvals. The last line is Markdown; the row shows its plain text (preview.ts).
+ * pending approvals, and "paused until 14:05" while a usage limit holds its queue. The last line is Markdown; the row shows its plain text (preview.ts).
  */
 import { useMemo, type ReactElement } from 'react';
 import { useSession } from '../../api/session';
 import { chatName } from '../../store/chats';
 import { useAppStore } from '../../store/store';
 import { ActivityBadge, EnforcementBadge, StateBadge } from '../../ui/Badges';
+import { PausedLine } from '../usage/Meters';
 import { plainPreview } from './preview';
 
 function Row({ chatId, selected }: { chatId: string; selected: boolean }): ReactElement | null {
@@ -46,6 +47,7 @@ function Row({ chatId, selected }: { chatId: string; selected: boolean }): React
       <div className="row-bottom">
         <EnforcementBadge enforcement={chat.enforcement} sandboxed={profile?.sandboxed} state={chat.state} mode={chat.mode} />
         <ActivityBadge activity={chat.activity} />
+        <PausedLine pausedUntil={chat.pausedUntil} where="row" />
         <span className="row-last" data-testid="row-last" title={chat.state === 'refused' ? undefined : last || undefined}>
           {chat.state === 'refused' ? (chat.refusal ?? 'refused') : last || 'No messages yet'}
         </span>
