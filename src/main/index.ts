@@ -76,6 +76,7 @@ async function main(): Promise<void> {
       quit: () => app.quit(),
       ...(process.platform === 'darwin' ? { activate: () => app.focus({ steal: true }) } : {}),
       showOpenDialog: (parent, options) => (parent ? dialog.showOpenDialog(parent, options) : dialog.showOpenDialog(options)),
+      openExternal: (url) => shell.openExternal(url),
     },
   });
 }

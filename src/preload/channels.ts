@@ -9,3 +9,5 @@ export const INVOKE_CHANNEL = 'angelia:invoke';
 export const EVENT_CHANNEL = 'angelia:event';
 /** Renderer → main: `invoke(PICK_FOLDER_CHANNEL)` opens the native folder dialog, answered with a `Result<string | null>`. */
 export const PICK_FOLDER_CHANNEL = 'angelia:pickFolder';
+/** Renderer → main: `invoke(OPEN_EXTERNAL_CHANNEL, url)` opens an http(s) URL in the system browser, answered with a `Result<boolean>`. */
+export const OPEN_EXTERNAL_CHANNEL = 'angelia:openExternal';

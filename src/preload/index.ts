@@ -1,14 +1,14 @@
 /**
  * Preload: exposes the contract generically as `window.angelia` (a RendererApi) plus the native folder
- * picker, nothing else — no `ipcRenderer`, no Node. Main checks every invoke's sender and parses its
+ * picker and the system browser opener (the ChatGPT sign-in page), nothing else — no `ipcRenderer`, no Node. Main checks every invoke's sender and parses its
  * input (ipc.ts).
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { AppEvent, RendererApi } from '../shared/contract';
 import type { Result } from '../shared/result';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, PICK_FOLDER_CHANNEL } from './channels';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_EXTERNAL_CHANNEL, PICK_FOLDER_CHANNEL } from './channels';
 
-const api: RendererApi = {
+const api: RendererApi & { openExternal(url: string): Promise<boolean> } = {
   invoke: (channel, input) => ipcRenderer.invoke(INVOKE_CHANNEL, channel, input),
   onEvent: (listener) => {
     const wrapped = (_e: IpcRendererEvent, ev: AppEvent): void => listener(ev);
@@ -23,6 +23,11 @@ const api: RendererApi = {
     if (r.ok) return r.value;
     console.error(`The folder dialog failed: ${r.error.message}`);
     return null;
+  },
+  // False when main refused (not an http(s) URL) or the browser did not open; the screen still shows the link.
+  openExternal: async (url) => {
+    const r = (await ipcRenderer.invoke(OPEN_EXTERNAL_CHANNEL, url)) as Result<boolean>;
+    return r.ok && r.value;
   },
 };
 

@@ -37,6 +37,7 @@ function handlers(over: Partial<TrayActionHandlers> = {}): TrayActionHandlers & 
     openWindow: () => log.push('open'),
     openChat: (id) => log.push(`chat:${id}`),
     reviewTable: () => log.push('review'),
+    signIn: () => log.push('sign-in'),
     toggleLogin: () => log.push('login'),
     quit: () => log.push('quit'),
     notice: (t) => log.push(`notice:${t}`),

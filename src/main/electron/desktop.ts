@@ -1,12 +1,15 @@
 /**
- * The desktop app around a running core: IPC for our windows (and their native folder picker), the tray (menu, badge, Allow / Deny with
- * source `tray`), native notifications (source `notification`), the windows, "Start at login". Every
+ * The desktop app around a running core: IPC for our windows (and their native folder picker and browser opener), the tray (menu, badge, Allow / Deny with
+ * source `tray`, rate limits, "Sign in to Codex…"), native notifications (source `notification`; the 90 % usage warning), the windows, "Start at login". Every
  * Electron object arrives as a parameter (src/main/index.ts passes the real ones), so the whole wiring
  * runs in tests with fakes.
  */
+import { z } from 'zod';
+import { AccountView } from '../../shared/account';
 import type { AppEvent, ApprovalView, ChatView, CoreApi, ProfileView } from '../../shared/contract';
+import { HomeUsage } from '../../shared/usage';
 import { answerFrom, type ApprovalAnswerer } from './answers';
-import { bindContract, bindFolderPicker, type FolderDialogOptions, type IpcMainLike, type OpenDialogResult } from './ipc';
+import { bindContract, bindFolderPicker, bindOpenExternal, type FolderDialogOptions, type IpcMainLike, type OpenDialogResult } from './ipc';
 import type { LoginItem } from './lifecycle';
 import { NotificationRouter, type NotificationFactory } from './notifications';
 import { isRendererUrl, type RendererLocation } from './renderer';
@@ -54,6 +57,8 @@ export interface DesktopElectron<W extends BrowserWindowLike, M, I> {
    * focus, and a sheet on it would go with it).
    */
   showOpenDialog(parent: W | null, options: FolderDialogOptions): Promise<OpenDialogResult>;
+  /** `shell.openExternal(url)`: the sign-in screen's ChatGPT page in the system browser (ipc.ts `bindOpenExternal`). */
+  openExternal?(url: string): Promise<void>;
 }
 
 /** What `startDesktop` needs besides the Electron objects. */
@@ -111,9 +116,12 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
     (senderId, options) => electron.showOpenDialog(windows.mainOf(senderId), options),
     opts.report,
   );
+  const openExternal = electron.openExternal?.bind(electron);
+  const unbindOpener = openExternal ? bindOpenExternal(electron.ipcMain, trust, openExternal, opts.report) : () => undefined;
   const unbindIpc = (): void => {
     unbindContract();
     unbindPicker();
+    unbindOpener();
   };
 
   const notifications = new NotificationRouter({
@@ -152,6 +160,7 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
         openWindow: () => windows.openMain(),
         openChat: (chatId) => windows.openMain({ chat: chatId }),
         reviewTable: () => windows.openMain({ review: 'table' }),
+        signIn: () => windows.openMain({ review: 'account' }),
         toggleLogin: () => {
           try {
             opts.loginItem.set(!readLogin());
@@ -177,6 +186,19 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
     profiles: () => core.profileViews(),
   });
   core.tableChanges().then((t) => trayController.setTable({ differs: t.differs, changes: t.changes.length }), opts.report);
+  // The usage and the account as they are now; events keep them current. An answer of another shape is ignored.
+  const handlers = core.api().handlers;
+  handlers['usage:read']({}).then((u) => {
+    const parsed = z.array(HomeUsage).safeParse(u);
+    if (parsed.success) trayController.setUsage(parsed.data);
+  }, opts.report);
+  handlers['account:read']({}).then((a) => {
+    const parsed = AccountView.safeParse(a);
+    if (parsed.success) trayController.setAccount(parsed.data);
+  }, opts.report);
+  // "resets in …" in the menu stays true without an event.
+  const ticker = setInterval(() => trayController.tick(), 60_000);
+  ticker.unref?.();
 
   if (!opts.hidden) windows.openMain();
   return {
@@ -184,6 +206,7 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
     tray: trayController,
     notifications,
     stop: () => {
+      clearInterval(ticker);
       unbindIpc();
       unsubscribeNotifications();
       trayController.stop();

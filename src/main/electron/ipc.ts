@@ -6,17 +6,19 @@
  * Every invoke's SENDER is checked before anything runs: it must be one of our windows' webContents,
  * from its top frame, whose URL is our renderer's (renderer.ts: the built index.html, or the dev server
  * in development). Anything else gets a `Result` error `untrusted-sender` and the core never sees it.
- * Events go only to our windows, and only while they show our renderer. The native folder picker has a
- * channel of its own (`bindFolderPicker`), with the same sender check.
+ * Events go only to our windows, and only while they show our renderer. The native folder picker and
+ * the system browser opener have channels of their own (`bindFolderPicker`, `bindOpenExternal`), with
+ * the same sender check.
  */
 import { isAbsolute } from 'node:path';
 import type { CoreApi } from '../../shared/contract';
 import { err, ok, type Result } from '../../shared/result';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, PICK_FOLDER_CHANNEL } from '../../preload/channels';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_EXTERNAL_CHANNEL, PICK_FOLDER_CHANNEL } from '../../preload/channels';
 import { dispatch } from '../dispatch';
+import { isExternalHttpUrl } from './security';
 
 /** The channels, declared once beside the preload bridge (src/preload/channels.ts). */
-export { EVENT_CHANNEL, INVOKE_CHANNEL, PICK_FOLDER_CHANNEL };
+export { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_EXTERNAL_CHANNEL, PICK_FOLDER_CHANNEL };
 
 /** The part of Electron's `IpcMainInvokeEvent` checked here. `parent` is null for a top frame. */
 export interface InvokeEvent {
@@ -142,4 +144,38 @@ export function bindFolderPicker(
     return ok(path);
   });
   return () => ipcMain.removeHandler(PICK_FOLDER_CHANNEL);
+}
+
+/** The longest URL handed to the system browser (a ChatGPT sign-in URL is well under 2 000 characters). */
+export const MAX_EXTERNAL_URL = 8192;
+
+/**
+ * Serves the preload's `openExternal` on `OPEN_EXTERNAL_CHANNEL` (the sign-in screen's ChatGPT page): the
+ * sender is checked as for invokes (`checkSender`), then only an http(s) URL of at most
+ * `MAX_EXTERNAL_URL` characters goes to `open` (desktop.ts passes Electron's `shell.openExternal`).
+ * Answers `Result<boolean>`: true once handed over; `bad-url` for anything else (a file:, javascript:
+ * or custom-scheme URL opens nothing); `open-failed` when `open` threw (also passed to `report`).
+ * Returns the unbind function.
+ */
+export function bindOpenExternal(
+  ipcMain: IpcMainLike,
+  trust: Pick<IpcTrust, 'isTrustedUrl' | 'isOurSender'>,
+  open: (url: string) => Promise<void>,
+  report: (e: unknown) => void = () => undefined,
+): () => void {
+  ipcMain.handle(OPEN_EXTERNAL_CHANNEL, async (event, url): Promise<Result<boolean>> => {
+    const checked = checkSender(event, trust);
+    if (!checked.ok) return checked;
+    if (typeof url !== 'string' || url.length > MAX_EXTERNAL_URL || !isExternalHttpUrl(url)) {
+      return err('bad-url', 'only an http(s) address opens in the browser', { fix: 'copy the link from the window instead' });
+    }
+    try {
+      await open(url);
+      return ok(true);
+    } catch (e) {
+      report(e);
+      return err('open-failed', `the browser did not open: ${e instanceof Error ? e.message : String(e)}`, { fix: 'copy the link from the window instead' });
+    }
+  });
+  return () => ipcMain.removeHandler(OPEN_EXTERNAL_CHANNEL);
 }

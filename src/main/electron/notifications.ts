@@ -5,13 +5,14 @@
  * `decline`); elsewhere a click opens the window on that chat. When the request is settled anywhere
  * (`approval:updated` with a state other than pending) its notification is closed. A click or button on
  * a settled request answers nothing and says "Already answered (Allowed, from the window)". Answers go
- * to the broker with source `notification` (answers.ts).
+ * to the broker with source `notification` (answers.ts). A rate-limit window reaching 90 % (`usage:warning`)
+ * gets one short notice per window and reset, however often the core repeats it.
  *
  * Electron's `Notification` constructor and `Notification.isSupported` are injected.
  */
 import type { AppEvent, ApprovalAnswer, ApprovalView } from '../../shared/contract';
 import type { AnswerFn } from './answers';
-import { alreadyAnsweredText, askDetail, askPhrase, oneLine, outcomeNotice, truncateCodePoints } from './text';
+import { alreadyAnsweredText, askDetail, askPhrase, oneLine, outcomeNotice, truncateCodePoints, usageWarningText, type UsageWarning } from './text';
 
 /** The part of Electron's `NotificationConstructorOptions` used here. */
 export interface NotificationOptionsLike {
@@ -96,6 +97,8 @@ export interface NotificationRouterOptions {
   openChat: (chatId: string) => void;
   /** Notification icon where the platform does not use the app's own (Linux). */
   icon?: string;
+  /** The time a usage warning's "resets in …" is counted from (default: the clock). */
+  now?: () => Date;
 }
 
 interface Shown {
@@ -115,11 +118,14 @@ const REMEMBER = 500;
 export class NotificationRouter {
   private readonly shown = new Map<string, Shown>();
   private readonly notices = new Set<NotificationLike>();
+  /** The usage warnings already shown, by home, window and reset time. */
+  private readonly warned = new Set<string>();
 
   constructor(private readonly opts: NotificationRouterOptions) {}
 
   /** One core event: a new pending request is notified once; a settled one has its notification closed. */
   handle(e: AppEvent): void {
+    if (e.event === 'usage:warning') return this.usageWarning(e.payload);
     if (e.event !== 'approval:updated') return;
     const view = e.payload;
     const entry = this.shown.get(view.id);
@@ -141,6 +147,18 @@ export class NotificationRouter {
     n.on('close', () => this.notices.delete(n));
     n.on('click', () => this.notices.delete(n));
     n.show();
+  }
+
+  /**
+   * A rate-limit window at 90 % or more: one notice (no buttons) per home, window and reset time; the
+   * same warning again shows nothing, the next window's (after its reset) shows again.
+   */
+  usageWarning(w: UsageWarning): void {
+    const key = `${w.codexHome}\n${w.window}\n${w.resetsAt ?? ''}`;
+    if (this.warned.has(key) || !this.opts.isSupported()) return;
+    this.warned.add(key);
+    const { title, body } = usageWarningText(w, this.opts.now ? this.opts.now() : new Date());
+    this.notice(title, body);
   }
 
   /** Closes every notification (quit). */

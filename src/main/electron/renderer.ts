@@ -55,10 +55,10 @@ export function isRendererUrl(url: string, loc: RendererLocation): boolean {
 }
 
 /**
- * What a window opens on, carried in the URL fragment: a chat (`#chat=<id>`) or the table review
- * (`#review=table`); null for the chat list.
+ * What a window opens on, carried in the URL fragment: a chat (`#chat=<id>`), the table review
+ * (`#review=table`) or the sign-in screen (`#review=account`); null for the chat list.
  */
-export type WindowView = { chat: string } | { review: 'table' } | null;
+export type WindowView = { chat: string } | { review: 'table' | 'account' } | null;
 
 /** The renderer URL for a view (the location's URL with the view's fragment). */
 export function rendererUrlFor(loc: RendererLocation, view: WindowView): string {

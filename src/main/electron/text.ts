@@ -1,11 +1,12 @@
 /**
  * Words the tray and the notifications share: state and enforcement labels, what an approval asks in
- * one line and in full, who answered it, and truncation by code point (never splitting a surrogate
+ * one line and in full, who answered it, the usage warning, and truncation by code point (never splitting a surrogate
  * pair). Pure; no Electron.
  */
 import { AGENT_STATE_LABEL } from '../../shared/modeLabel';
 import { outsideSandboxLines } from '../../shared/approvalText';
-import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, Enforcement } from '../../shared/contract';
+import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, Enforcement, PayloadOf } from '../../shared/contract';
+import { percentText, resetsText, windowName } from '../../shared/usageText';
 
 /** The ellipsis appended to truncated text. */
 export const ELLIPSIS = '…';
@@ -141,4 +142,21 @@ export function outcomeNotice(outcome: AnswerOutcome): string | null {
   if (outcome.outcome === 'unknown') return 'That request is no longer known (it may belong to an earlier run of Angelia)';
   const state = outcome.by === 'codex' ? 'withdrawn' : outcome.by === 'timeout' ? 'timedOut' : 'answered';
   return alreadyAnsweredText({ state, answer: outcome.answer, by: outcome.by });
+}
+
+/** A `usage:warning` as it arrives (src/shared/contract.ts `eventTable`). */
+export type UsageWarning = PayloadOf<'usage:warning'>;
+
+/**
+ * The native notification of a rate-limit window at 90 % or more (pure): title "Codex usage at 92 % of
+ * the 5 h limit", body saying when it resets and what happens at 100 % (agents pause; queued messages
+ * wait until the reset).
+ */
+export function usageWarningText(w: UsageWarning, now: Date): { title: string; body: string } {
+  const name = windowName(null, w.window);
+  const resets = resetsText(w.resetsAt, now);
+  return {
+    title: `Codex usage at ${percentText(w.usedPercent)} of the ${name} limit`,
+    body: `${resets ? `It ${resets}. ` : ''}At 100 % the agents pause; messages you send wait in their chat's queue until the reset.`,
+  };
 }

@@ -110,6 +110,8 @@ export interface TrayActionHandlers {
   openWindow(): void;
   openChat(chatId: string): void;
   reviewTable(): void;
+  /** Opens the window on the sign-in screen. */
+  signIn(): void;
   toggleLogin(): void;
   quit(): void;
   /** Tells the person something short (a notification): a late or refused answer. */
@@ -138,12 +140,16 @@ export function handleTrayAction(action: TrayAction, h: TrayActionHandlers): voi
       return h.openChat(action.chatId);
     case 'review-table':
       return h.reviewTable();
+    case 'sign-in':
+      return h.signIn();
     case 'toggle-login':
       return h.toggleLogin();
     case 'quit':
       return h.quit();
   }
 }
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** What the tray controller needs: the view, the state to start from, the core's event stream. */
 export interface TrayControllerOptions {
@@ -152,6 +158,8 @@ export interface TrayControllerOptions {
   subscribe(listener: (e: AppEvent) => void): () => void;
   /** The profiles as they are now (read again on `profiles:changed`, for FULL ACCESS before a start). */
   profiles?: () => Pick<ProfileView, 'name' | 'sandboxed'>[];
+  /** The time "resets in …" is counted from (default: the clock). */
+  now?: () => Date;
 }
 
 /**
@@ -164,7 +172,7 @@ export class TrayController {
 
   constructor(private readonly opts: TrayControllerOptions) {
     this.current = opts.initial;
-    opts.view.render(trayModel(this.current));
+    opts.view.render(trayModel(this.current, this.now()));
     this.unsubscribe = opts.subscribe((e) => this.on(e));
   }
 
@@ -183,6 +191,21 @@ export class TrayController {
     this.set(trayStateOn(this.current, { event: 'table:changed', payload: table }));
   }
 
+  /** Records the usage as read at start (before any `usage:updated`). */
+  setUsage(usage: TrayState['usage']): void {
+    this.set(same(usage, this.current.usage) ? this.current : { ...this.current, usage });
+  }
+
+  /** Records the account as read at start (before any `account:updated`). */
+  setAccount(account: TrayState['account']): void {
+    this.set(same(account, this.current.account) ? this.current : { ...this.current, account });
+  }
+
+  /** Renders again so "resets in …" stays true (desktop.ts calls it every minute while usage is known). */
+  tick(): void {
+    if (this.current.usage.some((u) => u.rateLimits !== null || u.pausedUntil !== null)) this.opts.view.render(trayModel(this.current, this.now()));
+  }
+
   /** Stops listening to the core. */
   stop(): void {
     this.unsubscribe();
@@ -199,6 +222,10 @@ export class TrayController {
   private set(next: TrayState): void {
     if (next === this.current) return;
     this.current = next;
-    this.opts.view.render(trayModel(next));
+    this.opts.view.render(trayModel(next, this.now()));
+  }
+
+  private now(): Date {
+    return this.opts.now ? this.opts.now() : new Date();
   }
 }

@@ -1,9 +1,14 @@
 /**
  * The tray, as data: what it knows (`TrayState`, fed by core events through pure transitions) and what
  * it shows (`trayModel(state)`: badge, title, tooltip and the menu rows). The Electron binding
- * (tray.ts) only turns the model into a `Menu` and wires clicks to `TrayAction`s. No Electron here.
+ * (tray.ts) only turns the model into a `Menu` and wires clicks to `TrayAction`s. The usage rows (each
+ * rate-limit window's percent and reset, a pause, "Sign in to Codex…") use the window's words
+ * (src/shared/usageText.ts). No Electron here.
  */
+import type { AccountView } from '../../shared/account';
 import type { AppEvent, ApprovalView, ChatView, ProfileView } from '../../shared/contract';
+import type { HomeUsage } from '../../shared/usage';
+import { accountLine, clockText, needsSignIn, usageSummary, windowsShown } from '../../shared/usageText';
 import { askDetail, enforcementLabel, oneLine, STATE_LABEL, truncateCodePoints, type EnforcementLabel } from './text';
 import { chatModeLabel } from '../../shared/modeLabel';
 
@@ -16,10 +21,22 @@ export interface TrayState {
   /** The last `table:changed`: whether the table on disk differs from the accepted one. */
   table: { differs: boolean; changes: number };
   startAtLogin: boolean;
+  /** Each Codex home's rate limits and pause (`usage:read`, then `usage:updated`). */
+  usage: HomeUsage[];
+  /** Angelia's Codex account (`account:read`, then `account:updated`); null until read. */
+  account: AccountView | null;
 }
 
 /** Nothing known yet. */
-export const emptyTrayState: TrayState = { chats: [], sandboxed: {}, approvals: [], table: { differs: false, changes: 0 }, startAtLogin: false };
+export const emptyTrayState: TrayState = {
+  chats: [],
+  sandboxed: {},
+  approvals: [],
+  table: { differs: false, changes: 0 },
+  startAtLogin: false,
+  usage: [],
+  account: null,
+};
 
 /** The `sandboxed` map of a profile list. */
 export function sandboxedOf(profiles: Pick<ProfileView, 'name' | 'sandboxed'>[]): Record<string, boolean> {
@@ -38,8 +55,8 @@ function upsert<T extends { id: string }>(list: T[], item: T): T[] {
 /**
  * The tray state after one core event (pure; the same object when nothing the tray shows changed):
  * `chat:updated` upserts the chat; `approval:updated` adds or updates a pending request and drops a
- * settled one (answered, withdrawn, timed out); `table:changed` records whether a review waits. Other
- * events change nothing.
+ * settled one (answered, withdrawn, timed out); `table:changed` records whether a review waits;
+ * `usage:updated` replaces a home's usage; `account:updated` the account. Other events change nothing.
  */
 export function trayStateOn(state: TrayState, e: AppEvent): TrayState {
   switch (e.event) {
@@ -59,6 +76,14 @@ export function trayStateOn(state: TrayState, e: AppEvent): TrayState {
       const table = { differs: e.payload.differs, changes: e.payload.changes };
       return same(table, state.table) ? state : { ...state, table };
     }
+    case 'usage:updated': {
+      const i = state.usage.findIndex((u) => u.codexHome === e.payload.codexHome);
+      if (i >= 0 && same(state.usage[i], e.payload)) return state;
+      const usage = i < 0 ? [...state.usage, e.payload] : state.usage.map((u, j) => (j === i ? e.payload : u));
+      return { ...state, usage };
+    }
+    case 'account:updated':
+      return same(state.account, e.payload) ? state : { ...state, account: e.payload };
     default:
       return state;
   }
@@ -70,6 +95,7 @@ export type TrayAction =
   | { type: 'open-chat'; chatId: string }
   | { type: 'answer'; approvalId: string; answer: 'allow' | 'deny' }
   | { type: 'review-table' }
+  | { type: 'sign-in' }
   | { type: 'toggle-login' }
   | { type: 'quit' };
 
@@ -98,6 +124,8 @@ export interface TrayModel {
 
 /** The warning glyph that starts a FULL ACCESS (or external sandbox) row. */
 export const WARNING_GLYPH = '⚠';
+/** The row offered while Codex needs a sign-in. */
+export const SIGN_IN_LABEL = 'Sign in to Codex…';
 /** The row offered when the table on disk differs from the accepted one. */
 export const TABLE_CHANGED_LABEL = 'The table changed — review…';
 /** Longest menu label, in code points (menus do not wrap). */
@@ -129,7 +157,36 @@ function approvalRow(view: ApprovalView, chats: ChatView[], sandboxed: Record<st
   return { kind: 'submenu', label, items, ...(danger ? { danger: true } : {}) };
 }
 
-function tooltipOf(state: TrayState): string {
+/** When the first paused home resumes ("14:05"), or null when none is paused at `now`. */
+function pausedClock(usage: readonly HomeUsage[], now: Date): string | null {
+  for (const u of usage) {
+    if (u.pausedUntil && Date.parse(u.pausedUntil) > now.getTime()) return clockText(u.pausedUntil, now);
+  }
+  return null;
+}
+
+/**
+ * The usage rows (pure): a header naming the account, each rate-limit window ("5 h: 42 % used · resets
+ * in 2 h 14 min"; a Codex home's path first when there are several), "Paused until 14:05 (usage
+ * limit)", and "Sign in to Codex…" while Codex needs one. [] when nothing is known.
+ */
+export function usageRows(usage: readonly HomeUsage[], account: AccountView | null, now: Date): TrayItem[] {
+  const rows: TrayItem[] = [];
+  const several = usage.filter((u) => u.rateLimits).length > 1;
+  for (const u of usage) {
+    const windows = windowsShown(u.rateLimits, now);
+    if (several && windows.length) rows.push({ kind: 'header', label: truncateCodePoints(u.codexHome, MAX_LABEL) });
+    for (const w of windows) rows.push({ kind: 'header', label: truncateCodePoints(w.line, MAX_LABEL) });
+  }
+  const paused = pausedClock(usage, now);
+  if (paused) rows.push({ kind: 'header', label: `${WARNING_GLYPH} Paused until ${paused} (usage limit)` });
+  if (needsSignIn(account)) rows.push({ kind: 'action', label: SIGN_IN_LABEL, action: { type: 'sign-in' } });
+  if (rows.length === 0 && !account?.signedIn) return [];
+  const who = account ? accountLine(account) : null;
+  return [{ kind: 'header', label: truncateCodePoints(who ? `Usage — ${who}` : 'Usage', MAX_LABEL) }, ...rows];
+}
+
+function tooltipOf(state: TrayState, now: Date): string {
   const parts: string[] = [];
   const n = state.approvals.length;
   if (n > 0) parts.push(`${n} approval${n === 1 ? '' : 's'} waiting`);
@@ -138,16 +195,22 @@ function tooltipOf(state: TrayState): string {
   const trouble = state.chats.filter((c) => c.state === 'error' || c.state === 'refused').length;
   if (trouble > 0) parts.push(`${trouble} in trouble`);
   if (state.table.differs) parts.push('the table changed');
+  if (needsSignIn(state.account)) parts.push('Codex is not signed in');
+  const paused = pausedClock(state.usage, now);
+  if (paused) parts.push(`paused until ${paused}`);
+  const summary = usageSummary(state.usage, now);
+  if (summary) parts.push(summary);
   return parts.length ? `Angelia — ${parts.join(', ')}` : 'Angelia';
 }
 
 /**
  * The tray for a state (pure): pending approvals first (each a submenu with what is asked, then Allow
  * and Deny when offered — Deny is Codex `decline` — and "Show in window…"), then one row per chat with
- * its state and enforcement (FULL ACCESS marked red with ⚠), then "The table changed — review…" when a
- * review waits, "Open Angelia", "Start at login" (checkbox) and "Quit".
+ * its state and enforcement (FULL ACCESS marked red with ⚠), then the usage rows (`usageRows`), then
+ * "The table changed — review…" when a review waits, "Open Angelia", "Start at login" (checkbox) and
+ * "Quit". The tooltip sums it up, rate limits included ("5 h 42 % · week 12 %"). `now` dates "resets in …".
  */
-export function trayModel(state: TrayState): TrayModel {
+export function trayModel(state: TrayState, now: Date = new Date()): TrayModel {
   const badge = state.approvals.length;
   const items: TrayItem[] = [];
   if (badge > 0) {
@@ -158,6 +221,8 @@ export function trayModel(state: TrayState): TrayModel {
   items.push({ kind: 'header', label: state.chats.length ? 'Chats' : 'No chats yet' });
   for (const c of state.chats) items.push(chatRow(c, state.sandboxed));
   items.push({ kind: 'separator' });
+  const usage = usageRows(state.usage, state.account, now);
+  if (usage.length) items.push(...usage, { kind: 'separator' });
   if (state.table.differs) items.push({ kind: 'action', label: TABLE_CHANGED_LABEL, action: { type: 'review-table' } });
   items.push(
     { kind: 'action', label: 'Open Angelia', action: { type: 'open-window' } },
@@ -165,5 +230,5 @@ export function trayModel(state: TrayState): TrayModel {
     { kind: 'separator' },
     { kind: 'action', label: 'Quit', action: { type: 'quit' } },
   );
-  return { badge, title: badge > 0 ? String(badge) : '', tooltip: tooltipOf(state), attention: badge > 0, items };
+  return { badge, title: badge > 0 ? String(badge) : '', tooltip: tooltipOf(state, now), attention: badge > 0, items };
 }
