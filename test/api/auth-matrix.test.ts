@@ -103,6 +103,7 @@ describe('authorisation matrix (from the route table)', () => {
           expect(fake.turns).toEqual([]);
           expect(fake.asks).toEqual([]);
           expect(fake.answers).toEqual([]);
+          expect(fake.accountCalls).toEqual([]);
         }
       });
     }

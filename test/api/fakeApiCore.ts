@@ -6,7 +6,7 @@
  * examples' turn id first and plays `turn` → `out` → `turn-end` on the next tick (the reply is
  * `opts.reply`'s); `ask` answers with the same reply (a failed one throws `ask-failed`, none at all waits
  * until the timeout or the caller's abort). Everything the API did is recorded (`posts`, `turns`, `asks`,
- * `attached`, `answers`).
+ * `attached`, `answers`, `accountCalls`).
  */
 import { randomUUID } from 'node:crypto';
 import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ChatItem, ChatView, SessionView } from '../../src/shared/contract';
@@ -14,6 +14,8 @@ import { AppFailure } from '../../src/shared/result';
 import type { ApiCore, ApiEvent, ApiPost, ApiProfile } from '../../src/main/api/core';
 import { EXAMPLE_APPROVAL_ID } from '../../src/main/api/routes';
 import { EX_USAGE } from '../../src/main/api/resources/service';
+import { EX_ACCOUNT, EX_AUTH_URL, EX_DEVICE, EX_LOGIN, EX_SIGNED_OUT } from '../../src/main/api/resources/account';
+import type { AccountView, LoginProgress } from '../../src/shared/account';
 
 export const EX_TURN = '3f6c2b1e-8a4d-4c7e-9b2f-1d5e7a9c0b34';
 export const EX_SESSION = '019a3c5e-7b21-7d44-a1c9-3e5f7a9b1c2d';
@@ -51,6 +53,12 @@ export interface FakeApiCore {
   asks: { chatId: string; text: string }[];
   attached: { chatId: string; name: string; size: number }[];
   answers: { id: string; answer: ApprovalAnswer; opts: unknown }[];
+  /**
+   * The account calls, in order: `read`, `login:<method>`, `cancel:<loginId>`, `logout`. The account
+   * starts signed in with ChatGPT (`EX_ACCOUNT`) and sign-in `EX_LOGIN` pending; an API-key sign-in
+   * completes, ChatGPT and device code answer the examples' pending progress.
+   */
+  accountCalls: string[];
   /** Emits an API event to every subscriber. */
   emit(e: ApiEvent): void;
 }
@@ -144,7 +152,18 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
   const emit = (e: ApiEvent): void => {
     for (const l of listeners) l(e);
   };
-  const fake: FakeApiCore = { core: undefined as unknown as ApiCore, posts: [], turns: [], asks: [], attached: [], answers: [], emit };
+  const fake: FakeApiCore = { core: undefined as unknown as ApiCore, posts: [], turns: [], asks: [], attached: [], answers: [], accountCalls: [], emit };
+  let account: AccountView = { ...EX_ACCOUNT };
+  const pendingLogins = new Set([EX_LOGIN]);
+  const progress = (p: Partial<LoginProgress> & Pick<LoginProgress, 'method'>): LoginProgress => ({
+    loginId: null,
+    state: 'pending',
+    authUrl: null,
+    verificationUrl: null,
+    userCode: null,
+    error: null,
+    ...p,
+  });
   const reply = o.reply === undefined ? (): FakeReply => ({ status: 'completed', text: 'Node 20.19 (see .nvmrc).' }) : o.reply;
   const known = (chatId: string): void => {
     if (!chats.some((c) => c.id === chatId)) throw new AppFailure({ code: 'unknown-chat', message: `no chat or profile named "${chatId}"` });
@@ -152,6 +171,30 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
   fake.core = {
     info: async () => ({ version: '0.1.0', stateDir: '/home/me/.angelia', codexVersion: '0.169.0' }),
     usage: async () => [EX_USAGE],
+    account: async () => {
+      fake.accountCalls.push('read');
+      return { ...account };
+    },
+    login: async (req) => {
+      fake.accountCalls.push(`login:${req.method}`);
+      if (req.method === 'apiKey') {
+        account = { ...account, signedIn: true, method: 'apiKey', email: null, plan: null };
+        return progress({ method: 'apiKey', state: 'completed' });
+      }
+      pendingLogins.add(EX_LOGIN);
+      return req.method === 'chatgpt'
+        ? progress({ method: 'chatgpt', loginId: EX_LOGIN, authUrl: EX_AUTH_URL })
+        : progress({ method: 'deviceCode', loginId: EX_LOGIN, ...EX_DEVICE });
+    },
+    loginCancel: async (loginId) => {
+      fake.accountCalls.push(`cancel:${loginId}`);
+      return { cancelled: pendingLogins.delete(loginId) };
+    },
+    logout: async () => {
+      fake.accountCalls.push('logout');
+      account = { ...EX_SIGNED_OUT };
+      return { ...account };
+    },
     chats: async () => chats.map((c) => ({ ...c })),
     profiles: async () => profiles.map((p) => ({ ...p })),
     sessions: async (chatId) => {

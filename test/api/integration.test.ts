@@ -2,9 +2,10 @@
  * The API end to end: a real Orchestrator (real codex 0.169.0 in its sandbox, scripted model) behind
  * the adapter (orchestratorCore.ts), the API on a real Unix socket in an instance under
  * `<repo>/.angelia-test/`, driven by the CLI commands' own code (`status`, `profiles`, `send`,
- * `send-media`, `turn`, `ask`) as the owner and as agents (chat tokens in the environment), and
- * approvals answered over the API through the one broker.
+ * `send-media`, `turn`, `ask`) as the owner and as agents (chat tokens in the environment),
+ * approvals answered over the API through the one broker, and an API-key sign-in and sign-out.
  */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,6 +205,25 @@ describe('the CLI over the API, on a real socket, with the real core', () => {
     await expect(callApi(agent, 'POST', '/permission', { key: 'coder', id, allow: true })).rejects.toMatchObject({ status: 403 });
     off();
     expect(seen).toEqual(expect.arrayContaining(['permission', 'permission-answered']));
+  });
+
+  it('the owner signs Codex in with an API key and out over the API (auth.json 600, the key in no answer or state file); an agent gets 403', async () => {
+    const key = `sk-angelia-api-${process.pid}-${Date.now()}`;
+    const auth = join(inst.paths.codexHome, 'auth.json');
+    const agent = locateApi(agentEnv('coder'));
+    await expect(callApi(agent, 'POST', '/account/login', { method: 'apiKey', apiKey: key })).rejects.toMatchObject({ status: 403 });
+    expect(existsSync(auth)).toBe(false);
+    const ep = locateApi(ownerEnv);
+    const progress = await callApi(ep, 'POST', '/account/login', { method: 'apiKey', apiKey: key });
+    expect(progress).toEqual({ loginId: null, method: 'apiKey', state: 'completed', authUrl: null, verificationUrl: null, userCode: null, error: null });
+    expect(statSync(auth).mode & 0o777).toBe(0o600);
+    // The scripted model's provider needs no OpenAI auth: Codex answers no account even with auth.json (docs/architecture.md "Account").
+    const signed = { codexHome: inst.paths.codexHome, signedIn: false, method: null, email: null, plan: null, requiresOpenaiAuth: false };
+    expect(await callApi(ep, 'GET', '/account')).toEqual(signed);
+    expect(await callApi(ep, 'POST', '/account/logout')).toEqual(signed);
+    expect(existsSync(auth)).toBe(false);
+    const stateFiles = (readdirSync(inst.paths.stateDir, { recursive: true }) as string[]).map((n) => join(inst.paths.stateDir, n));
+    expect(stateFiles.filter((f) => statSync(f, { throwIfNoEntry: false })?.isFile() && readFileSync(f, 'utf8').includes(key))).toEqual([]);
   });
 
   it('status says when Angelia is not running (exit 3)', async () => {

@@ -9,6 +9,7 @@
  * each with the API turn id it belongs to (null for a turn the window started, before it is seen).
  */
 import { z } from 'zod';
+import type { AccountView, LoginProgress, LoginRequest } from '../../shared/account';
 import type { HomeUsage } from '../../shared/usage';
 import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ChatItem, ChatView, PermissionMode, RequestedAccess, SessionView } from '../../shared/contract';
 
@@ -106,6 +107,20 @@ export interface ApiCore {
   info(): Promise<{ version: string; stateDir: string; codexVersion: string | null }>;
   /** The latest rate limits and pause of each Codex home in use (`usage:read`, core/usage/store.ts). */
   usage(): Promise<HomeUsage[]>;
+  /**
+   * The Codex account of Angelia's Codex home (`account:read`, core/account/service.ts). Throws AppFailure
+   * `account-unreadable` (Codex could not tell), `codex-missing`.
+   */
+  account(): Promise<AccountView>;
+  /**
+   * Starts a sign-in (`account:login`): an API key settles (`completed` or `failed`), ChatGPT and device
+   * code answer `pending`. Codex's refusal is a `failed` progress; throws AppFailure `codex-missing`.
+   */
+  login(req: LoginRequest): Promise<LoginProgress>;
+  /** Cancels pending sign-in `loginId` (`account:loginCancel`); `cancelled: false` when none is pending. */
+  loginCancel(loginId: string): Promise<{ cancelled: boolean }>;
+  /** Signs Codex out (`account:logout`) and answers the account after it. Throws as `account`. */
+  logout(): Promise<AccountView>;
   /** Every chat. */
   chats(): Promise<ChatView[]>;
   /** Every profile of the ACCEPTED table (never the table on disk, which an agent may have edited). */

@@ -43,6 +43,8 @@ const STATUS_OF: Record<string, number> = {
   'attach-inbox': 409,
   'attach-full': 409,
   refused: 409,
+  'account-unreadable': 502,
+  'codex-missing': 503,
 };
 
 const ABS_PATH = /(?<![\w.~-])\/[^\s'"`<>|,;:()[\]{}]+/g;

@@ -73,6 +73,10 @@ export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: In
   return {
     info: () => h['app:info']({}),
     usage: () => h['usage:read']({}),
+    account: () => h['account:read']({}),
+    login: (req) => h['account:login'](req),
+    loginCancel: (loginId) => h['account:loginCancel']({ loginId }),
+    logout: () => h['account:logout']({}),
     chats: () => h['chats:list']({}),
     profiles: async () =>
       Object.values((await accepted()).profiles).map((p): ApiProfile => ({

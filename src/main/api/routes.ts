@@ -3,13 +3,14 @@
  * who may call it, its zod schemas (query, body, answer), its documented errors and examples, and its
  * handler. The server answers only these routes; the OpenAPI document (openapi.ts) and the tests are
  * generated from this one table. The routes themselves are written by resource under `resources/`
- * (service, messages, chats, profiles, approvals) with what they share in routeKit.ts.
+ * (service, messages, chats, profiles, approvals, account) with what they share in routeKit.ts.
  *
  * Callers (auth.ts): `owner` (the owner token); `chat` (an agent token, for its own chat); `peer` (an
  * agent token, writing into another chat: `/send`, `/turn` with the target's `accept_from`, `/ask`
  * with its `answer_from`, all subject to isolation and 30 an hour, policy.ts). Every GET but
- * `/healthz` and `/openapi.json` takes the owner token only.
+ * `/healthz` and `/openapi.json` takes the owner token only, and so does every `/account` route.
  */
+import { accountRoute, loginCancelRoute, loginRoute, logoutRoute } from './resources/account';
 import { permissionRoute, permissionsRoute } from './resources/approvals';
 import { eventsRoute, historyRoute, sessionsRoute } from './resources/chats';
 import { askRoute, sendMediaRoute, sendRoute, turnRoute } from './resources/messages';
@@ -36,6 +37,10 @@ export const routes: readonly Route[] = [
   permissionRoute,
   jobsRoute,
   statusRoute,
+  accountRoute,
+  loginRoute,
+  loginCancelRoute,
+  logoutRoute,
 ];
 
 /** The route for a method and path, or null; `pathKnown` tells a 405 from a 404. */
