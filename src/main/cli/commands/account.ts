@@ -5,8 +5,10 @@
  * running Angelia is needed. `account --json` prints the stable `AccountView` (src/shared/account.ts:
  * `{codexHome, signedIn, method, email, plan, requiresOpenaiAuth}`).
  *
- * `login --api-key` reads the key from the first line of standard input: never an argument, so it is in
- * no process list or shell history, and it goes only into Codex's `account/login/start` request body.
+ * `login --api-key` reads the key, never from an argument (so it is in no process list or shell
+ * history): on a terminal as a password prompt without echo (cli/secretPrompt.ts; Ctrl-C cancels, exit
+ * 1), else from the first line of standard input. It goes only into Codex's `account/login/start`
+ * request body and is never printed.
  * `login` (ChatGPT in the browser) prints the address, tries to open it, and waits for Codex to say the
  * sign-in completed (Ctrl-C cancels it with `account/login/cancel`); `--device-code` prints the address
  * and the code to type there, and waits the same way.
@@ -22,6 +24,7 @@ import { accountSentence } from '../../core/account/view';
 import { startCodexClient } from '../../core/codex/start';
 import { resolveInstance } from '../../core/instance/paths';
 import type { CliCommand } from '../command';
+import { promptSecret } from '../secretPrompt';
 
 /** What the commands need besides the io: the service (tests may hand in one) and how to open a browser. */
 export interface AccountCliDeps {
@@ -29,6 +32,17 @@ export interface AccountCliDeps {
   openUrl?: (url: string) => void;
   /** Where Ctrl-C is heard (default: this process's SIGINT); returns the unsubscribe. */
   onInterrupt?: (handler: () => void) => () => void;
+  /**
+   * Asks for the API key on a terminal without echo (cli/secretPrompt.ts `promptSecret`); null when the
+   * user cancelled. Absent (stdin is not a terminal): the key is the first line of `io.stdin()`.
+   */
+  promptSecret?: (prompt: string) => Promise<string | null>;
+}
+
+/** The deps of `login` in this process: the no-echo prompt when stdin is a terminal. */
+function processLoginDeps(): AccountCliDeps {
+  if (!process.stdin.isTTY) return {};
+  return { promptSecret: (prompt) => promptSecret(prompt, process.stdin, (t) => void process.stderr.write(t)) };
 }
 
 const serviceFor = (io: CliIo): AccountService =>
@@ -101,10 +115,14 @@ export async function runLogin(argv: string[], io: CliIo, deps: AccountCliDeps =
   }
   let req: LoginRequest;
   if (values['api-key']) {
-    if (process.stdin.isTTY && io.env === process.env) io.stderr('API key (one line, then Enter and Ctrl-D): ');
-    const apiKey = firstLine(await io.stdin());
+    const typed = deps.promptSecret ? await deps.promptSecret('OpenAI API key (not shown; Enter ends, Ctrl-C cancels): ') : firstLine(await io.stdin());
+    if (typed === null) {
+      io.stderr('angelia login: cancelled; Codex is not signed in by it\n');
+      return EXIT.refused;
+    }
+    const apiKey = typed.trim();
     if (!apiKey) {
-      io.stderr('angelia login: no API key on standard input (give it as one line: `angelia login --api-key < keyfile`)\n');
+      io.stderr('angelia login: no API key given (type it at the prompt, or give it as one line: `angelia login --api-key < keyfile`)\n');
       return EXIT.usage;
     }
     req = { method: 'apiKey', apiKey };
@@ -164,14 +182,14 @@ export const account: CliCommand = {
 
 /** The `login` command of the command table. */
 export const login: CliCommand = {
-  summary: 'sign Codex in: ChatGPT in the browser (default), --device-code, or --api-key (the key as one line on stdin)',
-  exits: { 0: 'signed in', 1: 'Codex did not sign in (refused, failed or cancelled)', 2: 'usage error, or no key on stdin' },
+  summary: 'sign Codex in: ChatGPT in the browser (default), --device-code, or --api-key (typed without echo, or one line on stdin)',
+  exits: { 0: 'signed in', 1: 'Codex did not sign in (refused, failed or cancelled)', 2: 'usage error, or no key given' },
   options: [
-    '--api-key       read an OpenAI API key from the first line of standard input (never an argument)',
+    '--api-key       an OpenAI API key: typed at a prompt without echo on a terminal, else the first line of standard input (never an argument)',
     '--device-code   print an address and a code to type there, on any device',
     '--no-browser    print the ChatGPT address without opening a browser',
   ],
-  run: (argv) => runLogin(argv, processIo()),
+  run: (argv) => runLogin(argv, processIo(), processLoginDeps()),
 };
 
 /** The `logout` command of the command table. */
