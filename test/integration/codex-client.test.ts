@@ -106,6 +106,9 @@ describe('CodexClient with the real codex app-server', () => {
 
   it('rejects a pending request when the child is killed with SIGKILL from outside', async () => {
     const client = await CodexClient.start(await realOptions());
+    // Stopped first, so Codex cannot answer before the kill however the machine schedules this process
+    // (on a loaded machine thread/start could be answered between the request and the kill).
+    process.kill(client.pid, 'SIGSTOP');
     const pending = client.request('thread/start', { cwd: workDir, approvalPolicy: 'on-request', approvalsReviewer: 'user' });
     process.kill(client.pid, 'SIGKILL');
     const error = await pending.then(
