@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { IdSource, encodeFrame, failedFrames, hangFrames, responseFrames, type SseFrame, type Step } from './scriptedSteps';
+import { DEFAULT_TOKENS, IdSource, encodeFrame, failedFrames, hangFrames, responseFrames, type SseFrame, type Step } from './scriptedSteps';
 import type { ResponsesRequestBody } from './scriptedRequest';
 
 export * from './scriptedSteps';
@@ -124,7 +124,9 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
 
   async function answer(res: ServerResponse, given: Step | undefined, captured: CapturedRequest): Promise<void> {
     const extra = given !== undefined && 'withHeaders' in given ? given.withHeaders : {};
-    const step = given !== undefined && 'withHeaders' in given ? given.step : given;
+    const inner = given !== undefined && 'withHeaders' in given ? given.step : given;
+    const tokens = inner !== undefined && 'withUsage' in inner ? inner.withUsage : DEFAULT_TOKENS;
+    const step = inner !== undefined && 'withUsage' in inner ? inner.step : inner;
     if (step === undefined) {
       startSse(res);
       await writeFrames(res, failedFrames({ failed: { code: 'server_error', message: NO_STEP_MESSAGE } }, ids));
@@ -159,7 +161,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
       res.end();
       return;
     }
-    const built = responseFrames('items' in step ? step.items : [step], ids);
+    const built = responseFrames('items' in step ? step.items : [step], ids, tokens);
     captured.callIds.push(...built.callIds);
     await writeFrames(res, built.frames, built.delays);
     res.end();

@@ -85,8 +85,22 @@ export interface WithHeadersStep {
   withHeaders: Record<string, string>;
   step: Exclude<Step, WithHeadersStep>;
 }
+/** Token counts of one response, as the scripted model reports them in `response.completed`'s `usage`. */
+export interface ResponseTokens {
+  input: number;
+  output: number;
+}
+/**
+ * Another step whose `response.completed` reports these token counts instead of the fixed ones (100 in,
+ * 10 out): Codex passes them on as the turn's `thread/tokenUsage/updated` `last`. Only streamed steps
+ * have a `response.completed`; on the others it changes nothing.
+ */
+export interface WithUsageStep {
+  withUsage: ResponseTokens;
+  step: Exclude<Step, WithHeadersStep | WithUsageStep>;
+}
 /** What one model request is answered with. */
-export type Step = ItemStep | HttpErrorStep | FailedStep | ItemsStep | HangStep | DropStep | WithHeadersStep;
+export type Step = ItemStep | HttpErrorStep | FailedStep | ItemsStep | HangStep | DropStep | WithHeadersStep | WithUsageStep;
 
 /** One rate-limit window as the scripted model sends it: percent used, window length, reset (unix seconds). */
 export interface RateWindowHeader {
@@ -131,14 +145,19 @@ export class IdSource {
   }
 }
 
-/** The usage block sent with `response.completed` (token counts, fixed). */
-const USAGE = {
-  input_tokens: 100,
-  input_tokens_details: { cached_tokens: 0 },
-  output_tokens: 10,
-  output_tokens_details: { reasoning_tokens: 0 },
-  total_tokens: 110,
-};
+/** The token counts `response.completed` reports unless a `withUsage` step says otherwise. */
+export const DEFAULT_TOKENS: ResponseTokens = { input: 100, output: 10 };
+
+/** The Responses API `usage` block of `response.completed` for `t` (no cached or reasoning tokens). */
+function usageBlock(t: ResponseTokens): Record<string, unknown> {
+  return {
+    input_tokens: t.input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: t.output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: t.input + t.output,
+  };
+}
 
 /** Splits `text` into at most `chunks` non-empty pieces of near-equal length (whole code points). */
 export function splitText(text: string, chunks: number): string[] {
@@ -210,8 +229,12 @@ export function itemFrames(step: ItemStep, index: number, ids: IdSource): { fram
   };
 }
 
-/** The complete SSE answer for a step that streams items: created, the items' frames, completed. */
-export function responseFrames(items: ItemStep[], ids: IdSource): { frames: SseFrame[]; callIds: string[]; delays: number[] } {
+/** The complete SSE answer for a step that streams items: created, the items' frames, completed (reporting `tokens`). */
+export function responseFrames(
+  items: ItemStep[],
+  ids: IdSource,
+  tokens: ResponseTokens = DEFAULT_TOKENS,
+): { frames: SseFrame[]; callIds: string[]; delays: number[] } {
   const responseId = ids.next('resp');
   const frames: SseFrame[] = [frame('response.created', { response: { id: responseId, object: 'response', status: 'in_progress', output: [] } })];
   const delays: number[] = [0];
@@ -225,7 +248,7 @@ export function responseFrames(items: ItemStep[], ids: IdSource): { frames: SseF
     }
     if (built.callId) callIds.push(built.callId);
   });
-  frames.push(frame('response.completed', { response: { id: responseId, object: 'response', status: 'completed', usage: USAGE } }));
+  frames.push(frame('response.completed', { response: { id: responseId, object: 'response', status: 'completed', usage: usageBlock(tokens) } }));
   delays.push(0);
   return { frames, callIds, delays };
 }

@@ -123,6 +123,27 @@ describe('scripted model: SSE frames', () => {
     expect(await res.json()).toEqual({ error: { type: 'usage_limit_reached', message: 'limit' } });
   });
 
+  it.each([
+    ['withUsage alone', { withUsage: { input: 150_000, output: 2_345 }, step: { message: 'big' } }, { input: 150_000, output: 2_345 }, null],
+    [
+      'withUsage inside withHeaders',
+      { withHeaders: { 'x-codex-primary-used-percent': '42' }, step: { withUsage: { input: 7, output: 3 }, step: { message: 'small' } } },
+      { input: 7, output: 3 },
+      '42',
+    ],
+    ['no withUsage: the fixed counts', { message: 'plain' }, { input: 100, output: 10 }, null],
+  ] as const)('reports the token counts in response.completed: %s', async (_name, step, tokens, header) => {
+    model = await startScriptedModel();
+    model.enqueue(step);
+    const res = await post(model);
+    expect(res.headers.get('x-codex-primary-used-percent')).toBe(header);
+    const f = parseSse(await res.text());
+    expect(f.at(-1)?.data.response).toMatchObject({
+      status: 'completed',
+      usage: { input_tokens: tokens.input, output_tokens: tokens.output, total_tokens: tokens.input + tokens.output },
+    });
+  });
+
   it('answers a failed step with response.failed carrying the code and message', async () => {
     model = await startScriptedModel();
     model.enqueue({ failed: { code: 'context_length_exceeded', message: 'too long' } });
