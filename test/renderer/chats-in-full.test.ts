@@ -140,6 +140,11 @@ describe('the chat header and transcript', () => {
     expect(queuedLine(1)).toMatch(/^1 queued — it goes in when the current turn ends/);
     expect(queuedLine(3)).toMatch(/^3 queued — they go in/);
     expect(queuedLine(1, false)).toBe('1 queued — it goes in when the current turn ends.');
+    // Held at a usage limit, it waits for the reset.
+    expect(queuedLine(1, false, 'paused until 14:05')).toBe('1 queued — it goes in when the usage limit resets (paused until 14:05).');
+    expect(queuedLine(2, true, 'paused until 14:05')).toBe(
+      '2 queued — they go in when the usage limit resets (paused until 14:05). Ctrl+Enter steers into the running turn instead.',
+    );
   });
 });
 

@@ -14,7 +14,9 @@ import { useSession } from '../../api/session';
 import { withSlice } from '../../store/app';
 import { clearAttached, setText as setComposerText, type AttachLine } from '../../store/composer';
 import { update, useAppStore } from '../../store/store';
+import { pausedText } from '../../../../shared/usageText';
 import { ContextMeterView } from '../usage/Meters';
+import { useNow } from '../usage/useNow';
 import { CommandHintList } from './CommandHintList';
 import { COMMAND_HINTS, commandHints, completeCommand, slashTip, type CommandHint } from './commands';
 import { turnRunning } from './describe';
@@ -28,11 +30,14 @@ export function sendBlockedReason(chat: ChatView, connected: boolean): string | 
 
 /**
  * The line under the composer saying what waits in the queue; null when nothing does. The steer hint
- * only while a turn runs (`canSteer`): a turn still starting cannot be steered.
+ * only while a turn runs (`canSteer`): a turn still starting cannot be steered. `paused` ("paused until
+ * 14:05", src/shared/usageText.ts `pausedText`) while the account's usage limit holds the queue: then
+ * it waits for the reset, not for a turn (docs/architecture.md "Usage").
  */
-export function queuedLine(queued: number, canSteer = true): string | null {
+export function queuedLine(queued: number, canSteer = true, paused: string | null = null): string | null {
   if (queued <= 0) return null;
-  return `${queued} queued — ${queued === 1 ? 'it goes' : 'they go'} in when the current turn ends.${canSteer ? ' Ctrl+Enter steers into the running turn instead.' : ''}`;
+  const when = paused ? `the usage limit resets (${paused})` : 'the current turn ends';
+  return `${queued} queued — ${queued === 1 ? 'it goes' : 'they go'} in when ${when}.${canSteer ? ' Ctrl+Enter steers into the running turn instead.' : ''}`;
 }
 
 const isFullCommand = (text: string): boolean => COMMAND_HINTS.some((c) => `/${c.name}` === text.trimEnd().toLowerCase());
@@ -94,7 +99,8 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
   const running = turnRunning(chat);
   const hints = blocked || hintsClosed ? [] : commandHints(text);
   const tip = blocked ? null : slashTip(text);
-  const queued = queuedLine(chat.queued, running);
+  const now = useNow();
+  const queued = queuedLine(chat.queued, running, pausedText(chat.pausedUntil, now));
 
   const edit = (next: string): void => {
     setText(next);
