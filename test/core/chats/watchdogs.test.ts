@@ -3,7 +3,7 @@
  * the test says. Rows: what is armed, how far time moves, which hooks fired.
  */
 import { describe, expect, it } from 'vitest';
-import { Watchdogs, type Clock, type ChatTiming } from '../../../src/main/core/chats/watchdogs';
+import { Alarm, MAX_TIMER_MS, Watchdogs, type Clock, type ChatTiming } from '../../../src/main/core/chats/watchdogs';
 
 /** A clock whose time moves by `advance(ms)`, firing the timers due, in order. */
 function fakeClock(): Clock & { advance(ms: number): void } {
@@ -12,6 +12,8 @@ function fakeClock(): Clock & { advance(ms: number): void } {
   const timers = new Map<number, { at: number; fn: () => void }>();
   return {
     setTimeout: (fn, ms) => {
+      // As Node does: a delay over 2^31 - 1 ms runs after 1 ms (TimeoutOverflowWarning).
+      if (ms > 2 ** 31 - 1) ms = 1;
       timers.set(++seq, { at: now + ms, fn });
       return seq;
     },
@@ -114,5 +116,19 @@ describe('watchdogs on a fake clock', () => {
     dogs.afterInterrupt(() => ran.push('after'));
     clock.advance(15_000);
     expect(ran).toEqual(['grace', 'after']);
+  });
+
+  it('an alarm a month away fires then, not at once: Node cannot wait over 2^31 - 1 ms in one timer', () => {
+    const clock = fakeClock();
+    const alarm = new Alarm(clock);
+    const fired: number[] = [];
+    const month = 30 * 24 * 3600_000;
+    alarm.set(clock.now() + month, () => fired.push(clock.now()));
+    clock.advance(MAX_TIMER_MS);
+    expect(fired).toEqual([]);
+    clock.advance(month - MAX_TIMER_MS - 1);
+    expect(fired).toEqual([]);
+    clock.advance(1);
+    expect(fired).toEqual([month]);
   });
 });

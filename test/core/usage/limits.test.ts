@@ -117,9 +117,12 @@ describe('limitReachedBy and liftsPause', () => {
 describe('warningsFor', () => {
   const rows: Array<[string, string[], RateLimits, Array<{ window: string; usedPercent: number }>, string[]]> = [
     ['below 90 %: none', [], { primary: win(89, 'r1'), secondary: null }, [], []],
-    ['primary reaches 90 %: one', [], { primary: win(90, 'r1'), secondary: win(10, 'r2') }, [{ window: 'primary', usedPercent: 90 }], ['primary@r1']],
-    ['already warned for this reset: none', ['primary@r1'], { primary: win(95, 'r1'), secondary: null }, [], ['primary@r1']],
-    ['a new reset: again', ['primary@r1'], { primary: win(91, 'r9'), secondary: null }, [{ window: 'primary', usedPercent: 91 }], ['primary@r1', 'primary@r9']],
+    ['primary reaches 90 %: one', [], { primary: win(90, 'r1'), secondary: win(10, 'r2') }, [{ window: 'primary', usedPercent: 90 }], ['primary']],
+    ['already warned while it stays over 90 %: none', ['primary'], { primary: win(95, 'r1'), secondary: null }, [], ['primary']],
+    ['a reset time that moves at every response: none again', ['primary'], { primary: win(96, 'r9'), secondary: null }, [], ['primary']],
+    ['back below 90 %: forgotten', ['primary'], { primary: win(3, 'r9'), secondary: null }, [], []],
+    ['over 90 % again after it went below: again', [], { primary: win(91, 'r10'), secondary: null }, [{ window: 'primary', usedPercent: 91 }], ['primary']],
+    ['a window not reported keeps its state', ['secondary'], { primary: win(10, 'r1'), secondary: null }, [], ['secondary']],
     [
       'both windows',
       [],
@@ -128,7 +131,7 @@ describe('warningsFor', () => {
         { window: 'primary', usedPercent: 99 },
         { window: 'secondary', usedPercent: 92 },
       ],
-      ['primary@unknown', 'secondary@r2'],
+      ['primary', 'secondary'],
     ],
   ];
   it.each(rows)('%s', (_name, warned, limits, out, keys) => {

@@ -71,15 +71,17 @@ describe('UsageStore', () => {
     expect(store.read([HOME])).toEqual([usage]);
   });
 
-  it('warns once when a window reaches 90 %, and again only after its reset moved', () => {
+  it('warns once when a window reaches 90 %, not again when its reset time moves, and again after it went below 90 %', () => {
     const { store, events } = setup();
     store.rateLimitsUpdated(HOME, { primary: win(91, inOneHour), secondary: null, rateLimitReachedType: null });
     store.rateLimitsUpdated(HOME, { primary: win(95, inOneHour), secondary: null, rateLimitReachedType: null });
-    store.rateLimitsUpdated(HOME, { primary: win(92, inOneHour + 18000), secondary: null, rateLimitReachedType: null });
+    store.rateLimitsUpdated(HOME, { primary: win(92, inOneHour + 1), secondary: null, rateLimitReachedType: null });
+    store.rateLimitsUpdated(HOME, { primary: win(5, inOneHour + 18000), secondary: null, rateLimitReachedType: null });
+    store.rateLimitsUpdated(HOME, { primary: win(93, inOneHour + 18000), secondary: null, rateLimitReachedType: null });
     const warnings = events.filter((e) => e.event === 'usage:warning').map((e) => e.payload);
     expect(warnings).toEqual([
       { codexHome: HOME, window: 'primary', usedPercent: 91, resetsAt: '2030-01-01T11:00:00.000Z' },
-      { codexHome: HOME, window: 'primary', usedPercent: 92, resetsAt: '2030-01-01T16:00:00.000Z' },
+      { codexHome: HOME, window: 'primary', usedPercent: 93, resetsAt: '2030-01-01T16:00:00.000Z' },
     ]);
   });
 

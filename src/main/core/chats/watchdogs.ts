@@ -173,6 +173,9 @@ export class Watchdogs {
   }
 }
 
+/** The longest delay one Node timer can wait (2^31 - 1 ms, about 24.8 days); longer ones fire after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * One timer set for a moment (epoch ms) on a clock: the usage pause's resume at the reset time
  * (core/usage/store.ts). Setting it again replaces the earlier moment; a moment passed fires at once.
@@ -182,15 +185,20 @@ export class Alarm {
 
   constructor(private readonly clock: Clock) {}
 
-  /** `fn` at `atMs` (epoch ms), replacing any earlier setting. */
+  /**
+   * `fn` at `atMs` (epoch ms), replacing any earlier setting. A time further than MAX_TIMER_MS away is
+   * waited for in steps (Node runs a longer timer after 1 ms), so a pause a month long lasts a month.
+   */
   set(atMs: number, fn: () => void): void {
     this.clear();
+    const wait = Math.max(0, atMs - this.clock.now());
     this.handle = this.clock.setTimeout(
       () => {
         this.handle = null;
-        fn();
+        if (wait > MAX_TIMER_MS) this.set(atMs, fn);
+        else fn();
       },
-      Math.max(0, atMs - this.clock.now()),
+      Math.min(wait, MAX_TIMER_MS),
       { unref: true },
     );
   }

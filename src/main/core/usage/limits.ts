@@ -118,19 +118,25 @@ export interface UsageWarning {
 }
 
 /**
- * The warnings due for `limits`, once per window and reset: `warned` holds the keys given already
- * (`<window>@<resetsAt>`); returns the new warnings and the keys to keep.
+ * The warnings due for `limits`: one each time a window crosses 90 %. `warned` holds the windows warned
+ * for (`primary`, `secondary`) while they stay at 90 % or more; a window is warned again only after it
+ * went below 90 % (a new window starts low). Keyed by the window alone, never by its reset time, so a
+ * provider whose reset time moves at every response cannot raise a warning per response. Pure; returns
+ * the new warnings and the windows to keep (at most two).
  */
 export function warningsFor(warned: ReadonlySet<string>, limits: RateLimits): { warnings: UsageWarning[]; warned: Set<string> } {
-  const keep = new Set(warned);
+  const keep = new Set<string>();
   const warnings: UsageWarning[] = [];
   for (const which of ['primary', 'secondary'] as const) {
     const w = limits[which];
-    if (!w || w.usedPercent < WARN_AT_PERCENT) continue;
-    const key = `${which}@${w.resetsAt ?? 'unknown'}`;
-    if (keep.has(key)) continue;
-    keep.add(key);
-    warnings.push({ window: which, usedPercent: w.usedPercent, resetsAt: w.resetsAt });
+    // A window not reported this time keeps its state (updates are merged, mergeRateLimits).
+    if (!w) {
+      if (warned.has(which)) keep.add(which);
+      continue;
+    }
+    if (w.usedPercent < WARN_AT_PERCENT) continue;
+    keep.add(which);
+    if (!warned.has(which)) warnings.push({ window: which, usedPercent: w.usedPercent, resetsAt: w.resetsAt });
   }
   return { warnings, warned: keep };
 }
