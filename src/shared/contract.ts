@@ -488,6 +488,8 @@ export const invokeTable = {
   'table:discard': { input: empty, output: TableChangesView },
   /** The latest rate limits and pause of each Codex home in use (core/usage/store.ts). */
   'usage:read': { input: empty, output: z.array(HomeUsage) },
+  /** The owner's "Try now": lifts a Codex home's usage-limit pause before its time; queued work starts. */
+  'usage:resume': { input: z.object({ codexHome: z.string().min(1) }).strict(), output: HomeUsage },
   /** The Codex account of Angelia's Codex home, and sign-in / sign-out (core/account/, a short-lived app-server). */
   'account:read': { input: empty, output: AccountView },
   'account:login': { input: LoginRequest, output: LoginProgress },

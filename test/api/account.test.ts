@@ -2,7 +2,8 @@
  * The account routes (api/resources/account.ts) on the fake core: the owner reads the account, signs in
  * with an API key, ChatGPT or a device code, cancels a pending sign-in and signs out; an agent's token,
  * over the socket or through its chat's mailbox, gets 403 and the core is never asked; the API key is in
- * no answer, error or reported error, whatever Codex or the body says (`redact`, `redactFailure`).
+ * no answer, error or reported error, whatever Codex or the body says (`redact`, `redactFailure`). The
+ * owner's `POST /usage/resume` (api/resources/usage.ts) is held to the same: owner only.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callMailbox } from '../../src/main/api/mailboxClient';
@@ -95,6 +96,17 @@ describe('the account routes, as the owner', () => {
   });
 });
 
+describe('POST /usage/resume', () => {
+  it("the owner lifts a home's pause: the core is asked for that home and its usage answers", async () => {
+    const { owner } = await start();
+    const res = await call(dirs.socket, 'POST', '/usage/resume', { token: owner, body: { codexHome: '/home/me/.codex' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ codexHome: '/home/me/.codex', pausedUntil: null });
+    expect(fake.accountCalls).toEqual(['resume:/home/me/.codex']);
+    expect((await call(dirs.socket, 'POST', '/usage/resume', { token: owner, body: {} })).status).toBe(400);
+  });
+});
+
 describe("an agent's token", () => {
   const ROUTES = [
     { method: 'GET', path: '/account' },
@@ -102,6 +114,7 @@ describe("an agent's token", () => {
     { method: 'POST', path: '/account/login', body: { method: 'chatgpt' } },
     { method: 'POST', path: '/account/login/cancel', body: { loginId: 'any-login' } },
     { method: 'POST', path: '/account/logout' },
+    { method: 'POST', path: '/usage/resume', body: { codexHome: '/home/me/.codex' } },
   ] as const;
 
   it('gets 403 on every account route over the socket, and the core is never asked', async () => {

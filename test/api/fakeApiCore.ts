@@ -54,7 +54,7 @@ export interface FakeApiCore {
   attached: { chatId: string; name: string; size: number }[];
   answers: { id: string; answer: ApprovalAnswer; opts: unknown }[];
   /**
-   * The account calls, in order: `read`, `login:<method>`, `cancel:<loginId>`, `logout`. The account
+   * The account calls, in order: `read`, `login:<method>`, `cancel:<loginId>`, `logout`, `resume:<codexHome>`. The account
    * starts signed in with ChatGPT (`EX_ACCOUNT`) and sign-in `EX_LOGIN` pending; an API-key sign-in
    * completes, ChatGPT and device code answer the examples' pending progress.
    */
@@ -171,6 +171,10 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
   fake.core = {
     info: async () => ({ version: '0.1.0', stateDir: '/home/me/.angelia', codexVersion: '0.169.0' }),
     usage: async () => [EX_USAGE],
+    resumeUsage: async (codexHome) => {
+      fake.accountCalls.push(`resume:${codexHome}`);
+      return { ...EX_USAGE, codexHome, pausedUntil: null };
+    },
     account: async () => {
       fake.accountCalls.push('read');
       return { ...account };

@@ -3,7 +3,7 @@
  * in Chromium. The sign-in screen (signed out → ChatGPT link → signed in → sign out; a device code; an API
  * key that leaves no trace on the page), the usage meters (the header's rate limits and the composer's
  * context, with /compact from 90 %) showing exactly the numbers the fake core reports, and a chat paused
- * at a usage limit. Screenshots go to test-results/screenshots/usage-*.png. Run `npx electron-vite build`
+ * at a usage limit, lifted by "Try now" (the queued message is then sent). Screenshots go to test-results/screenshots/usage-*.png. Run `npx electron-vite build`
  * first (`npm test` does).
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -184,7 +184,7 @@ describe('usage in the window (fake core)', () => {
       400,
       {
         account: signedIn,
-        usage: [limits(42, 77)],
+        usage: [limits(42, 77, pausedUntil)],
         extraChats: [
           { id: 'research', usage: chatUsage(64, 12_345, 45_600), lastLine: 'Read the three papers.' },
           { id: 'writer', usage: chatUsage(92, 31_000, 250_000), pausedUntil, lastLine: 'Drafted chapter 2.' },
@@ -227,6 +227,18 @@ describe('usage in the window (fake core)', () => {
     await page.getByTestId('compact-button').click();
     await expect.poll(() => fake.received.filter((r) => r.channel === 'chats:send').map((r) => r.input)).toContainEqual({ chatId: 'writer', text: '/compact' });
 
+    // A message sent while paused waits; "Try now" lifts the pause and the chat sends it.
+    await page.getByTestId('composer-input').fill('Draft chapter 3');
+    await page.getByTestId('composer-input').press('Enter');
+    await expect.poll(text(page, 'queued-badge')).toBe('1 queued');
+    expect(await page.getByTestId('user-message').count()).toBe(0);
+    await shot(page, '08b-paused-try-now');
+    await page.getByTestId('chat-pane').getByTestId('usage-try-now').click();
+    await expect.poll(() => page.getByTestId('chat-pane').getByTestId('paused-until').count()).toBe(0);
+    expect(await page.getByTestId('chat-pane').getByTestId('usage-try-now').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('user-message').first().textContent()).toBe('Draft chapter 3');
+    expect(fake.received.filter((r) => r.channel === 'usage:resume').map((r) => r.input)).toEqual([{ codexHome: FAKE_CODEX_HOME }]);
+
     // New numbers from the core are shown as they come.
     fake.setUsage(limits(95, 80));
     await expect.poll(text(page, 'usage-meter-value')).toBe('95 %');
@@ -245,6 +257,26 @@ describe('usage in the window (fake core)', () => {
     expect(await page.getByTestId('usage-row').allTextContents()).toEqual(['5 h95 % usedresets in 2 h 14 min', 'week80 % usedresets in 3 d 4 h']);
     expect(await page.getByTestId('account-email').textContent()).toBe('ada@example.com');
     await shot(page, '11-account-and-usage');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('the account screen: a paused home with "Try now", which lifts the pause', async () => {
+    const pausedUntil = at(95 * MIN);
+    const { page, fake, problems } = await openApp(400, {
+      account: signedIn,
+      usage: [limits(100, 60, pausedUntil)],
+      extraChats: [{ id: 'writer', pausedUntil }],
+    });
+    await page.getByTestId('account-chip').click();
+    const paused = page.getByTestId('usage-paused');
+    await paused.waitFor();
+    expect(await paused.getByTestId('paused-until').textContent()).toBe(pausedText(pausedUntil, new Date()));
+    await shot(page, '12-account-paused');
+    await paused.getByTestId('usage-try-now').click();
+    await expect.poll(() => page.getByTestId('usage-paused').count()).toBe(0);
+    expect(fake.received.filter((r) => r.channel === 'usage:resume').map((r) => r.input)).toEqual([{ codexHome: FAKE_CODEX_HOME }]);
+    expect(await page.getByTestId('usage-row').count()).toBe(2);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -107,6 +107,8 @@ export interface ApiCore {
   info(): Promise<{ version: string; stateDir: string; codexVersion: string | null }>;
   /** The latest rate limits and pause of each Codex home in use (`usage:read`, core/usage/store.ts). */
   usage(): Promise<HomeUsage[]>;
+  /** Lifts `codexHome`'s usage-limit pause now (`usage:resume`, core/usage/store.ts `resume`); its usage after. */
+  resumeUsage(codexHome: string): Promise<HomeUsage>;
   /**
    * The Codex account of Angelia's Codex home (`account:read`, core/account/service.ts). Throws AppFailure
    * `account-unreadable` (Codex could not tell), `codex-missing`.

@@ -73,6 +73,7 @@ export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: In
   return {
     info: () => h['app:info']({}),
     usage: () => h['usage:read']({}),
+    resumeUsage: (codexHome) => h['usage:resume']({ codexHome }),
     account: () => h['account:read']({}),
     login: (req) => h['account:login'](req),
     loginCancel: (loginId) => h['account:loginCancel']({ loginId }),

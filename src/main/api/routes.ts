@@ -3,12 +3,13 @@
  * who may call it, its zod schemas (query, body, answer), its documented errors and examples, and its
  * handler. The server answers only these routes; the OpenAPI document (openapi.ts) and the tests are
  * generated from this one table. The routes themselves are written by resource under `resources/`
- * (service, messages, chats, profiles, approvals, account) with what they share in routeKit.ts.
+ * (service, messages, chats, profiles, approvals, usage, account) with what they share in routeKit.ts.
  *
  * Callers (auth.ts): `owner` (the owner token); `chat` (an agent token, for its own chat); `peer` (an
  * agent token, writing into another chat: `/send`, `/turn` with the target's `accept_from`, `/ask`
  * with its `answer_from`, all subject to isolation and 30 an hour, policy.ts). Every GET but
- * `/healthz` and `/openapi.json` takes the owner token only, and so does every `/account` route.
+ * `/healthz` and `/openapi.json` takes the owner token only, and so does every `/account` route and
+ * `/usage/resume`.
  */
 import { accountRoute, loginCancelRoute, loginRoute, logoutRoute } from './resources/account';
 import { permissionRoute, permissionsRoute } from './resources/approvals';
@@ -16,6 +17,7 @@ import { eventsRoute, historyRoute, sessionsRoute } from './resources/chats';
 import { askRoute, sendMediaRoute, sendRoute, turnRoute } from './resources/messages';
 import { jobsRoute, profilesRoute } from './resources/profiles';
 import { healthzRoute, openapiRoute, statusRoute } from './resources/service';
+import { usageResumeRoute } from './resources/usage';
 import type { Route } from './routeKit';
 
 export { API_FEATURES, API_VERSION, EXAMPLE_APPROVAL_ID, MAX_TEXT } from './routeKit';
@@ -37,6 +39,7 @@ export const routes: readonly Route[] = [
   permissionRoute,
   jobsRoute,
   statusRoute,
+  usageResumeRoute,
   accountRoute,
   loginRoute,
   loginCancelRoute,

@@ -2,7 +2,7 @@
  * The usage store (core/usage/store.ts) on a fake clock: rate limits merged per Codex home with
  * `usage:updated`, the 90 % warning once, a usage limit pausing the home until the full window's reset
  * and lifting by itself then (or when new rate limits are below 100 %), and the pause carried into the
- * chats' turn machines (core/usage/link.ts).
+ * chats' turn machines (core/usage/link.ts); the owner's resume lifts it before its time.
  */
 import { describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../../src/shared/contract';
@@ -118,6 +118,33 @@ describe('UsageStore', () => {
     store.usageLimitReached(HOME);
     expect(store.get(HOME).pausedUntil).toBe('2030-01-01T10:05:00.000Z');
     expect(store.read([HOME]).map((u) => u.codexHome)).toEqual([HOME, '/other/codex-home']);
+  });
+
+  it.each([
+    { name: 'a paused home', paused: true, told: ['pause', 'resume'], emitted: 1 },
+    { name: 'a home not paused', paused: false, told: [], emitted: 0 },
+  ])('the owner resumes $name: the pause lifts, usage:updated and the chats are told once', ({ paused, told, emitted }) => {
+    const { store, clock, inputs, events } = setup();
+    if (paused) store.usageLimitReached(HOME);
+    const before = events.length;
+    expect(store.resume(HOME)).toMatchObject({ codexHome: HOME, pausedUntil: null });
+    expect(store.get(HOME).pausedUntil).toBeNull();
+    expect(inputs.map((i) => i.kind)).toEqual(told);
+    const updated = events.slice(before).filter((e) => e.event === 'usage:updated');
+    expect(updated).toHaveLength(emitted);
+    if (emitted) expect(updated[0]?.payload).toMatchObject({ codexHome: HOME, pausedUntil: null });
+    clock.advance(3600_000);
+    expect(inputs.map((i) => i.kind)).toEqual(told);
+    expect(store.resume('/never/seen')).toEqual({ codexHome: '/never/seen', rateLimits: null, reportedAt: null, pausedUntil: null });
+  });
+
+  it('after the owner resumed, the next usage limit pauses the home again', () => {
+    const { store, inputs } = setup();
+    store.usageLimitReached(HOME);
+    store.resume(HOME);
+    store.usageLimitReached(HOME);
+    expect(store.get(HOME).pausedUntil).toBe('2030-01-01T10:05:00.000Z');
+    expect(inputs.map((i) => i.kind)).toEqual(['pause', 'resume', 'pause']);
   });
 
   it('a chat opened during a pause starts paused', () => {

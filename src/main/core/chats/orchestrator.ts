@@ -516,6 +516,7 @@ export class Orchestrator {
           return view;
         },
         'usage:read': async () => this.usage.read([this.opts.paths.codexHome]),
+        'usage:resume': async ({ codexHome }) => this.usage.resume(codexHome),
         'table:discard': async () => {
           const view = await this.profiles.discard();
           await this.emitTableChanged();

@@ -4,7 +4,8 @@
  * Codex home per instance today: instance/paths.ts `codexHome`); it emits `usage:updated` and, once per
  * window and reset, `usage:warning`, and tells its pause listeners (the orchestrator pauses or resumes
  * every chat of that home: chats/turn/machine.ts `pause`). A pause ends by itself at its time (an
- * `Alarm` on the injected clock, chats/watchdogs.ts) or when new rate limits are below 100 %.
+ * `Alarm` on the injected clock, chats/watchdogs.ts), when new rate limits are below 100 %, or when the
+ * owner lifts it (`resume`, channel `usage:resume`).
  * Decisions are core/usage/limits.ts (pure); docs/architecture.md "Usage".
  */
 import type { AppEvent } from '../../../shared/contract';
@@ -56,7 +57,7 @@ export class UsageStore {
     const due = warningsFor(home.warned, rateLimits);
     home.warned = due.warned;
     if (limitReachedBy(snapshot)) this.pause(home);
-    else if (home.usage.pausedUntil !== null && liftsPause(snapshot)) this.resume(home);
+    else if (home.usage.pausedUntil !== null && liftsPause(snapshot)) this.lift(home);
     else this.emit({ event: 'usage:updated', payload: home.usage });
     for (const w of due.warnings) this.emit({ event: 'usage:warning', payload: { codexHome, ...w } });
   }
@@ -64,6 +65,17 @@ export class UsageStore {
   /** A turn of `codexHome` failed at its usage limit (codexErrorInfo `usageLimitExceeded`, codex/turnErrors.ts). */
   usageLimitReached(codexHome: string): void {
     this.pause(this.home(codexHome));
+  }
+
+  /**
+   * The owner's "Try now": lifts `codexHome`'s pause before its time (e.g. after upgrading the plan), so
+   * every chat of that home starts its queued work; a turn that meets the limit again pauses it again.
+   * Answers the home's usage (unchanged, and nothing emitted, when it was not paused).
+   */
+  resume(codexHome: string): HomeUsage {
+    const home = this.homes.get(codexHome);
+    if (home && home.usage.pausedUntil !== null) this.lift(home);
+    return this.get(codexHome);
   }
 
   /** Stops every pause timer (shutdown). */
@@ -84,11 +96,11 @@ export class UsageStore {
     const until = pausedUntilAfterLimit(home.usage.rateLimits, this.clock.now());
     if (home.usage.pausedUntil === until) return;
     home.usage = { ...home.usage, pausedUntil: until };
-    home.alarm.set(Date.parse(until), () => this.resume(home));
+    home.alarm.set(Date.parse(until), () => this.lift(home));
     this.told(home);
   }
 
-  private resume(home: Home): void {
+  private lift(home: Home): void {
     home.alarm.clear();
     home.usage = { ...home.usage, pausedUntil: null };
     this.told(home);

@@ -1,15 +1,17 @@
 /**
  * The actions of the sign-in screen and the usage meters: read the account and the usage (on every
  * (re)connect), start a sign-in (ChatGPT in the browser, a device code, or an API key), cancel it, sign
- * out, open and close the screen. Each invokes the core (`account:*`, `usage:read`) and feeds the answer
+ * out, open and close the screen, and "Try now" on a usage-limit pause. Each invokes the core (`account:*`,
+ * `usage:read`, `usage:resume`) and feeds the answer
  * to the store's pure transitions (store/account.ts, store/usage.ts). The API key goes once in the
  * `account:login` body and nowhere else: not into the store, not into a log. The browser is opened
  * through the host when it can (Electron's `shell.openExternal`, `RendererApi.openExternal`); in a
  * browser tab the link is shown to click.
  */
 import type { LoginRequest } from '../../../shared/account';
-import { accountActing, loggedOut, loginAnswered, loginCancelled, loginCleared } from '../store/account';
+import { accountActing, loggedOut, loginAnswered, loginCancelled, loginCleared, resumeAnswered } from '../store/account';
 import { applyAccount, applyPanel, applyUsage, withSlice } from '../store/app';
+import { usageUpdated } from '../store/usage';
 import { update, useAppStore } from '../store/store';
 import type { LinkedApi } from './wsApi';
 
@@ -27,6 +29,11 @@ export interface AccountActions {
   clearSignIn(): void;
   /** Signs Codex out (`account:logout`). */
   signOut(): Promise<void>;
+  /**
+   * "Try now": lifts the usage-limit pause of `codexHome`, or of every paused home the window knows
+   * (`usage:resume`); the core's chats then send their queued messages (docs/architecture.md "Usage").
+   */
+  resumeUsage(codexHome?: string): Promise<void>;
   /** Opens `url` in the system browser through the host; absent in a browser tab (the link is shown instead). */
   openExternal?: (url: string) => Promise<boolean>;
 }
@@ -60,6 +67,15 @@ export function accountActions(api: LinkedApi, leave: (go: () => void) => void):
       update((s) => withSlice(s, 'account', accountActing(s.account, 'cancel')));
       const r = await api.invoke('account:loginCancel', { loginId });
       update((s) => withSlice(s, 'account', loginCancelled(s.account, r)));
+    },
+    async resumeUsage(codexHome) {
+      const homes = useAppStore.getState().usage.homes;
+      const paused = homes.filter((h) => h.pausedUntil !== null).map((h) => h.codexHome);
+      const targets = codexHome ? [codexHome] : paused.length ? paused : homes.map((h) => h.codexHome);
+      for (const home of targets) {
+        const r = await api.invoke('usage:resume', { codexHome: home });
+        update((s) => withSlice(r.ok ? withSlice(s, 'usage', usageUpdated(s.usage, r.value)) : s, 'account', resumeAnswered(s.account, r)));
+      }
     },
     clearSignIn() {
       update((s) => withSlice(s, 'account', loginCleared(s.account)));

@@ -69,6 +69,11 @@ export function loggedOut(state: AccountSlice, r: Result<AccountView>): AccountS
   return { ...state, busy: null, error: null, login: null, view: r.value };
 }
 
+/** The answer to `usage:resume` ("Try now"): its failure is told; the lifted pause comes as `usage:updated`. */
+export function resumeAnswered(state: AccountSlice, r: Result<unknown>): AccountSlice {
+  return r.ok ? state : { ...state, error: failure('Not resumed', r.error) };
+}
+
 /** The finished (or failed, cancelled) sign-in is put away: the screen offers the ways again. */
 export function loginCleared(state: AccountSlice): AccountSlice {
   return state.login === null && state.error === null ? state : { ...state, login: null, error: null };

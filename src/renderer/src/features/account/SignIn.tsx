@@ -24,6 +24,8 @@ export interface SignInHandlers {
   signOut(): void;
   /** Opens a URL in the system browser; absent when the host cannot (a browser tab: the link is clicked). */
   open?: (url: string) => void;
+  /** "Try now" on a Codex home's usage-limit pause (`usage:resume`); absent: no button. */
+  resume?: (codexHome: string) => void;
 }
 
 /** Where the account stands, in a sentence or two. */
@@ -181,7 +183,7 @@ export function SignInView({
       </header>
       <div className="panel-body">
         <Status view={view} />
-        <UsageListView homes={usage} now={now} />
+        <UsageListView homes={usage} now={now} {...(h.resume ? { onResume: h.resume } : {})} />
         {error && (
           <div className="issue issue-error" data-testid="account-error" role="alert">
             {error}
@@ -237,6 +239,7 @@ export function SignIn(): ReactElement {
     cancel: () => void session.cancelSignIn(),
     clear: () => session.clearSignIn(),
     signOut: () => void session.signOut(),
+    resume: (codexHome) => void session.resumeUsage(codexHome),
     ...(open ? { open: (url: string) => void open(url) } : {}),
   };
   return (

@@ -223,7 +223,7 @@ export function ChatPane({ chatId }: { chatId: string }): ReactElement {
             </span>
           )}
           <ActivityBadge activity={chat.activity} />
-          <PausedLine pausedUntil={chat.pausedUntil} where="chat" />
+          <PausedLine pausedUntil={chat.pausedUntil} where="chat" onTryNow={() => void session.resumeUsage()} />
         </div>
         <button type="button" className="btn small" data-testid="sessions-button" aria-expanded={showSessions} onClick={() => setShowSessions((v) => !v)}>
           Sessions

@@ -2,7 +2,8 @@
  * The usage meters: the header's (the fullest rate-limit window of the account: "5 h 42 %", every
  * window with its reset time in the tooltip), the composer's (how full the chat's context window is,
  * the tokens of the last turn and of the session; from 90 % a Compact button that sends `/compact`),
- * the sign-in screen's list of every window, and "paused until 14:05" for a chat held at a usage limit (its composer still queues). Each has a
+ * the sign-in screen's list of every window, and "paused until 14:05" for a chat held at a usage limit (its composer still queues),
+ * with "Try now" (`usage:resume`: the owner lifts the pause, e.g. after upgrading the plan). Each has a
  * pure view (props in, markup out) and, for the header, a store-bound wrapper.
  */
 import type { ReactElement } from 'react';
@@ -44,12 +45,29 @@ export function UsageMeterView({ homes, now }: { homes: readonly HomeUsage[]; no
   );
 }
 
-/** Every window of every home, one row each (name, bar, percent, reset): the sign-in screen's "Usage". */
-export function UsageListView({ homes, now }: { homes: readonly HomeUsage[]; now: Date }): ReactElement | null {
+/**
+ * Every window of every home, one row each (name, bar, percent, reset): the sign-in screen's "Usage";
+ * above them, each paused home's "paused until …" with Try now (`onResume`, absent: no button).
+ */
+export function UsageListView({
+  homes,
+  now,
+  onResume,
+}: {
+  homes: readonly HomeUsage[];
+  now: Date;
+  onResume?: (codexHome: string) => void;
+}): ReactElement | null {
   const rows = homes.flatMap((h) => windowsShown(h.rateLimits, now).map((w) => ({ home: h.codexHome, w })));
-  if (rows.length === 0) return null;
+  const paused = homes.filter((h) => pausedText(h.pausedUntil, now) !== null);
+  if (rows.length === 0 && paused.length === 0) return null;
   return (
     <ul className="usage-list" data-testid="usage-list" aria-label="Rate limits">
+      {paused.map((h) => (
+        <li key={`${h.codexHome}:paused`} className="usage-paused" data-testid="usage-paused" title={h.codexHome}>
+          <PausedLineView pausedUntil={h.pausedUntil} now={now} where="chat" {...(onResume ? { onTryNow: () => onResume(h.codexHome) } : {})} />
+        </li>
+      ))}
       {rows.map(({ home, w }) => (
         <li key={`${home}:${w.slot}`} className={`usage-row level-${w.level}`} data-testid="usage-row" data-slot={w.slot} title={home}>
           <span className="meter-name">{w.name}</span>
@@ -109,11 +127,24 @@ export function ContextMeterView({
   );
 }
 
-/** "paused until 14:05" for a chat held at a usage limit; nothing when not paused. */
-export function PausedLineView({ pausedUntil, now, where }: { pausedUntil: string | null | undefined; now: Date; where: 'row' | 'chat' }): ReactElement | null {
+/**
+ * "paused until 14:05" for a chat held at a usage limit; nothing when not paused. With `onTryNow`, a
+ * "Try now" button beside it (the owner lifts the pause; a turn that meets the limit again re-pauses).
+ */
+export function PausedLineView({
+  pausedUntil,
+  now,
+  where,
+  onTryNow,
+}: {
+  pausedUntil: string | null | undefined;
+  now: Date;
+  where: 'row' | 'chat';
+  onTryNow?: () => void;
+}): ReactElement | null {
   const text = pausedText(pausedUntil, now);
   if (!text) return null;
-  return (
+  const badge = (
     <span
       className={`badge paused paused-${where}`}
       data-testid="paused-until"
@@ -122,10 +153,33 @@ export function PausedLineView({ pausedUntil, now, where }: { pausedUntil: strin
       {text}
     </span>
   );
+  if (!onTryNow) return badge;
+  return (
+    <>
+      {badge}
+      <button
+        type="button"
+        className="btn small try-now"
+        data-testid="usage-try-now"
+        title="Send the queued messages now instead of waiting for the reset (e.g. after upgrading the plan); if the limit still holds, the chat pauses again"
+        onClick={onTryNow}
+      >
+        Try now
+      </button>
+    </>
+  );
 }
 
 /** `PausedLineView` with the time kept current. */
-export function PausedLine({ pausedUntil, where }: { pausedUntil: string | null | undefined; where: 'row' | 'chat' }): ReactElement | null {
+export function PausedLine({
+  pausedUntil,
+  where,
+  onTryNow,
+}: {
+  pausedUntil: string | null | undefined;
+  where: 'row' | 'chat';
+  onTryNow?: () => void;
+}): ReactElement | null {
   const now = useNow();
-  return <PausedLineView pausedUntil={pausedUntil} now={now} where={where} />;
+  return <PausedLineView pausedUntil={pausedUntil} now={now} where={where} {...(onTryNow ? { onTryNow } : {})} />;
 }
