@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   });
   const csp = contentSecurityPolicy(location.devServerUrl);
   app.on('web-contents-created', (_e, contents) => hardenWebContents(contents, { csp, openExternal: (url) => void shell.openExternal(url).catch(report) }));
-  core = await composeCore({ env: process.env, startCodex: startCodexClient, logger: { error: report, info: (m) => report(m) } });
+  core = await composeCore({ env: process.env, startCodex: startCodexClient, api: true, logger: { error: report, info: (m) => report(m) } });
   api = await core.startApi();
   desktop = startDesktop({
     core: core.orchestrator,

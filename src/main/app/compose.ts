@@ -16,6 +16,8 @@ import type { OrchestratorApiCore } from '../api/orchestratorCore';
 import type { RunningApi } from '../api/server';
 import { Orchestrator, type OrchestratorOptions } from '../core/chats/orchestrator';
 import { resolveInstance, type InstancePaths } from '../core/instance/paths';
+import type * as OrchestratorCoreModule from '../api/orchestratorCore';
+import type * as ApiServerModule from '../api/server';
 
 /** Where the composed core reports what no caller can show. */
 export interface CoreLogger {
@@ -37,6 +39,11 @@ export interface CoreEdges {
   paths?: InstancePaths;
   /** Follow edits of the table file and the accepted copy (default true; `angelia run` turns it off). */
   watchTable?: boolean;
+  /**
+   * The host will call `startApi`: the API's modules are loaded while the core is built instead of after
+   * it (default false: `angelia run` never loads them).
+   */
+  api?: boolean;
 }
 
 /** The composed core. */
@@ -60,6 +67,11 @@ export interface ComposedCore {
  */
 export async function composeCore(edges: CoreEdges): Promise<ComposedCore> {
   const paths = edges.paths ?? resolveInstance(edges.env);
+  const loadApi = (): Promise<[typeof OrchestratorCoreModule, typeof ApiServerModule]> =>
+    Promise.all([import('../api/orchestratorCore'), import('../api/server')]);
+  const apiModules = edges.api ? loadApi() : null;
+  // A failed build of the core leaves the preload unobserved; its own failure surfaces in startApi.
+  apiModules?.catch(() => undefined);
   const orchestrator = await Orchestrator.create({
     paths,
     env: edges.env,
@@ -70,7 +82,7 @@ export async function composeCore(edges: CoreEdges): Promise<ComposedCore> {
     paths,
     orchestrator,
     startApi: async () => {
-      const [{ apiCoreFromOrchestrator }, { startApi }] = await Promise.all([import('../api/orchestratorCore'), import('../api/server')]);
+      const [{ apiCoreFromOrchestrator }, { startApi }] = await (apiModules ?? loadApi());
       const adapter: OrchestratorApiCore = apiCoreFromOrchestrator(orchestrator, { paths, env: edges.env });
       let api: RunningApi;
       try {

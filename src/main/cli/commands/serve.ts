@@ -102,6 +102,7 @@ export const serve: CliCommand = {
         core = await composeCore({
           env: process.env,
           startCodex: startCodexClient,
+          api: true,
           logger: {
             error: (e) => void process.stderr.write(`angelia serve: API: ${e instanceof Error ? e.message : String(e)}\n`),
             info: (m) => void process.stderr.write(`angelia serve: ${m}\n`),
