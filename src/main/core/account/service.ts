@@ -11,12 +11,19 @@
  * never in an argument, an environment variable, a log line, the audit or an error message (`redact`).
  * Used by the orchestrator (`account:*` channels, the API) and by `angelia account|login|logout` in the
  * CLI's own process. docs/architecture.md "Account"; docs/security-model.md "The Codex account".
+ *
+ * While a host runs (`watchHome`), changes made elsewhere — `angelia login|logout` or `codex login` in a
+ * terminal, which create, rewrite or remove `CODEX_HOME/auth.json` — are followed too: the account is read
+ * again after a burst of changes, and told when it differs from the one last told.
  */
 import type { AccountView, LoginProgress, LoginRequest } from '../../../shared/account';
+import { join } from 'node:path';
 import { AppFailure } from '../../../shared/result';
 import type { CodexConnection, CodexSpawnSpec } from '../codex/connection';
 import type { LoginAccountParams } from '../codex/generated/v2/LoginAccountParams';
 import { codexLoginType, isSettled, loginBegins, loginStep, redact, type LoginInput } from './login';
+import { ensureCodexHome } from '../launch/prepare';
+import { watchTable, type TableWatch } from '../profiles/watch';
 import { accountSpawnSpec } from './server';
 import { accountView } from './view';
 
@@ -34,6 +41,8 @@ export interface AccountDeps {
   onLogin?: (progress: LoginProgress) => void;
   /** How long a pending sign-in may wait (default 15 minutes), then it is cancelled and fails. */
   loginTimeoutMs?: number;
+  /** The quiet after a burst of changes to auth.json before `watchHome` reads the account (default 300 ms). */
+  watchDebounceMs?: number;
 }
 
 /** A sign-in waiting on the user (in the browser, or typing the device code). */
@@ -54,6 +63,11 @@ const failureText = (e: unknown, secret: string | null): string => redact(e inst
 
 export class AccountService {
   private readonly pending = new Map<string, Pending>();
+  private homeWatch: Promise<TableWatch | null> = Promise.resolve(null);
+  /** The account last told to `onUpdated` (JSON), so a rewrite that changes nothing tells nothing. */
+  private told: string | null = null;
+  /** The re-reads of `watchHome`, one after the other. */
+  private rereads: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: AccountDeps) {}
 
@@ -115,7 +129,7 @@ export class AccountService {
       progress = loginStep(progress, end.kind === 'completed' ? { ...end, error: end.error && redact(end.error, secret) } : end);
       const view = await this.readOn(conn).catch(() => null);
       await conn.stop();
-      if (view) this.deps.onUpdated?.(view);
+      if (view) this.tell(view);
       return progress;
     }
     return this.keepPending(progress, conn, completions, (f) => (onCompletion = f));
@@ -143,13 +157,42 @@ export class AccountService {
       await conn.request('account/logout', undefined);
       return this.readOn(conn);
     });
-    this.deps.onUpdated?.(view);
+    this.tell(view);
     return view;
   }
 
-  /** Cancels every pending sign-in and stops its app-server (Angelia's shutdown). */
+  /**
+   * Follows `<codexHome>/auth.json` (created, rewritten, removed; profiles/watch.ts, chokidar) until
+   * `dispose`: after each burst of changes the account is read again (`account/read`) and `onUpdated` told
+   * when it differs from the account last told. Only hosts that keep a window watch (the orchestrator,
+   * unless `watchTable` is false: `angelia run`). Creates the Codex home (mode 700) when missing; resolves
+   * once the watch is ready. Never rejects: a watch that cannot start is left out.
+   */
+  async watchHome(): Promise<void> {
+    const reread = (): void => {
+      this.rereads = this.rereads.then(async () => {
+        const view = await this.read().catch(() => null);
+        if (view && JSON.stringify(view) !== this.told) this.tell(view);
+      });
+    };
+    this.homeWatch = ensureCodexHome(this.deps.codexHome)
+      .then(() => watchTable(join(this.deps.codexHome, 'auth.json'), reread, { debounceMs: this.deps.watchDebounceMs }))
+      .catch(() => null);
+    await this.homeWatch;
+  }
+
+  /** Stops the auth.json watch, cancels every pending sign-in and stops its app-server (Angelia's shutdown). */
   async dispose(): Promise<void> {
-    await Promise.all([...this.pending.keys()].map((id) => this.cancel(id)));
+    const watch = this.homeWatch;
+    this.homeWatch = Promise.resolve(null);
+    await Promise.all([watch.then((w) => w?.close()), ...[...this.pending.keys()].map((id) => this.cancel(id))]);
+    await this.rereads;
+  }
+
+  /** Tells `onUpdated` the account and remembers it. */
+  private tell(view: AccountView): void {
+    this.told = JSON.stringify(view);
+    this.deps.onUpdated?.(view);
   }
 
   private async open(): Promise<CodexConnection> {
@@ -217,7 +260,7 @@ export class AccountService {
     const view = progress.state === 'completed' ? await this.readOn(conn).catch(() => null) : null;
     await conn.stop().catch(() => undefined);
     this.deps.onLogin?.(progress);
-    if (view) this.deps.onUpdated?.(view);
+    if (view) this.tell(view);
     return progress;
   }
 }

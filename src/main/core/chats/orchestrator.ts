@@ -151,6 +151,8 @@ export class Orchestrator {
     for (const { chatId, profile } of this.sessions.chats()) if (!this.chats.has(chatId) && this.table.profiles[profile]) this.open(chatId, profile);
     // `angelia accept` run elsewhere (another terminal) rewrites the accepted copy: follow it (acceptedChanged).
     if (opts.watchTable !== false) this.acceptedWatch = watchTable(opts.paths.acceptedTable, () => this.acceptedChanged()).catch(() => null);
+    // `angelia login|logout` in a terminal rewrites or removes auth.json: follow it (account:updated).
+    if (opts.watchTable !== false) void this.account.watchHome();
   }
 
   private readonly timing: ChatTiming;
