@@ -4,7 +4,7 @@
  * `apiKey`; the key is in no process's command line while it signs in, in no file of the state folder and
  * in no audit line; `angelia logout` removes auth.json. A sandboxed agent cannot read CODEX_HOME/auth.json.
  * A ChatGPT sign-in gives Codex's address and listens on 127.0.0.1:1455 until it is cancelled. A turn on a
- * provider that needs OpenAI auth, not signed in, ends with "Codex is not signed in".
+ * provider that needs OpenAI auth and refuses the key (HTTP 401) ends with "Codex is not signed in, or …".
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -147,11 +147,13 @@ describe('the Codex account (real codex, private CODEX_HOME)', () => {
     expect(await service.cancel(p.loginId as string)).toEqual({ cancelled: false });
   });
 
-  it('a turn on a provider that needs OpenAI auth, not signed in, ends with "Codex is not signed in"', async () => {
-    inst = await makeInstance({ alpha: {} }, { script: () => ({ httpError: { status: 401, body: { error: { message: 'Missing bearer' } } } }) });
+  it('a turn on a provider that needs OpenAI auth and refuses the key (401) ends with "Codex is not signed in, or …"', async () => {
+    inst = await makeInstance({ alpha: {} }, { script: () => ({ httpError: { status: 401, body: { error: { message: 'Invalid key' } } } }) });
     needsOpenaiAuth(inst);
     orch = await Orchestrator.create({ paths: inst.paths, env: inst.env, startCodex: startCodexClient });
-    expect(await orch.api().handlers['account:read']({})).toMatchObject({ signedIn: false, requiresOpenaiAuth: true });
+    // Signed in (not signed in, the start is refused before any turn: test/integration/sign-in-gate.test.ts).
+    expect(await orch.api().handlers['account:login']({ method: 'apiKey', apiKey: KEY })).toMatchObject({ state: 'completed' });
+    expect(await orch.api().handlers['account:read']({})).toMatchObject({ signedIn: true, requiresOpenaiAuth: true });
     const items = await turnOn(orch, 'alpha', 'hello');
     const error = items.find((i) => i.type === 'error');
     expect(error?.type === 'error' && error.message).toMatch(/^Codex is not signed in/);

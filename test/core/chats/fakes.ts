@@ -70,10 +70,17 @@ export class FakeConn implements CodexConnection {
 
 let threadSeq = 0;
 
-/** The answers of a healthy start (config, requirements, thread start/resume, an empty model list). */
+/** `account/read` signed in with an API key (codex 0.169.0 `GetAccountResponse`): the start's sign-in gate passes. */
+export const SIGNED_IN = { account: { type: 'apiKey' }, requiresOpenaiAuth: true };
+
+/** `account/read` not signed in where the provider needs an OpenAI sign-in: the start is refused `not-signed-in`. */
+export const SIGNED_OUT = { account: null, requiresOpenaiAuth: true };
+
+/** The answers of a healthy start (config, requirements, signed in, thread start/resume, an empty model list). */
 export const baseAnswers = (): Record<string, Answer> => ({
   'config/read': () => ({ config: { model: 'gpt-5.5' } }),
   'configRequirements/read': () => ({ requirements: null }),
+  'account/read': () => SIGNED_IN,
   'thread/start': () => ({ thread: { id: `thread-${++threadSeq}` }, approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, model: 'gpt-5.5' }),
   'thread/resume': (p) => ({ thread: { id: p.threadId }, approvalsReviewer: 'user', sandbox: { type: 'dangerFullAccess' }, model: 'gpt-5.5' }),
   'model/list': () => ({ data: [], nextCursor: null }),

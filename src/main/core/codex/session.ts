@@ -2,7 +2,7 @@
  * The one way Angelia opens a Codex thread it may run turns in: on a connection whose `initialize` is
  * done (`StartCodex`, codex/connection.ts), the version gate, the config-layer, MCP-server and managed
  * requirement checks (`config/read {includeLayers}` and `configRequirements/read`, asked together),
- * then `thread/start`, `thread/resume` or `thread/fork`, and the thread attestation (attest.ts
+ * the sign-in gate (`account/read`, asked with them: signInGate.ts), then `thread/start`, `thread/resume` or `thread/fork`, and the thread attestation (attest.ts
  * `attestThread`) of Codex's answer. Fail-closed: any refusal throws and nothing runs
  * (docs/security-model.md, docs/architecture.md flow (a)). Used by a chat's start (chats/process.ts), by
  * `POST /ask` (chats/ask.ts, a fork); reading past turns opens no thread and passes the version gate
@@ -14,6 +14,7 @@ import { AppFailure, toAppError } from '../../../shared/result';
 import type { LaunchPlan } from '../launch/plan';
 import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion, type ExpectedThread } from './attest';
 import type { CodexConnection } from './connection';
+import { signInRefusal } from './signInGate';
 import { isObj, str, type Obj } from './wire';
 
 /** Which thread to open: a fresh one, the session's own (resume), or a copy of it (fork). */
@@ -94,10 +95,12 @@ export async function openAttestedSession(
 ): Promise<AttestedSession> {
   gateVersion(conn);
   opts.versionOk?.();
-  // Both reads are independent: asked together, they cost one round trip (docs/benchmarks.md, agent start).
-  const [configRead, requirements] = await Promise.all([
+  // The reads are independent: asked together, they cost one round trip (docs/benchmarks.md, agent start).
+  // A failed `account/read` refuses nothing (signInGate.ts): the start goes on as before the gate.
+  const [configRead, requirements, account] = await Promise.all([
     conn.request('config/read', { includeLayers: true, cwd: plan.spawn.cwd }),
     conn.request('configRequirements/read', {}),
+    conn.request('account/read', { refreshToken: false }).catch(() => null),
   ]);
   const refusals = [
     ...(plan.sandboxed ? checkConfigLayers(configRead) : []),
@@ -105,6 +108,8 @@ export async function openAttestedSession(
     ...checkRequirements(requirements, plan.expect),
   ];
   if (refusals.length) throw new AppFailure({ code: 'refused', message: refusals.join(' ') });
+  const notSignedIn = signInRefusal(account);
+  if (notSignedIn) throw notSignedIn;
   const config = isObj(configRead) && isObj(configRead.config) ? configRead.config : {};
   const more = opts.checked?.(config);
   let opened: SessionTarget = more?.target ?? target;
