@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/main/api/cli';
-import { runLogin } from '../../src/main/cli/commands/account';
+import { API_KEY_TAKEN, runLogin } from '../../src/main/cli/commands/account';
 import type { AccountService } from '../../src/main/core/account/service';
 import type { AccountView, LoginRequest } from '../../src/shared/account';
 
@@ -50,7 +50,8 @@ describe('angelia login --api-key', () => {
     const o = io(`  ${KEY}  \nsecond line\n`);
     expect(await runLogin(['--api-key'], o, { service: s.service })).toBe(0);
     expect(s.logins).toEqual([{ method: 'apiKey', apiKey: KEY }]);
-    expect(o.out).toBe('Codex is signed in with an API key (Codex home /home/me/.codex).\n');
+    expect(o.out).toBe(`Codex is signed in with an API key (Codex home /home/me/.codex).\n${API_KEY_TAKEN}\n`);
+    expect(API_KEY_TAKEN).toMatch(/^Codex took the key as given: it does not check it; the model provider does, at the first turn/);
     expect(o.err).toBe('');
   });
 

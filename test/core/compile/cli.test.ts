@@ -53,6 +53,7 @@ describe('angelia init / check-config / compile', () => {
     const first = await angelia('init');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(join(root, 'state', 'workspace', 'angelia.toml'));
+    expect(first.stdout).toMatch(/^ {2}and sign Codex in with angelia login \(angelia account says whether it is/m);
     const second = await angelia('init');
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/^init error: a table already exists/);

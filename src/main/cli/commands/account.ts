@@ -156,10 +156,18 @@ async function waitPending(p: LoginProgress, service: AccountService, io: CliIo,
   }
 }
 
+/**
+ * Said after an API-key sign-in: Codex stores the key without checking it (codex 0.169.0,
+ * `account/login/start {type:"apiKey"}` completes at once), so a wrong key shows only at the first turn.
+ */
+export const API_KEY_TAKEN =
+  'Codex took the key as given: it does not check it; the model provider does, at the first turn (a key it refuses fails that turn with HTTP 401).';
+
 async function report(p: LoginProgress, io: CliIo, service: AccountService): Promise<number> {
   if (p.state === 'completed') {
     const view = await service.read().catch(() => null);
     io.stdout(`${view ? accountSentence(view) : 'Signed in.'}\n`);
+    if (p.method === 'apiKey') io.stdout(`${API_KEY_TAKEN}\n`);
     return EXIT.ok;
   }
   io.stderr(

@@ -5,7 +5,7 @@ import { formatFailure } from '../../core/table/errors';
 
 /**
  * `angelia init`: creates the instance (ANGELIA_STATE_DIR or ~/.angelia, mode 700) with a starter
- * table and one profile `assistant`. Exit 0 when created; 1 when a table already exists or a folder
+ * table and one profile `assistant`, and says what comes next (check, compile, sign Codex in). Exit 0 when created; 1 when a table already exists or a folder
  * cannot be made (the reason on stderr as `init error: …`); 2 on an unexpected argument.
  */
 export const init: CliCommand = {
@@ -23,7 +23,9 @@ export const init: CliCommand = {
         `created the instance in ${paths.stateDir}\n` +
           `  table: ${result.tableFile}\n` +
           `  profile assistant: ${result.profileDir}\n` +
-          `next: angelia check-config, then angelia compile assistant --write (an agent starts only once its profile is compiled)\n`,
+          `next: angelia check-config, then angelia compile assistant --write (an agent starts only once its profile is compiled)\n` +
+          // Always said: knowing would cost a Codex start; `angelia account` tells (docs/architecture.md "Account").
+          `  and sign Codex in with angelia login (angelia account says whether it is; a model provider that needs no OpenAI sign-in needs none)\n`,
       );
       return 0;
     } catch (e) {
