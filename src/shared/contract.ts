@@ -425,7 +425,11 @@ const empty = z.object({}).strict();
 
 /** The invoke table: channel → input and output schemas. */
 export const invokeTable = {
-  'app:info': { input: empty, output: z.object({ version: z.string(), stateDir: z.string(), codexVersion: z.string().nullable() }) },
+  /** `codexHomes`: the instance's Codex home and `~/.codex` when it is another (no profile is given either). */
+  'app:info': {
+    input: empty,
+    output: z.object({ version: z.string(), stateDir: z.string(), codexHomes: z.array(z.string()), codexVersion: z.string().nullable() }),
+  },
   'profiles:list': { input: empty, output: z.array(ProfileView) },
   'chats:list': { input: empty, output: z.array(ChatView) },
   'chats:items': { input: z.object({ chatId: z.string() }).strict(), output: z.array(ChatItem) },

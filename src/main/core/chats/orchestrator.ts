@@ -469,11 +469,16 @@ export class Orchestrator {
     return this.chat(chatId).transcript.lastAgentText();
   }
 
+  /** The Codex homes no profile is given (compile/grants.ts): the instance's, and `~/.codex` when it is another. */
+  private codexHomes(): string[] {
+    return [...new Set([this.opts.paths.codexHome, join(this.opts.paths.home, '.codex')])];
+  }
+
   /** The contract's handlers and event stream, for any host. */
   api(): CoreApi {
     return {
       handlers: {
-        'app:info': async () => ({ version: APP_VERSION, stateDir: this.opts.paths.stateDir, codexVersion: this.codexVersion }),
+        'app:info': async () => ({ version: APP_VERSION, stateDir: this.opts.paths.stateDir, codexHomes: this.codexHomes(), codexVersion: this.codexVersion }),
         'profiles:list': async () => this.profileViews(),
         'chats:list': async () => this.chatViews(),
         'chats:items': async ({ chatId }) => this.chat(chatId).items(),

@@ -8,7 +8,8 @@
 import { createContext, useContext } from 'react';
 import type { AnswerOutcome, AppEvent, ApprovalAnswer, ChatView, OutputOf, PayloadOf, RequestedAccess, SessionView } from '../../../shared/contract';
 import type { AppError, Result } from '../../../shared/result';
-import { applyAnswer, applyConnection, applyCreated, applyEvent, applyItems, applySelect, applySessions, applySnapshot } from '../store/app';
+import { applyAnswer, applyConnection, applyCreated, applyEvent, applyItems, applySelect, applySessions, applySnapshot, withSlice } from '../store/app';
+import { setPrivatePlaces } from '../store/chats';
 import { mergeDeltas } from '../store/items';
 import { update, useAppStore } from '../store/store';
 import { accountActions, type AccountActions } from './accountActions';
@@ -102,6 +103,11 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
     );
     void more.loadTable();
     void account.loadAccount();
+    // The places no profile is given: a refused command inside them offers no "Add … to the profile".
+    void api.invoke('app:info', {}).then(
+      (r) => r.ok && update((s) => withSlice(s, 'chats', setPrivatePlaces(s.chats, { stateDir: r.value.stateDir, codexHomes: r.value.codexHomes }))),
+      () => undefined,
+    );
     const open = useAppStore.getState().selection.chatId;
     if (open) await loadItems(open);
   };

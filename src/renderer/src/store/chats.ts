@@ -10,10 +10,17 @@ export interface ChatsSlice {
   byId: Record<string, ChatView>;
   order: string[];
   profiles: Record<string, ProfileView>;
+  /** Angelia's state folder and the Codex homes (`app:info`), never offered as a profile's folder; null until read. */
+  privatePlaces?: { stateDir: string; codexHomes: string[] } | null;
 }
 
 /** The empty chats slice. */
 export const initialChats: ChatsSlice = { byId: {}, order: [], profiles: {} };
+
+/** `app:info` answered: the places no profile is given. */
+export function setPrivatePlaces(state: ChatsSlice, places: { stateDir: string; codexHomes: string[] }): ChatsSlice {
+  return equal(state.privatePlaces, places) ? state : { ...state, privatePlaces: places };
+}
 
 /** `chat:updated`: inserts or replaces one chat. */
 export function upsertChat(state: ChatsSlice, chat: ChatView): ChatsSlice {

@@ -2,7 +2,7 @@
  * A command the agent ran: the command, its folder, live output (long output shows its tail; the full
  * text stays in the core), exit code and status. A failed command whose output says the sandbox refused
  * a path ("Permission denied", "Operation not permitted", "Read-only file system") offers to add that
- * folder to the chat's profile. Also the file-change item with its diffs. While an approval for the
+ * folder to the chat's profile, unless it is Angelia's private state or a Codex home (then it says so). Also the file-change item with its diffs. While an approval for the
  * item is pending it shows "waiting for approval" (no caret), not "running": Codex announces the item
  * before it asks (approvals/describe.ts `shownItemStatus`).
  */
@@ -11,7 +11,7 @@ import type { ChatItem } from '../../../../shared/contract';
 import { useAppStore } from '../../store/store';
 import { approvalForItem, shownItemStatus, type ShownItemStatus } from '../approvals/describe';
 import { Diff } from '../../ui/Diff';
-import { folderToOffer } from '../profiles/addFolder';
+import { folderToOffer, privateFolder, type PrivatePlaces } from '../profiles/addFolder';
 import { AddFolderLink } from '../profiles/AddFolderLink';
 
 /** Output longer than this shows only its last part. */
@@ -48,12 +48,28 @@ export const commandFailed = (item: Pick<CommandChatItem, 'status' | 'exitCode'>
 function RefusedFolder({ item, chatId }: { item: CommandChatItem; chatId: string }): ReactElement | null {
   const profileName = useAppStore((s) => s.chats.byId[chatId]?.profile);
   const profile = useAppStore((s) => (profileName ? s.chats.profiles[profileName] : undefined));
+  const places = useAppStore((s) => s.chats.privatePlaces);
   const folder = useMemo(() => folderToOffer(item.output, item.cwd, profile), [item.output, item.cwd, profile]);
   if (!folder || !profileName) return null;
+  return <RefusedFolderView folder={folder} profile={profileName} places={places} />;
+}
+
+/**
+ * "The sandbox refused it." with the link adding `folder` to `profile`; for Angelia's private state or a
+ * Codex home (`places`, from `app:info`) no link (no profile can be given it) but why, in one sentence.
+ */
+export function RefusedFolderView({ folder, profile, places }: { folder: string; profile: string; places: PrivatePlaces | null | undefined }): ReactElement {
+  const closed = privateFolder(folder, places);
   return (
     <div className="add-folders" data-testid="add-folders">
       <span className="meta">The sandbox refused it.</span>
-      <AddFolderLink profile={profileName} folder={folder} />
+      {closed ? (
+        <span className="meta" data-testid="private-folder">
+          {closed}
+        </span>
+      ) : (
+        <AddFolderLink profile={profile} folder={folder} />
+      )}
     </div>
   );
 }

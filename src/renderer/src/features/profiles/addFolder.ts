@@ -2,6 +2,8 @@
  * "Add this folder to the profile", as pure functions: the path a failed command's output says it was
  * refused ("Permission denied", "Operation not permitted", "Read-only file system"), the folder to
  * offer for it, and whether the profile already gives that folder (then adding it would not help).
+ * A folder that is, holds or lies in Angelia's private state or a Codex home is never offered: no profile
+ * can be given it (docs/security-model.md), and the editor would refuse it.
  */
 import type { ProfileView } from '../../../../shared/contract';
 import { joinPath } from './draft';
@@ -72,6 +74,31 @@ function within(path: string, dir: string): boolean {
 export function alreadyGiven(folder: string, profile: Pick<ProfileView, 'cwd' | 'addDirs'> | undefined): boolean {
   if (!profile) return false;
   return [profile.cwd, ...profile.addDirs].some((d) => within(folder, d));
+}
+
+/** Angelia's state folder and the Codex homes, as `app:info` names them (absolute paths). */
+export interface PrivatePlaces {
+  stateDir: string;
+  codexHomes: string[];
+}
+
+/**
+ * Why `folder` can never be added to a profile, as one sentence, or null when it can: it is, holds or
+ * lies in Angelia's state folder (all of it but `workspace/`) or a Codex home — the places compile
+ * refuses as grants (docs/security-model.md "Filesystem: private by default", "Codex's home").
+ */
+export function privateFolder(folder: string, places: PrivatePlaces | null | undefined): string | null {
+  if (!places) return null;
+  const f = folder.replace(/\/+$/, '') || '/';
+  const none = 'which no profile can be given (docs/security-model.md)';
+  const state = places.stateDir;
+  if (within(f, state) && !within(f, `${state}/workspace`)) return `${f} is Angelia's private state, ${none}.`;
+  if (within(state, f)) return `${f} holds Angelia's private state (${state}), ${none}.`;
+  for (const home of places.codexHomes) {
+    if (within(f, home)) return `${f} is ${f === home ? '' : 'in '}a Codex home (${home}): Angelia's private state, ${none}.`;
+    if (within(home, f)) return `${f} holds a Codex home (${home}): Angelia's private state, ${none}.`;
+  }
+  return null;
 }
 
 /** The folder to offer for a failed command, or null (no refusal with a path, or already given). */
