@@ -12,6 +12,7 @@ import type { MenuItemTemplate } from '../../src/main/electron/tray';
 import type { InvokeEvent } from '../../src/main/electron/ipc';
 import type { NotificationOptionsLike } from '../../src/main/electron/notifications';
 import type { Rect, WindowOptions } from '../../src/main/electron/windows';
+import { chatView } from '../fixtures/fakeCore/types';
 
 /** Any listener (typed `never[]` so every Electron-shaped listener fits; called through `call`). */
 type Listener = (...args: never[]) => void;
@@ -255,27 +256,8 @@ export function preventable(extra: Record<string, unknown> = {}) {
   return e;
 }
 
-/** A chat view with defaults. */
-export function chatView(id: string, over: Partial<ChatView> = {}): ChatView {
-  return {
-    id,
-    profile: id,
-    state: 'idle',
-    threadId: null,
-    enforcement: null,
-    lastLine: '',
-    refusal: null,
-    pendingApprovals: 0,
-    queued: 0,
-    label: '',
-    sessionId: null,
-    model: null,
-    effort: null,
-    overrides: { model: null, effort: null },
-    activity: null,
-    ...over,
-  };
-}
+/** A chat view with defaults (the fake core's, test/fixtures/fakeCore/types.ts). */
+export { chatView };
 
 /** An approval view with defaults (a pending command request offering allow, deny and cancel). */
 export function approvalView(id: string, over: Partial<ApprovalView> = {}): ApprovalView {

@@ -22,25 +22,9 @@ import {
   sourceLabel,
 } from '../../src/renderer/src/features/approvals/describe';
 import { plainPreview } from '../../src/renderer/src/features/chats/preview';
+import { chatView } from '../fixtures/fakeCore/types';
 
-const chat = (over: Partial<ChatView> = {}): ChatView => ({
-  id: 'demo',
-  profile: 'demo',
-  state: 'idle',
-  threadId: null,
-  enforcement: null,
-  lastLine: '',
-  refusal: null,
-  pendingApprovals: 0,
-  queued: 0,
-  label: '',
-  sessionId: null,
-  model: null,
-  effort: null,
-  overrides: { model: null, effort: null },
-  activity: null,
-  ...over,
-});
+const chat = (over: Partial<ChatView> = {}): ChatView => chatView('demo', over);
 const profile: ProfileView = { name: 'demo', cwd: '/p/demo', permissionMode: 'default', sandboxed: true, addDirs: [], model: null, effort: null };
 const session = (over: Partial<SessionView> = {}): SessionView => ({
   id: 's1',

@@ -14,25 +14,9 @@ import { accessDiff, answeredHere, answeredLine, outcomeNote } from '../../src/r
 import { hashWithoutRoute, routeFromHash } from '../../src/renderer/src/store/panel';
 import { rendererLocation, rendererUrlFor } from '../../src/main/electron/renderer';
 import { displayTail } from '../../src/renderer/src/features/chat/CommandItem';
+import { chatView } from '../fixtures/fakeCore/types';
 
-const chat = (over: Partial<ChatView> = {}): ChatView => ({
-  id: 'demo',
-  profile: 'demo',
-  state: 'idle',
-  threadId: null,
-  enforcement: null,
-  lastLine: '',
-  refusal: null,
-  pendingApprovals: 0,
-  queued: 0,
-  label: '',
-  sessionId: null,
-  model: null,
-  effort: null,
-  overrides: { model: null, effort: null },
-  activity: null,
-  ...over,
-});
+const chat = (over: Partial<ChatView> = {}): ChatView => chatView('demo', over);
 const profile: ProfileView = { name: 'demo', cwd: '/p/demo', permissionMode: 'default', sandboxed: true, addDirs: ['/p/shared'], model: null, effort: null };
 const approval = (over: Partial<ApprovalView> = {}): ApprovalView => ({
   id: 'a1',
