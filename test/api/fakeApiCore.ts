@@ -16,6 +16,7 @@ import { EXAMPLE_APPROVAL_ID } from '../../src/main/api/routes';
 import { EX_USAGE } from '../../src/main/api/resources/service';
 import { EX_ACCOUNT, EX_AUTH_URL, EX_DEVICE, EX_LOGIN, EX_SIGNED_OUT } from '../../src/main/api/resources/account';
 import type { AccountView, LoginProgress } from '../../src/shared/account';
+import { chatView } from '../fixtures/fakeCore/types';
 
 export const EX_TURN = '3f6c2b1e-8a4d-4c7e-9b2f-1d5e7a9c0b34';
 export const EX_SESSION = '019a3c5e-7b21-7d44-a1c9-3e5f7a9b1c2d';
@@ -81,24 +82,7 @@ function profile(name: string, o: FakeApiCoreOptions, extra: Partial<ApiProfile>
 }
 
 function chat(id: string, extra: Partial<ChatView> = {}): ChatView {
-  return {
-    id,
-    profile: id,
-    state: 'idle',
-    threadId: null,
-    enforcement: 'managed',
-    lastLine: '',
-    refusal: null,
-    pendingApprovals: 0,
-    queued: 0,
-    label: '',
-    sessionId: null,
-    model: null,
-    effort: null,
-    overrides: { model: null, effort: null },
-    activity: null,
-    ...extra,
-  };
+  return chatView(id, { enforcement: 'managed', ...extra });
 }
 
 /** Builds the fake (see the module comment). */

@@ -4,7 +4,6 @@
  * object back when nothing changed, an API key never in the state.
  */
 import { describe, expect, it } from 'vitest';
-import type { AccountView, LoginProgress } from '../../src/shared/account';
 import type { HomeUsage } from '../../src/shared/usage';
 import { err, ok } from '../../src/shared/result';
 import {
@@ -21,26 +20,10 @@ import {
 } from '../../src/renderer/src/store/account';
 import { initialUsage, usageLoaded, usageUpdated } from '../../src/renderer/src/store/usage';
 import { applyAccount, applyEvent, applyPanel, applyUsage, initialState } from '../../src/renderer/src/store/app';
+import { accountView, loginProgress } from '../fixtures/account';
 
-const view = (over: Partial<AccountView> = {}): AccountView => ({
-  codexHome: '/home/u/.codex',
-  signedIn: false,
-  method: null,
-  email: null,
-  plan: null,
-  requiresOpenaiAuth: true,
-  ...over,
-});
-const progress = (over: Partial<LoginProgress> = {}): LoginProgress => ({
-  loginId: 'L1',
-  method: 'chatgpt',
-  state: 'pending',
-  authUrl: 'https://auth.openai.com/oauth/authorize?x=1',
-  verificationUrl: null,
-  userCode: null,
-  error: null,
-  ...over,
-});
+const view = accountView;
+const progress = loginProgress;
 const home = (over: Partial<HomeUsage> = {}): HomeUsage => ({ codexHome: '/h', rateLimits: null, reportedAt: null, pausedUntil: null, ...over });
 const signedIn = view({ signedIn: true, method: 'chatgpt', email: 'ada@example.com', plan: 'plus' });
 

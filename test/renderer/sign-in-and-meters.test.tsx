@@ -7,36 +7,19 @@
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { AccountView, LoginProgress } from '../../src/shared/account';
 import type { ChatUsage, HomeUsage } from '../../src/shared/usage';
 import { initialAccount, type AccountSlice } from '../../src/renderer/src/store/account';
 import { SignInView, type SignInHandlers } from '../../src/renderer/src/features/account/SignIn';
 import { ContextMeterView, PausedLineView, UsageMeterView } from '../../src/renderer/src/features/usage/Meters';
 import { contextShown } from '../../src/renderer/src/features/usage/describe';
 import { offersSignIn } from '../../src/renderer/src/features/chat/describe';
+import { accountView, loginProgress } from '../fixtures/account';
 
 process.env.TZ = 'UTC';
 const NOW = new Date('2026-12-01T12:00:00Z');
 
-const view = (over: Partial<AccountView> = {}): AccountView => ({
-  codexHome: '/home/u/.codex',
-  signedIn: false,
-  method: null,
-  email: null,
-  plan: null,
-  requiresOpenaiAuth: true,
-  ...over,
-});
-const progress = (over: Partial<LoginProgress> = {}): LoginProgress => ({
-  loginId: 'L1',
-  method: 'chatgpt',
-  state: 'pending',
-  authUrl: 'https://auth.openai.com/oauth/authorize?client=codex',
-  verificationUrl: null,
-  userCode: null,
-  error: null,
-  ...over,
-});
+const view = accountView;
+const progress = loginProgress;
 const noop = (): void => undefined;
 const handlers = (open = false): SignInHandlers => ({ signIn: noop, cancel: noop, clear: noop, signOut: noop, ...(open ? { open: noop } : {}) });
 const screen = (account: Partial<AccountSlice>, open = false): string =>
