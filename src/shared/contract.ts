@@ -7,7 +7,7 @@
  * Nothing here imports Node, Electron or React.
  */
 import { z } from 'zod';
-import { PERMISSION_MODES, profileDraftShape } from './profileFields';
+import { NOTIFICATION_SETTINGS, PERMISSION_MODES, profileDraftShape } from './profileFields';
 import type { Result } from './result';
 import { ChatUsage, HomeUsage } from './usage';
 import { AccountView, LoginProgress, LoginRequest } from './account';
@@ -40,6 +40,8 @@ export const ProfileView = z.object({
   addDirs: z.array(z.string()),
   model: z.string().nullable(),
   effort: z.string().nullable(),
+  /** Which desktop notifications its chats get (profile field `notifications`); absent (hosts older than this field): `all`. */
+  notifications: z.enum(NOTIFICATION_SETTINGS).optional(),
 });
 export type ProfileView = z.infer<typeof ProfileView>;
 

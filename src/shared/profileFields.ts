@@ -24,6 +24,11 @@ export const BACKENDS = ['codex'] as const;
 /** One of BACKENDS. */
 export type Backend = (typeof BACKENDS)[number];
 
+/** What `notifications` may be: every notification, only requests (approvals, questions, elicitations), or none. */
+export const NOTIFICATION_SETTINGS = ['all', 'requests', 'none'] as const;
+/** One of NOTIFICATION_SETTINGS. */
+export type NotificationSetting = (typeof NOTIFICATION_SETTINGS)[number];
+
 /** Profile names: one word of letters, digits, `_` and `-` (they appear in `-c` keys and file names). */
 export const PROFILE_NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -226,6 +231,15 @@ export const PROFILE_FIELDS = {
     },
     envNameSchema,
   ),
+  /**
+   * Which native notifications the desktop app shows for this profile's chats (src/main/electron/notifyPolicy.ts):
+   * `all`, `requests` (approvals, questions, MCP elicitations) or `none`. The tray counts requests whatever it says.
+   */
+  notifications: choice(NOTIFICATION_SETTINGS, 'all', {
+    label: 'Notifications',
+    help: 'Desktop notifications for its chats: all (requests, finished and failed turns, usage limits), requests (approvals and questions only) or none. The tray still counts what waits.',
+    fix: `use one of ${NOTIFICATION_SETTINGS.join(', ')}, e.g. notifications = "requests", or leave it out for "all"`,
+  }),
 };
 
 /** The fields, by key. */
@@ -283,7 +297,7 @@ export const EDITOR_SECTIONS: readonly EditorSection[] = [
   { id: 'model', title: 'Model', fields: ['model', 'effort'], foldedWhenNew: true },
   { id: 'capabilities', title: 'Capabilities', fields: ['capabilities', 'except', 'deny'], foldedWhenNew: true },
   { id: 'others', title: 'Other profiles', fields: ['isolated', 'accept_from', 'answer_from', 'shared_write'], foldedWhenNew: true },
-  { id: 'advanced', title: 'Advanced', fields: ['unsafe_ok', 'bin', 'env', 'media_tags', 'backend'], foldedWhenNew: true },
+  { id: 'advanced', title: 'Advanced', fields: ['unsafe_ok', 'bin', 'env', 'media_tags', 'notifications', 'backend'], foldedWhenNew: true },
 ];
 
 /**

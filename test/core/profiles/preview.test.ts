@@ -93,6 +93,7 @@ describe('the draft of a profile', () => {
       backend: 'codex',
       media_tags: false,
       env: [],
+      notifications: 'all',
     });
     expect(await failure(svc.getDraft('nobody'))).toMatchObject({ code: 'profile-unknown', where: `${paths.tableFile}: profiles.nobody` });
   });

@@ -79,6 +79,7 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
       answerFrom: [],
       mediaTags: false,
       env: [],
+      notifications: 'all',
     });
     expect(t.profiles.writer).toEqual({
       name: 'writer',
@@ -102,6 +103,7 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
       answerFrom: [],
       mediaTags: false,
       env: [],
+      notifications: 'all',
     });
     expect(t.capabilities).toEqual({});
     // read_dirs named but missing are said (not given until they exist); the starter set's are not.
@@ -179,6 +181,14 @@ describe('loadTable: schema errors name the file, the full key path and the fix'
     const model = await loadError('[profiles.a]\ncwd = "profiles/coder"\nmodel = "--yolo"\n');
     expect(model.where).toBe(`${model.file}: profiles.a.model`);
     expect(model.message).toContain('one word that does not start with "-"');
+  });
+
+  it('a notifications value that does not exist names the file, the key and the values to use', async () => {
+    const e = await loadError('[profiles.a]\ncwd = "profiles/coder"\nnotifications = "some"\n');
+    expect(e.where).toBe(`${e.file}: profiles.a.notifications`);
+    expect(e.fix).toContain('all, requests, none');
+    const t = await loadTable(await table('[profiles.a]\ncwd = "profiles/coder"\nnotifications = "requests"\n'), { home, env: {} });
+    expect(t.profiles.a?.notifications).toBe('requests');
   });
 
   it('a wrong type, a missing cwd, several problems at once', async () => {

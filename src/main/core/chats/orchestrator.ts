@@ -253,6 +253,7 @@ export class Orchestrator {
       addDirs: p.addDirs,
       model: p.model,
       effort: p.effort,
+      notifications: p.notifications,
     }));
   }
 
