@@ -47,12 +47,23 @@ export interface PatchStep {
 export interface RequestPermissionsStep {
   requestPermissions: { reason?: string; permissions: PermissionsArg };
 }
-/** Any other `function_call` (e.g. `write_stdin`); object arguments are JSON-encoded. */
+/**
+ * Any other `function_call` (e.g. `write_stdin`); object arguments are JSON-encoded. `namespace` names the
+ * tool's namespace: an MCP tool found by `tool_search` is called as `{name: "<tool>", namespace:
+ * "mcp__<server>__"}` (codex 0.169.0, measured: test/integration/elicitation.test.ts).
+ */
 export interface FunctionCallStep {
-  functionCall: { name: string; arguments: Record<string, unknown> | string };
+  functionCall: { name: string; arguments: Record<string, unknown> | string; namespace?: string };
+}
+/**
+ * A `tool_search_call` (execution `client`): codex 0.169.0 defers every MCP tool behind `tool_search`, answers
+ * this call with a `tool_search_output` listing the matching tools, and accepts calls to them afterwards.
+ */
+export interface ToolSearchStep {
+  toolSearch: { query: string; limit?: number };
 }
 /** One output item of a response. */
-export type ItemStep = MessageStep | ExecStep | PatchStep | RequestPermissionsStep | FunctionCallStep;
+export type ItemStep = MessageStep | ExecStep | PatchStep | RequestPermissionsStep | FunctionCallStep | ToolSearchStep;
 /** A plain HTTP error reply; an object body is JSON-encoded (e.g. 429 `{error:{type:"usage_limit_reached"}}`). */
 export interface HttpErrorStep {
   httpError: { status: number; body: unknown; headers?: Record<string, string> };
@@ -200,8 +211,13 @@ export function itemFrames(step: ItemStep, index: number, ids: IdSource): { fram
     const item = { type: 'custom_tool_call', id: ids.next('ctc'), call_id: callId, name: 'apply_patch', input: step.patch, status: 'completed' };
     return { frames: [frame('response.output_item.done', { output_index: index, item })], callId };
   }
+  if ('toolSearch' in step) {
+    const item = { type: 'tool_search_call', id: ids.next('tsc'), call_id: callId, execution: 'client', status: 'completed', arguments: step.toolSearch };
+    return { frames: [frame('response.output_item.done', { output_index: index, item })], callId };
+  }
   let name: string;
   let args: string;
+  let namespace: string | undefined;
   if ('exec' in step) {
     name = 'exec_command';
     args = JSON.stringify({ ...step.exec, login: step.exec.login ?? false });
@@ -210,6 +226,7 @@ export function itemFrames(step: ItemStep, index: number, ids: IdSource): { fram
     args = JSON.stringify(step.requestPermissions);
   } else {
     name = step.functionCall.name;
+    namespace = step.functionCall.namespace;
     const a = step.functionCall.arguments;
     args = typeof a === 'string' ? a : JSON.stringify(a);
   }
@@ -218,11 +235,11 @@ export function itemFrames(step: ItemStep, index: number, ids: IdSource): { fram
     frames: [
       frame('response.output_item.added', {
         output_index: index,
-        item: { type: 'function_call', id, call_id: callId, name, arguments: '', status: 'in_progress' },
+        item: { type: 'function_call', id, call_id: callId, name, ...(namespace ? { namespace } : {}), arguments: '', status: 'in_progress' },
       }),
       frame('response.output_item.done', {
         output_index: index,
-        item: { type: 'function_call', id, call_id: callId, name, arguments: args, status: 'completed' },
+        item: { type: 'function_call', id, call_id: callId, name, ...(namespace ? { namespace } : {}), arguments: args, status: 'completed' },
       }),
     ],
     callId,

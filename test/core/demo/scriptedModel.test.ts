@@ -114,6 +114,27 @@ describe('scripted model: SSE frames', () => {
     expect(model.requests[0]?.callIds).toHaveLength(2);
   });
 
+  it('sends a toolSearch step as a client tool_search_call, and a namespaced function_call (how codex 0.169.0 calls an MCP tool)', async () => {
+    model = await startScriptedModel();
+    model.enqueue({
+      items: [{ toolSearch: { query: 'ask user', limit: 4 } }, { functionCall: { name: 'ask_user', namespace: 'mcp__elicit', arguments: { message: 'hi' } } }],
+    });
+    const f = await frames(model);
+    const done = f.filter((x) => x.event === 'response.output_item.done').map((x) => x.data.item as Record<string, unknown>);
+    const [search, call] = model.requests[0]?.callIds ?? [];
+    expect(done[0]).toMatchObject({
+      type: 'tool_search_call',
+      call_id: search,
+      execution: 'client',
+      status: 'completed',
+      arguments: { query: 'ask user', limit: 4 },
+    });
+    expect(done[1]).toMatchObject({ type: 'function_call', call_id: call, name: 'ask_user', namespace: 'mcp__elicit', arguments: '{"message":"hi"}' });
+    model.enqueue({ functionCall: { name: 'write_stdin', arguments: '{}' } });
+    const plain = (await frames(model)).find((x) => x.event === 'response.output_item.done')?.data.item as Record<string, unknown>;
+    expect(plain).not.toHaveProperty('namespace');
+  });
+
   it('answers an httpError step with that status, headers and JSON body', async () => {
     model = await startScriptedModel();
     model.enqueue({ httpError: { status: 429, body: { error: { type: 'usage_limit_reached', message: 'limit' } }, headers: { 'retry-after': '1' } } });
