@@ -15,6 +15,7 @@ import { update } from './store/store';
 import './styles.css';
 import './panels.css';
 import './usage.css';
+import './questions.css';
 
 // Read before the client takes the token out of the fragment (which drops the rest of it too).
 const initialRoute = routeFromHash(window.location.hash);

@@ -6,7 +6,18 @@
  * `SessionContext`.
  */
 import { createContext, useContext } from 'react';
-import type { AnswerOutcome, AppEvent, ApprovalAnswer, ChatView, OutputOf, PayloadOf, RequestedAccess, SessionView } from '../../../shared/contract';
+import type {
+  AnswerOutcome,
+  AppEvent,
+  ApprovalAnswer,
+  ChatView,
+  ElicitContent,
+  OutputOf,
+  PayloadOf,
+  QuestionAnswers,
+  RequestedAccess,
+  SessionView,
+} from '../../../shared/contract';
 import type { AppError, Result } from '../../../shared/result';
 import { applyAnswer, applyConnection, applyCreated, applyEvent, applyItems, applySelect, applySessions, applySnapshot, withSlice } from '../store/app';
 import { setPrivatePlaces } from '../store/chats';
@@ -26,7 +37,10 @@ export interface Session extends ProfileActions, AccountActions {
    */
   send(chatId: string, text: string, opts?: { steer?: boolean }): Promise<Result<OutputOf<'chats:send'>>>;
   interrupt(chatId: string): Promise<Result<{ interrupted: boolean }>>;
-  /** Answers an approval. `grant`: the checked subset of a permissions request (Allow); `reason`: text typed with a Deny. */
+  /**
+   * Answers an approval. `grant`: the checked subset of a permissions request (Allow); `reason`: text
+   * typed with a Deny; `answers`: an agent question's Submit; `content`: an elicitation form's Accept.
+   */
   answer(id: string, answer: ApprovalAnswer, extra?: AnswerExtra): Promise<Result<AnswerOutcome>>;
   /** Opens a new chat on `profile` and selects it. */
   create(profile: string): Promise<Result<ChatView>>;
@@ -40,10 +54,15 @@ export interface Session extends ProfileActions, AccountActions {
   stop(): void;
 }
 
-/** What may go with an answer: a grant (Allow of a permissions request) or a reason (Deny). */
+/**
+ * What may go with an answer: a grant (Allow of a permissions request), a reason (Deny), the answers to
+ * agent questions (Allow = Submit) or an elicitation form's content (Allow = Accept): src/shared/questions.ts.
+ */
 export interface AnswerExtra {
   grant?: RequestedAccess;
   reason?: string;
+  answers?: QuestionAnswers;
+  content?: ElicitContent;
 }
 
 /** Reports a failed load where the UI can show it. */
@@ -156,6 +175,8 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
         answer,
         ...(extra.grant ? { grant: extra.grant } : {}),
         ...(extra.reason ? { reason: extra.reason } : {}),
+        ...(extra.answers ? { answers: extra.answers } : {}),
+        ...(extra.content ? { content: extra.content } : {}),
       });
       if (r.ok) update((s) => applyAnswer(s, id, r.value));
       return r;

@@ -22,6 +22,8 @@ import { Diff } from '../../ui/Diff';
 import { alreadyGiven } from '../profiles/addFolder';
 import { AddFolderLink } from '../profiles/AddFolderLink';
 import { DenyReasonForm, GrantPicker, SettledDetails } from './AnswerExtras';
+import { ElicitationCard, openInBrowser } from './ElicitationCard';
+import { QuestionCard } from './QuestionCard';
 import { accessCount, accessDiff, alreadyAnsweredLine, answerLabel, grantOf, outcomeNote, refusedLines, settledLine, type AccessLine } from './describe';
 
 function AccessDiff({ lines }: { lines: AccessLine[] }): ReactElement {
@@ -130,7 +132,12 @@ export function ApprovalCard({ approvalId }: { approvalId: string }): ReactEleme
       </div>
     );
   }
-  return <ApprovalCardView view={view} outcome={outcome} profile={profile} onAnswer={(a, extra) => session.answer(view.id, a, extra)} />;
+  const onAnswer = (a: ApprovalAnswer, extra: AnswerExtra): Promise<Result<AnswerOutcome>> => session.answer(view.id, a, extra);
+  // An agent's questions and an MCP elicitation have cards of their own (QuestionCard.tsx, ElicitationCard.tsx).
+  if (view.kind === 'userInput' && view.questions) return <QuestionCard view={view} outcome={outcome} onAnswer={onAnswer} />;
+  if (view.kind === 'elicitation' && view.elicitation)
+    return <ElicitationCard view={view} outcome={outcome} onAnswer={onAnswer} onOpen={openInBrowser(session.openExternal)} />;
+  return <ApprovalCardView view={view} outcome={outcome} profile={profile} onAnswer={onAnswer} />;
 }
 
 /** What `ApprovalCardView` shows and does: the request, this page's last outcome for it, its profile, and how to answer. */

@@ -60,6 +60,8 @@ export function shownItemStatus(status: ItemStatus, approval: Pick<ApprovalView,
  * `answers` (Codex's `availableDecisions` when it sent them).
  */
 export function answerLabel(kind: ApprovalKind, answer: ApprovalAnswer): string {
+  const asked = askedLabels(kind);
+  if (asked) return asked[answer][0];
   switch (answer) {
     case 'allow':
       return kind === 'permissions' ? 'Allow for this turn' : 'Allow once';
@@ -72,8 +74,28 @@ export function answerLabel(kind: ApprovalKind, answer: ApprovalAnswer): string 
   }
 }
 
+/**
+ * The button and past-tense words of a question or an elicitation (src/shared/questions.ts): a
+ * question's Allow submits the answers, its Deny skips; an elicitation's Allow accepts, Deny declines,
+ * cancel cancels. Null for the other kinds.
+ */
+function askedLabels(kind: ApprovalKind): Record<ApprovalAnswer, [string, string]> | null {
+  if (kind === 'userInput')
+    return {
+      allow: ['Submit', 'Answered'],
+      allowForSession: ['Submit', 'Answered'],
+      deny: ['Skip', 'Skipped'],
+      cancel: ['Skip and stop', 'Skipped and stopped'],
+    };
+  if (kind === 'elicitation')
+    return { allow: ['Accept', 'Accepted'], allowForSession: ['Accept', 'Accepted'], deny: ['Decline', 'Declined'], cancel: ['Cancel', 'Cancelled'] };
+  return null;
+}
+
 /** The answer in force, in the past tense, with the same scope words as its button. Null kind: without the scope. */
 export function answeredLabel(kind: ApprovalKind | null, answer: ApprovalAnswer): string {
+  const asked = kind && askedLabels(kind);
+  if (asked) return asked[answer][1];
   switch (answer) {
     case 'allow':
       return kind === null ? 'Allowed' : kind === 'permissions' ? 'Allowed for this turn' : 'Allowed once';
@@ -146,6 +168,8 @@ export function settledLine(view: ApprovalView): string {
     case 'withdrawn':
       return `Withdrawn: ${view.withdrawnWhy ?? 'Codex settled it, or the turn ended'}`;
     case 'timedOut': {
+      if (view.kind === 'userInput') return 'Nobody answered in time — the agent got an empty answer';
+      if (view.kind === 'elicitation') return `Nobody answered in time — ${answeredLabel('elicitation', view.answer ?? 'deny').toLowerCase()}`;
       const outcome = answeredLabel(null, view.answer ?? 'deny').toLowerCase();
       const waited = view.settledAt ? Date.parse(view.settledAt) - Date.parse(view.createdAt) : NaN;
       return Number.isFinite(waited) ? `Timed out after ${waitedFor(waited)}: ${outcome}` : `Timed out: ${outcome}`;
