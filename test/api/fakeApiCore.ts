@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ChatItem, ChatView, SessionView } from '../../src/shared/contract';
 import { AppFailure } from '../../src/shared/result';
 import type { ApiCore, ApiEvent, ApiPost, ApiProfile } from '../../src/main/api/core';
+import { EX_QUESTION } from '../../src/main/api/routeKit';
 import { EXAMPLE_APPROVAL_ID } from '../../src/main/api/routes';
 import { EX_USAGE } from '../../src/main/api/resources/service';
 import { EX_ACCOUNT, EX_AUTH_URL, EX_DEVICE, EX_LOGIN, EX_SIGNED_OUT } from '../../src/main/api/resources/account';
@@ -41,6 +42,8 @@ export interface FakeApiCoreOptions {
   reply?: ((text: string) => FakeReply) | null;
   /** The state of the seeded approval (default pending). */
   approval?: Partial<Pick<ApprovalView, 'state' | 'answer' | 'by'>>;
+  /** Also seed a pending agent question (`EX_QUESTION`, one question `db` with options SQLite / Postgres). */
+  question?: boolean;
   /** Deny rules per profile (`readDenyRules`). */
   deny?: Record<string, string[]>;
   /** Folder per profile (default /home/me/<name>, coder /home/me/code). */
@@ -131,6 +134,7 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
       denyReason: null,
       ...o.approval,
     },
+    ...(o.question ? [exampleQuestion()] : []),
   ];
   const listeners = new Set<(e: ApiEvent) => void>();
   const emit = (e: ApiEvent): void => {
@@ -263,4 +267,41 @@ export function createFakeApiCore(o: FakeApiCoreOptions = {}): FakeApiCore {
     },
   };
   return fake;
+}
+
+/** The pending agent question of the examples (`question: true`). */
+function exampleQuestion(): ApprovalView {
+  return {
+    id: EX_QUESTION,
+    chatId: 'coder',
+    profile: 'coder',
+    kind: 'userInput',
+    title: 'The agent asks: Which database should the tests use?',
+    command: null,
+    cwd: null,
+    reason: null,
+    changes: [],
+    requested: null,
+    answers: ['allow', 'deny'],
+    createdAt: '2025-06-01T09:32:00.000Z',
+    state: 'pending',
+    answer: null,
+    by: null,
+    granted: null,
+    denyReason: null,
+    questions: [
+      {
+        id: 'db',
+        header: 'Database',
+        question: 'Which database should the tests use?',
+        isOther: true,
+        isSecret: false,
+        options: [
+          { label: 'SQLite', description: 'in memory, fast' },
+          { label: 'Postgres', description: 'the one in docker-compose.yml' },
+        ],
+      },
+    ],
+    isBlocking: true,
+  };
 }

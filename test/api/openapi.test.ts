@@ -101,6 +101,8 @@ const SETUPS: Record<string, FakeApiCoreOptions> = {
   'turn/not-accepted': { acceptFrom: { coder: [] } },
   'ask/failed': { reply: () => ({ status: 'failed', reason: 'the launch guard refused the start' }) },
   'permission/late': { approval: { state: 'answered', answer: 'allow', by: 'window' } },
+  'permissions/question': { question: true },
+  'permission/answers': { question: true },
 };
 
 describe('replaying every documented example', () => {

@@ -11,7 +11,19 @@
 import { z } from 'zod';
 import type { AccountView, LoginProgress, LoginRequest } from '../../shared/account';
 import type { HomeUsage } from '../../shared/usage';
-import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ChatItem, ChatView, PermissionMode, RequestedAccess, SessionView } from '../../shared/contract';
+import type {
+  AnswerOutcome,
+  ApprovalAnswer,
+  ApprovalView,
+  ChatItem,
+  ChatView,
+  ElicitContent,
+  PermissionMode,
+  QuestionAnswers,
+  RequestedAccess,
+  SessionView,
+} from '../../shared/contract';
+import { ElicitationView, QuestionView } from '../../shared/questions';
 
 /**
  * One profile as the API sees it: the accepted table's fields that matter to callers and to the
@@ -71,6 +83,9 @@ export const ApiEventSchema = z.discriminatedUnion('event', [
       preview: z.string().describe('one line: what the agent wants'),
       detail: z.string().nullable(),
       answers: z.array(z.string()).describe('the answers offered'),
+      questions: z.array(QuestionView).optional().describe("userInput only: the agent's questions (answer with POST /permission `answers`)"),
+      isBlocking: z.boolean().optional().describe('userInput only: false when the agent may go on without the answer'),
+      elicitation: ElicitationView.optional().describe('elicitation only: the MCP form or link (answer with POST /permission `content`)'),
     })
     .strict(),
   z
@@ -97,6 +112,17 @@ export const ApiEventSchema = z.discriminatedUnion('event', [
     .strict(),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
+
+/**
+ * What an API answer carries besides the answer (the broker's `AnswerOptions`): `grant` (permissions,
+ * Allow), `reason` (Deny), `answers` (an agent question, Allow), `content` (an MCP form, Allow).
+ */
+export interface ApiAnswerOptions {
+  grant?: RequestedAccess;
+  reason?: string;
+  answers?: QuestionAnswers;
+  content?: ElicitContent;
+}
 
 /**
  * The core as the API drives it. Every method may throw an AppFailure (`unknown-chat`, `queue-full`,
@@ -167,7 +193,7 @@ export interface ApiCore {
    * Answers an approval through the one broker with `by: 'api'` (first answer wins). Throws AppFailure
    * `bad-answer` when the answer was not offered or the grant/reason does not fit.
    */
-  answer(id: string, answer: ApprovalAnswer, opts: { grant?: RequestedAccess; reason?: string }): Promise<AnswerOutcome>;
+  answer(id: string, answer: ApprovalAnswer, opts: ApiAnswerOptions): Promise<AnswerOutcome>;
   /** Every API event; returns the unsubscribe function. */
   subscribe(listener: (e: ApiEvent) => void): () => void;
 }

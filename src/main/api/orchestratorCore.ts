@@ -13,7 +13,7 @@
  * as the contract has no item for a message from another profile or a file.
  */
 import { stat } from 'node:fs/promises';
-import type { AnswerOutcome, ApprovalAnswer, CoreApi, RequestedAccess } from '../../shared/contract';
+import type { AnswerOutcome, ApprovalAnswer, CoreApi } from '../../shared/contract';
 import { AppFailure } from '../../shared/result';
 import { profilePolicy } from '../core/compile/policy';
 import { wantDeny } from '../core/compile/rules';
@@ -22,7 +22,7 @@ import { launchFacts } from '../core/launch/plan';
 import type { InstancePaths } from '../core/instance/paths';
 import { loadAccepted } from '../core/table/accepted';
 import type { LoadedTable } from '../core/table/load';
-import type { ApiCore, ApiEvent, ApiProfile } from './core';
+import type { ApiAnswerOptions, ApiCore, ApiEvent, ApiProfile } from './core';
 import { TurnTracker } from './turns';
 
 /** The Orchestrator's operations the adapter calls (src/main/core/chats/orchestrator.ts satisfies it). */
@@ -31,7 +31,7 @@ export interface OrchestratorPort {
   queueTurn(chatId: string, text: string, opts: { apiTurn: string; app?: boolean }): { queued: number };
   assertCanQueue(chatId: string): void;
   postNotice(chatId: string, text: string): void;
-  answerApproval(id: string, answer: ApprovalAnswer, by: 'api', opts: { grant?: RequestedAccess; reason?: string }): AnswerOutcome;
+  answerApproval(id: string, answer: ApprovalAnswer, by: 'api', opts: ApiAnswerOptions): AnswerOutcome;
   ask(chatId: string, text: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ answer: string }>;
 }
 

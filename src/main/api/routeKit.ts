@@ -164,6 +164,8 @@ export async function label(ctx: RouteContext): Promise<string> {
 
 export const EX_TURN = '3f6c2b1e-8a4d-4c7e-9b2f-1d5e7a9c0b34';
 export const EX_APPROVAL = '0b7e2a4c-5d1f-4e8a-9c3b-2f6d8e1a7b45';
+/** The example agent question (a `userInput` approval; the tests' fake core seeds it with `question: true`). */
+export const EX_QUESTION = '3b2f6c1e-7d4a-4e58-9a0b-52c1d8e9f604';
 export const EX_SESSION = '019a3c5e-7b21-7d44-a1c9-3e5f7a9b1c2d';
 
 /** The example approval the examples answer (the tests' fake core holds it pending). */

@@ -138,6 +138,8 @@ export class TurnTracker {
         preview: v.title,
         detail: v.command ?? v.reason ?? null,
         answers: [...v.answers],
+        ...(v.questions ? { questions: v.questions, isBlocking: v.isBlocking ?? true } : {}),
+        ...(v.elicitation ? { elicitation: v.elicitation } : {}),
       });
       return;
     }

@@ -89,9 +89,9 @@ describe('server requests', () => {
     const c = ask('item/commandExecution/requestApproval', { threadId: 't', turnId: 'u', itemId: 'i', command: 'ls', cwd: '/w' });
     expect(c.answers).toEqual(['allow', 'allowForSession', 'deny', 'cancel']);
     expect(c.toWire('allowForSession')).toEqual({ decision: 'acceptForSession' });
-    expect(failureOf(() => c.toWire('allow', { read: ['/x'], write: [], network: false })).app.code).toBe('bad-answer');
+    expect(failureOf(() => c.toWire('allow', { grant: { read: ['/x'], write: [], network: false } })).app.code).toBe('bad-answer');
     const f = ask('item/fileChange/requestApproval', { threadId: 't', turnId: 'u', itemId: 'call_8' });
-    expect(failureOf(() => f.toWire('allow', { read: [], write: ['/w/a.txt'], network: false })).app.code).toBe('bad-answer');
+    expect(failureOf(() => f.toWire('allow', { grant: { read: [], write: ['/w/a.txt'], network: false } })).app.code).toBe('bad-answer');
   });
 
   it('Deny of a permissions request is exactly {"permissions":{}}; Allow echoes what was asked; never a decision', () => {
@@ -137,16 +137,19 @@ describe('server requests', () => {
     const c = ask('item/permissions/requestApproval', { threadId: 't', turnId: 'u', itemId: 'c', reason: null, permissions });
     expect(c.requested).toEqual({ read: ['/data/in'], write: ['/repo/a', '/repo/b'], network: true });
     // One folder of two, no read, no network; the deny entry stays (it only takes access away).
-    expect(c.toWire('allow', { read: [], write: ['/repo/a'], network: false })).toEqual({
+    expect(c.toWire('allow', { grant: { read: [], write: ['/repo/a'], network: false } })).toEqual({
       permissions: {
         fileSystem: { read: null, write: ['/repo/a'], globScanMaxDepth: 3, entries: [entry('/repo/a', 'write'), entry('/repo/a/.secrets', 'deny')] },
       },
       scope: 'turn',
     });
     // Network alone: no fileSystem at all.
-    expect(c.toWire('allowForSession', { read: [], write: [], network: true })).toEqual({ permissions: { network: { enabled: true } }, scope: 'session' });
+    expect(c.toWire('allowForSession', { grant: { read: [], write: [], network: true } })).toEqual({
+      permissions: { network: { enabled: true } },
+      scope: 'session',
+    });
     // Everything, named one by one, equals Allow without a grant.
-    expect(c.toWire('allow', { read: ['/data/in'], write: ['/repo/a', '/repo/b'], network: true })).toEqual(c.toWire('allow'));
+    expect(c.toWire('allow', { grant: { read: ['/data/in'], write: ['/repo/a', '/repo/b'], network: true } })).toEqual(c.toWire('allow'));
   });
 
   it('a grant beyond what was asked, an empty grant, or a grant with Deny is refused', () => {
@@ -156,16 +159,18 @@ describe('server requests', () => {
       itemId: 'c',
       permissions: { fileSystem: { write: ['/Users/me/shared'] } },
     });
-    const notAsked = failureOf(() => c.toWire('allow', { read: [], write: ['/Users/me/shared', '/etc'], network: false }));
+    const notAsked = failureOf(() => c.toWire('allow', { grant: { read: [], write: ['/Users/me/shared', '/etc'], network: false } }));
     expect(notAsked.app.code).toBe('bad-answer');
     expect(notAsked.app.message).toBe('the grant goes beyond what was asked: write /etc was not requested (asked: write /Users/me/shared)');
     // Asked for writing ≠ asked for reading: a grant names each path with the access asked for.
-    expect(failureOf(() => c.toWire('allow', { read: ['/Users/me/shared'], write: [], network: false })).app.message).toMatch(
+    expect(failureOf(() => c.toWire('allow', { grant: { read: ['/Users/me/shared'], write: [], network: false } })).app.message).toMatch(
       /read \/Users\/me\/shared was not requested/,
     );
-    expect(failureOf(() => c.toWire('allow', { read: [], write: ['/Users/me/shared'], network: true })).app.message).toMatch(/network was not requested/);
-    expect(failureOf(() => c.toWire('allow', { read: [], write: [], network: false })).app.message).toMatch(/empty/);
-    expect(failureOf(() => c.toWire('deny', { read: [], write: ['/Users/me/shared'], network: false })).app.message).toMatch(/only goes with Allow/);
+    expect(failureOf(() => c.toWire('allow', { grant: { read: [], write: ['/Users/me/shared'], network: true } })).app.message).toMatch(
+      /network was not requested/,
+    );
+    expect(failureOf(() => c.toWire('allow', { grant: { read: [], write: [], network: false } })).app.message).toMatch(/empty/);
+    expect(failureOf(() => c.toWire('deny', { grant: { read: [], write: ['/Users/me/shared'], network: false } })).app.message).toMatch(/only goes with Allow/);
   });
 
   it('reads entries with special paths and globs, and grants them by the same names', () => {
@@ -183,7 +188,7 @@ describe('server requests', () => {
     };
     expect(readRequestedAccess(permissions)).toEqual({ read: [':project_roots/docs', '/logs/*.txt'], write: [':tmpdir'], network: false });
     const c = ask('item/permissions/requestApproval', { threadId: 't', turnId: 'u', itemId: 'c', permissions });
-    expect(c.toWire('allow', { read: ['/logs/*.txt'], write: [], network: false })).toEqual({
+    expect(c.toWire('allow', { grant: { read: ['/logs/*.txt'], write: [], network: false } })).toEqual({
       permissions: { fileSystem: { read: null, write: null, entries: [permissions.fileSystem.entries[2]] } },
       scope: 'turn',
     });
@@ -288,12 +293,14 @@ describe('paths no grant may open (approvals/privateReach.ts)', () => {
 
   it('an explicit grant that names a refused path is refused (bad-answer), from whatever surface it comes', () => {
     const c = ask('item/permissions/requestApproval', request(['/h/.angelia/api.token', '/data/in'], []));
-    const f = failureOf(() => c.toWire('allow', { read: ['/h/.angelia/api.token', '/data/in'], write: [], network: false }));
+    const f = failureOf(() => c.toWire('allow', { grant: { read: ['/h/.angelia/api.token', '/data/in'], write: [], network: false } }));
     expect(f.app.code).toBe('bad-answer');
     expect(f.app.message).toBe(
       "read /h/.angelia/api.token (never granted: Angelia's private state): Angelia never grants it, whoever answers: grant only the other paths, or Deny",
     );
-    expect(c.toWire('allow', { read: ['/data/in'], write: [], network: false })).toMatchObject({ permissions: { fileSystem: { read: ['/data/in'] } } });
+    expect(c.toWire('allow', { grant: { read: ['/data/in'], write: [], network: false } })).toMatchObject({
+      permissions: { fileSystem: { read: ['/data/in'] } },
+    });
   });
 
   it('checkGrant refuses a private path even when it is (wrongly) listed as asked, given the floor', () => {
@@ -439,7 +446,7 @@ describe('paths the agent could swap for a symbolic link', () => {
       scope: 'session',
     });
     expect(JSON.stringify(c.toWire('allow'))).not.toContain(CWD);
-    expect(failureOf(() => c.toWire('allow', { read: [], write: [`${CWD}/notes`], network: false })).app.message).toMatch(
+    expect(failureOf(() => c.toWire('allow', { grant: { read: [], write: [`${CWD}/notes`], network: false } })).app.message).toMatch(
       /^write .*\/notes \(already writable, not granted again: /,
     );
   });

@@ -1,11 +1,24 @@
 /**
  * The loopback API's approval routes (routes.ts holds the table): `/permissions` lists what waits and
  * `/permission` answers through the one approval broker, so the first answer wins on every surface.
+ * Agent questions and MCP elicitations are rows too: they carry `questions` / `elicitation`, and an
+ * Allow carries `answers` / `content` (docs/architecture.md, "Questions and elicitations").
  */
 import { z } from 'zod';
-import { AnswerOutcome, ApprovalAnswer, RequestedAccess } from '../../../shared/contract';
+import { AnswerOutcome, ApprovalAnswer, ElicitationView, ElicitContent, QuestionAnswers, QuestionView, RequestedAccess } from '../../../shared/contract';
 import { ApiError } from '../errors';
-import { chatKey, EX_APPROVAL, json, ok } from '../routeKit';
+import { chatKey, EX_APPROVAL, EX_QUESTION, json, ok } from '../routeKit';
+
+/** The command row of the examples (the fake core's seeded approval). */
+const EX_COMMAND_ROW = {
+  key: 'coder',
+  at: '2025-06-01T09:31:00.000Z',
+  id: EX_APPROVAL,
+  tool: 'command',
+  preview: 'Run npm publish',
+  detail: 'npm publish',
+  answers: ['allow', 'deny', 'cancel'],
+};
 
 const PermissionBody = z
   .object({
@@ -15,6 +28,10 @@ const PermissionBody = z
     answer: ApprovalAnswer.optional().describe('an exact answer among those offered, instead of allow'),
     grant: RequestedAccess.optional().describe('permissions requests: the part of what was asked that is granted'),
     reason: z.string().min(1).max(4000).optional().describe('Deny only: sent to the agent after the decline'),
+    answers: QuestionAnswers.optional().describe(
+      'agent questions, Allow only: question id → answers (option labels, or free text where allowed); every question answered',
+    ),
+    content: ElicitContent.optional().describe('MCP form requests, Allow only: field name → value, matching the form’s fields'),
   })
   .strict();
 
@@ -27,6 +44,9 @@ const PermissionRow = z
     preview: z.string(),
     detail: z.string().nullable(),
     answers: z.array(z.string()),
+    questions: z.array(QuestionView).optional().describe("userInput only: the agent's questions"),
+    isBlocking: z.boolean().optional().describe('userInput only: false when the agent may go on without the answer'),
+    elicitation: ElicitationView.optional().describe('elicitation only: the MCP form or link'),
   })
   .strict();
 
@@ -52,16 +72,38 @@ export const permissionsRoute = json({
       summary: 'one command waits',
       caller: 'owner',
       status: 200,
+      response: { permissions: [EX_COMMAND_ROW] },
+    },
+    {
+      name: 'question',
+      summary: 'a command and an agent question wait',
+      caller: 'owner',
+      status: 200,
       response: {
         permissions: [
+          EX_COMMAND_ROW,
           {
             key: 'coder',
-            at: '2025-06-01T09:31:00.000Z',
-            id: EX_APPROVAL,
-            tool: 'command',
-            preview: 'Run npm publish',
-            detail: 'npm publish',
-            answers: ['allow', 'deny', 'cancel'],
+            at: '2025-06-01T09:32:00.000Z',
+            id: EX_QUESTION,
+            tool: 'userInput',
+            preview: 'The agent asks: Which database should the tests use?',
+            detail: null,
+            answers: ['allow', 'deny'],
+            questions: [
+              {
+                id: 'db',
+                header: 'Database',
+                question: 'Which database should the tests use?',
+                isOther: true,
+                isSecret: false,
+                options: [
+                  { label: 'SQLite', description: 'in memory, fast' },
+                  { label: 'Postgres', description: 'the one in docker-compose.yml' },
+                ],
+              },
+            ],
+            isBlocking: true,
           },
         ],
       },
@@ -78,6 +120,8 @@ export const permissionsRoute = json({
         preview: a.title,
         detail: a.command ?? a.reason,
         answers: [...a.answers],
+        ...(a.questions ? { questions: a.questions, isBlocking: a.isBlocking ?? true } : {}),
+        ...(a.elicitation ? { elicitation: a.elicitation } : {}),
       })),
   }),
 });
@@ -104,6 +148,14 @@ export const permissionRoute = json({
       response: { ok: true, answer: 'allow', by: 'api' },
     },
     {
+      name: 'answers',
+      summary: "the owner answers the agent's question",
+      caller: 'owner',
+      body: { key: 'coder', id: EX_QUESTION, allow: true, answers: { db: ['SQLite'] } },
+      status: 200,
+      response: { ok: true, answer: 'allow', by: 'api' },
+    },
+    {
       name: 'late',
       summary: 'already answered in the window',
       caller: 'owner',
@@ -113,7 +165,7 @@ export const permissionRoute = json({
     },
   ],
   handle: async (ctx) => {
-    const { key, id, allow, answer, grant, reason } = ctx.body;
+    const { key, id, allow, answer, grant, reason, answers, content } = ctx.body;
     if ((allow === undefined) === (answer === undefined)) throw new ApiError(400, 'bad-request', 'give exactly one of allow or answer');
     const all = await ctx.deps.core.approvals();
     const lower = id.toLowerCase();
@@ -125,7 +177,7 @@ export const permissionRoute = json({
       answer ??
       (allow ? (['allow', 'allowForSession'] as const).find((a) => offered.includes(a)) : (['deny', 'cancel'] as const).find((a) => offered.includes(a)));
     if (!chosen) throw new ApiError(400, 'bad-answer', `that answer is not offered; offered: ${offered.join(', ')}`);
-    const out = AnswerOutcome.parse(await ctx.deps.core.answer(view.id, chosen, { grant, reason }));
+    const out = AnswerOutcome.parse(await ctx.deps.core.answer(view.id, chosen, { grant, reason, answers, content }));
     if (out.outcome !== 'answered') {
       throw new ApiError(
         409,

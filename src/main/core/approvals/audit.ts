@@ -2,11 +2,12 @@
  * The append-only audit log of approvals (`<state>/private/audit.jsonl`, in the private folder so that
  * its first line, written while agents run, is hidden from them: instance/paths.ts PRIVATE_DIR): one
  * JSON object a line for every server request and its outcome: who answered (`by`), when (`at`), what (`answer`, the `grant` of an
- * Allow, whether a reason was typed with a Deny and its text: the user's own words). The file is opened
+ * Allow, whether a reason was typed with a Deny and its text: the user's own words; for an agent question
+ * only the ids of the questions answered, for an MCP form only the field names: never an answer or a value). The file is opened
  * with O_APPEND only (never truncated, never rewritten), created mode 600, and tightened to 600 if it
  * was found wider. Event names: `requested`, `answered`, `timed-out`, `withdrawn` (Codex settled it or
  * the turn ended), `abandoned` (left pending by an Angelia that is gone, see records.ts),
- * `answered-immediately` (userInput / elicitation / permissions in a mode without approvals, and
+ * `answered-immediately` (a question without questions, an elicitation without a mode, permissions in a mode without approvals, and
  * requests that name only paths Angelia never grants, with `refused`: approvals/privateReach.ts),
  * `refused-unknown` (a method Angelia does not know, answered -32601).
  */
@@ -44,6 +45,10 @@ export interface AuditRecord {
   /** Whether the person typed a reason with a Deny (`answered`), and the reason itself. */
   reasonTyped?: boolean;
   denyReason?: string | null;
+  /** An agent question (`answered`, `timed-out`): the ids of the questions answered, never an answer (one may be secret). */
+  answered?: string[];
+  /** An accepted MCP form (`answered`): the names of the fields given, never a value. */
+  fields?: string[];
 }
 
 /** Where audit records go. `append` is synchronous and throws when the record could not be written. */

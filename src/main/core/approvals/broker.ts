@@ -4,13 +4,17 @@
  * (window, notification, tray, CLI, API) or the timeout. Later answers learn "already answered"
  * and change nothing. Requests Codex settles itself (`serverRequest/resolved`) or that outlive their turn
  * are withdrawn and never answered. Wire shapes come from the request (`AskRequest.toWire`,
- * serverRequests.ts; codex 0.169.0).
+ * serverRequests.ts, questions.ts, elicitation.ts; codex 0.169.0). Agent questions and MCP elicitations
+ * are requests like the others; a secret answer is never kept in clear: the view's `given` masks it,
+ * and the audit names only the questions answered and the form fields given, never a value.
  */
 import { randomUUID } from 'node:crypto';
-import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, RequestedAccess } from '../../../shared/contract';
+import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, ElicitContent, QuestionAnswers, RequestedAccess } from '../../../shared/contract';
 import { AppFailure } from '../../../shared/result';
-import { checkGrant, type AskRequest } from '../codex/serverRequests';
-import type { AuditSink } from './audit';
+import type { AskRequest, WireExtras } from '../codex/askRequest';
+import { maskAnswers } from '../codex/questions';
+import { checkGrant } from '../codex/serverRequests';
+import type { AuditRecord, AuditSink } from './audit';
 import { writeApprovalRecord } from './records';
 
 /** The longest reason a Deny may carry, in characters after trimming (the contract's `approvals:answer` limit). */
@@ -41,12 +45,53 @@ export interface Settlement {
   granted: RequestedAccess | null;
 }
 
-/** Extras of an answer: `grant` (Allow of a permissions request only), `reason` (Deny or cancel only). */
+/**
+ * Extras of an answer: `grant` (Allow of a permissions request only), `reason` (Deny or cancel only),
+ * `answers` (Allow of an agent question: question id → answers), `content` (Allow of a form
+ * elicitation: field name → value). Checked by `AskRequest.toWire`.
+ */
 export interface AnswerOptions {
   /** A non-empty subset of the request's `requested` access; omitted: everything asked is granted. */
   grant?: RequestedAccess;
   /** Free text for the agent, trimmed; at most `MAX_DENY_REASON` characters. Blank counts as none. */
   reason?: string;
+  /** An agent question's answers (every question answered; option labels where only options fit). */
+  answers?: QuestionAnswers;
+  /** A form elicitation's content (matching its fields). */
+  content?: ElicitContent;
+}
+
+/** The extras `toWire` takes, without keys left undefined. */
+function extrasOf(opts: AnswerOptions): WireExtras {
+  return {
+    ...(opts.grant ? { grant: opts.grant } : {}),
+    ...(opts.answers ? { answers: opts.answers } : {}),
+    ...(opts.content ? { content: opts.content } : {}),
+  };
+}
+
+/**
+ * What an answered question shows as `given` (masked, from the reply written: `{answers: {<id>:
+ * {answers}}}`); undefined for every other kind.
+ */
+function givenOf(ask: AskRequest, wire: unknown): QuestionAnswers | undefined {
+  if (ask.kind !== 'userInput') return undefined;
+  const sent = (wire as { answers?: Record<string, { answers?: string[] } | undefined> } | null)?.answers ?? {};
+  const plain: QuestionAnswers = {};
+  for (const [id, a] of Object.entries(sent)) plain[id] = [...(a?.answers ?? [])];
+  return maskAnswers(ask.questions ?? [], plain);
+}
+
+/** What the audit keeps of an answer's content: the question ids answered, the form fields given (never a value). */
+function auditedInput(
+  ask: AskRequest,
+  given: QuestionAnswers | undefined,
+  content: ElicitContent | undefined,
+  answer: ApprovalAnswer,
+): Pick<AuditRecord, 'answered' | 'fields'> {
+  if (given) return { answered: Object.keys(given) };
+  if (ask.kind === 'elicitation' && answer === 'allow') return { fields: Object.keys(content ?? {}) };
+  return {};
 }
 
 interface Entry {
@@ -105,6 +150,11 @@ export class ApprovalBroker {
   private readonly entries = new Map<string, Entry>();
   constructor(private readonly opts: BrokerOptions) {}
 
+  /** How long a request waits before it is answered with its `timeoutAnswer`, in ms (`BrokerOptions.timeoutMs`). */
+  get timeoutMs(): number {
+    return this.opts.timeoutMs;
+  }
+
   private now(): Date {
     return (this.opts.now ?? (() => new Date()))();
   }
@@ -140,6 +190,8 @@ export class ApprovalBroker {
       denyReason: null,
       ...(ask.itemId ? { itemId: ask.itemId } : {}),
       ...(ask.outsideSandbox ? { outsideSandbox: ask.outsideSandbox } : {}),
+      ...(ask.questions ? { questions: ask.questions, isBlocking: ask.isBlocking ?? true } : {}),
+      ...(ask.elicitation ? { elicitation: ask.elicitation } : {}),
     };
     this.opts.audit.append({
       at: createdAt,
@@ -186,8 +238,9 @@ export class ApprovalBroker {
     if (!entry) return { outcome: 'unknown', answer: null, by: null };
     if (!entry.settle) return { outcome: 'already-answered', answer: entry.view.answer, by: entry.view.by };
     const reason = reasonOf(answer, opts.reason);
-    const wire = entry.ask.toWire(answer, opts.grant);
+    const wire = entry.ask.toWire(answer, extrasOf(opts));
     const granted = grantedBy(entry.ask, answer, opts.grant);
+    const given = givenOf(entry.ask, wire);
     const at = this.now().toISOString();
     this.opts.audit.append({
       at,
@@ -203,8 +256,9 @@ export class ApprovalBroker {
       grant: granted,
       reasonTyped: reason !== null,
       denyReason: reason,
+      ...auditedInput(entry.ask, given, opts.content, answer),
     });
-    this.settle(entry, { wire, answer, by, reason, granted }, at);
+    this.settle(entry, { wire, answer, by, reason, granted }, at, given);
     return { outcome: 'answered', answer, by };
   }
 
@@ -265,12 +319,13 @@ export class ApprovalBroker {
       if (!entry.settle) return;
       this.guard(() => {
         const answer = entry.ask.timeoutAnswer;
-        this.settle(entry, { wire: entry.ask.toWire(answer), answer, by: 'timeout', reason: null, granted: null }, this.now().toISOString());
+        const wire = entry.ask.toWire(answer);
+        this.settle(entry, { wire, answer, by: 'timeout', reason: null, granted: null }, this.now().toISOString(), givenOf(entry.ask, wire));
       });
     }
   }
 
-  private settle(entry: Entry, s: Settlement, at: string): void {
+  private settle(entry: Entry, s: Settlement, at: string, given?: QuestionAnswers): void {
     const settle = entry.settle;
     if (!settle) return;
     entry.settle = null;
@@ -283,6 +338,7 @@ export class ApprovalBroker {
       granted: s.granted,
       denyReason: s.reason,
       settledAt: at,
+      ...(given ? { given } : {}),
     };
     // The answer goes to Codex first. Codex's response is written a few microtasks after `settle` (the
     // JSON-RPC reply chain); the subscribers (the window's WebSocket, notifications, the API's events) are

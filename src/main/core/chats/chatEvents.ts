@@ -16,7 +16,7 @@ import { classifyServerRequest } from '../codex/serverRequests';
 import { chatUsageOf } from '../usage/limits';
 import { id8 } from './commands';
 import type { ChatInside } from './inside';
-import { hasPending, steer, tellAgent } from './turn/run';
+import { steer, tellAgent } from './turn/run';
 
 /** One notification of `conn`, decoded (codex/events.ts `CodexEvent`; see the module comment). */
 export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): void {
@@ -79,7 +79,7 @@ export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): vo
         (v, rpcId) => v.chatId === c.deps.chatId && String(rpcId) === String(requestId),
         'the turn was stopped or ended (Codex closed the request)',
       );
-      if (c.state === 'needs-you' && !hasPending(c)) {
+      if (c.state === 'needs-you' && !waitsOnPerson(c)) {
         c.changed('working');
         c.armStall();
       }
@@ -131,6 +131,19 @@ function tookSteer(c: ChatInside, text: string): void {
   if (at >= 0) c.steered.splice(at, 1);
 }
 
+/** True while the chat has a pending request that holds its turn (every one but a non-blocking question). */
+function waitsOnPerson(c: ChatInside): boolean {
+  return c.deps.broker.pending().some((v) => v.chatId === c.deps.chatId && v.isBlocking !== false);
+}
+
+/** What the chat says when nobody answered `ask` within the permission timeout (`timeoutMs`, ms). */
+export function timeoutNotice(ask: { kind: string; elicitation?: { serverName: string } }, timeoutMs: number): string {
+  const min = timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} min` : `${Math.max(1, Math.round(timeoutMs / 1000))} s`;
+  if (ask.kind === 'userInput') return `Nobody answered the agent's question within ${min}; it got an empty answer.`;
+  if (ask.kind === 'elicitation') return `Nobody answered ${ask.elicitation?.serverName ?? 'the MCP server'}'s request within ${min}; it was declined.`;
+  return 'No answer to the permission request in time, so it was denied.';
+}
+
 /** Records and shows a server request answered -32601 (never dropped silently). */
 export function noteUnknown(c: ChatInside, method: string): void {
   c.deps.audit.append({ at: new Date().toISOString(), chatId: c.deps.chatId, profile: c.deps.profile, event: 'refused-unknown', kind: 'unknown', method });
@@ -169,18 +182,21 @@ export async function onServerRequest(c: ChatInside, conn: CodexConnection, meth
   const last = { title: ask.title, outcome: 'pending' as 'pending' | 'cancel' | 'deny' | 'allow' };
   c.lastAsk = last;
   c.transcript.push({ type: 'approval', id: `approval-${id}`, approvalId: id });
-  c.watch.clearStall();
-  c.changed('needs-you');
+  // A non-blocking question (Codex `isBlocking: false`) lets the turn go on: the chat does not wait on it.
+  if (ask.isBlocking !== false) {
+    c.watch.clearStall();
+    c.changed('needs-you');
+  }
   const settled: Settlement = await response;
   keepGrant(c, ask, settled);
   last.outcome = settled.answer === 'cancel' ? 'cancel' : settled.answer === 'deny' ? 'deny' : 'allow';
   // "Deny and stop" ends the turn (Codex interrupts it): like /stop, what waited after it is dropped, and named.
   if (settled.answer === 'cancel') c.dispatch({ kind: 'denyAndStop' });
-  if (c.state === 'needs-you' && !hasPending(c)) {
+  if (c.state === 'needs-you' && !waitsOnPerson(c)) {
     c.changed('working');
     c.armStall();
   }
-  if (settled.by === 'timeout') c.notice(`No answer to the permission request in time, so it was denied. (${id8(id)})`);
+  if (settled.by === 'timeout') c.notice(`${timeoutNotice(ask, c.deps.broker.timeoutMs)} (${id8(id)})`);
   if (settled.reason && settled.answer === 'deny') {
     // The decline is written first (this handler's result); the typed reason follows as a steer.
     const reason = settled.reason;

@@ -493,7 +493,7 @@ export class Orchestrator {
         'chats:restart': async ({ chatId }) => ({ started: await this.chat(chatId).restart() }),
         'chats:sessions': async ({ chatId }) => this.sessionViews(chatId),
         'approvals:list': async () => this.broker.all(),
-        'approvals:answer': async ({ id, answer, grant, reason }) => this.answerApproval(id, answer, 'window', { grant, reason }),
+        'approvals:answer': async ({ id, answer, ...opts }) => this.answerApproval(id, answer, 'window', opts),
         'chats:attach': async ({ chatId, name, dataBase64 }) => this.attach(chatId, name, dataBase64),
         'profiles:get': async ({ name }) => this.profiles.getDraft(name),
         'profiles:preview': async ({ draft, original }) => this.profiles.preview(draft, original),

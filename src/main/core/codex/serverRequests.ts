@@ -4,80 +4,21 @@
  * 0.169.0 generated types (`ServerRequest`, `CommandExecutionRequestApprovalParams`,
  * `PermissionsRequestApprovalParams`, `RequestPermissionProfile`, `GrantedPermissionProfile`,
  * `PermissionsRequestApprovalResponse`, `ExecCommandApprovalParams`, `ApplyPatchApprovalParams`,
- * `ToolRequestUserInputResponse`, `McpServerElicitationRequestResponse`;
- * test/core/codex/serverRequests.test.ts). What no grant may open, whoever answers:
+ * test/core/codex/serverRequests.test.ts); agent questions: questions.ts, MCP elicitations: elicitation.ts.
+ * What no grant may open, whoever answers:
  * approvals/privateReach.ts (refused here, and again when an answer is written).
  */
 import { isAbsolute } from 'node:path';
-import type { ApprovalAnswer, ApprovalKind, RefusedAccess, RequestedAccess } from '../../../shared/contract';
-import { AppFailure } from '../../../shared/result';
+import type { ApprovalAnswer, RefusedAccess, RequestedAccess } from '../../../shared/contract';
 import { describeRefused, splitRequested, type GrantFloor, type WritablePlace } from '../approvals/privateReach';
+import { assertOffered, badAnswer, refuseFormExtras, type AskRequest, type ChangeView, type ImmediateRequest } from './askRequest';
 import type { ApplyPatchApprovalResponse, ExecCommandApprovalResponse } from './generated';
 import type * as v2 from './generated/v2';
+import { classifyElicitation } from './elicitation';
+import { classifyUserInput } from './questions';
 import { isObj, str, strList, type Obj } from './wire';
 
-/** A file change as shown on an approval card. */
-export interface ChangeView {
-  path: string;
-  kind: string;
-  diff: string;
-}
-
-/** A request a person must answer: what to show, which answers to offer, how to write each answer. */
-export interface AskRequest {
-  type: 'ask';
-  kind: ApprovalKind;
-  title: string;
-  command: string | null;
-  cwd: string | null;
-  reason: string | null;
-  changes: ChangeView[];
-  /** What may be granted of what was asked (privateReach.ts `splitRequested`); null when nothing. */
-  requested: RequestedAccess | null;
-  /** What was also asked and is never granted (left out of `requested`, shown as refused); [] when nothing. */
-  refused: RefusedAccess[];
-  answers: ApprovalAnswer[];
-  /**
-   * The JSON-RPC `result` for an answer (codex 0.169.0 shapes). `grant` narrows an Allow of a
-   * permissions request to a subset of `requested` (omitted: everything grantable is granted; what
-   * `refused` names never is). Throws AppFailure `bad-answer` when `answer` is not one of `answers`,
-   * when `grant` comes with anything but an Allow of a permissions request, when `grant` is not a
-   * non-empty subset of `requested`, or when a path granted is one no grant may open (checked again
-   * now, see `checkGrant`). Permissions replies: `{permissions: <granted subset>, scope:
-   * "turn"|"session"}` for Allow, exactly `{permissions: {}}` for Deny (the response has no decision); never a
-   * `decision`. Command and file-change replies: `{decision}` for the answer given, which is one of
-   * `answers` (only what was offered).
-   */
-  toWire(answer: ApprovalAnswer, grant?: RequestedAccess): unknown;
-  /** The answer written when nobody answers in time (always `deny`: Codex `decline`). */
-  timeoutAnswer: ApprovalAnswer;
-  /** Codex ids, to withdraw the card when Codex settles the request or the turn ends. */
-  threadId: string | null;
-  turnId: string | null;
-  /** The Codex item the request is about (`itemId` of the v2 command and file-change requests); null when none is named. */
-  itemId: string | null;
-  /**
-   * Set for a command Codex asks to run outside the sandbox (an escalation: no additional permissions)
-   * under a sandboxed launch (`RequestContext.sandbox`); null otherwise. Contract `ApprovalView.outsideSandbox`.
-   */
-  outsideSandbox: { denied: number | null } | null;
-}
-
-/** A request answered at once, without asking (known but unsupported kinds). */
-export interface ImmediateRequest {
-  type: 'immediate';
-  kind: ApprovalKind;
-  result: unknown;
-  /** What the chat is told. */
-  notice: string;
-  /**
-   * Paths the request named that Angelia never grants (privateReach.ts), when that is why it was
-   * answered at once; absent otherwise.
-   */
-  refused?: RefusedAccess[];
-  /** Text for the agent, steered into its turn after the reply (why the request was refused); absent: none. */
-  agentNote?: string;
-}
+export type { AskRequest, ChangeView, ImmediateRequest, WireExtras } from './askRequest';
 
 /** A request Angelia does not know: answered with JSON-RPC error -32601 at once and shown. */
 export interface UnknownRequest {
@@ -157,10 +98,6 @@ export function readRequestedAccess(p: unknown): RequestedAccess | null {
   const network = isObj(p.network) && p.network.enabled === true;
   if (read.size === 0 && write.size === 0 && !network) return null;
   return { read: [...read], write: [...write], network };
-}
-
-function badAnswer(message: string): AppFailure {
-  return new AppFailure({ code: 'bad-answer', message });
 }
 
 /** What `checkGrant` also holds a grant against: the refused part of the request, and the floor to check each path again. */
@@ -304,17 +241,14 @@ function grantSubset(permissions: unknown, grant: RequestedAccess): v2.GrantedPe
   return out as v2.GrantedPermissionProfile;
 }
 
-/** Wraps a reply writer: refuses an answer that was not offered and a grant on a request that is not for permissions. */
+/** Wraps a reply writer: refuses an answer that was not offered, and a grant, answers or content (none fits a decision). */
 function decisionOnly(answers: readonly ApprovalAnswer[], write: (a: ApprovalAnswer) => unknown): AskRequest['toWire'] {
-  return (a, grant) => {
+  return (a, extras = {}) => {
     assertOffered(answers, a);
-    if (grant) throw badAnswer('a grant can only answer a permissions request (more access); this request takes a plain answer');
+    if (extras.grant) throw badAnswer('a grant can only answer a permissions request (more access); this request takes a plain answer');
+    refuseFormExtras(extras, 'this request takes a plain answer');
     return write(a);
   };
-}
-
-function assertOffered(answers: readonly ApprovalAnswer[], a: ApprovalAnswer): void {
-  if (!answers.includes(a)) throw badAnswer(`"${a}" was not offered for this request (offered: ${answers.join(', ')})`);
 }
 
 /**
@@ -325,8 +259,10 @@ function assertOffered(answers: readonly ApprovalAnswer[], a: ApprovalAnswer): v
  * `grantSubset` from the checked grant, so nothing Angelia could not name or never grants goes back.
  */
 function permissionsWire(answers: readonly ApprovalAnswer[], permissions: unknown, requested: RequestedAccess | null, guard: GrantGuard): AskRequest['toWire'] {
-  return (a, grant) => {
+  return (a, extras = {}) => {
     assertOffered(answers, a);
+    refuseFormExtras(extras, 'a permissions request takes a grant');
+    const grant = extras.grant;
     if (a === 'allow' || a === 'allowForSession') {
       const chosen = grant ?? requested;
       const granted = chosen ? grantSubset(permissions, checkGrant(requested, chosen, guard)) : {};
@@ -374,8 +310,7 @@ const ALREADY_WHY = 'a grant on a place the agent can change could be redirected
 /**
  * Classifies one server request (codex 0.169.0 `ServerRequest` methods). Never throws. Unknown methods
  * come back as `unknown` (the caller answers -32601 at once, never silently); `requestUserInput` and MCP
- * elicitation are answered at once with their schema-correct refusal (`{answers: {}}`, `{action:
- * "decline", content: null, _meta: null}`); permission requests are answered with a grant or an
+ * elicitation are asked as questions and forms (questions.ts); permission requests are answered with a grant or an
  * empty grant, never a decision, and at once with an empty grant when the mode has no approvals.
  * Paths no grant may open (privateReach.ts, against `ctx.floor`) are never offered: a permissions request
  * shows them as `refused` and grants only the rest; when nothing else is asked it is answered at once
@@ -543,19 +478,9 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
       };
     }
     case 'item/tool/requestUserInput':
-      return {
-        type: 'immediate',
-        kind: 'userInput',
-        result: { answers: {} } satisfies v2.ToolRequestUserInputResponse,
-        notice: 'The agent asked a question Angelia cannot show yet; it was answered with no answer.',
-      };
+      return classifyUserInput(p, threadId, turnId);
     case 'mcpServer/elicitation/request':
-      return {
-        type: 'immediate',
-        kind: 'elicitation',
-        result: { action: 'decline', content: null, _meta: null } satisfies v2.McpServerElicitationRequestResponse,
-        notice: `An MCP server asked for input (${str(p.serverName) ?? 'unknown server'}); it was declined.`,
-      };
+      return classifyElicitation(p, threadId, turnId);
     default:
       return { type: 'unknown', method, notice: `Codex sent a request Angelia does not know (${method}); it was answered "unsupported".` };
   }
