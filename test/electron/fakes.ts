@@ -191,6 +191,9 @@ export class FakeWindow extends Emitter {
   isVisible(): boolean {
     return this.visible;
   }
+  isFocused(): boolean {
+    return this.focused;
+  }
   isDestroyed(): boolean {
     return this.destroyed;
   }

@@ -1,6 +1,7 @@
 /**
- * The desktop app around a running core: IPC for our windows (and their native folder picker and browser opener), the tray (menu, badge, Allow / Deny with
- * source `tray`, rate limits, "Sign in to Codex…"), native notifications (source `notification`; the 90 % usage warning), the windows, "Start at login". Every
+ * The desktop app around a running core: IPC for our windows (and their native folder picker and browser opener), the tray (menu, badge, Allow / Deny and a
+ * question's options with source `tray`, rate limits, "Sign in to Codex…"), native notifications (source `notification`; requests, turns, the usage warning and
+ * limit, each as the chat's profile's `notifications` setting says), the windows, "Start at login". Every
  * Electron object arrives as a parameter (src/main/index.ts passes the real ones), so the whole wiring
  * runs in tests with fakes.
  */
@@ -130,7 +131,11 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
     platform,
     answer: answerFrom(core, 'notification'),
     openChat: (chatId) => windows.openMain({ chat: chatId }),
+    openUsage: () => windows.openMain({ review: 'account' }),
     ...(platform === 'linux' ? { icon: appIconFile(opts.resources) } : {}),
+    profiles: () => core.profileViews(),
+    chats: core.chatViews(),
+    isChatFocused: (chatId) => windows.isChatFocused(chatId),
   });
   const unsubscribeNotifications = core.subscribe((e) => notifications.handle(e));
 

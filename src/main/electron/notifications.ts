@@ -1,5 +1,15 @@
 /**
- * Native notifications for approvals (README "The desktop app"): one per request. The title says which profile
+ * Native notifications (README "The desktop app", docs/architecture.md "Notifications"): each approval,
+ * agent question and MCP elicitation, a finished or failed turn, the usage limit and the 90 % warning,
+ * each shown only where the `notifications` setting of the chat's profile lets it (notifyPolicy.ts;
+ * the account's usage follows the loosest profile). One notification per event, replaced, never stacked:
+ * a request's is closed once it is settled; a chat keeps one turn notice (the next closes it); a home one
+ * usage-limit notice. A question (`<profile> asks`, the first question) offers on macOS its options as
+ * buttons when one click can answer it (notifyPolicy.ts `singleChoice`, at most 3), else "Open"; an
+ * elicitation (`<server> (MCP, <profile>) asks`) only "Open": its form is filled, and its URL opened,
+ * from the card only. A finished turn is not notified while a focused window shows that chat.
+ *
+ * Approvals: the title says which profile
  * asks what; the body shows the command, folders or files in full enough to judge (truncated by code
  * point). On macOS it carries Allow / Deny buttons (only the answers the request offers; Deny = Codex
  * `decline`); elsewhere a click opens the window on that chat. When the request is settled anywhere
@@ -10,9 +20,25 @@
  *
  * Electron's `Notification` constructor and `Notification.isSupported` are injected.
  */
-import type { AppEvent, ApprovalAnswer, ApprovalView } from '../../shared/contract';
+import type { AppEvent, ApprovalAnswer, ApprovalView, ChatItem, ChatView, ProfileView, QuestionAnswers } from '../../shared/contract';
+import type { HomeUsage } from '../../shared/usage';
 import type { AnswerFn } from './answers';
-import { alreadyAnsweredText, askDetail, askPhrase, oneLine, outcomeNotice, truncateCodePoints, usageWarningText, type UsageWarning } from './text';
+import { accountSetting, allows, MAX_OPTION_BUTTONS, requestKind, settingOf, singleChoice, usageLimitKey, type NotifyKind } from './notifyPolicy';
+import {
+  alreadyAnsweredText,
+  askDetail,
+  askPhrase,
+  elicitationText,
+  oneLine,
+  outcomeNotice,
+  questionText,
+  truncateCodePoints,
+  turnDoneText,
+  turnFailedText,
+  usageLimitText,
+  usageWarningText,
+  type UsageWarning,
+} from './text';
 
 /** The part of Electron's `NotificationConstructorOptions` used here. */
 export interface NotificationOptionsLike {
@@ -79,6 +105,63 @@ export function approvalNotification(view: ApprovalView, platform: NodeJS.Platfo
   };
 }
 
+/** What a request notification's button does: answer (a question's option carries `answers`), or open the card. */
+export type RequestButton = { answer: ApprovalAnswer; answers?: QuestionAnswers } | { open: true };
+
+/** A request's notification, as data (any kind): options and what each button does. */
+export interface RequestNotification {
+  options: NotificationOptionsLike;
+  /** `buttons[i]` is what action index i does (macOS only; empty elsewhere). */
+  buttons: RequestButton[];
+}
+
+/** A question's or an elicitation's notification: the card is where it is answered, so a click opens it. */
+function cardNotification(
+  text: { title: string; body: string },
+  buttons: { label: string; does: RequestButton }[],
+  platform: NodeJS.Platform,
+  icon?: string,
+): RequestNotification {
+  const title = truncateCodePoints(oneLine(text.title), MAX_TITLE);
+  const body = truncateCodePoints(text.body, MAX_BODY);
+  if (platform === 'darwin') {
+    return {
+      options: {
+        title,
+        body,
+        silent: false,
+        actions: buttons.map((b) => ({ type: 'button', text: truncateCodePoints(oneLine(b.label), 40) })),
+        closeButtonText: 'Later',
+      },
+      buttons: buttons.map((b) => b.does),
+    };
+  }
+  return {
+    options: { title, body: `${body}\n\nClick to answer it in Angelia.`, silent: false, urgency: 'critical', timeoutType: 'never', ...(icon ? { icon } : {}) },
+    buttons: [],
+  };
+}
+
+/**
+ * The notification of any pending request (pure): an approval's (`approvalNotification`); a question's,
+ * titled "<profile> asks" with the first question, whose options are buttons on macOS when one click
+ * answers it (`singleChoice`, at most `MAX_OPTION_BUTTONS`), else one "Open" button; an elicitation's,
+ * titled "<server> (MCP, <profile>) asks" with its message and only "Open" (never accepted unseen, and a
+ * URL is never opened from here). Elsewhere no buttons: a click opens the card.
+ */
+export function requestNotification(view: ApprovalView, platform: NodeJS.Platform, icon?: string): RequestNotification {
+  const kind = requestKind(view);
+  if (kind === 'approval') {
+    const n = approvalNotification(view, platform, icon);
+    return { options: n.options, buttons: n.buttons.map((answer) => ({ answer })) };
+  }
+  const open = { label: 'Open', does: { open: true } as const };
+  if (kind === 'elicitation') return cardNotification(elicitationText(view), [open], platform, icon);
+  const choice = singleChoice(view, MAX_OPTION_BUTTONS);
+  const buttons = choice ? choice.labels.map((label) => ({ label, does: { answer: 'allow' as const, answers: { [choice.questionId]: [label] } } })) : [open];
+  return cardNotification(questionText(view), buttons, platform, icon);
+}
+
 /** Which button an Electron `action` event names: `details.actionIndex` (the older second argument as fallback). */
 export function actionIndexOf(details: unknown, legacyIndex: unknown): number {
   if (details && typeof details === 'object' && typeof (details as { actionIndex?: unknown }).actionIndex === 'number') {
@@ -95,23 +178,34 @@ export interface NotificationRouterOptions {
   answer: AnswerFn;
   /** Opens the window on a chat (a click on the notification). */
   openChat: (chatId: string) => void;
+  /** Opens the window where the usage is shown, with "Try now" (a click on the usage-limit notice). */
+  openUsage?: () => void;
   /** Notification icon where the platform does not use the app's own (Linux). */
   icon?: string;
   /** The time a usage warning's "resets in …" is counted from (default: the clock). */
   now?: () => Date;
+  /** The profiles as they are now, for their `notifications` setting (absent: every profile shows everything). */
+  profiles?: () => Pick<ProfileView, 'name' | 'notifications'>[];
+  /** The chats at start (each one's profile); `chat:updated` keeps them current. */
+  chats?: Pick<ChatView, 'id' | 'profile' | 'state'>[];
+  /** True while a focused window of ours shows this chat: its finished turn is not notified (absent: never). */
+  isChatFocused?: (chatId: string) => boolean;
 }
 
 interface Shown {
   view: ApprovalView;
   notification: NotificationLike | null;
-  buttons: ApprovalAnswer[];
+  buttons: RequestButton[];
 }
+
+/** The chat states in which a turn runs (a turn end then is one this run of Angelia saw happen). */
+const BUSY: ReadonlySet<string> = new Set(['starting', 'working', 'needs-you']);
 
 /** Settled requests remembered for late clicks; the oldest are forgotten beyond this. */
 const REMEMBER = 500;
 
 /**
- * Routes approval events to native notifications (see the file comment). Feed it every core event
+ * Routes core events to native notifications (see the file comment). Feed it every core event
  * (`handle`); it keeps a reference to each live notification (Electron drops the events of one that was
  * garbage-collected).
  */
@@ -120,23 +214,39 @@ export class NotificationRouter {
   private readonly notices = new Set<NotificationLike>();
   /** The usage warnings already shown, by home, window and reset time. */
   private readonly warned = new Set<string>();
+  /** Chat id → its profile and state (`chat:updated`). */
+  private readonly chats = new Map<string, { profile: string; state: string }>();
+  /** Chat id → the text of the last agent message since its last turn end. */
+  private readonly answers = new Map<string, string>();
+  /** Chat id → its turn notice (one per chat: the next replaces it). */
+  private readonly turnNotices = new Map<string, NotificationLike>();
+  /** Codex home → its usage limit shown (`usageLimitKey`) and that notice. */
+  private readonly limits = new Map<string, { key: string; notification: NotificationLike | null }>();
 
-  constructor(private readonly opts: NotificationRouterOptions) {}
+  constructor(private readonly opts: NotificationRouterOptions) {
+    for (const c of opts.chats ?? []) this.chats.set(c.id, { profile: c.profile, state: c.state });
+  }
 
-  /** One core event: a new pending request is notified once; a settled one has its notification closed. */
+  /**
+   * One core event: a new pending request is notified once and its notification closed when settled;
+   * a turn end notified (finished or failed); the usage limit and warning notified once each.
+   */
   handle(e: AppEvent): void {
-    if (e.event === 'usage:warning') return this.usageWarning(e.payload);
-    if (e.event !== 'approval:updated') return;
-    const view = e.payload;
-    const entry = this.shown.get(view.id);
-    if (view.state === 'pending') {
-      if (entry) entry.view = view;
-      else this.show(view);
-      return;
+    switch (e.event) {
+      case 'usage:warning':
+        return this.usageWarning(e.payload);
+      case 'usage:updated':
+        return this.usageUpdated(e.payload);
+      case 'chat:updated':
+        this.chats.set(e.payload.id, { profile: e.payload.profile, state: e.payload.state });
+        return;
+      case 'chat:item':
+        return this.item(e.payload.chatId, e.payload.item);
+      case 'approval:updated':
+        return this.request(e.payload);
+      default:
+        return;
     }
-    if (!entry) return;
-    entry.view = view;
-    this.withdraw(entry);
   }
 
   /** Shows a short notice ("Already answered (…)") with no buttons. */
@@ -155,7 +265,7 @@ export class NotificationRouter {
    */
   usageWarning(w: UsageWarning): void {
     const key = `${w.codexHome}\n${w.window}\n${w.resetsAt ?? ''}`;
-    if (this.warned.has(key) || !this.opts.isSupported()) return;
+    if (this.warned.has(key) || !this.opts.isSupported() || !this.wanted(null, 'usageWarning')) return;
     this.warned.add(key);
     const { title, body } = usageWarningText(w, this.opts.now ? this.opts.now() : new Date());
     this.notice(title, body);
@@ -164,13 +274,93 @@ export class NotificationRouter {
   /** Closes every notification (quit). */
   dispose(): void {
     for (const entry of this.shown.values()) this.withdraw(entry);
-    for (const n of this.notices) n.close();
+    for (const n of [...this.notices, ...this.turnNotices.values(), ...[...this.limits.values()].map((l) => l.notification)]) n?.close();
     this.notices.clear();
+    this.turnNotices.clear();
+    this.limits.clear();
+  }
+
+  /** Whether a notification of `kind` for `profile` (null: the account) is wanted by the settings. */
+  private wanted(profile: string | null, kind: NotifyKind): boolean {
+    const profiles = this.opts.profiles?.() ?? [];
+    return allows(profile === null ? accountSetting(profiles) : settingOf(profiles, profile), kind);
+  }
+
+  private request(view: ApprovalView): void {
+    const entry = this.shown.get(view.id);
+    if (view.state === 'pending') {
+      if (entry) entry.view = view;
+      else if (this.wanted(view.profile, requestKind(view))) this.show(view);
+      return;
+    }
+    if (!entry) return;
+    entry.view = view;
+    this.withdraw(entry);
+  }
+
+  /**
+   * A transcript item: an agent message is remembered as the turn's answer; a turn end (of a turn this
+   * run saw: the chat was busy) is notified, replacing the chat's previous turn notice — a finished one
+   * with the answer's first line, a failed one with its reason; none while a focused window shows the
+   * chat, none for a stopped turn. Past turns read by /resume never were busy here and are not notified.
+   */
+  private item(chatId: string, item: ChatItem): void {
+    if (item.type === 'agent') {
+      if (item.text.trim()) this.answers.set(chatId, item.text);
+      return;
+    }
+    if (item.type !== 'turnEnd') return;
+    const answer = this.answers.get(chatId) ?? '';
+    this.answers.delete(chatId);
+    const chat = this.chats.get(chatId);
+    if (!chat || !BUSY.has(chat.state) || item.status === 'interrupted') return;
+    const kind = item.status === 'failed' ? 'turnFailed' : 'turnDone';
+    if (!this.wanted(chat.profile, kind) || this.opts.isChatFocused?.(chatId) || !this.opts.isSupported()) return;
+    const text = kind === 'turnFailed' ? turnFailedText(chatId, chat.profile, item.reason) : turnDoneText(chatId, chat.profile, answer);
+    this.turnNotices.get(chatId)?.close();
+    const n = this.opts.create(this.plain(text));
+    this.turnNotices.set(chatId, n);
+    n.on('click', () => this.opts.openChat(chatId));
+    n.on('close', () => {
+      if (this.turnNotices.get(chatId) === n) this.turnNotices.delete(chatId);
+    });
+    n.show();
+  }
+
+  /**
+   * A home's usage changed: reaching its limit (`usageLimitKey`) is notified once, replacing that home's
+   * previous limit notice; the notice is closed once the limit is lifted.
+   */
+  private usageUpdated(u: HomeUsage): void {
+    const key = usageLimitKey(u);
+    const last = this.limits.get(u.codexHome);
+    if (last && last.key === key) return;
+    last?.notification?.close();
+    if (!key) {
+      this.limits.delete(u.codexHome);
+      return;
+    }
+    const entry: { key: string; notification: NotificationLike | null } = { key, notification: null };
+    this.limits.set(u.codexHome, entry);
+    if (!this.opts.isSupported() || !this.wanted(null, 'usageLimit')) return;
+    const n = this.opts.create(this.plain(usageLimitText(u, this.opts.now ? this.opts.now() : new Date())));
+    entry.notification = n;
+    n.on('click', () => this.opts.openUsage?.());
+    n.on('close', () => {
+      if (entry.notification === n) entry.notification = null;
+    });
+    n.show();
+  }
+
+  /** The options of a notice with no buttons (a turn, the usage limit). */
+  private plain(text: { title: string; body: string }): NotificationOptionsLike {
+    const icon = this.opts.platform === 'linux' && this.opts.icon ? { icon: this.opts.icon } : {};
+    return { title: truncateCodePoints(oneLine(text.title), MAX_TITLE), body: truncateCodePoints(text.body, MAX_BODY), silent: false, ...icon };
   }
 
   private show(view: ApprovalView): void {
     if (!this.opts.isSupported()) return;
-    const { options, buttons } = approvalNotification(view, this.opts.platform, this.opts.icon);
+    const { options, buttons } = requestNotification(view, this.opts.platform, this.opts.icon);
     const notification = this.opts.create(options);
     const entry: Shown = { view, notification, buttons };
     this.remember(entry);
@@ -209,9 +399,13 @@ export class NotificationRouter {
       this.notice(alreadyAnsweredText(entry.view), oneLine(entry.view.title));
       return;
     }
-    const answer = entry.buttons[index];
-    if (!answer) return;
-    const r = this.opts.answer(entry.view.id, answer);
+    const button = entry.buttons[index];
+    if (!button) return;
+    if ('open' in button) {
+      this.opts.openChat(entry.view.chatId);
+      return;
+    }
+    const r = button.answers ? this.opts.answer(entry.view.id, button.answer, { answers: button.answers }) : this.opts.answer(entry.view.id, button.answer);
     if (!r.ok) {
       this.notice(`Could not answer: ${r.error.message}`, oneLine(entry.view.title));
       this.opts.openChat(entry.view.chatId);

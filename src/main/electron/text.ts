@@ -1,12 +1,13 @@
 /**
- * Words the tray and the notifications share: state and enforcement labels, what an approval asks in
- * one line and in full, who answered it, the usage warning, and truncation by code point (never splitting a surrogate
- * pair). Pure; no Electron.
+ * Words the tray and the notifications share: state and enforcement labels, what an approval, a question
+ * or an MCP elicitation asks in one line and in full, who answered it, the usage warning and limit, a
+ * finished or failed turn, and truncation by code point (never splitting a surrogate pair). Pure; no Electron.
  */
 import { AGENT_STATE_LABEL } from '../../shared/modeLabel';
 import { outsideSandboxLines } from '../../shared/approvalText';
-import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, Enforcement, PayloadOf } from '../../shared/contract';
-import { percentText, resetsText, windowName } from '../../shared/usageText';
+import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, ElicitationView, Enforcement, PayloadOf } from '../../shared/contract';
+import type { HomeUsage } from '../../shared/usage';
+import { clockText, percentText, resetsText, windowName } from '../../shared/usageText';
 
 /** The ellipsis appended to truncated text. */
 export const ELLIPSIS = '…';
@@ -93,6 +94,8 @@ export function askDetail(view: ApprovalView): string {
   if (view.requested) lines.push(...accessLines(view.requested));
   for (const r of view.refused ?? []) lines.push(r.already ? `= ${r.access} ${r.path} (${r.why})` : `✗ ${r.access} ${r.path} (never granted: ${r.why})`);
   for (const c of view.changes) lines.push(`${c.kind} ${c.path}`);
+  for (const q of view.questions ?? []) lines.push(q.header && q.header !== q.question ? `${q.header}: ${q.question}` : q.question);
+  if (view.elicitation) lines.push(...elicitationLines(view.elicitation));
   if (view.reason) lines.push(`Why: ${view.reason}`);
   if (lines.length === 0) lines.push(view.title);
   return lines.join('\n');
@@ -158,5 +161,75 @@ export function usageWarningText(w: UsageWarning, now: Date): { title: string; b
   return {
     title: `Codex usage at ${percentText(w.usedPercent)} of the ${name} limit`,
     body: `${resets ? `It ${resets}. ` : ''}At 100 % the agents pause; messages you send wait in their chat's queue until the reset.`,
+  };
+}
+
+/** An elicitation's lines: its message, then what it asks for (a form's fields, or the site a URL opens; never the URL as a link). */
+function elicitationLines(e: ElicitationView): string[] {
+  const lines = [e.message];
+  if (e.mode === 'form' && e.fields.length) lines.push(`Form: ${e.fields.map((f) => f.title ?? f.name).join(', ')}`);
+  if (e.mode === 'url') lines.push(`It asks you to open a page on ${e.domain ?? 'another site'}`);
+  return lines;
+}
+
+/** The name a notification gives a chat: its profile, and the chat's own id when it differs ("coder (coder-2)"). */
+export function chatName(chatId: string, profile: string): string {
+  return chatId === profile ? profile : `${profile} (${chatId})`;
+}
+
+/** The first line of a text that is not blank, trimmed ("" when there is none). */
+export function firstLine(text: string): string {
+  return (
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? ''
+  );
+}
+
+/**
+ * An agent question's notification (pure): title "<profile> asks", body the first question (with its
+ * header when it adds something), and "(n more questions)" when there are more.
+ */
+export function questionText(view: ApprovalView): { title: string; body: string } {
+  const qs = view.questions ?? [];
+  const first = qs[0];
+  const head = first ? (first.header && first.header !== first.question ? `${first.header}: ${first.question}` : first.question) : view.title;
+  const more = qs.length > 1 ? `\n(${qs.length - 1} more question${qs.length === 2 ? '' : 's'})` : '';
+  return { title: `${view.profile} asks`, body: `${head}${more}` };
+}
+
+/**
+ * An MCP elicitation's notification (pure): title "<server> (MCP, <profile>) asks", body its message;
+ * a URL elicitation names the site only (the URL is opened from the card, never from a notification).
+ */
+export function elicitationText(view: ApprovalView): { title: string; body: string } {
+  const e = view.elicitation;
+  if (!e) return { title: `${view.profile} asks`, body: view.title };
+  const site = e.mode === 'url' ? `\nIt asks you to open a page on ${e.domain ?? 'another site'}.` : '';
+  return { title: `${e.serverName} (MCP, ${view.profile}) asks`, body: `${e.message}${site}` };
+}
+
+/** A finished turn (pure): "<chat> finished", the first line of the agent's last answer (or that it said nothing). */
+export function turnDoneText(chatId: string, profile: string, answer: string): { title: string; body: string } {
+  return { title: `${chatName(chatId, profile)} finished`, body: firstLine(answer) || 'The turn ended without an answer.' };
+}
+
+/** A failed turn (pure): "<chat>: the turn failed", the plain reason of its turn end. */
+export function turnFailedText(chatId: string, profile: string, reason: string | null): { title: string; body: string } {
+  return { title: `${chatName(chatId, profile)}: the turn failed`, body: reason?.trim() || 'The turn failed.' };
+}
+
+/**
+ * The usage limit reached (pure): "Codex usage limit reached", and until when the agents pause (the
+ * home's `pausedUntil`, else the reset of the window at 100 %).
+ */
+export function usageLimitText(u: HomeUsage, now: Date): { title: string; body: string } {
+  const full = [u.rateLimits?.primary, u.rateLimits?.secondary].find((w) => w && w.usedPercent >= 100);
+  const until = u.pausedUntil ?? full?.resetsAt ?? null;
+  const clock = until ? clockText(until, now) : null;
+  return {
+    title: 'Codex usage limit reached',
+    body: `${clock ? `The agents pause until ${clock}` : 'The agents pause until the limit resets'}; messages you send wait in their chat's queue.`,
   };
 }

@@ -119,14 +119,15 @@ export interface TrayActionHandlers {
 }
 
 /**
- * Runs one tray action. An answer goes to the broker with source `tray`; when another surface was
+ * Runs one tray action. An answer goes to the broker with source `tray` (a question's option as its
+ * `answers`); when another surface was
  * first it answers nothing and says "Already answered (…)"; when the broker refuses it the reason is
  * shown. Never throws.
  */
 export function handleTrayAction(action: TrayAction, h: TrayActionHandlers): void {
   switch (action.type) {
     case 'answer': {
-      const r = h.answer(action.approvalId, action.answer);
+      const r = action.answers ? h.answer(action.approvalId, action.answer, { answers: action.answers }) : h.answer(action.approvalId, action.answer);
       if (!r.ok) h.notice(`Could not answer: ${r.error.message}`);
       else {
         const text = outcomeNotice(r.value);

@@ -6,11 +6,12 @@
  * (src/shared/usageText.ts). No Electron here.
  */
 import type { AccountView } from '../../shared/account';
-import type { AppEvent, ApprovalView, ChatView, ProfileView } from '../../shared/contract';
+import type { AppEvent, ApprovalView, ChatView, ProfileView, QuestionAnswers } from '../../shared/contract';
 import type { HomeUsage } from '../../shared/usage';
 import { accountLine, clockText, needsSignIn, usageSummary, windowsShown } from '../../shared/usageText';
 import { askDetail, enforcementLabel, oneLine, STATE_LABEL, truncateCodePoints, type EnforcementLabel } from './text';
 import { chatModeLabel } from '../../shared/modeLabel';
+import { requestKind, singleChoice } from './notifyPolicy';
 
 /** Everything the tray shows. `approvals` holds the pending requests only, oldest first. */
 export interface TrayState {
@@ -93,7 +94,7 @@ export function trayStateOn(state: TrayState, e: AppEvent): TrayState {
 export type TrayAction =
   | { type: 'open-window' }
   | { type: 'open-chat'; chatId: string }
-  | { type: 'answer'; approvalId: string; answer: 'allow' | 'deny' }
+  | { type: 'answer'; approvalId: string; answer: 'allow' | 'deny'; answers?: QuestionAnswers }
   | { type: 'review-table' }
   | { type: 'sign-in' }
   | { type: 'toggle-login' }
@@ -130,6 +131,8 @@ export const SIGN_IN_LABEL = 'Sign in to Codex…';
 export const TABLE_CHANGED_LABEL = 'The table changed — review…';
 /** Longest menu label, in code points (menus do not wrap). */
 export const MAX_LABEL = 72;
+/** Most options of a question the tray offers as rows (more need the window). */
+export const MAX_TRAY_OPTIONS = 8;
 
 /** A chat's sandbox label: from its `mode` (attested while running, next start when cold), else from the enforcement. */
 function chatLabel(chat: ChatView, sandboxed: Record<string, boolean>): EnforcementLabel {
@@ -143,15 +146,35 @@ function chatRow(chat: ChatView, sandboxed: Record<string, boolean>): TrayItem {
   return { kind: 'action', label, action: { type: 'open-chat', chatId: chat.id }, ...(enf.danger ? { danger: true } : {}) };
 }
 
+/**
+ * The answers a request's submenu offers: an approval's Allow and Deny (when offered); a question's
+ * options when one click answers it (`singleChoice`: one question with options, not secret), then Skip
+ * (Codex's empty answer); an elicitation's Decline only (its form is filled, its URL opened, in the window).
+ */
+function answerRows(view: ApprovalView): TrayItem[] {
+  const row = (label: string, answer: 'allow' | 'deny', answers?: QuestionAnswers): TrayItem => ({
+    kind: 'action',
+    label: truncateCodePoints(oneLine(label), MAX_LABEL),
+    action: { type: 'answer', approvalId: view.id, answer, ...(answers ? { answers } : {}) },
+  });
+  const kind = requestKind(view);
+  const rows: TrayItem[] = [];
+  if (kind === 'approval' && view.answers.includes('allow')) rows.push(row('Allow', 'allow'));
+  if (kind === 'question') {
+    const choice = singleChoice(view, MAX_TRAY_OPTIONS);
+    if (choice) for (const label of choice.labels) rows.push(row(label, 'allow', { [choice.questionId]: [label] }));
+  }
+  if (view.answers.includes('deny')) rows.push(row(kind === 'question' ? 'Skip' : kind === 'elicitation' ? 'Decline' : 'Deny', 'deny'));
+  return rows;
+}
+
 function approvalRow(view: ApprovalView, chats: ChatView[], sandboxed: Record<string, boolean>): TrayItem {
   const chat = chats.find((c) => c.id === view.chatId);
   const danger = chat ? chatLabel(chat, sandboxed).danger : sandboxed[view.profile] === false;
   const items: TrayItem[] = askDetail(view)
     .split('\n')
     .map((line) => ({ kind: 'header' as const, label: truncateCodePoints(line, MAX_LABEL) }));
-  items.push({ kind: 'separator' });
-  if (view.answers.includes('allow')) items.push({ kind: 'action', label: 'Allow', action: { type: 'answer', approvalId: view.id, answer: 'allow' } });
-  if (view.answers.includes('deny')) items.push({ kind: 'action', label: 'Deny', action: { type: 'answer', approvalId: view.id, answer: 'deny' } });
+  items.push({ kind: 'separator' }, ...answerRows(view));
   items.push({ kind: 'separator' }, { kind: 'action', label: 'Show in window…', action: { type: 'open-chat', chatId: view.chatId } });
   const label = truncateCodePoints(`${danger ? `${WARNING_GLYPH} ` : ''}${view.profile}: ${oneLine(view.title)}`, MAX_LABEL);
   return { kind: 'submenu', label, items, ...(danger ? { danger: true } : {}) };
@@ -205,7 +228,8 @@ function tooltipOf(state: TrayState, now: Date): string {
 
 /**
  * The tray for a state (pure): pending approvals first (each a submenu with what is asked, then Allow
- * and Deny when offered — Deny is Codex `decline` — and "Show in window…"), then one row per chat with
+ * and Deny when offered — Deny is Codex `decline`; a question's options and Skip; an elicitation's
+ * Decline — and "Show in window…"), then one row per chat with
  * its state and enforcement (FULL ACCESS marked red with ⚠), then the usage rows (`usageRows`), then
  * "The table changed — review…" when a review waits, "Open Angelia", "Start at login" (checkbox) and
  * "Quit". The tooltip sums it up, rate limits included ("5 h 42 % · week 12 %"). `now` dates "resets in …".

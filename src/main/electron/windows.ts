@@ -7,7 +7,7 @@
  *
  * `BrowserWindow` is injected as a factory, so this is tested in Node.
  */
-import { rendererUrlFor, type RendererLocation, type WindowView } from './renderer';
+import { rendererUrlFor, shownChatOf, type RendererLocation, type WindowView } from './renderer';
 import { secureWebPreferences } from './security';
 
 /** A rectangle in screen points (Electron's `Rectangle`). */
@@ -92,6 +92,8 @@ export interface BrowserWindowLike {
   hide(): void;
   focus(): void;
   isVisible(): boolean;
+  /** True while it has the keyboard focus (a finished turn of the chat it shows is then not notified). */
+  isFocused(): boolean;
   isDestroyed(): boolean;
   isMinimized(): boolean;
   restore(): void;
@@ -200,6 +202,20 @@ export class WindowManager<W extends BrowserWindowLike> {
   mainOf(webContentsId: number): W | null {
     const main = alive(this.main);
     return main && main.webContents.id === webContentsId ? main : null;
+  }
+
+  /**
+   * True while one of our windows is focused and visible and may show `chatId`: its page names that chat
+   * in its URL fragment (renderer.ts `shownChatOf`), or names none. Today's renderer names none (it keeps
+   * the open chat in its store and clears a followed route from the fragment), so a focused window counts
+   * as showing every chat: the person is looking at Angelia, whose list shows each chat's state.
+   */
+  isChatFocused(chatId: string): boolean {
+    return this.windows().some((w) => {
+      if (!w.isFocused() || !w.isVisible() || w.isMinimized()) return false;
+      const shown = shownChatOf(w.webContents.getURL());
+      return shown === null || shown === chatId;
+    });
   }
 
   /** True when a webContents id belongs to one of our windows. */
