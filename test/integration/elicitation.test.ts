@@ -203,20 +203,27 @@ describe('MCP elicitations on real codex, through the one approval broker', () =
     expect(logged(log).find((l) => l.event === 'answer')).toMatchObject({ tool: 'open_link', result: { action: 'accept', content: {} } });
   });
 
-  it("an MCP tool without readOnlyHint runs only after Codex's own elicitation (an empty form naming the tool) is allowed", async () => {
+  it("an MCP tool without readOnlyHint runs only after Codex's own elicitation (its tool gate, naming the tool) is allowed", async () => {
     const { o, log } = await withServer('save_note');
     const asked = await askedOn(o, 'save it');
-    expect(asked.elicitation).toMatchObject({
-      serverName: 'elicit',
-      mode: 'form',
-      fields: [],
-      message: 'Allow the elicit MCP server to run tool "save_note"?',
-    });
+    // Codex sends `Allow the elicit MCP server to run tool "save_note"?` with an empty form (measured).
+    expect(asked.elicitation).toMatchObject({ serverName: 'elicit', fields: [] });
+    expect(asked.title).toContain('save_note');
+    expect(asked.answers).toEqual(expect.arrayContaining(['allow', 'deny']));
     expect(logged(log).some((l) => l.event === 'call')).toBe(false);
     o.answerApproval(asked.id, 'allow', 'window');
     await o.chat('coder').idle();
     expect(logged(log).find((l) => l.event === 'call')).toMatchObject({ tool: 'save_note' });
     expect(agentText(o.chat('coder').transcript.all())).toContain('saved');
+  });
+
+  it("Deny of Codex's tool gate: the tool never runs and the model is told the user rejected it", async () => {
+    const { o, log } = await withServer('save_note');
+    const asked = await askedOn(o, 'save it');
+    o.answerApproval(asked.id, 'deny', 'window');
+    await o.chat('coder').idle();
+    expect(logged(log).some((l) => l.event === 'call')).toBe(false);
+    expect(agentText(o.chat('coder').transcript.all())).toContain('user rejected MCP tool call');
   });
 
   it('under bypassPermissions (approval policy never) Codex declines the elicitation itself: nobody is asked', async () => {
