@@ -59,13 +59,14 @@ describe('each field is checked with a message a person can act on', () => {
 
 describe('input types and hints', () => {
   it.each([
-    ['an email', field('x', 'string', { format: 'email' }), 'email', 'an email address'],
-    ['an address', field('x', 'string', { format: 'uri' }), 'url', 'a full address (https://…)'],
-    ['a date', field('x', 'string', { format: 'date' }), 'date', 'a date (YYYY-MM-DD)'],
-    ['a date and time', field('x', 'string', { format: 'date-time' }), 'text', 'a date and time (2025-01-31T09:00:00Z)'],
-    ['a whole number in a range', field('x', 'integer', { minimum: 1, maximum: 50 }), 'text', 'a whole number, from 1 to 50'],
+    ['an email', field('x', 'string', { format: 'email' }), 'email', 'An email address'],
+    ['an address', field('x', 'string', { format: 'uri' }), 'url', 'A full address (https://…)'],
+    ['a date', field('x', 'string', { format: 'date' }), 'date', null],
+    ['a date and time', field('x', 'string', { format: 'date-time' }), 'text', 'A date and time (2025-01-31T09:00:00Z)'],
+    ['a whole number in a range', field('x', 'integer', { minimum: 1, maximum: 50 }), 'text', 'A whole number from 1 to 50'],
     ['a number', field('x', 'number'), 'text', null],
-    ['a text with a maximum length', field('x', 'string', { maxLength: 20 }), 'text', 'at most 20 characters'],
+    ['a number with a minimum', field('x', 'number', { minimum: 0.5 }), 'text', 'A number 0.5 or more'],
+    ['a text with a maximum length', field('x', 'string', { maxLength: 20 }), 'text', 'At most 20 characters'],
   ])('%s', (_name, f, type, hint) => {
     expect(inputType(f)).toBe(type);
     expect(fieldHint(f)).toBe(hint);

@@ -161,7 +161,10 @@ describe('an elicitation in URL mode', () => {
   it('the full domain, the whole address as text, and an Open button naming the domain', () => {
     const view = urlElicitationApproval();
     const html = elicitCard(view);
-    expect(textOf(html, 'elicit-domain')).toBe('accounts.example.com.login-check.example.net');
+    const domain = /data-testid="elicit-domain">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+    expect(domain.replace(/<[^>]+>/g, '')).toBe('accounts.example.com.login-check.example.net');
+    // Cut only after a dot: each label is kept whole.
+    expect(domain.match(/<wbr\/>/g)).toHaveLength(5);
     expect(textOf(html, 'elicit-url')?.replace(/&amp;/g, '&')).toBe(view.elicitation?.url);
     expect(html).not.toContain('<a ');
     expect(buttons(html).map((b) => b.text)).toEqual(['Open accounts.example.com.login-check.example.net', 'Accept', 'Decline', 'Cancel']);
@@ -175,6 +178,23 @@ describe('an elicitation in URL mode', () => {
     });
     expect(buttons(html).map((b) => b.id)).toEqual(['elicit-allow', 'elicit-deny', 'elicit-cancel']);
     expect(html).toContain('Angelia opens only http and https addresses.');
+  });
+
+  it('an address the core left out (not http(s)): the message, no link, Decline and Cancel', () => {
+    const view = urlElicitationApproval({ answers: ['deny', 'cancel'] });
+    const el = { ...(view.elicitation as NonNullable<ApprovalView['elicitation']>), url: null, domain: null };
+    const html = elicitCard({ ...view, elicitation: el });
+    expect(buttons(html).map((b) => b.text)).toEqual(['Decline', 'Cancel']);
+    expect(html).not.toContain('elicit-url');
+    expect(html).toContain('Sign in to GitHub so the server can read your issues.');
+    expect(html).toContain('The server sent an address Angelia does not open');
+  });
+
+  it('a form without fields shows no empty form', () => {
+    const view = elicitationApproval();
+    const html = elicitCard({ ...view, elicitation: { ...(view.elicitation as NonNullable<ApprovalView['elicitation']>), fields: [] } });
+    expect(html).not.toContain('elicit-fields');
+    expect(buttons(html).map((b) => b.text)).toEqual(['Accept', 'Decline', 'Cancel']);
   });
 
   it('once settled, nothing opens from the card', () => {

@@ -103,7 +103,9 @@ export function ElicitationCardView({ view, outcome, draft, onDraft, onAnswer, o
       )}
       {el?.mode === 'url' && <UrlTarget el={el} onOpen={pending ? onOpen : null} />}
       {el?.mode === 'unsupported' && <div className="meta">Angelia cannot show this kind of request: decline or cancel it.</div>}
-      {form && pending && <ElicitFields cardId={view.id} fields={form} draft={draft} problems={problems} disabled={busy} onDraft={onDraft} />}
+      {form && form.length > 0 && pending && (
+        <ElicitFields cardId={view.id} fields={form} draft={draft} problems={problems} disabled={busy} onDraft={onDraft} />
+      )}
       <div className="approval-buttons">
         {answers.map((a) => (
           <button
@@ -139,22 +141,38 @@ export function ElicitationCardView({ view, outcome, draft, onDraft, onAnswer, o
   );
 }
 
+/**
+ * The domain cut only after its dots, each label kept whole: a line break inside a label (at a hyphen)
+ * could make a look-alike domain read as another one.
+ */
+function domainParts(domain: string): ReactElement[] {
+  return domain.split('.').map((label, i, all) => (
+    <span key={i} className="domain-label">
+      {label}
+      {i < all.length - 1 ? '.' : ''}
+      {i < all.length - 1 && <wbr />}
+    </span>
+  ));
+}
+
 /** URL mode: the domain large, the full address as text, and (while pending) a button that opens it only when clicked. */
 function UrlTarget({ el, onOpen }: { el: ElicitationView; onOpen: ((url: string) => void) | null }): ReactElement {
   const url = el.url;
   const domain = el.domain ?? '(no domain)';
+  // The core leaves out an address that is not http(s) (url and domain null): nothing to open.
+  if (url === null) return <div className="meta">The server sent an address Angelia does not open (only http and https addresses are shown).</div>;
   return (
     <div className="elicit-url-box">
       <div className="meta">It asks you to open a page on</div>
       <div className="elicit-domain" data-testid="elicit-domain">
-        {domain}
+        {domainParts(domain)}
       </div>
       <code className="elicit-url" data-testid="elicit-url">
-        {url ?? '(no address)'}
+        {url}
       </code>
       {!onOpen ? null : openableUrl(url) ? (
         <button type="button" className="btn" data-testid="elicit-open" onClick={() => onOpen(url)}>
-          Open {domain}
+          Open {domainParts(domain)}
         </button>
       ) : (
         <div className="meta">Angelia opens only http and https addresses.</div>

@@ -142,7 +142,8 @@ function QuestionField({
       className="question-input"
       data-testid="question-input"
       data-question-id={q.id}
-      value={entry.text}
+      // A secret is left uncontrolled: a controlled input mirrors its value into the page's HTML (the value attribute).
+      {...(q.isSecret ? {} : { value: entry.text })}
       disabled={disabled}
       autoComplete="off"
       spellCheck={!q.isSecret}

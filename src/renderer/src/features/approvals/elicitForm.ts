@@ -20,20 +20,25 @@ export function inputType(f: ElicitField): 'email' | 'url' | 'date' | 'text' {
   return f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : 'text';
 }
 
-/** A hint shown under a field: the format expected and the range, or null. */
+/**
+ * A hint shown under a field, or null: the format expected ("An email address", "A full address
+ * (https://…)", "A date and time (2025-01-31T09:00:00Z)"), a number's kind and range ("A whole number
+ * from 1 to 50") or a text's length. A date has none: its picker gives YYYY-MM-DD by itself.
+ */
 export function fieldHint(f: ElicitField): string | null {
-  const parts: string[] = [];
-  if (f.format === 'email') parts.push('an email address');
-  if (f.format === 'uri') parts.push('a full address (https://…)');
-  if (f.format === 'date') parts.push('a date (YYYY-MM-DD)');
-  if (f.format === 'date-time') parts.push('a date and time (2025-01-31T09:00:00Z)');
-  if (f.type === 'integer') parts.push('a whole number');
+  if (f.format === 'email') return 'An email address';
+  if (f.format === 'uri') return 'A full address (https://…)';
+  if (f.format === 'date-time') return 'A date and time (2025-01-31T09:00:00Z)';
   if (f.type === 'number' || f.type === 'integer') {
     const range = rangeText(f.minimum, f.maximum);
-    if (range) parts.push(range);
+    if (f.type === 'number' && !range) return null;
+    return `${f.type === 'integer' ? 'A whole number' : 'A number'}${range ? ` ${range}` : ''}`;
   }
-  if (f.type === 'string' && (f.minLength !== null || f.maxLength !== null)) parts.push(lengthText(f.minLength, f.maxLength));
-  return parts.length > 0 ? parts.join(', ') : null;
+  if (f.type === 'string' && (f.minLength !== null || f.maxLength !== null)) {
+    const text = lengthText(f.minLength, f.maxLength);
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+  return null;
 }
 
 function rangeText(min: number | null, max: number | null): string | null {
