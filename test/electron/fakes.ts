@@ -8,6 +8,7 @@ import { ApprovalBroker } from '../../src/main/core/approvals/broker';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { EventHub } from '../../src/main/core/chats/eventHub';
 import { classifyServerRequest, type AskRequest } from '../../src/main/core/codex/serverRequests';
+import type { AnswerExtra } from '../../src/main/electron/answers';
 import type { MenuItemTemplate } from '../../src/main/electron/tray';
 import type { InvokeEvent } from '../../src/main/electron/ipc';
 import type { NotificationOptionsLike } from '../../src/main/electron/notifications';
@@ -329,7 +330,7 @@ export function realCore(chats: ChatView[] = [chatView('demo')]) {
     api,
     subscribe: (l: (e: AppEvent) => void) => hub.subscribe(l),
     pendingApprovals: () => broker.pending(),
-    answerApproval: (id: string, answer: ApprovalAnswer, by: 'tray' | 'notification') => broker.answer(id, answer, by),
+    answerApproval: (id: string, answer: ApprovalAnswer, by: 'tray' | 'notification', opts?: AnswerExtra) => broker.answer(id, answer, by, opts),
     chatViews: () => chats,
     profileViews: () =>
       chats.map((c) => ({
