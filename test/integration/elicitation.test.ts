@@ -53,14 +53,14 @@ function outputText(item: Record<string, unknown> | undefined): string {
 }
 
 /**
- * The model's part: find the MCP tools, call `tool` of server `elicit` (namespace `mcp__elicit`, measured),
- * then say what the tool returned.
+ * The model's part: find the MCP tools, call `tool` of server `elicit` (namespace `mcp__elicit`, measured)
+ * `times` times one after the other, then say what the tool returned last.
  */
-function callTool(tool: string): (body: ResponsesRequestBody) => Step {
+function callTool(tool: string, times = 1): (body: ResponsesRequestBody) => Step {
   return (body) => {
     const done = outputs(body);
     if (done.length === 0) return { toolSearch: { query: `${tool} elicit`, limit: 8 } };
-    if (done.length === 1) return { functionCall: { name: tool, namespace: 'mcp__elicit', arguments: { message: `the ${tool} question` } } };
+    if (done.length <= times) return { functionCall: { name: tool, namespace: 'mcp__elicit', arguments: { message: `the ${tool} question` } } };
     return { message: `tool said: ${outputText(done.at(-1))}` };
   };
 }
@@ -69,8 +69,8 @@ function callTool(tool: string): (body: ResponsesRequestBody) => Step {
  * An instance whose profile `coder` is given the fixture MCP server `elicit`; `mode` its permission_mode
  * (default `default`: Codex's approval policy `on-request`, so Codex asks).
  */
-async function withServer(tool: string, mode = 'default'): Promise<{ i: TestInstance; o: Orchestrator; log: string }> {
-  const i = await makeInstance({ coder: { permission_mode: mode } }, { privateHome: true, script: callTool(tool) });
+async function withServer(tool: string, mode = 'default', times = 1): Promise<{ i: TestInstance; o: Orchestrator; log: string }> {
+  const i = await makeInstance({ coder: { permission_mode: mode } }, { privateHome: true, script: callTool(tool, times) });
   inst = i;
   const log = join(i.root, 'elicit.log');
   const table = {
@@ -203,17 +203,25 @@ describe('MCP elicitations on real codex, through the one approval broker', () =
     expect(logged(log).find((l) => l.event === 'answer')).toMatchObject({ tool: 'open_link', result: { action: 'accept', content: {} } });
   });
 
-  it("an MCP tool without readOnlyHint runs only after Codex's own elicitation (its tool gate, naming the tool) is allowed", async () => {
-    const { o, log } = await withServer('save_note');
-    const asked = await askedOn(o, 'save it');
+  it("an MCP tool without readOnlyHint runs only after Codex's own elicitation (its tool gate, naming the tool) is allowed, each call", async () => {
+    const { o, log } = await withServer('save_note', 'default', 2);
+    const asked = await askedOn(o, 'save it twice');
     // Codex sends `Allow the elicit MCP server to run tool "save_note"?` with an empty form (measured).
     expect(asked.elicitation).toMatchObject({ serverName: 'elicit', fields: [] });
     expect(asked.title).toContain('save_note');
     expect(asked.answers).toEqual(expect.arrayContaining(['allow', 'deny']));
     expect(logged(log).some((l) => l.event === 'call')).toBe(false);
     o.answerApproval(asked.id, 'allow', 'window');
+    // A plain Allow is for this call only: the second call is gated again.
+    const again = await until('the second call is gated', () => o.pendingApprovals().find((a) => a.kind === 'elicitation' && a.id !== asked.id));
+    expect(logged(log).filter((l) => l.event === 'call')).toHaveLength(1);
+    o.answerApproval(again.id, 'allow', 'window');
     await o.chat('coder').idle();
-    expect(logged(log).find((l) => l.event === 'call')).toMatchObject({ tool: 'save_note' });
+    expect(
+      logged(log)
+        .filter((l) => l.event === 'call')
+        .map((l) => l.tool),
+    ).toEqual(['save_note', 'save_note']);
     expect(agentText(o.chat('coder').transcript.all())).toContain('saved');
   });
 
@@ -224,6 +232,18 @@ describe('MCP elicitations on real codex, through the one approval broker', () =
     await o.chat('coder').idle();
     expect(logged(log).some((l) => l.event === 'call')).toBe(false);
     expect(agentText(o.chat('coder').transcript.all())).toContain('user rejected MCP tool call');
+  });
+
+  it("Allow for this session of Codex's tool gate: the tool's next call in the session runs without asking again", async () => {
+    const { o, log } = await withServer('save_note', 'default', 2);
+    const views = watchApprovals(o);
+    const asked = await askedOn(o, 'save it twice');
+    expect(asked.answers).toContain('allowForSession');
+    expect(o.answerApproval(asked.id, 'allowForSession', 'window')).toMatchObject({ outcome: 'answered', answer: 'allowForSession' });
+    await o.chat('coder').idle();
+    expect(logged(log).filter((l) => l.event === 'call')).toHaveLength(2);
+    // One request for both calls (with a plain Allow, Codex asks again for the second: measured).
+    expect([...views.values()].map((v) => v.id)).toEqual([asked.id]);
   });
 
   it('under bypassPermissions (approval policy never) Codex declines the elicitation itself: nobody is asked', async () => {
