@@ -16,7 +16,7 @@ import { classifyServerRequest } from '../codex/serverRequests';
 import { chatUsageOf } from '../usage/limits';
 import { id8 } from './commands';
 import type { ChatInside } from './inside';
-import { steer, tellAgent } from './turn/run';
+import { hasPending, steer, tellAgent } from './turn/run';
 
 /** One notification of `conn`, decoded (codex/events.ts `CodexEvent`; see the module comment). */
 export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): void {
@@ -79,7 +79,7 @@ export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): vo
         (v, rpcId) => v.chatId === c.deps.chatId && String(rpcId) === String(requestId),
         'the turn was stopped or ended (Codex closed the request)',
       );
-      if (c.state === 'needs-you' && !waitsOnPerson(c)) {
+      if (c.state === 'needs-you' && !hasPending(c)) {
         c.changed('working');
         c.armStall();
       }
@@ -131,11 +131,6 @@ function tookSteer(c: ChatInside, text: string): void {
   if (at >= 0) c.steered.splice(at, 1);
 }
 
-/** True while the chat has a pending request that holds its turn (every one but a non-blocking question). */
-function waitsOnPerson(c: ChatInside): boolean {
-  return c.deps.broker.pending().some((v) => v.chatId === c.deps.chatId && v.isBlocking !== false);
-}
-
 /** What the chat says when nobody answered `ask` within the permission timeout (`timeoutMs`, ms). */
 export function timeoutNotice(ask: { kind: string; elicitation?: { serverName: string } }, timeoutMs: number): string {
   const min = timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} min` : `${Math.max(1, Math.round(timeoutMs / 1000))} s`;
@@ -182,17 +177,16 @@ export async function onServerRequest(c: ChatInside, conn: CodexConnection, meth
   const last = { title: ask.title, outcome: 'pending' as 'pending' | 'cancel' | 'deny' | 'allow' };
   c.lastAsk = last;
   c.transcript.push({ type: 'approval', id: `approval-${id}`, approvalId: id });
-  // A non-blocking question (Codex `isBlocking: false`) lets the turn go on: the chat does not wait on it.
-  if (ask.isBlocking !== false) {
-    c.watch.clearStall();
-    c.changed('needs-you');
-  }
+  // Also a non-blocking question (`isBlocking: false`): codex 0.169.0 still waits for its answer (measured,
+  // docs/architecture.md "Questions and elicitations"), so the stall watchdog pauses as for any request.
+  c.watch.clearStall();
+  c.changed('needs-you');
   const settled: Settlement = await response;
   keepGrant(c, ask, settled);
   last.outcome = settled.answer === 'cancel' ? 'cancel' : settled.answer === 'deny' ? 'deny' : 'allow';
   // "Deny and stop" ends the turn (Codex interrupts it): like /stop, what waited after it is dropped, and named.
   if (settled.answer === 'cancel') c.dispatch({ kind: 'denyAndStop' });
-  if (c.state === 'needs-you' && !waitsOnPerson(c)) {
+  if (c.state === 'needs-you' && !hasPending(c)) {
     c.changed('working');
     c.armStall();
   }

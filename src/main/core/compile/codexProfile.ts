@@ -364,6 +364,10 @@ export function compileCodexLaunch(
   if (approvalPolicy === 'on-request') {
     args.push(...configFlag('features.exec_permission_approvals', tomlValue(true)));
     args.push(...configFlag('features.request_permissions_tool', tomlValue(true)));
+    // The agent may ask the person questions (request_user_input) where someone answers approvals: codex
+    // 0.169.0 refuses the tool outside its plan collaboration mode unless this feature is on, and then
+    // sends the questions as optional (`isBlocking: false`; docs/architecture.md "Questions and elicitations").
+    args.push(...configFlag('features.default_mode_request_user_input', tomlValue(true)));
   }
   args.push(...mcp, 'app-server');
 
