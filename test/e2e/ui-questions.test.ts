@@ -44,11 +44,12 @@ afterAll(async () => {
 });
 
 /** A fake core whose "demo" chat holds `approvals` (each with its card item), opened in a 420-wide window with the chat shown. */
-async function openWith(approvals: ApprovalView[], height = 900): Promise<{ page: Page; fake: FakeCore; problems: string[] }> {
+async function openWith(approvals: ApprovalView[], height = 900, init?: () => void): Promise<{ page: Page; fake: FakeCore; problems: string[] }> {
   const fake = createFakeCore({ seed: { items: approvals.map((a) => ({ type: 'approval' as const, id: `i-${a.id}`, approvalId: a.id })), approvals } });
   const host = await startHost({ core: fake.core, rendererDir: RENDERER });
   hosts.push(host);
   const page = await browser.newPage({ viewport: { width: 420, height } });
+  if (init) await page.addInitScript(init);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
@@ -106,7 +107,7 @@ describe('agent questions in the window (fake core)', () => {
     const { page, fake, problems } = await openWith([questionApproval({ isBlocking: false })]);
     const q = card(page, 'q-1');
     await q.waitFor();
-    expect(await q.getByTestId('question-not-blocking').textContent()).toBe('The agent goes on without waiting for this answer.');
+    expect(await q.getByTestId('question-not-blocking').textContent()).toBe('The agent may go on without waiting for this answer.');
     await q.getByTestId('question-deny').click();
     await expect.poll(() => q.getByTestId('approval-status').textContent()).toBe('Skipped — answered in the window');
     expect(answersSent(fake)).toEqual([{ id: 'q-1', answer: 'deny' }]);
@@ -154,9 +155,8 @@ describe('MCP elicitations in the window (fake core)', () => {
 
   it('URL mode: the full domain and address; Open opens it only when clicked; Decline and Cancel', async () => {
     const view = urlElicitationApproval();
-    const { page, fake, problems } = await openWith([view, elicitationApproval({ id: 'e-3' })]);
     // What the page asks the browser to open (a browser tab has no host opener: window.open, without a link back).
-    await page.evaluate(() => {
+    const { page, fake, problems } = await openWith([view, elicitationApproval({ id: 'e-3' })], 900, () => {
       const w = window as unknown as { opened: unknown[][]; open: (...a: unknown[]) => null };
       w.opened = [];
       w.open = (...a: unknown[]) => (w.opened.push(a), null);

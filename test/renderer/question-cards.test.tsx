@@ -78,7 +78,7 @@ describe('a question card', () => {
   });
 
   it('a question that does not block says the agent goes on without waiting', () => {
-    expect(textOf(questionCard(questionApproval({ isBlocking: false })), 'question-not-blocking')).toBe('The agent goes on without waiting for this answer.');
+    expect(textOf(questionCard(questionApproval({ isBlocking: false })), 'question-not-blocking')).toBe('The agent may go on without waiting for this answer.');
     expect(questionCard(questionApproval())).not.toContain('question-not-blocking');
   });
 

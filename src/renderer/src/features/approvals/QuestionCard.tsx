@@ -4,7 +4,7 @@
  * radio buttons (label and description), a free-text field when it has no options or allows another
  * answer, and a masked field for a secret one. Submit (the broker's `allow`, with `answers`) waits until
  * every question has an answer; Skip (`deny`) sends Codex the empty answer. Enter in a text field
- * submits. A question that is not blocking says the agent goes on without waiting. A secret answer stays
+ * submits. A question that is not blocking (Codex `isBlocking` false) says the agent may go on without waiting. A secret answer stays
  * in this card's own state (never the store), and once settled the card shows only the core's `given`,
  * where secrets are masked. Settled: "Answered — answered in the window", "Skipped …", "Nobody answered
  * in time — the agent got an empty answer", "Withdrawn: the turn ended".
@@ -75,7 +75,7 @@ export function QuestionCardView({ view, outcome, draft, onDraft, onAnswer }: Qu
       </div>
       {view.isBlocking === false && pending && (
         <div className="meta question-not-blocking" data-testid="question-not-blocking">
-          The agent goes on without waiting for this answer.
+          The agent may go on without waiting for this answer.
         </div>
       )}
       {pending ? (
