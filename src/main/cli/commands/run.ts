@@ -29,6 +29,14 @@ export function policyAnswer(policy: 'allow' | 'deny', offered: ApprovalAnswer[]
   return order.find((a) => offered.includes(a)) ?? (policy === 'allow' ? (offered[0] ?? 'deny') : 'cancel');
 }
 
+/**
+ * True for a request only typed answers or form content can allow (an agent question; an MCP form
+ * with fields): `run` has no way to collect them, so it skips (declines) those at once, whatever the policy.
+ */
+export function needsInput(v: Pick<ApprovalView, 'kind' | 'elicitation'>): boolean {
+  return v.kind === 'userInput' || (v.kind === 'elicitation' && (v.elicitation?.fields.length ?? 0) > 0);
+}
+
 function describe(v: ApprovalView): string {
   const lines = [`approval requested (${v.kind}): ${v.title}`];
   if (v.command) lines.push(`  command: ${v.command}`);
@@ -131,8 +139,15 @@ export const run: CliCommand = {
         const v = e.payload;
         if (v.state === 'pending' && !answering.has(v.id)) {
           answering.add(v.id);
-          const answer = policy === 'ask' ? askTerminal(v) : Promise.resolve(policyAnswer(policy, v.answers));
-          void answer.then((a) => orch.answerApproval(v.id, a, 'cli'));
+          if (needsInput(v)) process.stderr.write(`angelia run cannot answer this here (${v.title}); it was skipped.\n`);
+          const answer = needsInput(v)
+            ? Promise.resolve(policyAnswer('deny', v.answers))
+            : policy === 'ask'
+              ? askTerminal(v)
+              : Promise.resolve(policyAnswer(policy, v.answers));
+          void answer
+            .then((a) => orch.answerApproval(v.id, a, 'cli'))
+            .catch((e: unknown) => process.stderr.write(`angelia: the answer was refused: ${toAppError(e).message}\n`));
         } else if (v.state !== 'pending') {
           if (json)
             out({ type: 'approval', id: v.id, kind: v.kind, answer: v.answer === 'allow' || v.answer === 'allowForSession' ? 'allow' : 'deny', by: v.by });
