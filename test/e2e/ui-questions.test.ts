@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../../src/main/host/server';
 import type { ApprovalView } from '../../src/shared/contract';
 import { createFakeCore, type FakeCore } from '../fixtures/fakeCore';
-import { elicitationApproval, questionApproval, urlElicitationApproval } from '../fixtures/fakeCore/questions';
+import { elicitationApproval, questionApproval, toolGateApproval, urlElicitationApproval } from '../fixtures/fakeCore/questions';
 
 const ROOT = resolve(__dirname, '../..');
 const RENDERER = join(ROOT, 'out/renderer');
@@ -182,6 +182,21 @@ describe('MCP elicitations in the window (fake core)', () => {
       { id: 'e-2', answer: 'deny' },
       { id: 'e-3', answer: 'cancel' },
     ]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("Codex's gate before an MCP tool reads as an approval; Allow for this session is sent as such", async () => {
+    const { page, fake, problems } = await openWith([toolGateApproval()]);
+    const g = card(page, 'e-4');
+    await g.waitFor();
+    expect(await g.getAttribute('data-mode')).toBe('toolGate');
+    expect(await g.getByTestId('elicit-params').textContent()).toBe('Text: remember the milk\nTags: home, errands');
+    expect(await g.locator('.approval-buttons button').allTextContents()).toEqual(['Allow once', 'Allow for this session', 'Deny', 'Deny and stop']);
+    await shot(g, 'tool-gate');
+    await g.getByTestId('elicit-allowForSession').click();
+    await expect.poll(() => g.getByTestId('approval-status').textContent()).toBe('Allowed for this session — answered in the window');
+    expect(answersSent(fake)).toEqual([{ id: 'e-4', answer: 'allowForSession' }]);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -5,10 +5,9 @@
  * window (another answer than the options offered) is what the model's next request carries
  * (`function_call_output` of that call: `{"answers":{<id>:{"answers":[…]}}}`, measured). Codex 0.169.0
  * answers the tool "unavailable in Default mode" unless its feature `default_mode_request_user_input` is
- * on, so this instance's Codex home turns it on. Screenshots: test-results/screenshots/real-questions-*.png.
+ * on: the compile turns it on for a profile whose mode asks the person (permission_mode default here).
+ * Screenshots: test-results/screenshots/real-questions-*.png.
  */
-import { appendFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shot, startRealWindow, type RealWindow } from '../fixtures/realWindow';
@@ -18,16 +17,7 @@ let page: Page;
 let problems: string[];
 
 beforeAll(async () => {
-  w = await startRealWindow(
-    { demo: { permission_mode: 'default' } },
-    {
-      beforeStart: async (inst) => {
-        const home = inst.env.CODEX_HOME;
-        if (!home) throw new Error('the test instance has no CODEX_HOME');
-        await appendFile(join(home, 'config.toml'), '\n[features]\ndefault_mode_request_user_input = true\n');
-      },
-    },
-  );
+  w = await startRealWindow({ demo: { permission_mode: 'default' } });
   ({ page, problems } = await w.open(420, 900));
 });
 

@@ -10,13 +10,14 @@ import {
   fieldProblem,
   formContent,
   inputType,
+  isToolGate,
   openableUrl,
   problemsSummary,
   shownProblems,
 } from '../../src/renderer/src/features/approvals/elicitForm';
 import { EMPTY_FORM, initialValue, setValue, toggleChoice, tried, type FieldValue } from '../../src/renderer/src/store/answerDrafts';
 import { draftForm, initialApprovals, upsertApproval } from '../../src/renderer/src/store/approvals';
-import { elicitationApproval, field, FORM_FIELDS } from '../fixtures/fakeCore/questions';
+import { elicitationApproval, field, FORM_FIELDS, questionApproval, toolGateApproval, urlElicitationApproval } from '../fixtures/fakeCore/questions';
 
 const CHOICES = [
   { value: 'a', label: 'A' },
@@ -140,5 +141,25 @@ describe('which addresses may be opened', () => {
     [null, false],
   ])('%s', (url, want) => {
     expect(openableUrl(url)).toBe(want);
+  });
+});
+
+describe("Codex's gate before an MCP tool runs", () => {
+  const gate = toolGateApproval();
+  const empty = elicitationApproval({ elicitation: { ...(gate.elicitation as NonNullable<typeof gate.elicitation>), serverName: 'billing' } });
+  it.each([
+    ['the gate', gate, true],
+    ['the gate of a tool without parameters or description, persist session', toolGateApproval({ command: null, reason: null }), true],
+    [
+      'the gate of a tool without parameters, description or persist',
+      toolGateApproval({ command: null, reason: null, answers: ['allow', 'deny', 'cancel'] }),
+      false,
+    ],
+    ["a server's own empty form", empty, false],
+    ["a server's form with fields", elicitationApproval(), false],
+    ['a URL elicitation', urlElicitationApproval(), false],
+    ['a question', questionApproval(), false],
+  ])('%s', (_name, view, want) => {
+    expect(isToolGate(view)).toBe(want);
   });
 });

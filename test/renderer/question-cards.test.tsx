@@ -15,7 +15,7 @@ import { alreadyAnsweredLine, answerLabel, settledLine } from '../../src/rendere
 import { ElicitationCardView } from '../../src/renderer/src/features/approvals/ElicitationCard';
 import { QuestionCardView } from '../../src/renderer/src/features/approvals/QuestionCard';
 import { EMPTY_FORM, pickChoice, setValue, tried, typeText, type FormDraft, type QuestionDraft } from '../../src/renderer/src/store/answerDrafts';
-import { elicitationApproval, questionApproval, urlElicitationApproval } from '../fixtures/fakeCore/questions';
+import { elicitationApproval, questionApproval, toolGateApproval, urlElicitationApproval } from '../fixtures/fakeCore/questions';
 
 const answered = async () => ok({ outcome: 'answered' as const, answer: 'allow' as const, by: 'window' as const });
 const noop = (): void => undefined;
@@ -200,6 +200,25 @@ describe('an elicitation in URL mode', () => {
   it('once settled, nothing opens from the card', () => {
     const html = elicitCard(urlElicitationApproval({ state: 'answered', answer: 'deny', by: 'window' }));
     expect(buttons(html).map((b) => b.id)).toEqual(['elicit-allow', 'elicit-deny', 'elicit-cancel']);
+  });
+});
+
+describe("Codex's gate before an MCP tool runs", () => {
+  it('reads as an approval: the parameters, the description, Allow once / for this session / Deny', () => {
+    const html = elicitCard(toolGateApproval());
+    expect(html).toContain('data-mode="toolGate"');
+    expect(/data-testid="elicit-params">([^<]*)</.exec(html)?.[1]).toBe('Text: remember the milk\nTags: home, errands');
+    expect(html).toContain('Saves a note to the server.');
+    expect(html).not.toContain('elicit-fields');
+    expect(buttons(html).map((b) => b.text)).toEqual(['Allow once', 'Allow for this session', 'Deny', 'Deny and stop']);
+  });
+
+  it.each([
+    [{ state: 'answered', answer: 'allowForSession', by: 'window' }, 'Allowed for this session — answered in the window'],
+    [{ state: 'answered', answer: 'deny', by: 'tray' }, 'Denied — answered from the tray'],
+    [{ state: 'timedOut', answer: 'deny', by: 'timeout', settledAt: '2025-01-01T09:10:00.000Z' }, 'Timed out after 10 min: denied'],
+  ] as const)('settled %#: %s', (over, line) => {
+    expect(textOf(elicitCard(toolGateApproval(over as Partial<ApprovalView>)), 'approval-status')).toBe(line);
   });
 });
 

@@ -7,6 +7,8 @@
  * whole address as text; "Open <domain>" opens it in the browser only when clicked (the host's
  * `openExternal`, http and https only; in a browser tab a new tab). A mode Angelia does not render: the
  * message, and only Decline or Cancel. Decline = `deny`, Cancel = `cancel`. Enter in a field accepts.
+ * Codex's own gate before an MCP tool runs (an empty form, `isToolGate`) shows as an approval: the
+ * tool's parameters and description, Allow once / Allow for this session / Deny / Deny and stop.
  */
 import type { FormEvent, ReactElement } from 'react';
 import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ElicitationView } from '../../../../shared/contract';
@@ -16,7 +18,7 @@ import { EMPTY_FORM, tried, type FormDraft } from '../../store/answerDrafts';
 import { update, useAppStore } from '../../store/store';
 import { answerLabel, outcomeNote, settledLine } from './describe';
 import { ElicitFields } from './ElicitFields';
-import { formContent, openableUrl, problemsSummary, shownProblems } from './elicitForm';
+import { formContent, isToolGate, openableUrl, problemsSummary, shownProblems } from './elicitForm';
 import { useAnswering, type OnAnswer } from './useAnswering';
 
 /**
@@ -69,20 +71,24 @@ export function ElicitationCardView({ view, outcome, draft, onDraft, onAnswer, o
   const accept = (e?: FormEvent): void => {
     e?.preventDefault();
     if (!pending || busy || !view.answers.includes('allow') || el?.mode === 'unsupported') return;
-    if (!form) return void send('allow');
+    // No form to fill (url mode, Codex's tool gate, an empty form): accept without content.
+    if (!form || form.length === 0) return void send('allow');
     const r = formContent(form, draft);
     if ('problems' in r) return onDraft(tried(draft));
     void send('allow', { content: r.content });
   };
   const click = (a: ApprovalAnswer): void => (a === 'allow' ? accept() : void send(a));
   const answers = el?.mode === 'unsupported' ? view.answers.filter((a) => a !== 'allow' && a !== 'allowForSession') : view.answers;
-  const shownNote = note ?? outcomeNote(outcome, view.kind);
+  // Codex's own gate before an MCP tool runs reads as an approval: Allow once / for this session, Deny.
+  const gate = isToolGate(view);
+  const words = gate ? { ...view, kind: 'command' as const } : view;
+  const shownNote = note ?? outcomeNote(outcome, words.kind);
   return (
     <form
       className={`approval-card elicit-card ${pending ? 'pending' : 'settled'}`}
       data-testid="elicit-card"
       data-state={view.state}
-      data-mode={el?.mode}
+      data-mode={gate ? 'toolGate' : el?.mode}
       data-answer={view.answer ?? undefined}
       data-approval-id={view.id}
       onSubmit={accept}
@@ -101,6 +107,12 @@ export function ElicitationCardView({ view, outcome, draft, onDraft, onAnswer, o
           {el.message}
         </div>
       )}
+      {gate && view.command && (
+        <pre className="approval-command" data-testid="elicit-params">
+          {view.command}
+        </pre>
+      )}
+      {gate && view.reason && <div className="approval-reason">{view.reason}</div>}
       {el?.mode === 'url' && <UrlTarget el={el} onOpen={pending ? onOpen : null} />}
       {el?.mode === 'unsupported' && <div className="meta">Angelia cannot show this kind of request: decline or cancel it.</div>}
       {form && form.length > 0 && pending && (
@@ -115,10 +127,10 @@ export function ElicitationCardView({ view, outcome, draft, onDraft, onAnswer, o
             data-testid={`elicit-${a}`}
             aria-pressed={view.answer === a ? true : undefined}
             disabled={!pending || busy}
-            title={!pending ? settledLine(view) : undefined}
+            title={!pending ? settledLine(words) : undefined}
             onClick={a === 'allow' ? undefined : () => click(a)}
           >
-            {answerLabel(view.kind, a)}
+            {answerLabel(words.kind, a)}
           </button>
         ))}
         {pending && summary && (
@@ -129,7 +141,7 @@ export function ElicitationCardView({ view, outcome, draft, onDraft, onAnswer, o
       </div>
       {!pending && (
         <div className="approval-status" data-testid="approval-status">
-          {settledLine(view)}
+          {settledLine(words)}
         </div>
       )}
       {shownNote && (

@@ -6,7 +6,7 @@
  * to 10."), the `content` an Accept sends (numbers as numbers, a multi-select as an array, an empty
  * optional field left out), and whether a URL-mode address may be opened (http or https only).
  */
-import type { ElicitContent, ElicitField } from '../../../../shared/contract';
+import type { ApprovalView, ElicitContent, ElicitField } from '../../../../shared/contract';
 import { valueOf, type FieldValue, type FormDraft } from '../../store/answerDrafts';
 
 /** The label of field `f`: its title, else its name. */
@@ -166,4 +166,17 @@ export function openableUrl(url: string | null): url is string {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether an elicitation is Codex's own gate before an MCP tool runs (`_meta.codex_approval_kind`
+ * "mcp_tool_call", docs/architecture.md "MCP elicitations, measured"): the core shows it as a form
+ * without fields, with the tool's parameters as `command` and its description as `reason`, and offers
+ * Allow for the session when Codex lets it persist. A server's own empty form has none of these (it
+ * reads as an Accept without content).
+ */
+export function isToolGate(view: Pick<ApprovalView, 'kind' | 'elicitation' | 'command' | 'reason' | 'answers'>): boolean {
+  const el = view.elicitation;
+  if (view.kind !== 'elicitation' || !el || el.mode !== 'form' || el.fields.length > 0) return false;
+  return view.command !== null || view.reason !== null || view.answers.includes('allowForSession');
 }
