@@ -101,12 +101,18 @@ describe('the desktop app: built main, preload and IPC under the Electron double
     await app.clickTrayMenu('Open Angelia');
     const w = await app.page(1);
     ({ page, problems } = w);
-    await page.getByTestId('chat-list').waitFor(LONG);
+    // The chats come over the preload's invoke and the bundled IPC binding; if they never do, say what the page said.
+    await page
+      .getByTestId('chat-list-item')
+      .first()
+      .waitFor(LONG)
+      .catch((e: Error) => {
+        throw new Error(`The window listed no chat: ${e.message}\n${problems.join('\n') || '(no page errors)'}\n${app.output()}`);
+      });
     const win = await app.until('the window shown', (s) => s.windows[0]?.visible && s.windows[0]);
     expect(win).toMatchObject({ title: 'Angelia', sandbox: true, contextIsolation: true, destroyed: false });
     expect(win?.preload).toMatch(/out\/preload\/index\.cjs$/);
     expect(win?.url).toMatch(/^file:\/\/.*\/out\/renderer\/index\.html$/);
-    // The chats came over the preload's invoke and the bundled IPC binding.
     expect(await page.getByTestId('chat-list-item').first().getByTestId('chat-name').textContent()).toBe('demo');
     expect(problems).toEqual([]);
   });
@@ -168,10 +174,13 @@ describe('the desktop app: built main, preload and IPC under the Electron double
   });
 
   it('"Quit" in the tray menu stops every agent and the app: no process of the instance remains', async () => {
-    expect(processesOf(inst.root).some((p) => /codex/.test(p.command))).toBe(true);
+    const before = processesOf(inst.root);
     await app.clickTrayMenu('Quit');
     const exit = await app.exited;
     expect(exit, app.output()).toEqual({ code: 0, signal: null });
     await expect.poll(() => processesOf(inst.root), { timeout: 15_000 }).toEqual([]);
+    // Not vacuous: the app and its Codex were running just before.
+    expect(before.some((p) => p.pid === app.child.pid)).toBe(true);
+    expect(before.some((p) => /codex/.test(p.command))).toBe(true);
   });
 });
