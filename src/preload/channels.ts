@@ -11,3 +11,5 @@ export const EVENT_CHANNEL = 'angelia:event';
 export const PICK_FOLDER_CHANNEL = 'angelia:pickFolder';
 /** Renderer → main: `invoke(OPEN_EXTERNAL_CHANNEL, url)` opens an http(s) URL in the system browser, answered with a `Result<boolean>`. */
 export const OPEN_EXTERNAL_CHANNEL = 'angelia:openExternal';
+/** Renderer → main: `invoke(SHOWN_CHAT_CHANNEL, chatId | null)` names the chat the window shows (null: none), for the notifications' focus rule; answered with a `Result<null>`. */
+export const SHOWN_CHAT_CHANNEL = 'angelia:shownChat';

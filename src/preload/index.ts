@@ -1,14 +1,14 @@
 /**
  * Preload: exposes the contract generically as `window.angelia` (a RendererApi) plus the native folder
- * picker and the system browser opener (the ChatGPT sign-in page), nothing else — no `ipcRenderer`, no Node. Main checks every invoke's sender and parses its
+ * picker, the system browser opener (the ChatGPT sign-in page) and the report of the chat shown, nothing else — no `ipcRenderer`, no Node. Main checks every invoke's sender and parses its
  * input (ipc.ts).
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { AppEvent, RendererApi } from '../shared/contract';
 import type { Result } from '../shared/result';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_EXTERNAL_CHANNEL, PICK_FOLDER_CHANNEL } from './channels';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_EXTERNAL_CHANNEL, PICK_FOLDER_CHANNEL, SHOWN_CHAT_CHANNEL } from './channels';
 
-const api: RendererApi & { openExternal(url: string): Promise<boolean> } = {
+const api: RendererApi & { openExternal(url: string): Promise<boolean>; showingChat(chatId: string | null): void } = {
   invoke: (channel, input) => ipcRenderer.invoke(INVOKE_CHANNEL, channel, input),
   onEvent: (listener) => {
     const wrapped = (_e: IpcRendererEvent, ev: AppEvent): void => listener(ev);
@@ -29,6 +29,8 @@ const api: RendererApi & { openExternal(url: string): Promise<boolean> } = {
     const r = (await ipcRenderer.invoke(OPEN_EXTERNAL_CHANNEL, url)) as Result<boolean>;
     return r.ok && r.value;
   },
+  // Fire and forget: main only remembers it (a notice for a turn that ends is skipped while this window, focused, shows that chat).
+  showingChat: (chatId) => void ipcRenderer.invoke(SHOWN_CHAT_CHANNEL, typeof chatId === 'string' ? chatId : null).catch(() => undefined),
 };
 
 contextBridge.exposeInMainWorld('angelia', api satisfies RendererApi);

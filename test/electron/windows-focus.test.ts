@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { rendererLocation, shownChatOf } from '../../src/main/electron/renderer';
+import { rendererLocation } from '../../src/main/electron/renderer';
 import { WindowManager } from '../../src/main/electron/windows';
-import { windowFactory } from './fakes';
+import { bindShownChat, SHOWN_CHAT_CHANNEL } from '../../src/main/electron/ipc';
+import { FakeIpcMain, windowFactory } from './fakes';
 
 const loc = rendererLocation({ indexFile: '/app/out/renderer/index.html', isPackaged: true });
 
@@ -17,18 +18,6 @@ function manager() {
   });
   return { m, made: f.made };
 }
-
-describe('shownChatOf', () => {
-  it.each([
-    ['file:///app/out/renderer/index.html#shown=coder', 'coder'],
-    ['file:///app/out/renderer/index.html#token=x&shown=my%20chat', 'my chat'],
-    ['file:///app/out/renderer/index.html#chat=coder', null],
-    ['file:///app/out/renderer/index.html', null],
-    ['not a url', null],
-  ])('%s → %s', (url, chat) => {
-    expect(shownChatOf(url)).toBe(chat);
-  });
-});
 
 describe('WindowManager.isChatFocused', () => {
   it('no window, or one not focused, hidden or minimized: no chat is seen', () => {
@@ -46,15 +35,54 @@ describe('WindowManager.isChatFocused', () => {
     expect(m.isChatFocused('demo')).toBe(false);
   });
 
-  it('a focused window naming no chat counts as showing every chat; one naming a chat, only that one', () => {
+  it('a focused window that reported no chat, or the list, counts as showing every chat; one that reported a chat, only that one', () => {
     const { m, made } = manager();
     m.openMain();
     const w = made[0]!;
     w.visible = true;
     w.focused = true;
     expect(m.isChatFocused('demo')).toBe(true);
-    w.webContents.url = 'file:///app/out/renderer/index.html#shown=other';
+    m.setShownChat(w.webContents.id, 'other');
     expect(m.isChatFocused('demo')).toBe(false);
     expect(m.isChatFocused('other')).toBe(true);
+    m.setShownChat(w.webContents.id, null);
+    expect(m.isChatFocused('demo')).toBe(true);
+  });
+
+  it('a report from a webContents that is not one of ours changes nothing', () => {
+    const { m, made } = manager();
+    m.openMain();
+    const w = made[0]!;
+    w.visible = true;
+    w.focused = true;
+    m.setShownChat(w.webContents.id + 1000, 'other');
+    expect(m.isChatFocused('demo')).toBe(true);
+  });
+});
+
+describe('the shown-chat report (bindShownChat)', () => {
+  const OURS = 'file:///app/out/renderer/index.html';
+  const trust = { isTrustedUrl: (u: string) => u.startsWith(OURS), isOurSender: (id: number) => id === 1 };
+  const ours = { sender: { id: 1 }, senderFrame: { url: OURS, parent: null } };
+
+  it('records a chat id or null from our window; refuses other values and foreign senders; unbind removes the channel', async () => {
+    const ipc = new FakeIpcMain();
+    const seen: [number, string | null][] = [];
+    const unbind = bindShownChat(ipc, trust, (id, chat) => void seen.push([id, chat]));
+    expect(await ipc.invokeOn(SHOWN_CHAT_CHANNEL, ours, 'coder')).toEqual({ ok: true, value: null });
+    expect(await ipc.invokeOn(SHOWN_CHAT_CHANNEL, ours, null)).toEqual({ ok: true, value: null });
+    for (const bad of [42, '', 'x'.repeat(301), { chat: 'coder' }]) {
+      expect(await ipc.invokeOn(SHOWN_CHAT_CHANNEL, ours, bad)).toMatchObject({ ok: false, error: { code: 'bad-input' } });
+    }
+    expect(await ipc.invokeOn(SHOWN_CHAT_CHANNEL, { sender: { id: 9 }, senderFrame: { url: OURS, parent: null } }, 'coder')).toMatchObject({
+      ok: false,
+      error: { code: 'untrusted-sender' },
+    });
+    expect(seen).toEqual([
+      [1, 'coder'],
+      [1, null],
+    ]);
+    unbind();
+    expect(ipc.handlers.has(SHOWN_CHAT_CHANNEL)).toBe(false);
   });
 });

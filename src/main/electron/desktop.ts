@@ -10,7 +10,7 @@ import { AccountView } from '../../shared/account';
 import type { AppEvent, ApprovalView, ChatView, CoreApi, ProfileView } from '../../shared/contract';
 import { HomeUsage } from '../../shared/usage';
 import { answerFrom, type ApprovalAnswerer } from './answers';
-import { bindContract, bindFolderPicker, bindOpenExternal, type FolderDialogOptions, type IpcMainLike, type OpenDialogResult } from './ipc';
+import { bindContract, bindFolderPicker, bindOpenExternal, bindShownChat, type FolderDialogOptions, type IpcMainLike, type OpenDialogResult } from './ipc';
 import type { LoginItem } from './lifecycle';
 import { NotificationRouter, type NotificationFactory } from './notifications';
 import { isRendererUrl, type RendererLocation } from './renderer';
@@ -119,7 +119,9 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
   );
   const openExternal = electron.openExternal?.bind(electron);
   const unbindOpener = openExternal ? bindOpenExternal(electron.ipcMain, trust, openExternal, opts.report) : () => undefined;
+  const unbindShown = bindShownChat(electron.ipcMain, trust, (senderId, chatId) => windows.setShownChat(senderId, chatId));
   const unbindIpc = (): void => {
+    unbindShown();
     unbindContract();
     unbindPicker();
     unbindOpener();

@@ -13,12 +13,12 @@
 import { isAbsolute } from 'node:path';
 import type { CoreApi } from '../../shared/contract';
 import { err, ok, type Result } from '../../shared/result';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_EXTERNAL_CHANNEL, PICK_FOLDER_CHANNEL } from '../../preload/channels';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_EXTERNAL_CHANNEL, PICK_FOLDER_CHANNEL, SHOWN_CHAT_CHANNEL } from '../../preload/channels';
 import { dispatch } from '../dispatch';
 import { isExternalHttpUrl } from './security';
 
 /** The channels, declared once beside the preload bridge (src/preload/channels.ts). */
-export { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_EXTERNAL_CHANNEL, PICK_FOLDER_CHANNEL };
+export { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_EXTERNAL_CHANNEL, PICK_FOLDER_CHANNEL, SHOWN_CHAT_CHANNEL };
 
 /** The part of Electron's `IpcMainInvokeEvent` checked here. `parent` is null for a top frame. */
 export interface InvokeEvent {
@@ -178,4 +178,30 @@ export function bindOpenExternal(
     }
   });
   return () => ipcMain.removeHandler(OPEN_EXTERNAL_CHANNEL);
+}
+
+/** The longest chat id a window may report as shown (chat ids are profile names, far shorter). */
+const MAX_SHOWN_CHAT_ID = 300;
+
+/**
+ * Serves the preload's `showingChat` on `SHOWN_CHAT_CHANNEL`: the sender is checked as for invokes
+ * (`checkSender`), then `record(senderId, chatId)` remembers which chat that window shows (null: the
+ * list, or nothing). Answers `Result<null>`; `bad-input` for anything but a string of at most
+ * `MAX_SHOWN_CHAT_ID` characters or null. Returns the unbind function.
+ */
+export function bindShownChat(
+  ipcMain: IpcMainLike,
+  trust: Pick<IpcTrust, 'isTrustedUrl' | 'isOurSender'>,
+  record: (senderId: number, chatId: string | null) => void,
+): () => void {
+  ipcMain.handle(SHOWN_CHAT_CHANNEL, async (event, chatId): Promise<Result<null>> => {
+    const checked = checkSender(event, trust);
+    if (!checked.ok) return checked;
+    if (chatId !== null && (typeof chatId !== 'string' || chatId.length === 0 || chatId.length > MAX_SHOWN_CHAT_ID)) {
+      return err('bad-input', 'the chat shown must be a chat id or null', { fix: 'report the open chat as its id' });
+    }
+    if (event.sender) record(event.sender.id, chatId);
+    return ok(null);
+  });
+  return () => ipcMain.removeHandler(SHOWN_CHAT_CHANNEL);
 }

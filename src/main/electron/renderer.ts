@@ -66,17 +66,3 @@ export function rendererUrlFor(loc: RendererLocation, view: WindowView): string 
   u.hash = view === null ? '' : 'chat' in view ? `chat=${encodeURIComponent(view.chat)}` : `review=${view.review}`;
   return u.href;
 }
-
-/**
- * The chat a window's page says it shows in its URL fragment (`#shown=<id>`), or null (none named, a
- * malformed URL). No renderer writes it yet: windows.ts `isChatFocused` then counts a focused window as
- * showing every chat.
- */
-export function shownChatOf(url: string): string | null {
-  try {
-    const hash = new URL(url).hash;
-    return new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash).get('shown') || null;
-  } catch {
-    return null;
-  }
-}

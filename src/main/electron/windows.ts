@@ -7,7 +7,7 @@
  *
  * `BrowserWindow` is injected as a factory, so this is tested in Node.
  */
-import { rendererUrlFor, shownChatOf, type RendererLocation, type WindowView } from './renderer';
+import { rendererUrlFor, type RendererLocation, type WindowView } from './renderer';
 import { secureWebPreferences } from './security';
 
 /** A rectangle in screen points (Electron's `Rectangle`). */
@@ -204,17 +204,28 @@ export class WindowManager<W extends BrowserWindowLike> {
     return main && main.webContents.id === webContentsId ? main : null;
   }
 
+  /** What each window's page reported it shows (webContents id → chat id; null: the chat list). */
+  private readonly shown = new Map<number, string | null>();
+
   /**
-   * True while one of our windows is focused and visible and may show `chatId`: its page names that chat
-   * in its URL fragment (renderer.ts `shownChatOf`), or names none. Today's renderer names none (it keeps
-   * the open chat in its store and clears a followed route from the fragment), so a focused window counts
-   * as showing every chat: the person is looking at Angelia, whose list shows each chat's state.
+   * Records the chat a window's page shows (ipc.ts `bindShownChat`, the preload's `showingChat`; null:
+   * the list). Ignored for a webContents that is not one of our windows.
+   */
+  setShownChat(webContentsId: number, chatId: string | null): void {
+    if (!this.isOurs(webContentsId)) return;
+    this.shown.set(webContentsId, chatId);
+  }
+
+  /**
+   * True while one of our windows is focused and visible and shows `chatId`: its page reported that chat
+   * (`setShownChat`), or the chat list (which shows each chat's state), or nothing yet (a page still
+   * loading counts as showing every chat: the person is looking at Angelia).
    */
   isChatFocused(chatId: string): boolean {
     return this.windows().some((w) => {
       if (!w.isFocused() || !w.isVisible() || w.isMinimized()) return false;
-      const shown = shownChatOf(w.webContents.getURL());
-      return shown === null || shown === chatId;
+      const shown = this.shown.get(w.webContents.id);
+      return shown === undefined || shown === null || shown === chatId;
     });
   }
 

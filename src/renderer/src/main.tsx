@@ -11,7 +11,7 @@ import { startSession, type Session } from './api/session';
 import { App } from './App';
 import { applyConnection, applyProblem } from './store/app';
 import { hashWithoutRoute, routeFromHash, type Route } from './store/panel';
-import { update } from './store/store';
+import { update, useAppStore } from './store/store';
 import './styles.css';
 import './panels.css';
 import './usage.css';
@@ -41,6 +41,17 @@ function follow(s: Session, route: Route): void {
 
 if (session) {
   follow(session, initialRoute);
+  // Electron: main learns which chat this window shows (the notifications' focus rule); the browser has no such report.
+  const report = api?.showingChat;
+  if (report) {
+    let shown = useAppStore.getState().selection.chatId;
+    report(shown);
+    useAppStore.subscribe((s) => {
+      if (s.selection.chatId === shown) return;
+      shown = s.selection.chatId;
+      report(shown);
+    });
+  }
   window.addEventListener('hashchange', () => follow(session, routeFromHash(window.location.hash)));
 }
 

@@ -17,11 +17,19 @@ export function tokenFromHash(hash: string): string | null {
   return token && token.length > 0 ? token : null;
 }
 
-/** Wraps the preload bridge: IPC is always up while the window exists. Its folder picker and browser opener, if any, are kept. */
-export function bridgeApi(bridge: RendererApi & { pickFolder?: () => Promise<string | null>; openExternal?: (url: string) => Promise<boolean> }): LinkedApi {
+/** Wraps the preload bridge: IPC is always up while the window exists. Its folder picker, browser opener and shown-chat report, if any, are kept. */
+export function bridgeApi(
+  bridge: RendererApi & {
+    pickFolder?: () => Promise<string | null>;
+    openExternal?: (url: string) => Promise<boolean>;
+    showingChat?: (chatId: string | null) => void;
+  },
+): LinkedApi {
   const pickFolder = bridge.pickFolder;
   const openExternal = bridge.openExternal;
+  const showingChat = bridge.showingChat;
   return {
+    ...(showingChat ? { showingChat: (chatId: string | null) => showingChat(chatId) } : {}),
     ...(pickFolder ? { pickFolder: () => pickFolder() } : {}),
     ...(openExternal ? { openExternal: (url: string) => openExternal(url) } : {}),
     invoke: (channel, input) => bridge.invoke(channel, input),

@@ -47,6 +47,11 @@ export interface LinkedApi extends RendererApi {
    * over). The headless host's browser build lacks it: the sign-in screen shows the link to click.
    */
   openExternal?: (url: string) => Promise<boolean>;
+  /**
+   * Tells Electron's main which chat this window shows (null: the list), so a finished turn of the chat
+   * in front of a focused window is not notified (Electron only; the preload's `showingChat`).
+   */
+  showingChat?: (chatId: string | null) => void;
   /** Sends a dropped file over HTTP (headless host: `POST /attach`); absent: `chats:attach` carries it. */
   upload?: Uploader;
 }
