@@ -13,6 +13,7 @@ import { ChatUsage, HomeUsage } from './usage';
 import { AccountView, LoginProgress, LoginRequest } from './account';
 import { AnswerOutcome, ApprovalAnswer, ApprovalView, RequestedAccess } from './approvals';
 import { ElicitContent, QuestionAnswers } from './questions';
+import { HeadDiffRequest, HeadDiffView, TurnChanges, TurnDiffRequest, TurnDiffView } from './turnDiff';
 
 export * from './approvals';
 export * from './questions';
@@ -164,6 +165,10 @@ export const ChatItem = z.discriminatedUnion('type', [
     reason: z.string().nullable(),
     /** The loopback API's turn id of the turn that ended, when it was queued by `POST /turn`. */
     apiTurn: z.string().optional(),
+    /** Codex's id of the turn (its changes: `chats:turnDiff`); absent when it never reached Codex. */
+    turnId: z.string().optional(),
+    /** What the turn changed in files, in short (shared/turnDiff.ts); absent when it changed none. */
+    changes: TurnChanges.optional(),
   }),
 ]);
 export type ChatItem = z.infer<typeof ChatItem>;
@@ -367,6 +372,10 @@ export const invokeTable = {
     input: z.object({ chatId: z.string(), name: z.string().min(1).max(255), dataBase64: z.string().max(35_000_000) }).strict(),
     output: z.object({ path: z.string() }),
   },
+  /** One turn's changes (shared/turnDiff.ts): Codex's turn diff, else its file-change items (core/chats/turnDiff/). */
+  'chats:turnDiff': { input: TurnDiffRequest, output: TurnDiffView },
+  /** The chat's folder against git's HEAD (`git diff HEAD`, run by Angelia, never by the agent). */
+  'chats:headDiff': { input: HeadDiffRequest, output: HeadDiffView },
   'approvals:list': { input: empty, output: z.array(ApprovalView) },
   /**
    * Answers an approval; the first answer wins. `grant` (permissions requests, Allow only) grants a subset

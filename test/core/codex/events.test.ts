@@ -181,6 +181,11 @@ describe('decodeNotification: a routed method gives its typed event', () => {
       { authMode: 'apikey', planType: null },
       { method: 'account/updated', threadId: null, turnId: null, params: { authMode: 'apikey', planType: null } },
     ],
+    [
+      'turn/diff/updated',
+      { threadId: T, turnId: 'turn-1', diff: 'diff --git a/a.txt b/a.txt\n' },
+      { method: 'turn/diff/updated', threadId: T, turnId: 'turn-1', params: { diff: 'diff --git a/a.txt b/a.txt\n' } },
+    ],
   ];
   it.each(cases)('%s %j', (method, params, event) => {
     expect(decodeNotification(method, params)).toEqual({ event, problem: null });
@@ -188,7 +193,7 @@ describe('decodeNotification: a routed method gives its typed event', () => {
 });
 
 describe('decodeNotification: an unrouted method', () => {
-  it.each([['turn/plan/updated'], ['turn/diff/updated'], ['codex/event/something_new']])('%s becomes an unrouted event carrying its ids', (method) => {
+  it.each([['turn/plan/updated'], ['item/plan/delta'], ['codex/event/something_new']])('%s becomes an unrouted event carrying its ids', (method) => {
     expect(decodeNotification(method, { threadId: T, turnId: 'turn-1' })).toEqual({
       event: { method: 'unrouted', name: method, why: 'unrouted', threadId: T, turnId: 'turn-1' },
       problem: null,
@@ -205,6 +210,7 @@ describe('decodeNotification: a routed method with unreadable params', () => {
     ['turn/completed', null, /\(params\)/],
     ['account/rateLimits/updated', { rateLimits: null }, /rateLimits/],
     ['thread/tokenUsage/updated', { threadId: T, tokenUsage: { total: {}, last: {} } }, /tokenUsage\.total/],
+    ['turn/diff/updated', { threadId: T, turnId: 'turn-1', diff: null }, /diff/],
   ];
   it.each(cases)('%s %j is malformed, named, and not routed', (method, params, field) => {
     const { event, problem } = decodeNotification(method, params);
@@ -220,13 +226,13 @@ describe('EventDecoder', () => {
     const d = new EventDecoder((l) => lines.push(l));
     d.decode('turn/plan/updated', { threadId: T });
     d.decode('turn/plan/updated', { threadId: T });
-    d.decode('turn/diff/updated', { threadId: T });
+    d.decode('item/plan/delta', { threadId: T });
     d.decode('item/agentMessage/delta', { threadId: T });
     d.decode('item/agentMessage/delta', { threadId: T });
     d.decode('turn/started', { threadId: T, turn: {} });
     expect(d.decode('turn/started', { threadId: T, turn: { id: 'x' } })).toMatchObject({ method: 'turn/started', turnId: 'x' });
     expect(d.counts()).toEqual({
-      unrouted: { 'turn/plan/updated': 2, 'turn/diff/updated': 1 },
+      unrouted: { 'turn/plan/updated': 2, 'item/plan/delta': 1 },
       malformed: { 'item/agentMessage/delta': 2, 'turn/started': 1 },
     });
     expect(lines).toHaveLength(2);

@@ -38,6 +38,7 @@ import { restartCodex } from './restart';
 import { keepLastLine } from './lastLine';
 import { LAST_LINE_MAX, type SessionRow } from './sessions';
 import { Transcript } from './transcript';
+import { LiveTurnDiffs } from './turnDiff/live';
 import { initialTurnState, step, type TurnEffect, type TurnInput, type TurnState } from './turn/machine';
 import { hasPending, interruptTurn, runWork, steer, turnWatchdogs } from './turn/run';
 import type { Watchdogs } from './watchdogs';
@@ -72,6 +73,7 @@ export class Chat implements ChatInside {
   down: 'idle-exit' | 'crashed' | null = null;
   killedTurn: string | null = null;
   readonly fileChanges = new Map<string, ChangeView[]>();
+  readonly turnDiffs = new LiveTurnDiffs();
   lastAsk: { title: string; outcome: 'pending' | 'cancel' | 'deny' | 'allow' } | null = null;
   steered: Steered[] = [];
   history: Promise<void> | null = null;

@@ -17,6 +17,7 @@ import { chatUsageOf } from '../usage/limits';
 import { id8 } from './commands';
 import type { ChatInside } from './inside';
 import { hasPending, steer, tellAgent } from './turn/run';
+import { onTurnDiff } from './turnDiff/chatTurns';
 
 /** One notification of `conn`, decoded (codex/events.ts `CodexEvent`; see the module comment). */
 export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): void {
@@ -91,6 +92,9 @@ export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): vo
     case 'thread/tokenUsage/updated':
       c.usage = chatUsageOf(e.params.tokenUsage);
       c.changed();
+      return;
+    case 'turn/diff/updated':
+      onTurnDiff(c, e.turnId, e.threadId, e.params.diff);
       return;
     case 'turn/completed': {
       const end = turnEndOf(e);

@@ -13,6 +13,7 @@ import { gateVersion } from '../codex/session';
 import { id8 } from './commands';
 import { chronological, readThreadTurns } from './export';
 import type { ChatInside } from './inside';
+import { pastTurnChanges } from './turnDiff/chatTurns';
 
 /** "N turn(s)". */
 const turnsText = (count: number): string => `${count} turn${count === 1 ? '' : 's'}`;
@@ -80,6 +81,7 @@ async function readPast(c: ChatInside, threadId: string, opts: { skipOwn: boolea
     const turn = readTurn(raw);
     if (turn.status === 'inProgress' || (opts.skipOwn && turn.id !== null && c.ownTurns.has(turn.id))) continue;
     count++;
+    const from = past.length;
     for (const read of turn.items) {
       const item = read.view ? chatItemOf(read.view, true) : null;
       if (!item || item.type === 'reasoning') continue;
@@ -87,7 +89,10 @@ async function readPast(c: ChatInside, threadId: string, opts: { skipOwn: boolea
     }
     const status = turn.status === 'failed' || turn.status === 'interrupted' ? turn.status : 'completed';
     const message = status === 'failed' ? turn.errorMessage : null;
-    past.push({ type: 'turnEnd', id: `${opts.idPrefix}turn-${turn.id ?? c.transcript.localId('turn')}`, status, reason: message });
+    // Codex's turn id and what it changed in files (the store's summary, else its file-change items: turnDiff/chatTurns.ts).
+    const changes = pastTurnChanges(c, turn.id, past.slice(from));
+    const diff = { ...(turn.id ? { turnId: turn.id } : {}), ...(changes ? { changes } : {}) };
+    past.push({ type: 'turnEnd', id: `${opts.idPrefix}turn-${turn.id ?? c.transcript.localId('turn')}`, status, reason: message, ...diff });
   }
   return { count, items: past };
 }

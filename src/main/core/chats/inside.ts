@@ -18,6 +18,7 @@ import type { LaunchPlan } from '../launch/plan';
 import type { AttestedMode, ProfileNow } from './mode';
 import type { SessionRow, SessionStore } from './sessions';
 import type { Transcript } from './transcript';
+import type { LiveTurnDiffs } from './turnDiff/live';
 import type { TurnInput, TurnState } from './turn/machine';
 import type { ChatTiming, Clock, Watchdogs } from './watchdogs';
 import type { UsageStore } from '../usage/store';
@@ -44,6 +45,8 @@ export interface ChatDeps {
   clock?: Clock;
   /** The usage store this chat's Codex reports into, and its Codex home (core/usage/store.ts); absent: usage not kept. */
   usage?: { store: UsageStore; codexHome: string };
+  /** Where turn diffs are kept across restarts (chats/turnDiff/store.ts); absent: in memory only. */
+  turnDiffDir?: string;
 }
 
 /** How a turn ended, as the runner waits for it (`exited`: Codex's process ended under it). */
@@ -111,6 +114,8 @@ export interface ChatInside {
   /** The message (or compaction) whose turn Codex's crash cut off, told at the next start. */
   killedTurn: string | null;
   readonly fileChanges: Map<string, ChangeView[]>;
+  /** The latest Codex diff of recent turns (`turn/diff/updated`; chats/turnDiff/chatTurns.ts). */
+  readonly turnDiffs: LiveTurnDiffs;
   /** The last approval of the running turn and how it ended, to explain an interrupted turn. */
   lastAsk: { title: string; outcome: 'pending' | 'cancel' | 'deny' | 'allow' } | null;
   /**

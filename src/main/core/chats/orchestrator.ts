@@ -58,6 +58,7 @@ import { listModels } from '../profiles/models';
 import { ProfileService, type Attestation } from '../profiles/service';
 import { watchTable, type TableWatch } from '../profiles/watch';
 import { AccountService } from '../account/service';
+import { turnDiffHandlers } from './turnDiff/handlers';
 
 /** Orchestrator options. `env` is the environment children inherit from (before scrubbing). */
 export interface OrchestratorOptions {
@@ -216,6 +217,7 @@ export class Orchestrator {
       threadHeldElsewhere: (threadId) => [...this.chats.values()].find((c) => c.id !== chatId && c.liveThread === threadId)?.id ?? null,
       profileNow: () => this.profileNow(profile.name),
       usage: { store: this.usage, codexHome: this.opts.paths.codexHome },
+      turnDiffDir: join(this.opts.paths.privateDir, 'turn-diffs'),
     });
     this.chats.set(chatId, chat);
     joinPause(this.usage, this.opts.paths.codexHome, chat);
@@ -492,6 +494,7 @@ export class Orchestrator {
         'chats:interrupt': async ({ chatId }) => ({ interrupted: await this.chat(chatId).interrupt() }),
         'chats:restart': async ({ chatId }) => ({ started: await this.chat(chatId).restart() }),
         'chats:sessions': async ({ chatId }) => this.sessionViews(chatId),
+        ...turnDiffHandlers({ chat: (id) => this.chat(id), table: () => this.table, env: this.opts.env }),
         'approvals:list': async () => this.broker.all(),
         'approvals:answer': async ({ id, answer, ...opts }) => this.answerApproval(id, answer, 'window', opts),
         'chats:attach': async ({ chatId, name, dataBase64 }) => this.attach(chatId, name, dataBase64),

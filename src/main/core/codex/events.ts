@@ -31,6 +31,7 @@ export const ROUTED_METHODS = [
   'account/updated',
   'account/rateLimits/updated',
   'thread/tokenUsage/updated',
+  'turn/diff/updated',
 ] as const satisfies readonly ServerNotificationMethod[];
 
 /** A method Angelia routes. */
@@ -79,6 +80,8 @@ const PARAMS = {
   'account/rateLimits/updated': z.object({ rateLimits: z.object({ primary: rateWindow, secondary: rateWindow, rateLimitReachedType: optStr }) }),
   // ThreadTokenUsageUpdatedNotification {threadId, turnId, tokenUsage: ThreadTokenUsage}, after each turn.
   'thread/tokenUsage/updated': z.object({ tokenUsage: z.object({ total: tokens, last: tokens, modelContextWindow: optNum }) }),
+  // TurnDiffUpdatedNotification {threadId, turnId, diff}: the turn's whole aggregated unified diff, sent again after every step.
+  'turn/diff/updated': z.object({ diff: z.string() }),
 } satisfies Record<RoutedMethod, z.ZodType>;
 
 /** Thread and turn ids a notification carries (items.ts `idsOf`: `threadId`; `turnId`, else `turn.id`), when present. */

@@ -14,6 +14,7 @@ import type { ChatInside, TurnEnded } from '../inside';
 import { minutesText, noticeText, quote } from '../notices';
 import { failStart, restartIfTaken } from '../restart';
 import { realClock, Watchdogs } from '../watchdogs';
+import { turnEndDiff } from '../turnDiff/chatTurns';
 import { cancelled, type Work } from './machine';
 
 type Message = Extract<Work, { kind: 'message' }>;
@@ -125,7 +126,9 @@ async function runTurn(c: ChatInside, work: Message, seq: number): Promise<void>
   }
   const reason = end.status === 'failed' ? (failure ?? end.message ?? 'the turn failed') : end.status === 'interrupted' ? interruptedBecause(c) : null;
   c.lastAsk = null;
-  c.transcript.push({ type: 'turnEnd', id: c.transcript.localId('turn'), status: end.status, reason, ...(work.apiTurn ? { apiTurn: work.apiTurn } : {}) });
+  // Codex's turn id and what the turn changed in files (its diff kept: turnDiff/chatTurns.ts).
+  const extra = { ...(work.apiTurn ? { apiTurn: work.apiTurn } : {}), ...turnEndDiff(c, end.turnId) };
+  c.transcript.push({ type: 'turnEnd', id: c.transcript.localId('turn'), status: end.status, reason, ...extra });
   tellUndelivered(c, lost, end.status === 'completed' ? 'ended' : 'stopped');
   c.changed(end.status === 'failed' ? 'error' : 'idle');
 }
