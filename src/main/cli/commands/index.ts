@@ -10,6 +10,7 @@ import { demo } from './demo';
 import { accept } from './accept';
 import { verify } from './verify';
 import { exportCommand } from './export';
+import { sessions } from './sessions';
 import { send } from './send';
 import { sendMedia } from './send-media';
 import { turn } from './turn';
@@ -30,6 +31,7 @@ export const commands: Record<string, CliCommand> = {
   accept,
   verify,
   export: exportCommand,
+  sessions,
   send,
   'send-media': sendMedia,
   turn,

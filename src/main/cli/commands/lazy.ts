@@ -20,6 +20,7 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   accept: async () => (await import('./accept')).accept,
   verify: async () => (await import('./verify')).verify,
   export: async () => (await import('./export')).exportCommand,
+  sessions: async () => (await import('./sessions')).sessions,
   send: async () => (await import('./send')).send,
   'send-media': async () => (await import('./send-media')).sendMedia,
   turn: async () => (await import('./turn')).turn,

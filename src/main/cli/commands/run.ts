@@ -1,6 +1,7 @@
 /**
- * `angelia run <profile> <prompt> [--json] [--approve ask|allow|deny]`: one turn in the profile's chat,
- * starting or resuming its thread, in this process. STABLE interface (scripts rely on it):
+ * `angelia run <profile> <prompt> [--json] [--approve ask|allow|deny] [--new]`: one turn in the profile's
+ * chat, starting or resuming its thread, in this process (`--new`: in a new session, as `/new` first).
+ * STABLE interface (scripts rely on it):
  * - text mode streams the agent's text and asks approvals on the terminal (`ask` is the default on a
  *   TTY, `deny` otherwise);
  * - `--json` prints one JSON object a line: `{"type":"item","item":ChatItem}` as items complete,
@@ -20,6 +21,8 @@ import { startCodexClient } from '../../core/codex/start';
 import type { CliCommand } from '../command';
 import { isUnknownName } from '../exit';
 import { runUsageLine } from '../../core/usage/limits';
+import { visibleText } from '../../../shared/untrustedText';
+import { describeApproval, terminalLine, terminalText } from '../terminalText';
 
 type Policy = 'ask' | 'allow' | 'deny';
 
@@ -37,24 +40,6 @@ export function needsInput(v: Pick<ApprovalView, 'kind' | 'elicitation'>): boole
   return v.kind === 'userInput' || (v.kind === 'elicitation' && (v.elicitation?.fields.length ?? 0) > 0);
 }
 
-function describe(v: ApprovalView): string {
-  const lines = [`approval requested (${v.kind}): ${v.title}`];
-  if (v.command) lines.push(`  command: ${v.command}`);
-  if (v.cwd) lines.push(`  cwd: ${v.cwd}`);
-  if (v.reason) lines.push(`  reason: ${v.reason}`);
-  for (const c of v.changes)
-    lines.push(
-      `  ${c.kind} ${c.path}\n${c.diff
-        .split('\n')
-        .map((l) => `    ${l}`)
-        .join('\n')}`,
-    );
-  if (v.requested)
-    lines.push(...v.requested.write.map((w) => `  + write ${w}, this turn only`), ...v.requested.read.map((r) => `  + read ${r}, this turn only`));
-  for (const r of v.refused ?? []) lines.push(`  ✗ ${r.access} ${r.path}: never granted (${r.why})`);
-  return lines.join('\n');
-}
-
 const KEYS: Record<string, ApprovalAnswer> = { y: 'allow', yes: 'allow', s: 'allowForSession', n: 'deny', no: 'deny', c: 'cancel' };
 const LABEL: Record<ApprovalAnswer, string> = { allow: '[y]es', allowForSession: '[s]ession', deny: '[n]o', cancel: '[c]ancel (deny and stop)' };
 
@@ -62,7 +47,7 @@ async function askTerminal(v: ApprovalView): Promise<ApprovalAnswer> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     for (;;) {
-      const a = KEYS[(await rl.question(`${describe(v)}\n${v.answers.map((x) => LABEL[x]).join(' / ')}? `)).trim().toLowerCase()];
+      const a = KEYS[(await rl.question(`${describeApproval(v)}\n${v.answers.map((x) => LABEL[x]).join(' / ')}? `)).trim().toLowerCase()];
       if (a && v.answers.includes(a)) return a;
     }
   } finally {
@@ -71,7 +56,7 @@ async function askTerminal(v: ApprovalView): Promise<ApprovalAnswer> {
 }
 
 export const run: CliCommand = {
-  summary: "run one turn in a profile's chat: run <profile> <prompt> [--json] [--approve ask|allow|deny]",
+  summary: "run one turn in a profile's chat: run <profile> <prompt> [--json] [--approve ask|allow|deny] [--new]",
   exits: {
     0: 'the turn completed',
     1: 'the turn failed',
@@ -79,7 +64,11 @@ export const run: CliCommand = {
     3: 'the start was refused (the reason on stderr, and in the last JSON line with --json)',
   },
   async run(argv) {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, approve: { type: 'string' } } });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, approve: { type: 'string' }, new: { type: 'boolean' } },
+    });
     const [profile, ...words] = positionals;
     const prompt = words.join(' ');
     const policy = (values.approve ?? (process.stdin.isTTY && !values.json ? 'ask' : 'deny')) as Policy;
@@ -88,7 +77,7 @@ export const run: CliCommand = {
       return 2;
     }
     if (!profile || !prompt) {
-      process.stderr.write('usage: angelia run <profile> <prompt> [--json] [--approve ask|allow|deny]\n');
+      process.stderr.write('usage: angelia run <profile> <prompt> [--json] [--approve ask|allow|deny] [--new]\n');
       return 2;
     }
     const json = values.json === true;
@@ -118,10 +107,17 @@ export const run: CliCommand = {
       process.stderr.write(`angelia run: ${err.message}${err.fix ? ` (${err.fix})` : ''}\n`);
       return 2;
     }
+    if (values.new) {
+      // As `/new` typed in the chat (commands/new.ts), before anything is printed: the turn goes to a new session.
+      chat.send('/new');
+      await chat.idle();
+    }
     const printed = new Set<string>();
     const answering = new Set<string>();
     const unsubscribe = orch.subscribe((e: AppEvent) => {
-      if (e.event === 'chat:delta' && !json && e.payload.chatId === profile) process.stdout.write(e.payload.delta);
+      // On a terminal the agent's text is escaped as it streams (terminalText); a pipe gets it as written.
+      if (e.event === 'chat:delta' && !json && e.payload.chatId === profile)
+        process.stdout.write(process.stdout.isTTY ? visibleText(e.payload.delta, { lines: true }) : e.payload.delta);
       if (e.event === 'chat:item' && e.payload.chatId === profile) {
         const item = e.payload.item;
         const done = item.type === 'agent' ? item.done : item.type === 'command' || item.type === 'fileChange' ? item.status !== 'running' : true;
@@ -129,17 +125,17 @@ export const run: CliCommand = {
         if (!json && done && !printed.has(item.id)) {
           printed.add(item.id);
           if (item.type === 'agent') process.stdout.write('\n');
-          if (item.type === 'command') process.stderr.write(`$ ${item.command} → exit ${item.exitCode ?? '?'} (${item.status})\n`);
-          if (item.type === 'notice') process.stderr.write(`note: ${item.text}\n`);
-          if (item.type === 'warning') process.stderr.write(`WARNING: ${item.text}\n`);
-          if (item.type === 'error') process.stderr.write(`error: ${item.message}${item.detail ? `\n${item.detail}` : ''}\n`);
+          if (item.type === 'command') process.stderr.write(`$ ${terminalText(item.command)} → exit ${item.exitCode ?? '?'} (${item.status})\n`);
+          if (item.type === 'notice') process.stderr.write(`note: ${terminalText(item.text)}\n`);
+          if (item.type === 'warning') process.stderr.write(`WARNING: ${terminalText(item.text)}\n`);
+          if (item.type === 'error') process.stderr.write(`error: ${terminalText(item.message)}${item.detail ? `\n${terminalText(item.detail, '')}` : ''}\n`);
         }
       }
       if (e.event === 'approval:updated') {
         const v = e.payload;
         if (v.state === 'pending' && !answering.has(v.id)) {
           answering.add(v.id);
-          if (needsInput(v)) process.stderr.write(`angelia run cannot answer this here (${v.title}); it was skipped.\n`);
+          if (needsInput(v)) process.stderr.write(`angelia run cannot answer this here (${terminalLine(v.title)}); it was skipped.\n`);
           const answer = needsInput(v)
             ? Promise.resolve(policyAnswer('deny', v.answers))
             : policy === 'ask'
@@ -147,7 +143,7 @@ export const run: CliCommand = {
               : Promise.resolve(policyAnswer(policy, v.answers));
           void answer
             .then((a) => orch.answerApproval(v.id, a, 'cli'))
-            .catch((e: unknown) => process.stderr.write(`angelia: the answer was refused: ${toAppError(e).message}\n`));
+            .catch((e: unknown) => process.stderr.write(`angelia: the answer was refused: ${terminalLine(toAppError(e).message)}\n`));
         } else if (v.state !== 'pending') {
           if (json)
             out({ type: 'approval', id: v.id, kind: v.kind, answer: v.answer === 'allow' || v.answer === 'allowForSession' ? 'allow' : 'deny', by: v.by });
@@ -190,7 +186,7 @@ export const run: CliCommand = {
     if (json && usage) out(usage);
     const reason = end?.type === 'turnEnd' ? end.reason : 'the turn did not run';
     if (json) out({ type: 'turn-end', ok, text, ...(ok ? {} : { reason: reason ?? end?.type ?? 'failed' }), thread: view.threadId });
-    else if (!ok) process.stderr.write(`angelia: the turn ${end?.type === 'turnEnd' ? end.status : 'failed'}${reason ? `: ${reason}` : ''}\n`);
+    else if (!ok) process.stderr.write(`angelia: the turn ${end?.type === 'turnEnd' ? end.status : 'failed'}${reason ? `: ${terminalText(reason)}` : ''}\n`);
     return ok ? 0 : 1;
   },
 };

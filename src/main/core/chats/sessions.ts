@@ -54,6 +54,10 @@ export const SessionRow = z.object({
    * older Angelia ignores it.
    */
   last_line: z.string().optional(),
+  /** The name given with rename (also set in Codex: `thread/name/set`); optional, as `last_line`. */
+  name: z.string().optional(),
+  /** Archived (also in Codex: `thread/archive`): left out of listings unless asked for; optional, as `last_line`. */
+  archived: z.boolean().optional(),
 });
 export type SessionRow = z.infer<typeof SessionRow>;
 
@@ -400,6 +404,23 @@ export class SessionStore {
       if (!row) throw new Error(`chat ${chatId} has no active session`);
       if (change.model !== undefined) row.model = change.model;
       if (change.effort !== undefined) row.effort = change.effort;
+      return row;
+    });
+  }
+
+  /**
+   * Keeps a session's name and archived state in its row (docs/architecture.md "Sessions"; Codex is told
+   * first, by core/sessions/catalog.ts). Archiving the active row leaves the chat with none, so its next
+   * message starts a new session. Throws for an unknown row, and what every change throws.
+   */
+  setMeta(chatId: string, rowId: string, change: { name?: string; archived?: boolean }): SessionRow {
+    return this.mutate((data) => {
+      const chat = data.chats[chatId];
+      const row = chat?.history.find((r) => r.id === rowId);
+      if (!chat || !row) throw new Error(`no session ${rowId} in chat ${chatId}`);
+      if (change.name !== undefined) row.name = change.name;
+      if (change.archived !== undefined) row.archived = change.archived;
+      if (change.archived && chat.active === row.id) chat.active = null;
       return row;
     });
   }

@@ -39,6 +39,11 @@ export interface ResponseMap {
   'thread/fork': v2.ThreadForkResponse;
   'thread/compact/start': v2.ThreadCompactStartResponse;
   'thread/turns/list': v2.ThreadTurnsListResponse;
+  'thread/search': v2.ThreadSearchResponse;
+  'thread/searchOccurrences': v2.ThreadSearchOccurrencesResponse;
+  'thread/name/set': v2.ThreadSetNameResponse;
+  'thread/archive': v2.ThreadArchiveResponse;
+  'thread/unarchive': v2.ThreadUnarchiveResponse;
   'turn/start': v2.TurnStartResponse;
   'turn/interrupt': v2.TurnInterruptResponse;
   'turn/steer': v2.TurnSteerResponse;
