@@ -20,6 +20,8 @@ export interface CliIo {
   cwd: string;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** True when stdout is a terminal (an agent's text printed there is escaped: src/main/cli/terminalText.ts). */
+  stdoutIsTTY?: boolean;
   /** The whole of stdin, for `-`. */
   stdin(): Promise<string>;
 }
@@ -31,6 +33,7 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     stdout: (t) => void process.stdout.write(t),
     stderr: (t) => void process.stderr.write(t),
+    stdoutIsTTY: process.stdout.isTTY === true,
     stdin: async () => {
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { EXIT, messageArg, positionalsBeforeTerminator, processIo, type CliIo } from '../../api/cli';
 import type { CliCommand } from '../command';
 import { API_EXITS, MESSAGE_OPTIONS, withApiNamed } from '../exit';
+import { visibleText } from '../../../shared/untrustedText';
 
 const USAGE = 'usage: angelia ask [--json] <chat> [--] <text | - | @file>\n';
 /** The client waits a minute longer than Angelia does, so Angelia's own timeout answer arrives. */
@@ -37,7 +38,8 @@ export async function runAsk(argv: string[], io: CliIo): Promise<number> {
       return api<{ answer: string }>('POST', '/ask', { key, text, ...(ep.from && ep.from !== key ? { from: ep.from } : {}) }, { timeoutMs: CLIENT_TIMEOUT_MS });
     },
     (out) => {
-      io.stdout(values.json ? `${JSON.stringify(out)}\n` : `${out.answer}\n`);
+      // The agent's answer is escaped on a terminal (visibleText), printed as written into a pipe or file.
+      io.stdout(values.json ? `${JSON.stringify(out)}\n` : `${io.stdoutIsTTY ? visibleText(out.answer, { lines: true }) : out.answer}\n`);
       return EXIT.ok;
     },
   );
