@@ -50,6 +50,10 @@ export interface Session extends ProfileActions, AccountActions {
   sessions(chatId: string): Promise<Result<SessionView[]>>;
   /** Sends dropped files to the chat's profile folder (`chats:attach`); the composer shows where each went. */
   attach(chatId: string, files: readonly File[]): Promise<void>;
+  /** A turn's changes (`chats:turnDiff`; `turnId` null: the running turn, else the last). */
+  turnDiff(chatId: string, turnId: string | null): Promise<Result<OutputOf<'chats:turnDiff'>>>;
+  /** The chat's folder against git's HEAD (`chats:headDiff`). */
+  headDiff(chatId: string): Promise<Result<OutputOf<'chats:headDiff'>>>;
   /** Stops listening (tests and hot reload). */
   stop(): void;
 }
@@ -201,6 +205,8 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
       return r;
     },
     attach: (chatId, files) => attachFiles(api, chatId, files),
+    turnDiff: (chatId, turnId) => api.invoke('chats:turnDiff', { chatId, ...(turnId ? { turnId } : {}) }),
+    headDiff: (chatId) => api.invoke('chats:headDiff', { chatId }),
     stop() {
       flushDeltas();
       offEvents();

@@ -16,6 +16,7 @@ import { Composer } from './Composer';
 import { canStop, modelParts } from './describe';
 import { SessionsPanel } from './SessionsPanel';
 import { Transcript } from './Transcript';
+import { TurnDiffHost } from '../turnDiff/TurnDiffView';
 
 /** The line under the header: session label, folder, mode, and the model and effort in force. */
 function SubLine({ chat, profile }: { chat: ChatView; profile: ProfileView | undefined }): ReactElement {
@@ -240,6 +241,7 @@ export function ChatPane({ chatId }: { chatId: string }): ReactElement {
         </div>
       )}
       <Transcript key={`transcript:${chat.id}`} chat={chat} />
+      <TurnDiffHost chatId={chat.id} />
       <Composer key={chat.id} chat={chat} />
     </div>
   );

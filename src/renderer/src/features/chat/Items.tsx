@@ -11,6 +11,7 @@ import { useSession } from '../../api/session';
 import { ApprovalCard } from '../approvals/ApprovalCard';
 import { CommandItem, FileChangeItem } from './CommandItem';
 import { errorKindLabel, offersSignIn, viaCaption } from './describe';
+import { TurnChangesButton } from '../turnDiff/TurnDiffView';
 
 const markdownComponents: Components = {
   a: ({ href, children }) => (
@@ -91,7 +92,7 @@ function Reasoning({ item }: { item: Extract<ChatItem, { type: 'reasoning' }> })
   );
 }
 
-function TurnEnd({ item }: { item: Extract<ChatItem, { type: 'turnEnd' }> }): ReactElement {
+function TurnEnd({ item, chatId }: { item: Extract<ChatItem, { type: 'turnEnd' }>; chatId: string }): ReactElement {
   const label = item.status === 'completed' ? 'turn done' : item.status === 'failed' ? 'turn failed' : 'turn stopped';
   return (
     <div className={`turn-end turn-${item.status}`} data-testid="turn-end" data-status={item.status}>
@@ -99,6 +100,7 @@ function TurnEnd({ item }: { item: Extract<ChatItem, { type: 'turnEnd' }> }): Re
         {label}
         {item.reason ? `: ${item.reason}` : ''}
       </span>
+      {item.turnId && item.changes && <TurnChangesButton chatId={chatId} turnId={item.turnId} totals={item.changes.totals} />}
     </div>
   );
 }
@@ -207,6 +209,6 @@ export const Item = memo(function Item({ item, chatId, canRestart = false }: { i
     case 'error':
       return <ErrorItem item={item} chatId={chatId} canRestart={canRestart} />;
     case 'turnEnd':
-      return <TurnEnd item={item} />;
+      return <TurnEnd item={item} chatId={chatId} />;
   }
 });
