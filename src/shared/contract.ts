@@ -13,6 +13,7 @@ import { ChatUsage, HomeUsage } from './usage';
 import { AccountView, LoginProgress, LoginRequest } from './account';
 import { AnswerOutcome, ApprovalAnswer, ApprovalView, RequestedAccess } from './approvals';
 import { ElicitContent, QuestionAnswers } from './questions';
+import { ImageData, ImageRef, SendImages } from './images';
 import { HeadDiffRequest, HeadDiffView, TurnChanges, TurnDiffRequest, TurnDiffView } from './turnDiff';
 
 export * from './approvals';
@@ -126,6 +127,8 @@ export const ChatItem = z.discriminatedUnion('type', [
      * for the caller (the API event stream); the window folds it and marks it, and it is not the chat's last line.
      */
     app: z.boolean().optional(),
+    /** The images it gave the agent (Codex `localImage`; shared/images.ts), shown as thumbnails through `chats:image`. */
+    images: z.array(ImageRef).optional(),
   }),
   z.object({ type: z.literal('agent'), id: z.string(), text: z.string(), done: z.boolean() }),
   z.object({ type: z.literal('reasoning'), id: z.string(), text: z.string() }),
@@ -354,10 +357,14 @@ export const invokeTable = {
   /**
    * A message, or a command (`/new`, `/resume`, `/model`, `/effort`, `/compact`, `/stop`, `/status`,
    * `/export`, `/help`), answered in the transcript. `steer: true` sends it into the running turn
-   * (`turn/steer`) instead of queueing it; with no turn running it starts one.
+   * (`turn/steer`) instead of queueing it; with no turn running it starts one. `images`: files attached
+   * with `chats:attach` given to the agent as images (shared/images.ts); the text may then be empty.
    */
   'chats:send': {
-    input: z.object({ chatId: z.string(), text: z.string().min(1).max(100_000), steer: z.boolean().optional() }).strict(),
+    input: z
+      .object({ chatId: z.string(), text: z.string().max(100_000), steer: z.boolean().optional(), images: SendImages.optional() })
+      .strict()
+      .refine((v) => v.text.length > 0 || v.images !== undefined, { message: 'a message needs text or images', path: ['text'] }),
     output: z.object({ queued: z.number().int(), steered: z.boolean().optional(), command: z.string().nullable().optional() }),
   },
   'chats:interrupt': { input: z.object({ chatId: z.string() }).strict(), output: z.object({ interrupted: z.boolean() }) },
@@ -372,6 +379,8 @@ export const invokeTable = {
     input: z.object({ chatId: z.string(), name: z.string().min(1).max(255), dataBase64: z.string().max(35_000_000) }).strict(),
     output: z.object({ path: z.string() }),
   },
+  /** The bytes of an image a `user` item of the chat records (`images[].path`), for its thumbnail (core/chats/images.ts). */
+  'chats:image': { input: z.object({ chatId: z.string(), path: z.string().max(4096) }).strict(), output: ImageData },
   /** One turn's changes (shared/turnDiff.ts): Codex's turn diff, else its file-change items (core/chats/turnDiff/). */
   'chats:turnDiff': { input: TurnDiffRequest, output: TurnDiffView },
   /** The chat's folder against git's HEAD (`git diff HEAD`, run by Angelia, never by the agent). */

@@ -111,6 +111,7 @@ describe('replaying every documented example', () => {
     dirs = await apiDirs();
     await writeFile(join(dirs.outside, 'chart.png'), Buffer.alloc(48213, 1));
     await writeFile(join(dirs.outside, 'report.pdf'), Buffer.from('%PDF-1.4 report'));
+    await writeFile(join(dirs.outside, 'screenshot.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
   });
   afterAll(() => dirs.cleanup());
 
@@ -123,6 +124,7 @@ describe('replaying every documented example', () => {
       f === '/home/me/Documents/report.pdf' ? join(dirs.outside, 'report.pdf') : f === '/home/me/research/chart.png' ? join(dirs.outside, 'chart.png') : f;
     if (Array.isArray(b.files))
       b.files = b.files.map((f) => (typeof f === 'object' && f !== null ? { ...f, path: local((f as { path: unknown }).path) } : local(f)));
+    if (Array.isArray(b.images)) b.images = b.images.map((f) => (f === '/home/me/Pictures/screenshot.png' ? join(dirs.outside, 'screenshot.png') : f));
     return b;
   }
 

@@ -161,9 +161,11 @@ export interface ApiCore {
    * Queues `text` as a turn of its own in the chat (never a chat command, never a steer) and returns the
    * API turn id its events carry, and how many messages wait. `app`: an app turn (`reply: "caller"`): it
    * runs in the chat's thread, its answer is for the caller (the event stream) and the window folds it.
-   * Throws AppFailure `queue-full` (the chat already holds 10: running and waiting).
+   * `images`: files `attach` wrote into the profile's `.inbox/`, given to the agent as images (the core
+   * checks and copies them: core/chats/images.ts). Throws AppFailure `queue-full` (the chat already holds
+   * 10: running and waiting), `image-*`.
    */
-  turn(chatId: string, text: string, opts?: { app?: boolean }): Promise<{ queued: number; turn: string }>;
+  turn(chatId: string, text: string, opts?: { app?: boolean; images?: string[] }): Promise<{ queued: number; turn: string }>;
   /**
    * Resolves when a turn queued now would be taken; throws AppFailure `queue-full` (the same refusal
    * `turn` gives) when the chat already holds 10. Asked before a turn's files are copied, so a full chat

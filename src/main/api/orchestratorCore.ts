@@ -12,6 +12,7 @@
  * A posted line (`/send`, `/send-media`) is a `notice` item `[label] text` with `[file: <copy>]` lines,
  * as the contract has no item for a message from another profile or a file.
  */
+import type { ImageRef } from '../../shared/images';
 import { stat } from 'node:fs/promises';
 import type { AnswerOutcome, ApprovalAnswer, CoreApi } from '../../shared/contract';
 import { AppFailure } from '../../shared/result';
@@ -28,7 +29,8 @@ import { TurnTracker } from './turns';
 /** The Orchestrator's operations the adapter calls (src/main/core/chats/orchestrator.ts satisfies it). */
 export interface OrchestratorPort {
   api(): CoreApi;
-  queueTurn(chatId: string, text: string, opts: { apiTurn: string; app?: boolean }): { queued: number };
+  queueTurn(chatId: string, text: string, opts: { apiTurn: string; app?: boolean; images?: ImageRef[] }): { queued: number };
+  inboxImages(chatId: string, paths: readonly string[]): Promise<ImageRef[]>;
   assertCanQueue(chatId: string): void;
   postNotice(chatId: string, text: string): void;
   answerApproval(id: string, answer: ApprovalAnswer, by: 'api', opts: ApiAnswerOptions): AnswerOutcome;
@@ -94,11 +96,12 @@ export function apiCoreFromOrchestrator(orch: OrchestratorPort, ctx: { paths: In
     sessions: (chatId) => h['chats:sessions']({ chatId }),
     items: (chatId) => h['chats:items']({ chatId }),
     turn: async (chatId, text, opts = {}) => {
-      // Refused before a turn id is minted: an unknown chat, a full queue (the same AppFailures queueTurn throws).
+      // Refused before a turn id is minted: an unknown chat, a full queue (the same AppFailures queueTurn throws), an image refused.
       orch.assertCanQueue(chatId);
+      const images = opts.images ? await orch.inboxImages(chatId, opts.images) : [];
       const id = tracker.expect(chatId);
       try {
-        const out = orch.queueTurn(chatId, text, { apiTurn: id, ...(opts.app ? { app: true } : {}) });
+        const out = orch.queueTurn(chatId, text, { apiTurn: id, ...(opts.app ? { app: true } : {}), ...(images.length ? { images } : {}) });
         return { queued: out.queued, turn: id };
       } catch (e) {
         tracker.cancel(chatId, id);

@@ -16,6 +16,7 @@ import './styles.css';
 import './panels.css';
 import './usage.css';
 import './questions.css';
+import './images.css';
 
 // Read before the client takes the token out of the fragment (which drops the rest of it too).
 const initialRoute = routeFromHash(window.location.hash);

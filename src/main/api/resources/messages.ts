@@ -6,6 +6,7 @@
 import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppFailure } from '../../../shared/result';
+import { MAX_IMAGE_BYTES, MAX_IMAGES, sniffImage } from '../../../shared/images';
 import { ApiError } from '../errors';
 import { checkMedia, readChecked, snapshotMedia, type CheckedMedia } from '../media';
 import { cleanText, normalizeBreaks, quoted } from '../policy';
@@ -69,6 +70,14 @@ const TurnBody = z
       .max(10)
       .optional()
       .describe("owner only: 1–10 files, each a path or `{path, from}`, checked like send-media and copied into the profile's .inbox/"),
+    images: z
+      .array(TurnFile)
+      .min(1)
+      .max(MAX_IMAGES)
+      .optional()
+      .describe(
+        "owner only: 1–10 images (PNG, JPEG, GIF or WebP by content, at most 10 MiB each), each a path or `{path, from}`, checked like files, copied into the profile's .inbox/ and given to the agent as images (Codex `localImage`)",
+      ),
   })
   .strict();
 
@@ -108,6 +117,25 @@ async function checkTurnFiles(ctx: RouteContext, files: readonly z.infer<typeof 
     out.push({ media, name: ('name' in spec ? spec.name : undefined) ?? media.name });
   }
   return out;
+}
+
+/**
+ * Checks every image of an owner's turn as `checkTurnFiles` does, and its size against
+ * `MAX_IMAGE_BYTES` (shared/images.ts). Throws ApiError as `checkTurnFiles`, 413 for an image too large.
+ */
+async function checkTurnImages(ctx: RouteContext, images: readonly z.infer<typeof TurnFile>[]): Promise<CheckedTurnFile[]> {
+  const checked = await checkTurnFiles(ctx, images);
+  for (const [i, f] of checked.entries()) {
+    if (f.media.size > MAX_IMAGE_BYTES) throw new ApiError(413, 'too-large', `images[${i}] is larger than ${MAX_IMAGE_BYTES / 1048576} MiB`);
+  }
+  return checked;
+}
+
+/** The bytes of a checked image (media.ts `readChecked`); ApiError 400 `not-image` when its content is no PNG, JPEG, GIF or WebP. */
+async function readImageBytes(f: CheckedTurnFile, i: number): Promise<Buffer> {
+  const bytes = await readChecked(f.media);
+  if (!sniffImage(bytes)) throw new ApiError(400, 'not-image', `images[${i}] is not a PNG, JPEG, GIF or WebP image (by its content)`);
+  return bytes;
 }
 
 /**
@@ -251,7 +279,10 @@ export const turnRoute = json({
     'goes to the caller through `/events` with this turn id, and the window folds it and marks it as an app turn instead of showing a ' +
     'reply); `plain: true` sends the text exactly as written (no envelope, no command check); `files` (1–10, each a path or ' +
     "`{path, from}`) are checked like send-media (a `from` chat's profile's Read rules too) and copied into the profile's `.inbox/` only " +
-    'after every check that can refuse the turn (the files, the text, the queue); a turn refused after all leaves no copy.',
+    'after every check that can refuse the turn (the files, the text, the queue); a turn refused after all leaves no copy. `images` ' +
+    '(1–10, the same shapes) are checked the same way, must be PNG, JPEG, GIF or WebP by content and at most 10 MiB each, are copied ' +
+    'into `.inbox/` too and go to the agent as images (Codex `localImage`: the core checks each copy again and gives Codex a private ' +
+    'copy of it), not as `[file: …]` lines.',
   query: null,
   body: TurnBody,
   response: Queued,
@@ -270,6 +301,14 @@ export const turnRoute = json({
       summary: 'the owner gives a task with a file',
       caller: 'owner',
       body: { key: 'coder', text: 'Summarise this report.', files: ['/home/me/Documents/report.pdf'] },
+      status: 200,
+      response: { ok: true, queued: 1, turn: EX_TURN },
+    },
+    {
+      name: 'images',
+      summary: 'the owner gives a task with a screenshot, as an image the model sees',
+      caller: 'owner',
+      body: { key: 'coder', text: 'Why is this button cut off?', images: ['/home/me/Pictures/screenshot.png'] },
       status: 200,
       response: { ok: true, queued: 1, turn: EX_TURN },
     },
@@ -315,25 +354,34 @@ export const turnRoute = json({
     },
   ],
   handle: async (ctx) => {
-    const { key, text: raw, files, reply, plain } = ctx.body;
-    if (raw === undefined && !files) throw new ApiError(400, 'bad-request', 'a turn needs text, files or both');
-    if ((files || reply !== undefined || plain) && ctx.cls !== 'owner')
+    const { key, text: raw, files, images, reply, plain } = ctx.body;
+    if (raw === undefined && !files && !images) throw new ApiError(400, 'bad-request', 'a turn needs text, files or both');
+    if ((files || images || reply !== undefined || plain) && ctx.cls !== 'owner')
       throw new ApiError(403, 'forbidden', 'only the owner gives a turn with reply, plain or files');
     if (!plain) refuseCommandText(ctx, raw);
     // Everything that can refuse the turn comes before any file is copied into the profile's .inbox/:
     // the peer policy, every file's checks, the text's length and the chat's queue.
     await admitPeer(ctx, key, 'turn');
     const checked = await checkTurnFiles(ctx, files ?? []);
+    const pictures = await checkTurnImages(ctx, images ?? []);
     const body = raw === undefined ? '' : plain ? cleanText(raw) : await messageText(ctx, raw);
     const tooLong = (n: number): ApiError => new ApiError(400, 'bad-request', `the message is ${n} characters long; at most ${MAX_TEXT}`);
     if (body.length > MAX_TEXT) throw tooLong(body.length);
-    if (checked.length) await ctx.deps.core.canQueue(key);
+    if (checked.length || pictures.length) await ctx.deps.core.canQueue(key);
     const attached: string[] = [];
+    const given: string[] = [];
     try {
       for (const f of checked) attached.push((await ctx.deps.core.attach(key, f.name, await readChecked(f.media))).path);
-      const message = [body, ...attached.map((p) => `[file: ${p}]`)].filter(Boolean).join('\n');
+      const files = attached.slice();
+      for (const [i, f] of pictures.entries()) {
+        const { path } = await ctx.deps.core.attach(key, f.name, await readImageBytes(f, i));
+        attached.push(path);
+        given.push(path);
+      }
+      const message = [body, ...files.map((p) => `[file: ${p}]`)].filter(Boolean).join('\n');
       if (message.length > MAX_TEXT) throw tooLong(message.length);
-      const { queued, turn } = await ctx.deps.core.turn(key, message, reply === 'caller' ? { app: true } : {});
+      const opts = { ...(reply === 'caller' ? { app: true } : {}), ...(given.length ? { images: given } : {}) };
+      const { queued, turn } = await ctx.deps.core.turn(key, message, opts);
       return { ok: true as const, queued, turn };
     } catch (e) {
       // Refused after all (a file changed while it was read, the queue filled meanwhile): no copy stays.

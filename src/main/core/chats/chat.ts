@@ -17,6 +17,7 @@
  */
 import type { AgentState, ChatItem, ChatView, Enforcement } from '../../../shared/contract';
 import type { ChatUsage } from '../../../shared/usage';
+import type { ImageRef } from '../../../shared/images';
 import { AppFailure, toAppError } from '../../../shared/result';
 import type { GrantFloor, WritablePlace } from '../approvals/privateReach';
 import type { CodexConnection } from '../codex/connection';
@@ -173,11 +174,12 @@ export class Chat implements ChatInside {
    * Takes one line from the user. A command (`/new`, `/resume`, …) is answered in the transcript and
    * never reaches the agent, nor does an unknown `/word` (answered with how to send it: `//`); `//text`
    * goes to the agent as "/text". With `steer` and a turn running, the text goes into that turn
-   * (`turn/steer`); otherwise it is queued for its own turn. Throws AppFailure `queue-full` when the chat
-   * already holds 10 messages.
+   * (`turn/steer`); otherwise it is queued for its own turn. `images`: checked copies (chats/images.ts)
+   * that go with the text (a line with images is never a command). Throws AppFailure `queue-full` when
+   * the chat already holds 10 messages.
    */
-  send(text: string, opts: { steer?: boolean } = {}): { queued: number; steered?: boolean; command?: string | null } {
-    const cmd = parseCommand(text);
+  send(text: string, opts: { steer?: boolean; images?: ImageRef[] } = {}): { queued: number; steered?: boolean; command?: string | null } {
+    const cmd = opts.images?.length ? null : parseCommand(text);
     if (cmd && 'unknown' in cmd) {
       this.notice(`Unknown command ${cmd.unknown}. /help lists the commands; ${SLASH_ESCAPE_HINT} (//${cmd.unknown.slice(1)} … is sent as ${cmd.unknown} …).`);
       return { queued: this.turn.queue.length, command: cmd.unknown };
@@ -203,6 +205,7 @@ export class Chat implements ChatInside {
       text: message,
       steer: opts.steer === true,
       steerable: this.conn !== null && this.threadId !== null && this.compaction === null,
+      ...(opts.images?.length ? { images: opts.images } : {}),
     });
     return steered ? { queued: this.turn.queue.length, steered: true } : { queued: this.turn.queue.length };
   }
@@ -211,10 +214,12 @@ export class Chat implements ChatInside {
    * Queues `text` as a turn of its own for the loopback API (`POST /turn`): never a chat command (a
    * leading `/` goes to the agent as written), never a steer. `apiTurn` is the API's turn id, carried
    * through the queue onto the turn's `user` and `turnEnd` items; `app` marks an app turn (its answer is
-   * for the caller; the window folds it). Throws AppFailure `queue-full` when the chat already holds 10.
+   * for the caller; the window folds it); `images`: checked copies given with it. Throws AppFailure
+   * `queue-full` when the chat already holds 10.
    */
-  queueTurn(text: string, opts: { apiTurn: string; app?: boolean }): { queued: number } {
-    this.dispatch({ kind: 'enqueue', work: { kind: 'message', text, apiTurn: opts.apiTurn, ...(opts.app ? { app: true } : {}) } });
+  queueTurn(text: string, opts: { apiTurn: string; app?: boolean; images?: ImageRef[] }): { queued: number } {
+    const extra = { ...(opts.app ? { app: true } : {}), ...(opts.images?.length ? { images: opts.images } : {}) };
+    this.dispatch({ kind: 'enqueue', work: { kind: 'message', text, apiTurn: opts.apiTurn, ...extra } });
     return { queued: this.turn.queue.length };
   }
 
@@ -293,7 +298,7 @@ export class Chat implements ChatInside {
         void runWork(this, e.seq, e.work);
         return;
       case 'steer':
-        void steer(this, e.text, 'steer');
+        void steer(this, e.text, 'steer', e.images);
         return;
       case 'interrupt': {
         const report = e.report;

@@ -54,6 +54,8 @@ import { approvalPolicyFor, type ProfileNow } from './mode';
 import type { LoadedTable } from '../table/load';
 import { compareWithAccepted, loadAccepted, readAccepted, type TableComparison } from '../table/accepted';
 import { attachFile } from '../profiles/attach';
+import { profileFolder, readStoredImage, takeInboxImages } from './images';
+import type { ImageRef } from '../../../shared/images';
 import { listModels } from '../profiles/models';
 import { ProfileService, type Attestation } from '../profiles/service';
 import { watchTable, type TableWatch } from '../profiles/watch';
@@ -349,16 +351,15 @@ export class Orchestrator {
    * the renderer shows "Attached <name> → .inbox/<file>". Throws AppFailure (unknown chat, `attach-*`).
    */
   async attach(chatId: string, name: string, dataBase64: string): Promise<{ path: string }> {
-    const profileName = this.chat(chatId).view().profile;
-    const profile = this.table.profiles[profileName];
-    if (!profile)
-      throw new AppFailure({
-        code: 'unknown-profile',
-        message: `the profile "${profileName}" of chat "${chatId}" is no longer in the table`,
-        where: this.opts.paths.tableFile,
-        fix: 'attach the file in a chat of a profile that exists',
-      });
-    return { path: await attachFile(profile.cwd, name, dataBase64) };
+    return { path: await attachFile(this.folderOf(chatId), name, dataBase64) };
+  }
+
+  /** The folder of the chat's profile. Throws AppFailure `unknown-chat`, `unknown-profile` (chats/images.ts). */
+  private readonly folderOf = (chatId: string): string => profileFolder(this.table, this.chat(chatId).view().profile, chatId, this.opts.paths.tableFile);
+
+  /** `paths` (files in the chat's `.inbox/`) checked and copied for the agent (chats/images.ts `takeInboxImages`). */
+  async inboxImages(chatId: string, paths: readonly string[]): Promise<ImageRef[]> {
+    return takeInboxImages(this.folderOf(chatId), this.opts.paths.privateDir, paths);
   }
 
   /**
@@ -439,7 +440,7 @@ export class Orchestrator {
    * Queues `text` as a turn of its own (`POST /turn`: never a command, never a steer; `Chat.queueTurn`)
    * carrying the API's turn id. Throws AppFailure `unknown-chat`, `queue-full`.
    */
-  queueTurn(chatId: string, text: string, opts: { apiTurn: string; app?: boolean }): { queued: number } {
+  queueTurn(chatId: string, text: string, opts: { apiTurn: string; app?: boolean; images?: ImageRef[] }): { queued: number } {
     return this.chat(chatId).queueTurn(text, opts);
   }
 
@@ -490,7 +491,8 @@ export class Orchestrator {
           this.hub.emit({ event: 'chat:updated', payload: chat.view() });
           return chat.view();
         },
-        'chats:send': async ({ chatId, text, steer }) => this.chat(chatId).send(text, { steer }),
+        'chats:send': async ({ chatId, text, steer, images }) =>
+          this.chat(chatId).send(text, { steer, ...(images ? { images: await this.inboxImages(chatId, images) } : {}) }),
         'chats:interrupt': async ({ chatId }) => ({ interrupted: await this.chat(chatId).interrupt() }),
         'chats:restart': async ({ chatId }) => ({ started: await this.chat(chatId).restart() }),
         'chats:sessions': async ({ chatId }) => this.sessionViews(chatId),
@@ -498,6 +500,7 @@ export class Orchestrator {
         'approvals:list': async () => this.broker.all(),
         'approvals:answer': async ({ id, answer, ...opts }) => this.answerApproval(id, answer, 'window', opts),
         'chats:attach': async ({ chatId, name, dataBase64 }) => this.attach(chatId, name, dataBase64),
+        'chats:image': async ({ chatId, path }) => (this.chat(chatId), readStoredImage(this.opts.paths.privateDir, path)),
         'profiles:get': async ({ name }) => this.profiles.getDraft(name),
         'profiles:preview': async ({ draft, original }) => this.profiles.preview(draft, original),
         'profiles:save': async ({ draft, original }) => this.saved(async (use) => this.profiles.save(draft, original, use)),

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { ChatItem } from '../../../shared/contract';
+import type { ImageRef } from '../../../shared/images';
 import type { ChangeView } from './serverRequests';
 
 /** A string field, else null (what a missing or mistyped field reads as). */
@@ -21,8 +22,15 @@ const objects = z
   .catch([])
   .transform((a) => a.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)));
 
-/** One `UserInput` part as the chat shows it: a text part's text, any other part as `[<type>]`. */
+/** One `UserInput` part as the chat shows it: a text part's text, any other part as `[<type>]` (a `localImage` is an image instead). */
 const partText = (p: Record<string, unknown>): string => (p.type === 'text' ? (typeof p.text === 'string' ? p.text : '') : `[${String(p.type)}]`);
+
+/** A `localImage` part (codex 0.169.0 `UserInput`) as the image a `user` item shows: its path, named by its last segment. */
+const localImage = (p: Record<string, unknown>): ImageRef[] =>
+  p.type === 'localImage' && typeof p.path === 'string' ? [{ path: p.path, name: p.path.split(/[\\/]/).pop() || p.path }] : [];
+
+/** `{ images }` when there are any (an item without images keeps the shape it always had). */
+const imagesOf = (images: ImageRef[]): { images?: ImageRef[] } => (images.length ? { images } : {});
 
 /** One `FileUpdateChange` (path, kind `{type}` or a bare kind string, diff). */
 const changeSchema = z.object({
@@ -37,9 +45,14 @@ const changes = objects.transform((list) => list.map((c): ChangeView => changeSc
  * is `other` with its `kind` as sent. `id` is null when the item has no string id.
  */
 export const threadItemSchema = z.union([
-  z
-    .object({ type: z.literal('userMessage'), id: optStr, content: objects.transform((parts) => parts.map(partText).join('\n')) })
-    .transform(({ content, ...rest }) => ({ ...rest, text: content })),
+  z.object({ type: z.literal('userMessage'), id: optStr, content: objects }).transform(({ content, ...rest }) => ({
+    ...rest,
+    text: content
+      .filter((p) => p.type !== 'localImage')
+      .map(partText)
+      .join('\n'),
+    ...imagesOf(content.flatMap(localImage)),
+  })),
   z.object({ type: z.literal('agentMessage'), id: optStr, text: z.string().catch('') }),
   z.object({ type: z.literal('reasoning'), id: optStr, summary: strings }),
   z.object({
@@ -53,6 +66,8 @@ export const threadItemSchema = z.union([
   }),
   z.object({ type: z.literal('fileChange'), id: optStr, changes, status: z.unknown().optional() }),
   z.object({ type: z.literal('contextCompaction'), id: optStr }),
+  // What an MCP tool gate is matched against (mcpToolGate.ts); the chat does not show the item itself.
+  z.object({ type: z.literal('mcpToolCall'), id: optStr, server: optStr, tool: optStr, status: optStr, arguments: z.unknown().optional() }),
   z.object({ type: z.unknown().optional(), id: optStr }).transform(({ type, id }) => ({ type: 'other' as const, kind: type, id })),
 ]);
 
@@ -91,7 +106,7 @@ export function chatItemOf(item: ThreadItemView, done: boolean): ChatItem | null
   if (!id) return null;
   switch (item.type) {
     case 'userMessage':
-      return { type: 'user', id, text: item.text };
+      return { type: 'user', id, text: item.text, ...imagesOf(item.images ?? []) };
     case 'agentMessage':
       return { type: 'agent', id, text: item.text, done };
     case 'reasoning':

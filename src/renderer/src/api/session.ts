@@ -24,7 +24,8 @@ import { setPrivatePlaces } from '../store/chats';
 import { mergeDeltas } from '../store/items';
 import { update, useAppStore } from '../store/store';
 import { accountActions, type AccountActions } from './accountActions';
-import { attachFiles } from './attach';
+import { attachDropped } from './attachImages';
+import type { ImageData } from '../../../shared/images';
 import { profileActions, type ProfileActions } from './profileActions';
 import type { LinkedApi } from './wsApi';
 
@@ -33,9 +34,9 @@ export interface Session extends ProfileActions, AccountActions {
   select(chatId: string | null): void;
   /**
    * Sends a message or a command (`/status`…). With `steer`, the text goes into the running turn
-   * (`turn/steer`) instead of waiting in the queue.
+   * (`turn/steer`) instead of waiting in the queue. `images`: attached paths given to the agent as images.
    */
-  send(chatId: string, text: string, opts?: { steer?: boolean }): Promise<Result<OutputOf<'chats:send'>>>;
+  send(chatId: string, text: string, opts?: { steer?: boolean; images?: string[] }): Promise<Result<OutputOf<'chats:send'>>>;
   interrupt(chatId: string): Promise<Result<{ interrupted: boolean }>>;
   /**
    * Answers an approval. `grant`: the checked subset of a permissions request (Allow); `reason`: text
@@ -48,8 +49,14 @@ export interface Session extends ProfileActions, AccountActions {
   restart(chatId: string): Promise<Result<{ started: boolean }>>;
   /** Loads the chat's session history into the store. */
   sessions(chatId: string): Promise<Result<SessionView[]>>;
-  /** Sends dropped files to the chat's profile folder (`chats:attach`); the composer shows where each went. */
+  /**
+   * Sends pasted or dropped files to the chat's profile folder (`chats:attach`): an image waits in the
+   * composer as a thumbnail for the next message (api/attachImages.ts); for any other file the composer
+   * shows where it went.
+   */
   attach(chatId: string, files: readonly File[]): Promise<void>;
+  /** The bytes of an image a user item of the chat records (`chats:image`), for its thumbnail. */
+  image(chatId: string, path: string): Promise<Result<ImageData>>;
   /** A turn's changes (`chats:turnDiff`; `turnId` null: the running turn, else the last). */
   turnDiff(chatId: string, turnId: string | null): Promise<Result<OutputOf<'chats:turnDiff'>>>;
   /** The chat's folder against git's HEAD (`chats:headDiff`). */
@@ -171,7 +178,8 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
         if (chatId && s.connection === 'open' && !s.items.loaded[chatId]) void loadItems(chatId);
       });
     },
-    send: (chatId, text, opts = {}) => api.invoke('chats:send', { chatId, text, ...(opts.steer ? { steer: true } : {}) }),
+    send: (chatId, text, opts = {}) =>
+      api.invoke('chats:send', { chatId, text, ...(opts.steer ? { steer: true } : {}), ...(opts.images?.length ? { images: opts.images } : {}) }),
     interrupt: (chatId) => api.invoke('chats:interrupt', { chatId }),
     async answer(id, answer, extra = {}) {
       const r = await api.invoke('approvals:answer', {
@@ -204,7 +212,8 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
       if (r.ok) update((s) => applySessions(s, chatId, r.value));
       return r;
     },
-    attach: (chatId, files) => attachFiles(api, chatId, files),
+    attach: (chatId, files) => attachDropped(api, chatId, files),
+    image: (chatId, path) => api.invoke('chats:image', { chatId, path }),
     turnDiff: (chatId, turnId) => api.invoke('chats:turnDiff', { chatId, ...(turnId ? { turnId } : {}) }),
     headDiff: (chatId) => api.invoke('chats:headDiff', { chatId }),
     stop() {

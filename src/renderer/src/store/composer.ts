@@ -18,14 +18,29 @@ export interface AttachLine {
   message: string | null;
 }
 
-/** Composer texts and attachment lines by chat id. */
+/** One image waiting in the composer (its transitions: store/composerImages.ts). */
+export interface ImageDraft {
+  /** Unique within the window (the paste or drop order). */
+  id: number;
+  name: string;
+  status: 'sending' | 'ready' | 'refused';
+  /** The thumbnail: the file as a `data:` URL (the CSP's img-src allows `data:` only). */
+  preview: string | null;
+  /** Where `chats:attach` put it, once ready. */
+  path: string | null;
+  /** Why it was refused. */
+  message: string | null;
+}
+
+/** Composer texts, attachment lines and images to send (store/composerImages.ts) by chat id. */
 export interface ComposerSlice {
   text: Record<string, string>;
   attached: Record<string, AttachLine[]>;
+  images: Record<string, ImageDraft[]>;
 }
 
 /** Nothing typed, nothing dropped. */
-export const initialComposer: ComposerSlice = { text: {}, attached: {} };
+export const initialComposer: ComposerSlice = { text: {}, attached: {}, images: {} };
 
 /** The composer's text for `chatId` changed. */
 export function setText(state: ComposerSlice, chatId: string, text: string): ComposerSlice {

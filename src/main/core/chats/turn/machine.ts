@@ -17,14 +17,16 @@
  * - While the account's usage limit is reached (`paused`, core/usage/store.ts) no queued work starts:
  *   messages still queue, and the pump waits until `resume` (the reset time, or rate limits below 100 %).
  */
+import type { ImageRef } from '../../../../shared/images';
 import { MAX_QUEUE, quote, type Notice } from '../notices';
 
 /**
  * One queued unit of work: a message for the agent, or a `/compact`. A message queued by the loopback API
  * carries its API turn id (`apiTurn`, put on its `user` and `turnEnd` items) and, for an app turn
  * (`reply: "caller"`), `app`. `retried`: not shown again as a user message (a retry, a refused steer).
+ * `images`: Angelia's copies of the images it gives the agent (chats/images.ts), kept through the queue.
  */
-export type Work = { kind: 'message'; text: string; retried?: boolean; apiTurn?: string; app?: boolean } | { kind: 'compact' };
+export type Work = { kind: 'message'; text: string; retried?: boolean; apiTurn?: string; app?: boolean; images?: ImageRef[] } | { kind: 'compact' };
 
 /** How far the running work got. */
 export type Phase = 'starting' | 'requested' | 'running';
@@ -62,7 +64,7 @@ export const initialTurnState: TurnState = { era: 0, seq: 0, queue: [], current:
 /** What happens to the machine. */
 export type TurnInput =
   /** A message from the user; `steer` asked for, `steerable`: a process and thread run and no compaction does. */
-  | { kind: 'send'; text: string; steer: boolean; steerable: boolean }
+  | { kind: 'send'; text: string; steer: boolean; steerable: boolean; images?: ImageRef[] }
   /** Queue work; `unbounded` (a refused steer, queued as the next message) skips the limit. */
   | { kind: 'enqueue'; work: Work; unbounded?: boolean }
   /** Take the next queued work when none runs. */
@@ -108,8 +110,8 @@ export type TurnEffect =
   | { kind: 'pump' }
   /** Run this unit of work (start Codex if needed, then turn/start or thread/compact/start). */
   | { kind: 'startWork'; seq: number; work: Work }
-  /** Send the text into the running turn (`turn/steer`). */
-  | { kind: 'steer'; text: string }
+  /** Send the text (and images) into the running turn (`turn/steer`). */
+  | { kind: 'steer'; text: string; images?: ImageRef[] }
   /** Send `turn/interrupt` for the running turn; with `report`, then say whether it stopped. */
   | { kind: 'interrupt'; turnId: string | null; report?: { dropped: string } }
   /** Arm the interrupt grace of the cancelled work `seq` (then feed `graceExpired`). */
@@ -138,13 +140,19 @@ export function cancelled(s: TurnState): boolean {
 
 /** How stopped work is named in notices: `the compaction` or `the message "…"`. */
 function what(work: Work): string {
-  return work.kind === 'compact' ? 'the compaction' : `the message ${quote(work.text)}`;
+  return work.kind === 'compact' ? 'the compaction' : `the message ${shown(work)}`;
+}
+
+/** A queued message as notices name it: its text quoted, or `[N image(s)]` for a message of images alone. */
+function shown(work: Extract<Work, { kind: 'message' }>): string {
+  const n = work.images?.length ?? 0;
+  return work.text || !n ? quote(work.text) : `[${n} image${n === 1 ? '' : 's'}]`;
 }
 
 /** The tail of a notice naming a dropped queue (` Dropped 2 queued: "two", "three".`), "" for none. */
 export function droppedText(dropped: readonly Work[]): string {
   if (!dropped.length) return '';
-  return ` Dropped ${dropped.length} queued: ${dropped.map((w) => (w.kind === 'message' ? quote(w.text) : '/compact')).join(', ')}.`;
+  return ` Dropped ${dropped.length} queued: ${dropped.map((w) => (w.kind === 'message' ? shown(w) : '/compact')).join(', ')}.`;
 }
 
 /**
@@ -234,15 +242,20 @@ function stop(s: TurnState, via: '/stop' | 'Stop', codexStarting: boolean): Turn
   };
 }
 
+/** `{ images }` when there are any, else nothing (work without images keeps its shape). */
+function withImages(images: readonly ImageRef[] | undefined): { images?: ImageRef[] } {
+  return images?.length ? { images: [...images] } : {};
+}
+
 /** The machine: one input applied to `s` (see `TurnInput`, `TurnEffect`). Pure: `s` is never changed. */
 export function step(s: TurnState, input: TurnInput): TurnStep {
   switch (input.kind) {
     case 'send': {
       const cur = s.current;
       if (input.steer && input.steerable && s.turnId && cur?.era === s.era && cur.phase === 'running') {
-        return { state: s, effects: [{ kind: 'steer', text: input.text }], result: true };
+        return { state: s, effects: [{ kind: 'steer', text: input.text, ...withImages(input.images) }], result: true };
       }
-      return { ...enqueue(s, { kind: 'message', text: input.text }, false), result: false };
+      return { ...enqueue(s, { kind: 'message', text: input.text, ...withImages(input.images) }, false), result: false };
     }
     case 'enqueue':
       return enqueue(s, input.work, input.unbounded === true);

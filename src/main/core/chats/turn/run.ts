@@ -9,6 +9,8 @@ import { toAppError } from '../../../../shared/result';
 import { describeTurnError } from '../../codex/turnErrors';
 import type { ReasoningEffort } from '../../codex/generated/ReasoningEffort';
 import type { TurnStartParams } from '../../codex/generated/v2/TurnStartParams';
+import type { UserInput } from '../../codex/generated/v2/UserInput';
+import type { ImageRef } from '../../../../shared/images';
 import { startedTurnId } from '../../codex/answers';
 import type { ChatInside, TurnEnded } from '../inside';
 import { minutesText, noticeText, quote } from '../notices';
@@ -18,6 +20,19 @@ import { turnEndDiff } from '../turnDiff/chatTurns';
 import { cancelled, type Work } from './machine';
 
 type Message = Extract<Work, { kind: 'message' }>;
+
+/**
+ * A message's `input` for turn/start or turn/steer (codex 0.169.0 `UserInput`): its text (left out when
+ * empty and images go with it), then one `localImage` per image, the checked copy's path
+ * (chats/images.ts). Codex reads each file itself and sends it to the model as an `input_image`.
+ */
+export function userInput(text: string, images: readonly ImageRef[] = []): UserInput[] {
+  const parts: UserInput[] = text || !images.length ? [{ type: 'text', text, text_elements: [] }] : [];
+  return [...parts, ...images.map((i): UserInput => ({ type: 'localImage', path: i.path }))];
+}
+
+/** `{ images }` for a `user` item when the message has any. */
+const imagesOf = (images: readonly ImageRef[] | undefined): { images?: ImageRef[] } => (images?.length ? { images: [...images] } : {});
 
 /** Runs the unit of work `seq` to its end, then tells the machine (`workDone`). Never throws. */
 export async function runWork(c: ChatInside, seq: number, work: Work): Promise<void> {
@@ -51,7 +66,7 @@ async function started(c: ChatInside): Promise<boolean> {
 async function runTurn(c: ChatInside, work: Message, seq: number): Promise<void> {
   const text = work.text;
   const tags = { ...(work.apiTurn ? { apiTurn: work.apiTurn } : {}), ...(work.app ? { app: true } : {}) };
-  if (!work.retried) c.transcript.push({ type: 'user', id: c.transcript.localId('user'), text, via: 'turn', ...tags });
+  if (!work.retried) c.transcript.push({ type: 'user', id: c.transcript.localId('user'), text, via: 'turn', ...tags, ...imagesOf(work.images) });
   c.dispatch({ kind: 'phase', seq, phase: 'starting' });
   if (!(await started(c))) return;
   if (c.restarted) {
@@ -89,7 +104,7 @@ async function runTurn(c: ChatInside, work: Message, seq: number): Promise<void>
     const force = c.inForce(row);
     const params: TurnStartParams = {
       threadId: c.threadId,
-      input: [{ type: 'text', text, text_elements: [] }],
+      input: userInput(text, work.images),
       ...(force.model ? { model: force.model } : {}),
       ...(force.effort ? { effort: force.effort as ReasoningEffort } : {}),
     };
@@ -268,19 +283,20 @@ export async function tellAgent(c: ChatInside, text: string): Promise<void> {
 }
 
 /**
- * Sends text into the running turn (`turn/steer` with `expectedTurnId`); when that fails, queues it as
- * the next turn. A Deny's typed reason (`denyReason`) goes to the agent as "I denied that request. …".
+ * Sends text (and `images`) into the running turn (`turn/steer` with `expectedTurnId`); when that fails,
+ * queues it, images included, as the next turn. A Deny's typed reason (`denyReason`) goes to the agent as
+ * "I denied that request. …".
  */
-export async function steer(c: ChatInside, text: string, via: 'steer' | 'denyReason'): Promise<void> {
+export async function steer(c: ChatInside, text: string, via: 'steer' | 'denyReason', images?: ImageRef[]): Promise<void> {
   const conn = c.conn;
   const turnId = c.turn.turnId;
-  c.transcript.push({ type: 'user', id: c.transcript.localId('user'), text, via });
+  c.transcript.push({ type: 'user', id: c.transcript.localId('user'), text, via, ...imagesOf(images) });
   const input = via === 'denyReason' ? `I denied that request. ${text}` : text;
   if (conn && c.threadId && turnId) {
     const entry = { shown: text, input, acked: false, ended: false };
     c.steered.push(entry);
     try {
-      await conn.request('turn/steer', { threadId: c.threadId, expectedTurnId: turnId, input: [{ type: 'text', text: input, text_elements: [] }] });
+      await conn.request('turn/steer', { threadId: c.threadId, expectedTurnId: turnId, input: userInput(input, images) });
       entry.acked = true;
       // Its turn ended while the steer was on its way, and Codex never took it: say so now.
       if (entry.ended) tellUndelivered(c, [entry], 'ended');
@@ -290,7 +306,7 @@ export async function steer(c: ChatInside, text: string, via: 'steer' | 'denyRea
       c.notice(`It could not go into the running turn (${toAppError(e).message}); it is queued as the next message.`);
     }
   }
-  c.dispatch({ kind: 'enqueue', work: { kind: 'message', text: input, retried: true }, unbounded: true });
+  c.dispatch({ kind: 'enqueue', work: { kind: 'message', text: input, retried: true, ...imagesOf(images) }, unbounded: true });
 }
 
 /**

@@ -6,18 +6,22 @@
  * "/" shows the chat commands, and a "/" text that names none says to start it with "//". Disabled, with the reason, when the chat's agent was
  * refused or the link to Angelia is down. The text is kept per chat in the store; files dropped on the
  * chat show one line each above it ("Attached → .inbox/x.txt") and their paths go into the text. Above
- * the row, the chat's context meter (tokens, how full; from 90 % a button that sends /compact).
+ * the row, the chat's context meter (tokens, how full; from 90 % a button that sends /compact). A pasted
+ * or dropped image waits above the text as a thumbnail (× removes it) and goes with the next message as
+ * an image the agent sees (ImageThumbs.tsx, api/attachImages.ts); a message may then have no text.
  */
-import { useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
+import { useRef, useState, type ClipboardEvent, type KeyboardEvent, type ReactElement } from 'react';
 import type { ChatView } from '../../../../shared/contract';
 import { useSession } from '../../api/session';
 import { withSlice } from '../../store/app';
-import { clearAttached, setText as setComposerText, type AttachLine } from '../../store/composer';
+import { clearAttached, setText as setComposerText, type AttachLine, type ImageDraft } from '../../store/composer';
+import { canSend, readyImages, removeImage } from '../../store/composerImages';
 import { update, useAppStore } from '../../store/store';
 import { pausedText } from '../../../../shared/usageText';
 import { ContextMeterView } from '../usage/Meters';
 import { useNow } from '../usage/useNow';
 import { CommandHintList } from './CommandHintList';
+import { ComposerImages } from './ImageThumbs';
 import { COMMAND_HINTS, commandHints, completeCommand, slashTip, type CommandHint } from './commands';
 import { turnRunning } from './describe';
 
@@ -53,6 +57,7 @@ export function outgoing(text: string): string {
 }
 
 const NO_LINES: AttachLine[] = [];
+const NO_IMAGES: ImageDraft[] = [];
 
 function AttachLines({ chatId }: { chatId: string }): ReactElement | null {
   const lines = useAppStore((s) => s.composer.attached[chatId] ?? NO_LINES);
@@ -89,6 +94,8 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
   const session = useSession();
   const connected = useAppStore((s) => s.connection === 'open');
   const text = useAppStore((s) => s.composer.text[chat.id] ?? '');
+  const drafts = useAppStore((s) => s.composer.images[chat.id] ?? NO_IMAGES);
+  const images = readyImages(drafts);
   const setText = (next: string): void => update((s) => withSlice(s, 'composer', setComposerText(s.composer, chat.id, next)));
   const [sending, setSending] = useState(false);
   const [note, setNote] = useState<string | null>(null);
@@ -114,18 +121,18 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
   };
 
   const send = async (steer: boolean): Promise<void> => {
-    if (!sendable(text) || blocked || sending) return;
+    if (!canSend(text, drafts) || blocked || sending) return;
     setSending(true);
     setNote(null);
     // As typed: " /x" and "//x" mean something to the core, so only the blank end goes.
-    const r = await session.send(chat.id, outgoing(text), { steer: steer && running });
+    const r = await session.send(chat.id, sendable(text) ? outgoing(text) : '', { steer: steer && running, images });
     setSending(false);
     if (!r.ok) {
       setNote(`Not sent: ${r.error.message}${r.error.fix ? ` — ${r.error.fix}` : ''}`);
       return;
     }
     edit('');
-    update((s) => withSlice(s, 'composer', clearAttached(s.composer, chat.id)));
+    update((s) => withSlice(s, 'composer', removeImage(clearAttached(s.composer, chat.id), chat.id)));
     if (steer && running && !r.value.steered && !r.value.command) setNote('The turn could not take it; it waits in the queue as the next message.');
   };
 
@@ -153,7 +160,15 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
     }
   };
 
-  const disabled = blocked !== null || sending || !sendable(text);
+  // A pasted image (or file) is attached like a dropped one; a plain-text paste is left to the textarea.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>): void => {
+    const files = Array.from(e.clipboardData.files);
+    if (files.length === 0 || blocked) return;
+    e.preventDefault();
+    void session.attach(chat.id, files);
+  };
+
+  const disabled = blocked !== null || sending || !canSend(text, drafts);
   return (
     <div className="composer">
       {blocked && (
@@ -172,6 +187,7 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
         </div>
       )}
       <AttachLines chatId={chat.id} />
+      <ComposerImages chatId={chat.id} />
       {hints.length > 0 && <CommandHintList hints={hints} active={Math.min(active, hints.length - 1)} onPick={pick} />}
       {tip && (
         <div className="composer-note composer-tip meta" data-testid="slash-tip" role="status">
@@ -191,6 +207,7 @@ export function Composer({ chat }: { chat: ChatView }): ReactElement {
           disabled={blocked !== null}
           onChange={(e) => edit(e.target.value)}
           onKeyDown={onKey}
+          onPaste={onPaste}
           aria-label="Message"
         />
         <div className="composer-buttons">

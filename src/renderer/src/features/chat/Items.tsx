@@ -11,6 +11,7 @@ import { useSession } from '../../api/session';
 import { ApprovalCard } from '../approvals/ApprovalCard';
 import { CommandItem, FileChangeItem } from './CommandItem';
 import { errorKindLabel, offersSignIn, viaCaption } from './describe';
+import { UserImages } from './ImageThumbs';
 import { TurnChangesButton } from '../turnDiff/TurnDiffView';
 
 const markdownComponents: Components = {
@@ -105,11 +106,13 @@ function TurnEnd({ item, chatId }: { item: Extract<ChatItem, { type: 'turnEnd' }
   );
 }
 
-function UserMessage({ item }: { item: Extract<ChatItem, { type: 'user' }> }): ReactElement {
+function UserMessage({ item, chatId }: { item: Extract<ChatItem, { type: 'user' }>; chatId: string }): ReactElement {
   const caption = viaCaption(item.via);
+  const images = item.images?.length ? <UserImages chatId={chatId} images={item.images} /> : null;
   if (!caption) {
     return (
       <div className="user" data-testid="user-message" data-via={item.via ?? 'turn'}>
+        {images}
         {item.text}
       </div>
     );
@@ -117,6 +120,7 @@ function UserMessage({ item }: { item: Extract<ChatItem, { type: 'user' }> }): R
   return (
     <div className={`user-wrap via-${item.via ?? 'turn'}`}>
       <div className="user" data-testid="user-message" data-via={item.via}>
+        {images}
         {item.text}
       </div>
       <div className="user-via" data-testid="user-via">
@@ -187,7 +191,7 @@ function ErrorItem({ item, chatId, canRestart }: { item: Extract<ChatItem, { typ
 export const Item = memo(function Item({ item, chatId, canRestart = false }: { item: ChatItem; chatId: string; canRestart?: boolean }): ReactElement {
   switch (item.type) {
     case 'user':
-      return <UserMessage item={item} />;
+      return <UserMessage item={item} chatId={chatId} />;
     case 'agent':
       return <AgentMessage item={item} />;
     case 'reasoning':
