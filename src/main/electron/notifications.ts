@@ -39,10 +39,14 @@ import {
   usageWarningText,
   type UsageWarning,
 } from './text';
+import { judgeable, NOT_IN_FULL } from './shownInFull';
+import { visibleText } from '../../shared/untrustedText';
 
 /** The part of Electron's `NotificationConstructorOptions` used here. */
 export interface NotificationOptionsLike {
   title: string;
+  /** macOS: a line under the title. */
+  subtitle?: string;
   body: string;
   silent?: boolean;
   actions?: { type: 'button'; text: string }[];
@@ -71,36 +75,67 @@ export type NotificationFactory = (opts: NotificationOptionsLike) => Notificatio
 export const MAX_TITLE = 80;
 /** Longest notification body, in code points (enough for a long command, its folder and reason). */
 export const MAX_BODY = 1000;
+/** Longest button text, in code points. */
+export const MAX_BUTTON = 40;
 /** The answers a notification button may give, in button order, with their labels. */
 export const BUTTONS: ReadonlyArray<{ answer: ApprovalAnswer; text: string }> = [
   { answer: 'allow', text: 'Allow' },
   { answer: 'deny', text: 'Deny' },
 ];
 
+/** The button, after the answers, of a request not shown in full: it opens the card. */
+export const SHOW_IN_WINDOW = 'Show in window';
+
 /** A request's notification, as data: options and which answer each button gives (pure). */
 export interface ApprovalNotification {
   options: NotificationOptionsLike;
   /** `buttons[i]` is the answer of action index i (macOS only; empty elsewhere). */
   buttons: ApprovalAnswer[];
+  /** Set when the request is not shown in full: one more button, after the answers, opens the card. */
+  showInWindow?: true;
+}
+
+/**
+ * A request's body (pure): `detail` as is when it is shown in full (`judgeable` and at most
+ * `MAX_BODY` code points), else escaped and cut; the notification then says `NOT_IN_FULL` (`notInFull`).
+ */
+export function requestBody(detail: string): { body: string; full: boolean } {
+  if (judgeable(detail) && Array.from(detail).length <= MAX_BODY) return { body: detail, full: true };
+  return { body: truncateCodePoints(visibleText(detail, { lines: true }), MAX_BODY), full: false };
+}
+
+/** macOS: the subtitle of a request not shown in full (`NOT_IN_FULL`); nothing when it is. */
+function notInFull(full: boolean): { subtitle?: string } {
+  return full ? {} : { subtitle: NOT_IN_FULL };
 }
 
 /**
  * The notification for a pending request on a platform (pure). macOS: Allow / Deny buttons for the
- * answers offered, and a close button labelled "Later". Elsewhere: no buttons (click opens the window),
+ * answers offered, and a close button labelled "Later"; Allow only when the body shows the request in
+ * full (`requestBody`), else Deny and "Show in window". Elsewhere: no buttons (click opens the window),
  * critical urgency and no timeout so it waits like the request does.
  */
 export function approvalNotification(view: ApprovalView, platform: NodeJS.Platform, icon?: string): ApprovalNotification {
   const title = truncateCodePoints(oneLine(`${view.profile} ${askPhrase(view)}`), MAX_TITLE);
-  const body = truncateCodePoints(askDetail(view), MAX_BODY);
+  const { body, full } = requestBody(askDetail(view));
   if (platform === 'darwin') {
-    const offered = BUTTONS.filter((b) => view.answers.includes(b.answer));
+    const offered = BUTTONS.filter((b) => view.answers.includes(b.answer) && (full || b.answer !== 'allow'));
+    const texts = [...offered.map((b) => b.text), ...(full ? [] : [SHOW_IN_WINDOW])];
     return {
-      options: { title, body, silent: false, actions: offered.map((b) => ({ type: 'button', text: b.text })), closeButtonText: 'Later' },
+      options: { title, ...notInFull(full), body, silent: false, actions: texts.map((text) => ({ type: 'button', text })), closeButtonText: 'Later' },
       buttons: offered.map((b) => b.answer),
+      ...(full ? {} : { showInWindow: true as const }),
     };
   }
   return {
-    options: { title, body: `${body}\n\nClick to review it in Angelia.`, silent: false, urgency: 'critical', timeoutType: 'never', ...(icon ? { icon } : {}) },
+    options: {
+      title,
+      body: `${body}\n\n${full ? '' : `${NOT_IN_FULL} `}Click to review it in Angelia.`,
+      silent: false,
+      urgency: 'critical',
+      timeoutType: 'never',
+      ...(icon ? { icon } : {}),
+    },
     buttons: [],
   };
 }
@@ -123,21 +158,29 @@ function cardNotification(
   icon?: string,
 ): RequestNotification {
   const title = truncateCodePoints(oneLine(text.title), MAX_TITLE);
-  const body = truncateCodePoints(text.body, MAX_BODY);
+  const { body, full } = requestBody(text.body);
   if (platform === 'darwin') {
     return {
       options: {
         title,
+        ...notInFull(full),
         body,
         silent: false,
-        actions: buttons.map((b) => ({ type: 'button', text: truncateCodePoints(oneLine(b.label), 40) })),
+        actions: buttons.map((b) => ({ type: 'button', text: truncateCodePoints(oneLine(b.label), MAX_BUTTON) })),
         closeButtonText: 'Later',
       },
       buttons: buttons.map((b) => b.does),
     };
   }
   return {
-    options: { title, body: `${body}\n\nClick to answer it in Angelia.`, silent: false, urgency: 'critical', timeoutType: 'never', ...(icon ? { icon } : {}) },
+    options: {
+      title,
+      body: `${body}\n\n${full ? '' : `${NOT_IN_FULL} `}Click to answer it in Angelia.`,
+      silent: false,
+      urgency: 'critical',
+      timeoutType: 'never',
+      ...(icon ? { icon } : {}),
+    },
     buttons: [],
   };
 }
@@ -153,13 +196,17 @@ export function requestNotification(view: ApprovalView, platform: NodeJS.Platfor
   const kind = requestKind(view);
   if (kind === 'approval') {
     const n = approvalNotification(view, platform, icon);
-    return { options: n.options, buttons: n.buttons.map((answer) => ({ answer })) };
+    return { options: n.options, buttons: [...n.buttons.map((answer) => ({ answer })), ...(n.showInWindow ? [{ open: true as const }] : [])] };
   }
   const open = { label: 'Open', does: { open: true } as const };
   if (kind === 'elicitation') return cardNotification(elicitationText(view), [open], platform, icon);
-  const choice = singleChoice(view, MAX_OPTION_BUTTONS);
-  const buttons = choice ? choice.labels.map((label) => ({ label, does: { answer: 'allow' as const, answers: { [choice.questionId]: [label] } } })) : [open];
-  return cardNotification(questionText(view), buttons, platform, icon);
+  const text = questionText(view);
+  // The options are buttons only when the question is shown in full and each option fits its button unchanged.
+  const choice = requestBody(text.body).full ? singleChoice(view, MAX_OPTION_BUTTONS) : null;
+  const fits = choice?.labels.every((label) => Array.from(label).length <= MAX_BUTTON && judgeable(label) && !label.includes('\n'));
+  const buttons =
+    choice && fits ? choice.labels.map((label) => ({ label, does: { answer: 'allow' as const, answers: { [choice.questionId]: [label] } } })) : [open];
+  return cardNotification(text, buttons, platform, icon);
 }
 
 /** Which button an Electron `action` event names: `details.actionIndex` (the older second argument as fallback). */

@@ -12,6 +12,7 @@ import { accountLine, clockText, needsSignIn, usageSummary, windowsShown } from 
 import { askDetail, enforcementLabel, oneLine, STATE_LABEL, truncateCodePoints, type EnforcementLabel } from './text';
 import { chatModeLabel } from '../../shared/modeLabel';
 import { requestKind, singleChoice } from './notifyPolicy';
+import { judgeable, NOT_IN_FULL, wrapRows } from './shownInFull';
 
 /** Everything the tray shows. `approvals` holds the pending requests only, oldest first. */
 export interface TrayState {
@@ -133,6 +134,8 @@ export const TABLE_CHANGED_LABEL = 'The table changed — review…';
 export const MAX_LABEL = 72;
 /** Most options of a question the tray offers as rows (more need the window). */
 export const MAX_TRAY_OPTIONS = 8;
+/** Most rows of what a request asks (its lines wrapped at `MAX_LABEL`); more need the window. */
+export const MAX_DETAIL_ROWS = 12;
 
 /** A chat's sandbox label: from its `mode` (attested while running, next start when cold), else from the enforcement. */
 function chatLabel(chat: ChatView, sandboxed: Record<string, boolean>): EnforcementLabel {
@@ -150,8 +153,10 @@ function chatRow(chat: ChatView, sandboxed: Record<string, boolean>): TrayItem {
  * The answers a request's submenu offers: an approval's Allow and Deny (when offered); a question's
  * options when one click answers it (`singleChoice`: one question with options, not secret), then Skip
  * (Codex's empty answer); an elicitation's Decline only (its form is filled, its URL opened, in the window).
+ * Allow and the options only when the request is shown in full (`full`, shownInFull.ts) and each option
+ * fits its row unchanged.
  */
-function answerRows(view: ApprovalView): TrayItem[] {
+function answerRows(view: ApprovalView, full: boolean): TrayItem[] {
   const row = (label: string, answer: 'allow' | 'deny', answers?: QuestionAnswers): TrayItem => ({
     kind: 'action',
     label: truncateCodePoints(oneLine(label), MAX_LABEL),
@@ -159,11 +164,10 @@ function answerRows(view: ApprovalView): TrayItem[] {
   });
   const kind = requestKind(view);
   const rows: TrayItem[] = [];
-  if (kind === 'approval' && view.answers.includes('allow')) rows.push(row('Allow', 'allow'));
-  if (kind === 'question') {
-    const choice = singleChoice(view, MAX_TRAY_OPTIONS);
-    if (choice) for (const label of choice.labels) rows.push(row(label, 'allow', { [choice.questionId]: [label] }));
-  }
+  if (full && kind === 'approval' && view.answers.includes('allow')) rows.push(row('Allow', 'allow'));
+  const choice = full && kind === 'question' ? singleChoice(view, MAX_TRAY_OPTIONS) : null;
+  if (choice && choice.labels.every((label) => Array.from(label).length <= MAX_LABEL && judgeable(label) && !label.includes('\n')))
+    for (const label of choice.labels) rows.push(row(label, 'allow', { [choice.questionId]: [label] }));
   if (view.answers.includes('deny')) rows.push(row(kind === 'question' ? 'Skip' : kind === 'elicitation' ? 'Decline' : 'Deny', 'deny'));
   return rows;
 }
@@ -171,10 +175,10 @@ function answerRows(view: ApprovalView): TrayItem[] {
 function approvalRow(view: ApprovalView, chats: ChatView[], sandboxed: Record<string, boolean>): TrayItem {
   const chat = chats.find((c) => c.id === view.chatId);
   const danger = chat ? chatLabel(chat, sandboxed).danger : sandboxed[view.profile] === false;
-  const items: TrayItem[] = askDetail(view)
-    .split('\n')
-    .map((line) => ({ kind: 'header' as const, label: truncateCodePoints(line, MAX_LABEL) }));
-  items.push({ kind: 'separator' }, ...answerRows(view));
+  const detail = wrapRows(askDetail(view), MAX_LABEL, MAX_DETAIL_ROWS);
+  const items: TrayItem[] = detail.rows.map((label) => ({ kind: 'header' as const, label }));
+  if (!detail.complete) items.push({ kind: 'header', label: `${WARNING_GLYPH} ${NOT_IN_FULL}` });
+  items.push({ kind: 'separator' }, ...answerRows(view, detail.complete));
   items.push({ kind: 'separator' }, { kind: 'action', label: 'Show in window…', action: { type: 'open-chat', chatId: view.chatId } });
   const label = truncateCodePoints(`${danger ? `${WARNING_GLYPH} ` : ''}${view.profile}: ${oneLine(view.title)}`, MAX_LABEL);
   return { kind: 'submenu', label, items, ...(danger ? { danger: true } : {}) };
@@ -227,9 +231,10 @@ function tooltipOf(state: TrayState, now: Date): string {
 }
 
 /**
- * The tray for a state (pure): pending approvals first (each a submenu with what is asked, then Allow
- * and Deny when offered — Deny is Codex `decline`; a question's options and Skip; an elicitation's
- * Decline — and "Show in window…"), then one row per chat with
+ * The tray for a state (pure): pending approvals first (each a submenu with what is asked, its lines
+ * wrapped into at most `MAX_DETAIL_ROWS` rows, then Allow and Deny when offered — Deny is Codex
+ * `decline`; a question's options and Skip; an elicitation's Decline; Allow and options only when the
+ * request is shown in full, shownInFull.ts — and "Show in window…"), then one row per chat with
  * its state and enforcement (FULL ACCESS marked red with ⚠), then the usage rows (`usageRows`), then
  * "The table changed — review…" when a review waits, "Open Angelia", "Start at login" (checkbox) and
  * "Quit". The tooltip sums it up, rate limits included ("5 h 42 % · week 12 %"). `now` dates "resets in …".
