@@ -15,6 +15,16 @@ import { AnswerOutcome, ApprovalAnswer, ApprovalView, RequestedAccess } from './
 import { ElicitContent, QuestionAnswers } from './questions';
 import { ImageData, ImageRef, SendImages } from './images';
 import { HeadDiffRequest, HeadDiffView, TurnChanges, TurnDiffRequest, TurnDiffView } from './turnDiff';
+import {
+  SessionPage,
+  SessionSearchResult,
+  SessionSummary,
+  SessionsArchiveInput,
+  SessionRef,
+  SessionsListInput,
+  SessionsRenameInput,
+  SessionsSearchInput,
+} from './sessions';
 
 export * from './approvals';
 export * from './questions';
@@ -371,6 +381,12 @@ export const invokeTable = {
   /** Starts the chat's Codex again after a crash or a refusal and resumes its thread (no message sent). */
   'chats:restart': { input: z.object({ chatId: z.string() }).strict(), output: z.object({ started: z.boolean() }) },
   'chats:sessions': { input: z.object({ chatId: z.string() }).strict(), output: z.array(SessionView) },
+  /** Find past work (src/shared/sessions.ts): a chat's sessions paged, a search over every chat's, rename, archive, one read-only. */
+  'sessions:list': { input: SessionsListInput, output: SessionPage },
+  'sessions:search': { input: SessionsSearchInput, output: SessionSearchResult },
+  'sessions:rename': { input: SessionsRenameInput, output: SessionSummary },
+  'sessions:archive': { input: SessionsArchiveInput, output: SessionSummary },
+  'sessions:open': { input: SessionRef, output: z.object({ session: SessionSummary, items: z.array(ChatItem) }) },
   /**
    * A file dropped into the chat: copied into the profile's `.inbox/` (mode 600, name sanitised, never
    * over an existing file) after path checks; the chat gets a line naming it. At most 25 MB.

@@ -4,8 +4,8 @@
  * screen take the chat's place while open; the header carries the usage meter and the account. Banners say when the link to Angelia is down, a load failed, or the table
  * on disk changed.
  */
-import type { ReactElement } from 'react';
-import { SessionContext, type Session } from './api/session';
+import { useEffect, type ReactElement } from 'react';
+import { SessionContext, useSession, type Session } from './api/session';
 import { HeaderAccount } from './features/account/HeaderAccount';
 import { SignIn } from './features/account/SignIn';
 import { SignInBanner } from './features/account/SignInBanner';
@@ -17,6 +17,9 @@ import { PolicyInspector } from './features/policy/PolicyInspector';
 import { ProfileEditor } from './features/profiles/ProfileEditor';
 import { TableBanner } from './features/table/TableBanner';
 import { TableReview } from './features/table/TableReview';
+import { PastSession } from './features/sessions/PastSession';
+import { SessionBrowser } from './features/sessions/SessionBrowser';
+import { SessionSearch } from './features/sessions/SessionSearch';
 import { applyProblem } from './store/app';
 import { update, useAppStore } from './store/store';
 
@@ -55,6 +58,9 @@ function Main({ selected }: { selected: string | null }): ReactElement {
   if (panel.kind === 'policy') return <PolicyInspector key={panel.profile} profile={panel.profile} />;
   if (panel.kind === 'table') return <TableReview />;
   if (panel.kind === 'account') return <SignIn />;
+  if (panel.kind === 'sessions') return <SessionBrowser key={panel.chatId} chatId={panel.chatId} />;
+  if (panel.kind === 'search') return <SessionSearch />;
+  if (panel.kind === 'past') return <PastSession key={`${panel.chatId}/${panel.session}`} chatId={panel.chatId} session={panel.session} from={panel.from} />;
   return selected ? <ChatPane chatId={selected} /> : <div className="pane empty">Pick a chat.</div>;
 }
 
@@ -62,6 +68,18 @@ function Layout(): ReactElement {
   const selected = useAppStore((s) => s.selection.chatId);
   const panelOpen = useAppStore((s) => s.panel.kind !== 'none');
   const pending = useAppStore((s) => Object.values(s.approvals.byId).filter((a) => a.state === 'pending').length);
+  const session = useSession();
+  // Ctrl/Cmd+K: the search over every chat's sessions, from anywhere (features/sessions/SessionSearch.tsx).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        session.showSearch();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [session]);
   return (
     <div className={`app${selected || panelOpen ? ' has-selection' : ''}`}>
       <aside className="side">
@@ -76,6 +94,16 @@ function Layout(): ReactElement {
           <HeaderAccount />
           <NewChat />
         </header>
+        <button
+          type="button"
+          className="side-search"
+          data-testid="search-button"
+          title="Search the names and messages of every chat's sessions"
+          onClick={() => session.showSearch()}
+        >
+          <span>Search past sessions…</span>
+          <kbd>{/Mac|iPhone|iPad/.test(navigator.platform) ? '⌘K' : 'Ctrl K'}</kbd>
+        </button>
         <ChatList />
         <ProfileList />
       </aside>

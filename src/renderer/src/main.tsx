@@ -17,6 +17,7 @@ import './panels.css';
 import './usage.css';
 import './questions.css';
 import './images.css';
+import './sessions.css';
 
 // Read before the client takes the token out of the fragment (which drops the rest of it too).
 const initialRoute = routeFromHash(window.location.hash);

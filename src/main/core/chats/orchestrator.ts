@@ -50,6 +50,7 @@ import { launchFacts, planLaunch } from '../launch/plan';
 import { restartWhereSightIsLost } from './sight';
 import { askReadOnly } from './ask';
 import { SessionStore } from './sessions';
+import { recentSessionViews, sessionHandlers } from '../sessions/handlers';
 import { approvalPolicyFor, type ProfileNow } from './mode';
 import type { LoadedTable } from '../table/load';
 import { compareWithAccepted, loadAccepted, readAccepted, type TableComparison } from '../table/accepted';
@@ -240,11 +241,7 @@ export class Orchestrator {
 
   /** A chat's sessions, most recently used first (10). */
   sessionViews(chatId: string): SessionView[] {
-    this.chat(chatId);
-    const active = this.sessions.active(chatId)?.id ?? null;
-    return this.sessions
-      .list(chatId)
-      .map((r) => ({ id: r.id, threadId: r.threadId, label: r.label, turns: r.turns, lastUsedAt: r.last_used_at, active: r.id === active }));
+    return recentSessionViews(this.sessions, this.chat(chatId).id);
   }
 
   /** Every profile of the table. */
@@ -496,6 +493,7 @@ export class Orchestrator {
         'chats:interrupt': async ({ chatId }) => ({ interrupted: await this.chat(chatId).interrupt() }),
         'chats:restart': async ({ chatId }) => ({ started: await this.chat(chatId).restart() }),
         'chats:sessions': async ({ chatId }) => this.sessionViews(chatId),
+        ...sessionHandlers({ ...this.opts, store: this.sessions, liveThread: (id) => (this.chats.has(id) ? this.chat(id).liveThread : undefined) }),
         ...turnDiffHandlers({ chat: (id) => this.chat(id), table: () => this.table, env: this.opts.env }),
         'approvals:list': async () => this.broker.all(),
         'approvals:answer': async ({ id, answer, ...opts }) => this.answerApproval(id, answer, 'window', opts),

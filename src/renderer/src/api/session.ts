@@ -27,10 +27,11 @@ import { accountActions, type AccountActions } from './accountActions';
 import { attachDropped } from './attachImages';
 import type { ImageData } from '../../../shared/images';
 import { profileActions, type ProfileActions } from './profileActions';
+import { sessionsActions, type SessionsActions } from './sessionsActions';
 import type { LinkedApi } from './wsApi';
 
 /** What the UI can do. Every action reports failures as values. */
-export interface Session extends ProfileActions, AccountActions {
+export interface Session extends ProfileActions, AccountActions, SessionsActions {
   select(chatId: string | null): void;
   /**
    * Sends a message or a command (`/status`…). With `steer`, the text goes into the running turn
@@ -167,17 +168,20 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
     else generation++;
   });
 
+  const select = (chatId: string | null): void => {
+    // Opening a chat closes the panel over it: an editor with unsaved edits asks first.
+    more.leaveEditor(() => {
+      update((s) => applySelect(s, chatId));
+      const s = useAppStore.getState();
+      if (chatId && s.connection === 'open' && !s.items.loaded[chatId]) void loadItems(chatId);
+    });
+  };
+
   return {
     ...more,
     ...account,
-    select(chatId) {
-      // Opening a chat closes the panel over it: an editor with unsaved edits asks first.
-      more.leaveEditor(() => {
-        update((s) => applySelect(s, chatId));
-        const s = useAppStore.getState();
-        if (chatId && s.connection === 'open' && !s.items.loaded[chatId]) void loadItems(chatId);
-      });
-    },
+    ...sessionsActions(api, select, (go) => more.leaveEditor(go)),
+    select,
     send: (chatId, text, opts = {}) =>
       api.invoke('chats:send', { chatId, text, ...(opts.steer ? { steer: true } : {}), ...(opts.images?.length ? { images: opts.images } : {}) }),
     interrupt: (chatId) => api.invoke('chats:interrupt', { chatId }),

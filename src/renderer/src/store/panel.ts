@@ -5,7 +5,18 @@
  */
 
 /** The panel in the main area; `none` = the open chat (or the list when narrow). */
-export type Panel = { kind: 'none' } | { kind: 'editor' } | { kind: 'policy'; profile: string } | { kind: 'table' } | { kind: 'account' };
+export type Panel =
+  | { kind: 'none' }
+  | { kind: 'editor' }
+  | { kind: 'policy'; profile: string }
+  | { kind: 'table' }
+  | { kind: 'account' }
+  /** Every session of a chat (features/sessions/SessionBrowser.tsx). */
+  | { kind: 'sessions'; chatId: string }
+  /** The search over every chat's sessions (features/sessions/SessionSearch.tsx). */
+  | { kind: 'search' }
+  /** One past session, read-only, until resumed (features/sessions/PastSession.tsx); `from`: the panel Back returns to. */
+  | { kind: 'past'; chatId: string; session: string; from: 'search' | 'sessions' };
 
 /** Nothing open over the chat. */
 export const initialPanel: Panel = { kind: 'none' };
@@ -14,6 +25,7 @@ export const initialPanel: Panel = { kind: 'none' };
 export function showPanel(state: Panel, next: Panel): Panel {
   if (state.kind !== next.kind) return next;
   if (state.kind === 'policy' && next.kind === 'policy' && state.profile !== next.profile) return next;
+  if (JSON.stringify(state) !== JSON.stringify(next)) return next;
   return state;
 }
 

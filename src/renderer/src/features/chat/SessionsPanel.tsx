@@ -40,6 +40,9 @@ export function SessionsPanel({ chat, onClose }: { chat: ChatView; onClose: () =
         <strong>Sessions</strong>
         <span className="meta">each a Codex thread; /new starts one</span>
         <span className="spacer" />
+        <button type="button" className="btn link" data-testid="sessions-all" onClick={() => session.showSessions(chat.id)}>
+          All sessions…
+        </button>
         <button type="button" className="btn link" onClick={onClose}>
           Close
         </button>
