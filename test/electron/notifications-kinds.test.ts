@@ -88,7 +88,7 @@ describe('requestNotification: questions and elicitations', () => {
     expect(n.options).toMatchObject({
       title: 'demo asks',
       body: 'Colour: Which colour?',
-      actions: [{ text: 'Red' }, { text: 'Blue' }],
+      actions: [{ text: 'Answer: Red' }, { text: 'Answer: Blue' }],
       closeButtonText: 'Later',
     });
     expect(n.buttons).toEqual([

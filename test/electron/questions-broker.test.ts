@@ -63,7 +63,7 @@ describe('questions through the real broker', () => {
     const id = core.open(questionAsk());
     expect(factory.made[0]!.options.title).toBe('demo asks');
     const sub = trayModel({ ...emptyTrayState, approvals: core.pendingApprovals() }).items.find((i) => i.kind === 'submenu');
-    const prod = sub?.kind === 'submenu' ? sub.items.find((i) => i.kind === 'action' && i.label === 'prod') : undefined;
+    const prod = sub?.kind === 'submenu' ? sub.items.find((i) => i.kind === 'action' && i.label === 'Answer: prod') : undefined;
     if (prod?.kind !== 'action') throw new Error('no "prod" row');
     const notices: string[] = [];
     handleTrayAction(prod.action, handlers(answerFrom(core, 'tray'), notices));
@@ -85,7 +85,7 @@ describe('questions through the real broker', () => {
     });
     core.hub.subscribe((e) => router.handle(e));
     const id = core.open(questionAsk());
-    expect(factory.made[0]!.options.actions?.map((a) => a.text)).toEqual(['staging', 'prod']);
+    expect(factory.made[0]!.options.actions?.map((a) => a.text)).toEqual(['Answer: staging', 'Answer: prod']);
     factory.made[0]!.press(0);
     expect(core.broker.all().find((v) => v.id === id)).toMatchObject({ state: 'answered', answer: 'allow', by: 'notification', given: { env: ['staging'] } });
   });

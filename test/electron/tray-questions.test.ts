@@ -33,8 +33,8 @@ describe('tray: questions and elicitations', () => {
     const items = submenu(question());
     expect(items[0]).toEqual({ kind: 'header', label: 'Colour: Which colour?' });
     expect(actions(items)).toEqual([
-      { label: 'Red', action: { type: 'answer', approvalId: 'q1', answer: 'allow', answers: { color: ['Red'] } } },
-      { label: 'Blue', action: { type: 'answer', approvalId: 'q1', answer: 'allow', answers: { color: ['Blue'] } } },
+      { label: 'Answer: Red', action: { type: 'answer', approvalId: 'q1', answer: 'allow', answers: { color: ['Red'] } } },
+      { label: 'Answer: Blue', action: { type: 'answer', approvalId: 'q1', answer: 'allow', answers: { color: ['Blue'] } } },
       { label: 'Skip', action: { type: 'answer', approvalId: 'q1', answer: 'deny' } },
       { label: 'Show in window…', action: { type: 'open-chat', chatId: 'demo' } },
     ]);

@@ -5,7 +5,9 @@
  * the account's usage follows the loosest profile). One notification per event, replaced, never stacked:
  * a request's is closed once it is settled; a chat keeps one turn notice (the next closes it); a home one
  * usage-limit notice. A question (`<profile> asks`, the first question) offers on macOS its options as
- * buttons when one click can answer it (notifyPolicy.ts `singleChoice`, at most 3), else "Open"; an
+ * buttons ("Answer: Red") when one click can answer it (notifyPolicy.ts `singleChoice`, at most 3) and it
+ * is shown in full (shownInFull.ts), else "Open"; every title and body goes through `shownText` (agent
+ * text escaped; Linux body markup as entities). An
  * elicitation (`<server> (MCP, <profile>) asks`) only "Open": its form is filled, and its URL opened,
  * from the card only. A finished turn is not notified while a focused window shows that chat.
  *
@@ -32,6 +34,7 @@ import {
   oneLine,
   outcomeNotice,
   questionText,
+  shownText,
   truncateCodePoints,
   turnDoneText,
   turnFailedText,
@@ -39,7 +42,7 @@ import {
   usageWarningText,
   type UsageWarning,
 } from './text';
-import { judgeable, NOT_IN_FULL } from './shownInFull';
+import { judgeable, NOT_IN_FULL, OPTION_PREFIX } from './shownInFull';
 import { visibleText } from '../../shared/untrustedText';
 
 /** The part of Electron's `NotificationConstructorOptions` used here. */
@@ -122,20 +125,26 @@ export function approvalNotification(view: ApprovalView, platform: NodeJS.Platfo
     const offered = BUTTONS.filter((b) => view.answers.includes(b.answer) && (full || b.answer !== 'allow'));
     const texts = [...offered.map((b) => b.text), ...(full ? [] : [SHOW_IN_WINDOW])];
     return {
-      options: { title, ...notInFull(full), body, silent: false, actions: texts.map((text) => ({ type: 'button', text })), closeButtonText: 'Later' },
+      options: shownText(
+        { title, ...notInFull(full), body, silent: false, actions: texts.map((text) => ({ type: 'button', text })), closeButtonText: 'Later' },
+        platform,
+      ),
       buttons: offered.map((b) => b.answer),
       ...(full ? {} : { showInWindow: true as const }),
     };
   }
   return {
-    options: {
-      title,
-      body: `${body}\n\n${full ? '' : `${NOT_IN_FULL} `}Click to review it in Angelia.`,
-      silent: false,
-      urgency: 'critical',
-      timeoutType: 'never',
-      ...(icon ? { icon } : {}),
-    },
+    options: shownText(
+      {
+        title,
+        body: `${body}\n\n${full ? '' : `${NOT_IN_FULL} `}Click to review it in Angelia.`,
+        silent: false,
+        urgency: 'critical',
+        timeoutType: 'never',
+        ...(icon ? { icon } : {}),
+      },
+      platform,
+    ),
     buttons: [],
   };
 }
@@ -161,26 +170,32 @@ function cardNotification(
   const { body, full } = requestBody(text.body);
   if (platform === 'darwin') {
     return {
-      options: {
-        title,
-        ...notInFull(full),
-        body,
-        silent: false,
-        actions: buttons.map((b) => ({ type: 'button', text: truncateCodePoints(oneLine(b.label), MAX_BUTTON) })),
-        closeButtonText: 'Later',
-      },
+      options: shownText(
+        {
+          title,
+          ...notInFull(full),
+          body,
+          silent: false,
+          actions: buttons.map((b) => ({ type: 'button', text: visibleText(truncateCodePoints(oneLine(b.label), MAX_BUTTON)) })),
+          closeButtonText: 'Later',
+        },
+        platform,
+      ),
       buttons: buttons.map((b) => b.does),
     };
   }
   return {
-    options: {
-      title,
-      body: `${body}\n\n${full ? '' : `${NOT_IN_FULL} `}Click to answer it in Angelia.`,
-      silent: false,
-      urgency: 'critical',
-      timeoutType: 'never',
-      ...(icon ? { icon } : {}),
-    },
+    options: shownText(
+      {
+        title,
+        body: `${body}\n\n${full ? '' : `${NOT_IN_FULL} `}Click to answer it in Angelia.`,
+        silent: false,
+        urgency: 'critical',
+        timeoutType: 'never',
+        ...(icon ? { icon } : {}),
+      },
+      platform,
+    ),
     buttons: [],
   };
 }
@@ -203,9 +218,12 @@ export function requestNotification(view: ApprovalView, platform: NodeJS.Platfor
   const text = questionText(view);
   // The options are buttons only when the question is shown in full and each option fits its button unchanged.
   const choice = requestBody(text.body).full ? singleChoice(view, MAX_OPTION_BUTTONS) : null;
-  const fits = choice?.labels.every((label) => Array.from(label).length <= MAX_BUTTON && judgeable(label) && !label.includes('\n'));
+  // Each option is prefixed ("Answer: Allow"), so no option reads as an approval's button.
+  const fits = choice?.labels.every((label) => Array.from(OPTION_PREFIX + label).length <= MAX_BUTTON && judgeable(label) && !label.includes('\n'));
   const buttons =
-    choice && fits ? choice.labels.map((label) => ({ label, does: { answer: 'allow' as const, answers: { [choice.questionId]: [label] } } })) : [open];
+    choice && fits
+      ? choice.labels.map((label) => ({ label: OPTION_PREFIX + label, does: { answer: 'allow' as const, answers: { [choice.questionId]: [label] } } }))
+      : [open];
   return cardNotification(text, buttons, platform, icon);
 }
 
@@ -299,7 +317,9 @@ export class NotificationRouter {
   /** Shows a short notice ("Already answered (…)") with no buttons. */
   notice(title: string, body = ''): void {
     if (!this.opts.isSupported()) return;
-    const n = this.opts.create({ title: truncateCodePoints(title, MAX_TITLE), body: truncateCodePoints(body, MAX_BODY), silent: true });
+    const n = this.opts.create(
+      shownText({ title: truncateCodePoints(title, MAX_TITLE), body: truncateCodePoints(body, MAX_BODY), silent: true }, this.opts.platform),
+    );
     this.notices.add(n);
     n.on('close', () => this.notices.delete(n));
     n.on('click', () => this.notices.delete(n));
@@ -402,7 +422,8 @@ export class NotificationRouter {
   /** The options of a notice with no buttons (a turn, the usage limit). */
   private plain(text: { title: string; body: string }): NotificationOptionsLike {
     const icon = this.opts.platform === 'linux' && this.opts.icon ? { icon: this.opts.icon } : {};
-    return { title: truncateCodePoints(oneLine(text.title), MAX_TITLE), body: truncateCodePoints(text.body, MAX_BODY), silent: false, ...icon };
+    const options = { title: truncateCodePoints(oneLine(text.title), MAX_TITLE), body: truncateCodePoints(text.body, MAX_BODY), silent: false, ...icon };
+    return shownText(options, this.opts.platform);
   }
 
   private show(view: ApprovalView): void {

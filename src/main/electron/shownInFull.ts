@@ -14,6 +14,9 @@ export const MAX_BLANK_RUN = 16;
 /** What the tray or a notification says when a request is not shown in full. */
 export const NOT_IN_FULL = 'Not shown in full here: open it in Angelia to see all of it.';
 
+/** The prefix of a question's option on a button or tray row, so no option reads as an approval's Allow. */
+export const OPTION_PREFIX = 'Answer: ';
+
 /**
  * True when `text` (a request's detail, `\n`-separated lines) can be judged as shown: visible as it is
  * (`isVisibleAsIs`, line feeds and tabs allowed), no run of more than `MAX_BLANK_RUN` spaces or tabs,

@@ -8,6 +8,29 @@ import { outsideSandboxLines } from '../../shared/approvalText';
 import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, ElicitationView, Enforcement, PayloadOf } from '../../shared/contract';
 import type { HomeUsage } from '../../shared/usage';
 import { clockText, percentText, resetsText, windowName } from '../../shared/usageText';
+import { visibleText } from '../../shared/untrustedText';
+
+/** The part of a notification's options whose text is cleaned (`shownText`). */
+export interface NotificationText {
+  title: string;
+  body: string;
+}
+
+/**
+ * A notification's title and body as shown (pure; docs/security-model.md "What an agent's text can do on
+ * screen"): the title on one line, every control or invisible character in either escaped
+ * (src/shared/untrustedText.ts `visibleText`: a bidi override shows as `\u{202E}`); on Linux the body's
+ * `&`, `<` and `>` written as entities, because Electron hands the body to libnotify as it is and
+ * notification servers with body markup (GNOME, KDE, dunst, mako) read tags and links in it.
+ */
+export function shownText<T extends NotificationText>(o: T, platform: NodeJS.Platform): T {
+  const body = visibleText(o.body, { lines: true });
+  return {
+    ...o,
+    title: visibleText(oneLine(o.title)),
+    body: platform === 'linux' ? body.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : body,
+  };
+}
 
 /** The ellipsis appended to truncated text. */
 export const ELLIPSIS = '…';

@@ -12,7 +12,8 @@ import { accountLine, clockText, needsSignIn, usageSummary, windowsShown } from 
 import { askDetail, enforcementLabel, oneLine, STATE_LABEL, truncateCodePoints, type EnforcementLabel } from './text';
 import { chatModeLabel } from '../../shared/modeLabel';
 import { requestKind, singleChoice } from './notifyPolicy';
-import { judgeable, NOT_IN_FULL, wrapRows } from './shownInFull';
+import { judgeable, NOT_IN_FULL, OPTION_PREFIX, wrapRows } from './shownInFull';
+import { visibleText } from '../../shared/untrustedText';
 
 /** Everything the tray shows. `approvals` holds the pending requests only, oldest first. */
 export interface TrayState {
@@ -166,8 +167,9 @@ function answerRows(view: ApprovalView, full: boolean): TrayItem[] {
   const rows: TrayItem[] = [];
   if (full && kind === 'approval' && view.answers.includes('allow')) rows.push(row('Allow', 'allow'));
   const choice = full && kind === 'question' ? singleChoice(view, MAX_TRAY_OPTIONS) : null;
-  if (choice && choice.labels.every((label) => Array.from(label).length <= MAX_LABEL && judgeable(label) && !label.includes('\n')))
-    for (const label of choice.labels) rows.push(row(label, 'allow', { [choice.questionId]: [label] }));
+  // Each option is prefixed ("Answer: Allow"), so no option reads as an approval's Allow.
+  if (choice && choice.labels.every((label) => Array.from(OPTION_PREFIX + label).length <= MAX_LABEL && judgeable(label) && !label.includes('\n')))
+    for (const label of choice.labels) rows.push(row(OPTION_PREFIX + label, 'allow', { [choice.questionId]: [label] }));
   if (view.answers.includes('deny')) rows.push(row(kind === 'question' ? 'Skip' : kind === 'elicitation' ? 'Decline' : 'Deny', 'deny'));
   return rows;
 }
@@ -180,7 +182,7 @@ function approvalRow(view: ApprovalView, chats: ChatView[], sandboxed: Record<st
   if (!detail.complete) items.push({ kind: 'header', label: `${WARNING_GLYPH} ${NOT_IN_FULL}` });
   items.push({ kind: 'separator' }, ...answerRows(view, detail.complete));
   items.push({ kind: 'separator' }, { kind: 'action', label: 'Show in window…', action: { type: 'open-chat', chatId: view.chatId } });
-  const label = truncateCodePoints(`${danger ? `${WARNING_GLYPH} ` : ''}${view.profile}: ${oneLine(view.title)}`, MAX_LABEL);
+  const label = truncateCodePoints(`${danger ? `${WARNING_GLYPH} ` : ''}${view.profile}: ${visibleText(oneLine(view.title))}`, MAX_LABEL);
   return { kind: 'submenu', label, items, ...(danger ? { danger: true } : {}) };
 }
 
