@@ -6,9 +6,11 @@ import type { ElicitContent } from '../../../src/shared/contract';
 import { AppFailure } from '../../../src/shared/result';
 
 const ctx = { fileChanges: new Map(), onRequest: true };
+/** A context where Codex announced the call `save_note {text: "hello"}` of server docs (item `call-1`), not gated yet. */
+const withCall = { ...ctx, mcpCalls: new Map([['call-1', { server: 'docs', tool: 'save_note', arguments: { text: 'hello' } }]]) };
 
-function ask(params: Record<string, unknown>): AskRequest {
-  const c = classifyServerRequest('mcpServer/elicitation/request', { threadId: 't', turnId: null, serverName: 'docs', _meta: null, ...params }, ctx);
+function ask(params: Record<string, unknown>, context: typeof ctx = ctx): AskRequest {
+  const c = classifyServerRequest('mcpServer/elicitation/request', { threadId: 't', turnId: null, serverName: 'docs', _meta: null, ...params }, context);
   if (c.type !== 'ask') throw new Error(`expected ask, got ${c.type}`);
   return c;
 }
@@ -125,18 +127,22 @@ describe('mcpServer/elicitation/request → an ask of kind elicitation', () => {
   });
 
   it("Codex's own MCP tool approval (_meta.codex_approval_kind mcp_tool_call) is shown as an approval with its parameters", () => {
-    const c = ask({
-      mode: 'form',
-      message: 'Allow the docs MCP server to run tool "save_note"?',
-      requestedSchema: { type: 'object', properties: {} },
-      _meta: {
-        codex_approval_kind: 'mcp_tool_call',
-        persist: ['session', 'always'],
-        tool_name: 'save_note',
-        tool_description: 'Saves a note',
-        tool_params_display: [{ name: 'text', value: 'hello', display_name: 'Text' }],
+    const c = ask(
+      {
+        mode: 'form',
+        message: 'Allow the docs MCP server to run tool "save_note"?',
+        requestedSchema: { type: 'object', properties: {} },
+        _meta: {
+          codex_approval_kind: 'mcp_tool_call',
+          persist: ['session', 'always'],
+          tool_name: 'save_note',
+          tool_description: 'Saves a note',
+          tool_params: { text: 'hello' },
+          tool_params_display: [{ name: 'text', value: 'hello', display_name: 'Text' }],
+        },
       },
-    });
+      withCall,
+    );
     expect(c).toMatchObject({
       title: 'Run MCP tool docs.save_note',
       command: 'Text: hello',

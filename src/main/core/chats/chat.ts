@@ -74,6 +74,7 @@ export class Chat implements ChatInside {
   down: 'idle-exit' | 'crashed' | null = null;
   killedTurn: string | null = null;
   readonly fileChanges = new Map<string, ChangeView[]>();
+  readonly mcpCalls: ChatInside['mcpCalls'] = new Map();
   readonly turnDiffs = new LiveTurnDiffs();
   lastAsk: { title: string; outcome: 'pending' | 'cancel' | 'deny' | 'allow' } | null = null;
   steered: Steered[] = [];

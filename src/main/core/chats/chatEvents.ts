@@ -37,6 +37,7 @@ export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): vo
     case 'item/completed': {
       const item = e.params.item;
       if (item.type === 'fileChange' && item.id) c.fileChanges.set(item.id, item.changes);
+      if (item.type === 'mcpToolCall' && item.id) noteMcpCall(c, e.method === 'item/started' ? item : null, item.id);
       if (item.type === 'userMessage' && c.steered.length) tookSteer(c, item.text);
       if (item.type === 'contextCompaction' && e.method === 'item/completed' && c.compaction) c.compaction.done = true;
       const shown = chatItemOf(item, e.method === 'item/completed');
@@ -101,6 +102,7 @@ export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): vo
       // A usage limit pauses every chat of this Codex home (core/usage/store.ts), before the runner pumps the queue.
       if (end.status === 'failed' && end.errorInfo === 'usageLimitExceeded') c.deps.usage?.store.usageLimitReached(c.deps.usage.codexHome);
       c.grants = c.grants.filter((g) => g.scope === 'session' || (g.turnId !== null && end.turnId !== null && g.turnId !== end.turnId));
+      c.mcpCalls.clear();
       const turnId = c.turn.turnId;
       if (c.turnWaiter && (!turnId || !end.turnId || end.turnId === turnId)) c.turnWaiter(end);
       return;
@@ -127,6 +129,13 @@ function keepGrant(
   const base = ask.cwd && ask.cwd.startsWith('/') ? ask.cwd : floor.cwd;
   const scope = settled.answer === 'allow' ? 'turn' : 'session';
   for (const place of grantedPlaces(granted, floor, base)) c.grants.push({ place, scope, turnId: ask.turnId ?? c.turn.turnId });
+}
+
+/** Keeps `call` (an `mcpToolCall` item just started, in progress) for matching a tool gate to it; null (or any other status): forgets item `id`. */
+function noteMcpCall(c: ChatInside, call: { server: string | null; tool: string | null; status: string | null; arguments?: unknown } | null, id: string): void {
+  if (call?.status === 'inProgress' && call.server !== null && call.tool !== null)
+    c.mcpCalls.set(id, { server: call.server, tool: call.tool, arguments: call.arguments });
+  else c.mcpCalls.delete(id);
 }
 
 /** Codex took a steered text into the conversation (a `userMessage` item with exactly its text): it is delivered. */
@@ -159,6 +168,7 @@ export async function onServerRequest(c: ChatInside, conn: CodexConnection, meth
   if (!c.isCurrent(conn)) throw new ResponseError(-32603, `this Codex process is no longer attached to Angelia's chat ${c.deps.chatId}`);
   const ask = classifyServerRequest(method, params, {
     fileChanges: c.fileChanges,
+    mcpCalls: c.mcpCalls,
     onRequest: c.onRequest,
     ...(c.grantFloor ? { floor: c.grantFloor } : {}),
     ...(c.sandboxCtx ? { sandbox: c.sandboxCtx } : {}),
@@ -177,6 +187,8 @@ export async function onServerRequest(c: ChatInside, conn: CodexConnection, meth
     if (note) setTimeout(() => void tellAgent(c, note), 0);
     return ask.result;
   }
+  // Codex's tool gate is shown once per call: a later elicitation naming the same call is the server's own.
+  if (ask.kind === 'elicitation' && ask.itemId) c.mcpCalls.delete(ask.itemId);
   const { id, response } = c.deps.broker.open({ chatId: c.deps.chatId, profile: c.deps.profile, ask, rpcId });
   const last = { title: ask.title, outcome: 'pending' as 'pending' | 'cancel' | 'deny' | 'allow' };
   c.lastAsk = last;

@@ -14,6 +14,7 @@ import type { CrashHistory } from '../codex/crashPolicy';
 import type { TurnEnd } from '../codex/items';
 import type { ModelCatalog, ModelInfo } from '../codex/models';
 import type { ChangeView } from '../codex/serverRequests';
+import type { McpCall } from '../codex/mcpToolGate';
 import type { LaunchPlan } from '../launch/plan';
 import type { AttestedMode, ProfileNow } from './mode';
 import type { SessionRow, SessionStore } from './sessions';
@@ -114,6 +115,8 @@ export interface ChatInside {
   /** The message (or compaction) whose turn Codex's crash cut off, told at the next start. */
   killedTurn: string | null;
   readonly fileChanges: Map<string, ChangeView[]>;
+  /** MCP tool calls in progress that no tool gate was shown for yet, by item id (RequestContext.mcpCalls); cleared at a turn's end. */
+  readonly mcpCalls: Map<string, McpCall>;
   /** The latest Codex diff of recent turns (`turn/diff/updated`; chats/turnDiff/chatTurns.ts). */
   readonly turnDiffs: LiveTurnDiffs;
   /** The last approval of the running turn and how it ended, to explain an interrupted turn. */

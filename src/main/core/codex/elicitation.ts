@@ -4,12 +4,14 @@
  * 2025-11-25) flattened into `ElicitField`s, a URL shown with its full host name and offered only when
  * it is http(s), other modes shown but only declined or cancelled. Allow = `accept` (form `content`
  * checked against the fields), Deny = `decline`, cancel = `cancel`, always `_meta: null`
- * (`McpServerElicitationRequestResponse`). Nothing of the schema is ever rendered as HTML.
+ * (`McpServerElicitationRequestResponse`). Nothing of the schema is ever rendered as HTML. Codex's
+ * own MCP tool gate is told apart in mcpToolGate.ts.
  * docs/architecture.md, "Questions and elicitations".
  */
 import type { ApprovalAnswer, ElicitationView, ElicitContent, ElicitField } from '../../../shared/contract';
 import { assertOffered, badAnswer, type AskRequest, type ImmediateRequest } from './askRequest';
 import type * as v2 from './generated/v2';
+import { gatedCall, toolGate, type McpCall } from './mcpToolGate';
 import { oneLine } from './questions';
 import { isObj, str, strList, type Obj } from './wire';
 
@@ -205,9 +207,16 @@ function shown(f: FormField): ElicitField {
  * other URL and other modes (`openai/form`, `openai/userVerification`, …): `unsupported`, only Deny and
  * cancel. Times out as Deny (decline). `turnId` may be null (Codex correlates it when it can); the
  * request is still withdrawn when the chat's turn ends or its Codex stops. A request without a mode
- * is declined at once. Never throws.
+ * is declined at once. `_meta.codex_approval_kind: "mcp_tool_call"` makes it Codex's tool gate
+ * (mcpToolGate.ts) only when it matches one of `calls` (the chat's announced MCP tool calls not gated
+ * yet, by item id); else it is the server's own form. Never throws.
  */
-export function classifyElicitation(p: Obj, threadId: string | null, turnId: string | null): AskRequest | ImmediateRequest {
+export function classifyElicitation(
+  p: Obj,
+  threadId: string | null,
+  turnId: string | null,
+  calls: ReadonlyMap<string, McpCall> = new Map(),
+): AskRequest | ImmediateRequest {
   const serverName = str(p.serverName) ?? 'an MCP server';
   const mode = str(p.mode);
   if (mode === null) {
@@ -220,7 +229,8 @@ export function classifyElicitation(p: Obj, threadId: string | null, turnId: str
   }
   const message = str(p.message) ?? [str(p.title), str(p.description)].filter(Boolean).join(': ');
   const meta = isObj(p._meta) ? p._meta : null;
-  if (mode === 'form' && meta?.codex_approval_kind === 'mcp_tool_call') return toolGate(serverName, message, meta, threadId, turnId);
+  const gated = mode === 'form' ? gatedCall(serverName, meta, calls) : null;
+  if (meta && gated !== null) return toolGate(serverName, message, meta, { threadId, turnId, itemId: gated });
   const fields = mode === 'form' ? readForm(p.requestedSchema) : null;
   const link = mode === 'url' ? webHost(str(p.url)) : null;
   const view: ElicitationView =
@@ -249,60 +259,5 @@ export function classifyElicitation(p: Obj, threadId: string | null, turnId: str
     toWire: elicitationWire(answers, fields),
     timeoutAnswer: 'deny',
     elicitation: view,
-  };
-}
-
-/** `name: value` lines of `tool_params_display` (`[{name, value, display_name}]`), values as JSON, each cut to one line. */
-function paramLines(display: unknown): string[] {
-  return (Array.isArray(display) ? display : []).filter(isObj).map((d) => {
-    const name = str(d.display_name) ?? str(d.name) ?? '?';
-    return oneLine(`${name}: ${typeof d.value === 'string' ? d.value : JSON.stringify(d.value ?? null)}`, 300);
-  });
-}
-
-/**
- * Codex's own approval of an MCP tool call, sent as a form elicitation with an empty schema and
- * `_meta.codex_approval_kind: "mcp_tool_call"` (`tool_name`, `tool_description`, `tool_params_display`,
- * `persist`; measured on codex 0.169.0 under approval policy on-request, docs/architecture.md "MCP
- * elicitations, measured"). Shown as an approval: "Run MCP tool <server>.<tool>", the parameters as the
- * command lines, the description as the reason. Allow → `{action: "accept", content: {}, _meta: null}`;
- * Allow for the session (offered when `persist` names "session") → the same with `_meta: {persist:
- * "session"}`, which Codex honours for later calls of that tool in the session (measured); "always" is
- * never offered (where Codex keeps it could not be found). Deny → decline, cancel → cancel.
- */
-function toolGate(serverName: string, message: string, meta: Obj, threadId: string | null, turnId: string | null): AskRequest {
-  const tool = str(meta.tool_name) ?? 'a tool';
-  const session = strList(meta.persist).includes('session') || meta.persist === 'session';
-  const answers: ApprovalAnswer[] = session ? ['allow', 'allowForSession', 'deny', 'cancel'] : ['allow', 'deny', 'cancel'];
-  const params = paramLines(meta.tool_params_display);
-  return {
-    type: 'ask',
-    kind: 'elicitation',
-    threadId,
-    turnId,
-    itemId: null,
-    outsideSandbox: null,
-    title: `Run MCP tool ${serverName}.${tool}`,
-    command: params.length ? params.join('\n') : null,
-    cwd: null,
-    reason: str(meta.tool_description),
-    changes: [],
-    requested: null,
-    refused: [],
-    answers,
-    toWire: (a, extras = {}) => {
-      assertOffered(answers, a);
-      if (extras.grant || extras.answers || extras.content) throw badAnswer('an MCP tool approval takes a plain answer (no grant, answers or content)');
-      if (a === 'allow' || a === 'allowForSession') {
-        return {
-          action: 'accept',
-          content: {},
-          _meta: a === 'allowForSession' ? { persist: 'session' } : null,
-        } satisfies v2.McpServerElicitationRequestResponse;
-      }
-      return { action: a === 'cancel' ? 'cancel' : 'decline', content: null, _meta: null } satisfies v2.McpServerElicitationRequestResponse;
-    },
-    timeoutAnswer: 'deny',
-    elicitation: { serverName, mode: 'form', message, fields: [], url: null, domain: null },
   };
 }

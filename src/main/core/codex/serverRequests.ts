@@ -15,6 +15,7 @@ import { assertOffered, badAnswer, refuseFormExtras, type AskRequest, type Chang
 import type { ApplyPatchApprovalResponse, ExecCommandApprovalResponse } from './generated';
 import type * as v2 from './generated/v2';
 import { classifyElicitation } from './elicitation';
+import type { McpCall } from './mcpToolGate';
 import { classifyUserInput } from './questions';
 import { isObj, str, strList, type Obj } from './wire';
 
@@ -33,6 +34,12 @@ export type ClassifiedRequest = AskRequest | ImmediateRequest | UnknownRequest;
 /** Context the classifier needs: the diffs remembered from `item/started` of fileChange items, and the policy. */
 export interface RequestContext {
   fileChanges: ReadonlyMap<string, ChangeView[]>;
+  /**
+   * The MCP tool calls Codex announced (`item/started` of `mcpToolCall` items, in progress) and no tool
+   * gate was shown for yet, by item id (mcpToolGate.ts `gatedCall`). Absent: none, so no elicitation is
+   * taken for Codex's own tool gate.
+   */
+  mcpCalls?: ReadonlyMap<string, McpCall>;
   /** False in bypassPermissions and plan (approval policy `never`): permission requests grant nothing. */
   onRequest: boolean;
   /**
@@ -480,7 +487,7 @@ export function classifyServerRequest(method: string, params: unknown, ctx: Requ
     case 'item/tool/requestUserInput':
       return classifyUserInput(p, threadId, turnId);
     case 'mcpServer/elicitation/request':
-      return classifyElicitation(p, threadId, turnId);
+      return classifyElicitation(p, threadId, turnId, ctx.mcpCalls);
     default:
       return { type: 'unknown', method, notice: `Codex sent a request Angelia does not know (${method}); it was answered "unsupported".` };
   }
