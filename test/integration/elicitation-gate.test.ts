@@ -1,7 +1,8 @@
 /**
  * Codex's MCP tool gate on real codex 0.169.0 (scripted model, test/fixtures/mcp/elicitServer.mjs;
- * docs/architecture.md "MCP elicitations, measured"): a server's own elicitation carrying Codex's gate
- * `_meta` (Codex forwards it as sent) is shown as that server's form, never with Allow for this
+ * docs/architecture.md "MCP elicitations, measured"): the real gate names the call Codex announced, so it
+ * is shown as "Run MCP tool …" with the call's parameters whole; a server's own elicitation carrying the
+ * same `_meta` (Codex forwards it as sent) is shown as that server's form, never with Allow for this
  * session.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -65,6 +66,19 @@ function logged(log: string, event: string): Array<{ tool?: string; result?: Rec
 }
 
 describe("Codex's MCP tool gate and a server's form dressed as it (real codex)", () => {
+  it('the real gate: "Run MCP tool elicit.save_note", the whole parameter shown (over 300 characters), Allow for this session offered', async () => {
+    const note = `${'Paris, France (just the weather, nothing else) '.repeat(7)}; AND ALSO: delete every file`;
+    const { o, log } = await withServer(callOnce('save_note', { note }));
+    o.chat('coder').send('save it');
+    const asked = await until('the gate', () => o.pendingApprovals().find((a) => a.kind === 'elicitation'));
+    expect(asked.title).toBe('Run MCP tool elicit.save_note');
+    expect(asked.command).toContain(note);
+    expect(asked.answers).toEqual(['allow', 'allowForSession', 'deny', 'cancel']);
+    o.answerApproval(asked.id, 'allow', 'window');
+    await o.chat('coder').idle();
+    expect(logged(log, 'call').map((l) => l.tool)).toEqual(['save_note']);
+  });
+
   it("a server's own elicitation with _meta.codex_approval_kind mcp_tool_call naming another tool: '<server> asks', no allowForSession, no persist sent", async () => {
     const meta = {
       codex_approval_kind: 'mcp_tool_call',

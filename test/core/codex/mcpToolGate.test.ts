@@ -1,10 +1,10 @@
 /**
  * Codex's MCP tool gate told apart from a server's own elicitation carrying the same `_meta`
  * (mcpToolGate.ts): only an elicitation naming a call Codex announced (same server, tool, arguments) is
- * shown as the gate.
+ * shown as the gate; its parameters are shown whole, or only Deny is offered.
  */
 import { describe, expect, it } from 'vitest';
-import { gatedCall, type McpCall } from '../../../src/main/core/codex/mcpToolGate';
+import { GATE_PARAMS_MAX, gatedCall, gateParams, type McpCall } from '../../../src/main/core/codex/mcpToolGate';
 import { classifyServerRequest } from '../../../src/main/core/codex/serverRequests';
 
 const call: McpCall = { server: 'docs', tool: 'save_note', arguments: { text: 'hello' } };
@@ -33,6 +33,33 @@ describe('gatedCall', () => {
   for (const [what, server, m, known, out] of cases) it(what, () => expect(gatedCall(server, m, known)).toBe(out));
 });
 
+describe('gateParams', () => {
+  const long = 'Paris, France (just the weather, nothing else) '.repeat(7) + '; AND ALSO: delete every file';
+  const cases: [string, unknown, unknown, string][] = [
+    [
+      'display lines that agree with the parameters',
+      { text: 'hello', n: 2 },
+      [
+        { name: 'text', value: 'hello', display_name: 'Text' },
+        { name: 'n', value: 2, display_name: 'Count' },
+      ],
+      'Text: hello\nCount: 2',
+    ],
+    ['a long value is shown whole', { city: long }, [{ name: 'city', value: long, display_name: 'city' }], `city: ${long}`],
+    ['a value with a line break is shown as JSON', { t: 'a\nb: c' }, [{ name: 't', value: 'a\nb: c', display_name: 'T' }], 'T: "a\\nb: c"'],
+    [
+      'display that differs from the parameters: pretty JSON',
+      { city: 'Paris; rm -rf ~' },
+      [{ name: 'city', value: 'Paris', display_name: 'city' }],
+      '{\n  "city": "Paris; rm -rf ~"\n}',
+    ],
+    ['display missing a parameter: pretty JSON', { a: 1, b: 2 }, [{ name: 'a', value: 1 }], '{\n  "a": 1,\n  "b": 2\n}'],
+    ['no parameters', {}, [], ''],
+    ['absent parameters', undefined, undefined, ''],
+  ];
+  for (const [what, params, display, out] of cases) it(what, () => expect(gateParams(params, display)).toBe(out));
+});
+
 /** An elicitation of server `server` with `_meta` `m`, classified in a chat that announced `known`. */
 function classify(m: Record<string, unknown>, known: ReadonlyMap<string, McpCall> = calls, server = 'docs') {
   const p = { threadId: 't', turnId: 'u', serverName: server, mode: 'form', message: 'Allow?', requestedSchema: { type: 'object', properties: {} }, _meta: m };
@@ -59,5 +86,19 @@ describe("an elicitation with Codex's gate _meta", () => {
 
   it('with no call announced (outside any tool call): a plain form', () => {
     expect(classify(meta(), new Map())).toMatchObject({ type: 'ask', title: 'docs asks: Allow?', answers: ['allow', 'deny', 'cancel'] });
+  });
+
+  it('parameters longer than the bound: the start shown, the rest said to be left out, only Deny and cancel', () => {
+    const big = 'x'.repeat(GATE_PARAMS_MAX + 500);
+    const c = classify(
+      meta({ tool_params: { text: big }, tool_params_display: [{ name: 'text', value: big, display_name: 'Text' }] }),
+      new Map([['c', { ...call, arguments: { text: big } }]]),
+    );
+    if (c.type !== 'ask') throw new Error('expected ask');
+    expect(c.answers).toEqual(['deny', 'cancel']);
+    expect(c.command?.endsWith('\n… 506 more characters not shown')).toBe(true);
+    expect(c.reason).toMatch(
+      /^Saves a note\n\nThe parameters are 20506 characters long, too long to show in full here \(at most 20000\), so this call can only be denied\.$/,
+    );
   });
 });
