@@ -4,11 +4,13 @@
  * 2025-11-25) flattened into `ElicitField`s, a URL shown with its full host name and offered only when
  * it is http(s), other modes shown but only declined or cancelled. Allow = `accept` (form `content`
  * checked against the fields), Deny = `decline`, cancel = `cancel`, always `_meta: null`
- * (`McpServerElicitationRequestResponse`). Nothing of the schema is ever rendered as HTML. Codex's
- * own MCP tool gate is told apart in mcpToolGate.ts.
+ * (`McpServerElicitationRequestResponse`). Nothing of the schema is ever rendered as HTML. A form
+ * with a field named `__proto__`, `constructor` or `prototype` is declined at once (askLimits.ts);
+ * Codex's own MCP tool gate is told apart in mcpToolGate.ts.
  * docs/architecture.md, "Questions and elicitations".
  */
 import type { ApprovalAnswer, ElicitationView, ElicitContent, ElicitField } from '../../../shared/contract';
+import { reservedName } from './askLimits';
 import { assertOffered, badAnswer, type AskRequest, type ImmediateRequest } from './askRequest';
 import type * as v2 from './generated/v2';
 import { gatedCall, toolGate, type McpCall } from './mcpToolGate';
@@ -165,7 +167,8 @@ export function checkContent(fields: readonly FormField[], content: ElicitConten
     if (!names.includes(key)) throw badAnswer(`"${key}" is not a field of this form (its fields: ${names.join(', ') || 'none'})`);
   }
   for (const f of fields) {
-    const value = content[f.name];
+    // Own properties only: a field named like an Object.prototype member must not read it.
+    const value = Object.hasOwn(content, f.name) ? content[f.name] : undefined;
     if (value === undefined) {
       if (f.required) throw badAnswer(`the field "${f.name}" is required: give content["${f.name}"], or Deny`);
       continue;
@@ -173,7 +176,7 @@ export function checkContent(fields: readonly FormField[], content: ElicitConten
     const why = misfit(f, value);
     if (why) throw badAnswer(`the field "${f.name}" ${why}`);
   }
-  return { ...content };
+  return Object.assign(Object.create(null) as ElicitContent, content);
 }
 
 /** The reply writer of an elicitation; `fields` null: no form (url or unsupported mode), content is refused. */
@@ -201,15 +204,25 @@ function shown(f: FormField): ElicitField {
 }
 
 /**
+ * Why an elicitation is not shown (askLimits.ts): a form field named `__proto__`, `constructor` or
+ * `prototype`. null when it may be shown.
+ */
+export function elicitationRefusal(p: Obj): string | null {
+  const props = p.mode === 'form' && isObj(p.requestedSchema) && isObj(p.requestedSchema.properties) ? p.requestedSchema.properties : null;
+  const reserved = props ? reservedName(Object.keys(props)) : null;
+  return reserved === null ? null : `a field named "${reserved}", a name Angelia does not take for a field`;
+}
+
+/**
  * Classifies `mcpServer/elicitation/request` (codex 0.169.0 `McpServerElicitationRequestParams`): an ask
  * of kind `elicitation`. `form` with a readable schema: Allow (accept with content), Deny (decline),
  * cancel; `url` with an http(s) URL: the same, accept carrying no content; an unreadable form, any
  * other URL and other modes (`openai/form`, `openai/userVerification`, …): `unsupported`, only Deny and
  * cancel. Times out as Deny (decline). `turnId` may be null (Codex correlates it when it can); the
- * request is still withdrawn when the chat's turn ends or its Codex stops. A request without a mode
- * is declined at once. `_meta.codex_approval_kind: "mcp_tool_call"` makes it Codex's tool gate
- * (mcpToolGate.ts) only when it matches one of `calls` (the chat's announced MCP tool calls not gated
- * yet, by item id); else it is the server's own form. Never throws.
+ * request is still withdrawn when the chat's turn ends or its Codex stops. A request without a mode,
+ * or one `elicitationRefusal` names a reason for, is declined at once. `_meta.codex_approval_kind:
+ * "mcp_tool_call"` makes it Codex's tool gate (mcpToolGate.ts) only when it matches one of `calls` (the
+ * chat's announced MCP tool calls not gated yet, by item id); else it is the server's own form. Never throws.
  */
 export function classifyElicitation(
   p: Obj,
@@ -228,6 +241,15 @@ export function classifyElicitation(
     };
   }
   const message = str(p.message) ?? [str(p.title), str(p.description)].filter(Boolean).join(': ');
+  const refusal = elicitationRefusal(p);
+  if (refusal) {
+    return {
+      type: 'immediate',
+      kind: 'elicitation',
+      result: { action: 'decline', content: null, _meta: null } satisfies v2.McpServerElicitationRequestResponse,
+      notice: `${serverName} asked for input with ${refusal}; Angelia does not show such a request, so it was declined.`,
+    };
+  }
   const meta = isObj(p._meta) ? p._meta : null;
   const gated = mode === 'form' ? gatedCall(serverName, meta, calls) : null;
   if (meta && gated !== null) return toolGate(serverName, message, meta, { threadId, turnId, itemId: gated });

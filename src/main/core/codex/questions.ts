@@ -7,6 +7,7 @@
  * shown or kept. docs/architecture.md, "Questions and elicitations".
  */
 import { SECRET_MASK, type ApprovalAnswer, type QuestionAnswers, type QuestionView } from '../../../shared/contract';
+import { reservedName } from './askLimits';
 import { assertOffered, badAnswer, type AskRequest, type ImmediateRequest } from './askRequest';
 import type * as v2 from './generated/v2';
 import { isObj, str, type Obj } from './wire';
@@ -40,6 +41,16 @@ export function readQuestions(v: unknown): QuestionView[] {
   return out;
 }
 
+/**
+ * Why the questions of `ToolRequestUserInputParams.questions` are not shown (askLimits.ts): an id that
+ * is a reserved name (`__proto__`, `constructor`, `prototype`); null when they may be shown. Never throws.
+ */
+export function questionsRefusal(v: unknown): string | null {
+  const list = Array.isArray(v) ? v.filter(isObj) : [];
+  const reserved = reservedName(list.map((q) => str(q.id) ?? ''));
+  return reserved === null ? null : `a question with the id "${reserved}", a name Angelia does not take as an id`;
+}
+
 /** One line of at most `max` characters: whitespace runs folded to a space, an ellipsis when cut. */
 export function oneLine(text: string, max = TITLE_MAX): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -66,9 +77,12 @@ export function checkAnswers(questions: readonly QuestionView[], answers: Questi
   for (const key of Object.keys(answers)) {
     if (!ids.includes(key)) throw badAnswer(`"${key}" is not a question of this request (its questions: ${ids.join(', ')})`);
   }
-  const out: QuestionAnswers = {};
+  // Own properties only (a name such as `constructor` must not read Object.prototype's), into an object without a prototype.
+  const out: QuestionAnswers = Object.create(null) as QuestionAnswers;
   for (const q of questions) {
-    const given = (answers[q.id] ?? []).filter((a) => a.trim() !== '');
+    const own: unknown = Object.hasOwn(answers, q.id) ? answers[q.id] : [];
+    if (!Array.isArray(own) || !own.every((a) => typeof a === 'string')) throw badAnswer(`answers["${q.id}"] must be a list of strings`);
+    const given = own.filter((a) => a.trim() !== '');
     const name = `question "${q.id}"${q.header ? ` (${q.header})` : ''}`;
     if (given.length === 0) {
       throw badAnswer(`${name} has no answer: give answers["${q.id}"] = [<answer>], or answer Deny to skip all the questions`);
@@ -120,6 +134,15 @@ function questionWire(questions: readonly QuestionView[], offered: readonly Appr
  * show is answered at once with the empty answer. Never throws.
  */
 export function classifyUserInput(p: Obj, threadId: string | null, turnId: string | null): AskRequest | ImmediateRequest {
+  const refusal = questionsRefusal(p.questions);
+  if (refusal) {
+    return {
+      type: 'immediate',
+      kind: 'userInput',
+      result: { answers: {} } satisfies v2.ToolRequestUserInputResponse,
+      notice: `The agent asked ${refusal}; Angelia does not show such a request, so it got an empty answer.`,
+    };
+  }
   const questions = readQuestions(p.questions);
   if (questions.length === 0) {
     return {
