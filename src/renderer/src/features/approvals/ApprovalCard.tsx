@@ -16,6 +16,7 @@ import { useState, type ReactElement } from 'react';
 import type { AnswerOutcome, ApprovalAnswer, ApprovalView, ProfileView } from '../../../../shared/contract';
 import type { Result } from '../../../../shared/result';
 import { outsideSandboxLines } from '../../../../shared/approvalText';
+import { Untrusted } from './Untrusted';
 import { useSession, type AnswerExtra } from '../../api/session';
 import { useAppStore } from '../../store/store';
 import { Diff } from '../../ui/Diff';
@@ -48,25 +49,35 @@ function What({ view, picker }: { view: ApprovalView; picker: ReactElement | nul
       {view.command !== null && (
         <pre className="approval-command" data-testid="approval-command">
           <span className="prompt">$ </span>
-          {view.command}
+          <Untrusted text={view.command} />
         </pre>
       )}
       {view.cwd !== null && (
         <div className="meta">
-          in <code>{view.cwd}</code>
+          in{' '}
+          <code>
+            <Untrusted text={view.cwd} />
+          </code>
         </div>
       )}
       {view.changes.map((c) => (
         <div key={c.path} className="file-change">
           <div className="file-path">
-            <span className="kind">{c.kind}</span> <code>{c.path}</code>
+            <span className="kind">{c.kind}</span>{' '}
+            <code>
+              <Untrusted text={c.path} />
+            </code>
           </div>
           <Diff diff={c.diff} />
         </div>
       ))}
       {picker ?? (lines.length > 0 && <AccessDiff lines={lines} />)}
       <Refused view={view} />
-      {view.reason !== null && <div className="approval-reason">“{view.reason}”</div>}
+      {view.reason !== null && (
+        <div className="approval-reason">
+          “<Untrusted text={view.reason} />”
+        </div>
+      )}
       <AddFolders view={view} />
     </div>
   );
@@ -191,7 +202,7 @@ export function ApprovalCardView({ view, outcome, profile, onAnswer }: ApprovalC
       data-approval-id={view.id}
     >
       <div className="approval-title">
-        <span className="approval-dot" aria-hidden="true" /> {view.title}
+        <span className="approval-dot" aria-hidden="true" /> <Untrusted text={view.title} />
       </div>
       <What view={view} picker={picker} />
       <div className="approval-buttons">

@@ -10,6 +10,7 @@ import type { ReactElement } from 'react';
 import type { ElicitField } from '../../../../shared/contract';
 import { setValue, toggleChoice, valueOf, type FormDraft } from '../../store/answerDrafts';
 import { fieldHint, fieldLabel, inputType } from './elicitForm';
+import { Untrusted } from './Untrusted';
 
 /** More choices than this show as a list instead of radio buttons. */
 const MAX_RADIOS = 5;
@@ -156,7 +157,11 @@ function Field({
         </label>
       )}
       {widget}
-      {f.description && <div className="elicit-description">{f.description}</div>}
+      {f.description && (
+        <div className="elicit-description">
+          <Untrusted text={f.description} />
+        </div>
+      )}
       {hint && <div className="meta elicit-hint">{hint}</div>}
       {problem && (
         <div className="elicit-problem" id={problemId} data-testid="elicit-problem" data-field={f.name} role="alert">

@@ -20,6 +20,7 @@ import { answerLabel, outcomeNote, settledLine } from './describe';
 import { ElicitFields } from './ElicitFields';
 import { formContent, isToolGate, openableUrl, problemsSummary, shownProblems } from './elicitForm';
 import { useAnswering, type OnAnswer } from './useAnswering';
+import { Untrusted } from './Untrusted';
 
 /**
  * Opens `url` in the system browser through the host (`open`: the preload's `openExternal`, which takes
@@ -95,7 +96,7 @@ export function ElicitationCardView({ view, outcome, draft, onDraft, onAnswer, o
       noValidate
     >
       <div className="approval-title">
-        <span className="approval-dot" aria-hidden="true" /> {view.title}
+        <span className="approval-dot" aria-hidden="true" /> <Untrusted text={view.title} />
       </div>
       {el && (
         <div className="meta" data-testid="elicit-server">
@@ -104,7 +105,7 @@ export function ElicitationCardView({ view, outcome, draft, onDraft, onAnswer, o
       )}
       {el?.message && (
         <div className="elicit-message" data-testid="elicit-message">
-          {el.message}
+          <Untrusted text={el.message} />
         </div>
       )}
       {gate && view.command && (

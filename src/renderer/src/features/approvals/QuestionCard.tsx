@@ -18,6 +18,8 @@ import { update, useAppStore } from '../../store/store';
 import { answerLabel, outcomeNote, settledLine } from './describe';
 import { givenLines, offersText, questionAnswers, submitHint } from './questionDraft';
 import { useAnswering, type OnAnswer } from './useAnswering';
+import { Untrusted } from './Untrusted';
+import { visibleText } from '../../../../shared/untrustedText';
 
 const NO_DRAFT: QuestionDraft = {};
 
@@ -71,7 +73,7 @@ export function QuestionCardView({ view, outcome, draft, onDraft, onAnswer }: Qu
       noValidate
     >
       <div className="approval-title">
-        <span className="approval-dot" aria-hidden="true" /> {view.title}
+        <span className="approval-dot" aria-hidden="true" /> <Untrusted text={view.title} />
       </div>
       {view.isBlocking === false && pending && (
         <div className="meta question-not-blocking" data-testid="question-not-blocking">
@@ -147,21 +149,33 @@ function QuestionField({
       disabled={disabled}
       autoComplete="off"
       spellCheck={!q.isSecret}
-      aria-label={options.length > 0 ? `${q.header || q.question}: another answer` : q.header || q.question}
+      aria-label={visibleText(options.length > 0 ? `${q.header || q.question}: another answer` : q.header || q.question)}
       placeholder={q.isSecret ? 'Hidden as you type' : options.length > 0 ? 'Another answer' : 'Your answer'}
       onChange={(e) => onDraft(typeText(draft, q, e.target.value))}
     />
   );
   return (
     <fieldset className="question" data-testid="question" data-question-id={q.id} data-secret={q.isSecret || undefined}>
-      {q.header && <legend className="question-header">{q.header}</legend>}
-      <div className="question-text">{q.question}</div>
+      {q.header && (
+        <legend className="question-header">
+          <Untrusted text={q.header} />
+        </legend>
+      )}
+      <div className="question-text">
+        <Untrusted text={q.question} />
+      </div>
       {options.map((o) => (
         <label key={o.label} className="question-option" data-testid="question-option">
           <input type="radio" name={group} checked={entry.choice === o.label} disabled={disabled} onChange={() => onDraft(pickChoice(draft, q.id, o.label))} />
           <span>
-            <span className="option-label">{o.label}</span>
-            {o.description && <span className="option-description">{o.description}</span>}
+            <span className="option-label">
+              <Untrusted text={o.label} />
+            </span>
+            {o.description && (
+              <span className="option-description">
+                <Untrusted text={o.description} />
+              </span>
+            )}
           </span>
         </label>
       ))}
@@ -186,7 +200,9 @@ function Given({ view }: { view: ApprovalView }): ReactElement {
     <dl className="question-given" data-testid="question-given">
       {(view.questions ?? []).map((q) => (
         <div key={q.id} className="given-row" data-question-id={q.id}>
-          <dt>{q.header || q.question}</dt>
+          <dt>
+            <Untrusted text={q.header || q.question} />
+          </dt>
           <dd data-testid="question-given-answer">{given.get(q.id) ?? '—'}</dd>
         </div>
       ))}
