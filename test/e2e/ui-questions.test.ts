@@ -5,7 +5,9 @@
  * is typed and never shown again); an elicitation form is checked (messages under the wrong fields) and
  * accepted with Enter; a URL elicitation shows its full domain and opens only on a click. What reached
  * the core's `approvals:answer` is checked exactly. Screenshots: test-results/screenshots/questions-*.png.
- * Run `npx electron-vite build` first (`npm test` does).
+ * Run `npx electron-vite build` first (`npm test` does). The host serves a copy of the build taken in
+ * beforeAll (test/fixtures/builtRenderer.ts): a build run meanwhile in the same tree empties out/renderer
+ * for a moment, and a page loaded then stayed blank (a 30 s wait for the chat row, seen once).
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,22 +15,22 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../../src/main/host/server';
 import type { ApprovalView } from '../../src/shared/contract';
+import { copyBuiltRenderer } from '../fixtures/builtRenderer';
 import { createFakeCore, type FakeCore } from '../fixtures/fakeCore';
 import { elicitationApproval, questionApproval, toolGateApproval, urlElicitationApproval } from '../fixtures/fakeCore/questions';
 
 const ROOT = resolve(__dirname, '../..');
-const RENDERER = join(ROOT, 'out/renderer');
 const SHOTS = join(ROOT, 'test-results/screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SECRET = 'tok-SECRET-4242';
 
 let browser: Browser;
+let renderer: { dir: string; remove: () => void } | undefined;
 const hosts: RunningHost[] = [];
 
 beforeAll(async () => {
-  const index = join(RENDERER, 'index.html');
-  if (!existsSync(index)) throw new Error(`The built renderer is missing (${index}). Run \`npx electron-vite build\` first (\`npm test\` does).`);
-  if (statSync(join(ROOT, 'src/renderer/src/features/approvals/QuestionCard.tsx')).mtimeMs > statSync(index).mtimeMs)
+  renderer = copyBuiltRenderer();
+  if (statSync(join(ROOT, 'src/renderer/src/features/approvals/QuestionCard.tsx')).mtimeMs > statSync(join(renderer.dir, 'index.html')).mtimeMs)
     throw new Error('out/renderer is older than QuestionCard.tsx: run `npx electron-vite build` again.');
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH.`);
   mkdirSync(SHOTS, { recursive: true });
@@ -41,12 +43,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   for (const h of hosts) await h.close();
+  renderer?.remove();
 });
 
 /** A fake core whose "demo" chat holds `approvals` (each with its card item), opened in a 420-wide window with the chat shown. */
 async function openWith(approvals: ApprovalView[], height = 900, init?: () => void): Promise<{ page: Page; fake: FakeCore; problems: string[] }> {
   const fake = createFakeCore({ seed: { items: approvals.map((a) => ({ type: 'approval' as const, id: `i-${a.id}`, approvalId: a.id })), approvals } });
-  const host = await startHost({ core: fake.core, rendererDir: RENDERER });
+  if (!renderer) throw new Error('beforeAll did not copy the built renderer');
+  const host = await startHost({ core: fake.core, rendererDir: renderer.dir });
   hosts.push(host);
   const page = await browser.newPage({ viewport: { width: 420, height } });
   if (init) await page.addInitScript(init);
