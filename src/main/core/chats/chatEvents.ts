@@ -12,6 +12,7 @@ import { grantedPlaces } from '../approvals/privateReach';
 import type { CodexConnection } from '../codex/connection';
 import { turnEndOf, wireMethod, type CodexEvent } from '../codex/events';
 import { chatItemOf } from '../codex/items';
+import { limitOpen } from '../codex/askLimits';
 import { classifyServerRequest } from '../codex/serverRequests';
 import { chatUsageOf } from '../usage/limits';
 import { id8 } from './commands';
@@ -166,7 +167,7 @@ export function noteUnknown(c: ChatInside, method: string): void {
 export async function onServerRequest(c: ChatInside, conn: CodexConnection, method: string, params: unknown, rpcId: string | number): Promise<unknown> {
   // A detached process is being stopped: nothing it asks is shown or run.
   if (!c.isCurrent(conn)) throw new ResponseError(-32603, `this Codex process is no longer attached to Angelia's chat ${c.deps.chatId}`);
-  const ask = classifyServerRequest(method, params, {
+  const classified = classifyServerRequest(method, params, {
     fileChanges: c.fileChanges,
     mcpCalls: c.mcpCalls,
     onRequest: c.onRequest,
@@ -174,6 +175,7 @@ export async function onServerRequest(c: ChatInside, conn: CodexConnection, meth
     ...(c.sandboxCtx ? { sandbox: c.sandboxCtx } : {}),
     granted: () => c.grants.map((g) => g.place),
   });
+  const ask = classified.type === 'ask' ? limitOpen(classified, c.deps.chatId, c.deps.broker.pending()) : classified;
   const base = { chatId: c.deps.chatId, profile: c.deps.profile, at: new Date().toISOString() };
   if (ask.type === 'unknown') {
     noteUnknown(c, method);

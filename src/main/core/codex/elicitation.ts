@@ -4,13 +4,13 @@
  * 2025-11-25) flattened into `ElicitField`s, a URL shown with its full host name and offered only when
  * it is http(s), other modes shown but only declined or cancelled. Allow = `accept` (form `content`
  * checked against the fields), Deny = `decline`, cancel = `cancel`, always `_meta: null`
- * (`McpServerElicitationRequestResponse`). Nothing of the schema is ever rendered as HTML. A form
- * with a field named `__proto__`, `constructor` or `prototype` is declined at once (askLimits.ts);
- * Codex's own MCP tool gate is told apart in mcpToolGate.ts.
+ * (`McpServerElicitationRequestResponse`). Nothing of the schema is ever rendered as HTML. A request
+ * beyond the bounds of askLimits.ts, or with a field named `__proto__`, `constructor` or `prototype`,
+ * is declined at once; Codex's own MCP tool gate is told apart in mcpToolGate.ts.
  * docs/architecture.md, "Questions and elicitations".
  */
 import type { ApprovalAnswer, ElicitationView, ElicitContent, ElicitField } from '../../../shared/contract';
-import { reservedName } from './askLimits';
+import { ASK_LIMITS, overCount, overLong, reservedName } from './askLimits';
 import { assertOffered, badAnswer, type AskRequest, type ImmediateRequest } from './askRequest';
 import type * as v2 from './generated/v2';
 import { gatedCall, toolGate, type McpCall } from './mcpToolGate';
@@ -204,13 +204,47 @@ function shown(f: FormField): ElicitField {
 }
 
 /**
- * Why an elicitation is not shown (askLimits.ts): a form field named `__proto__`, `constructor` or
- * `prototype`. null when it may be shown.
+ * Why an elicitation is not shown (askLimits.ts): its message or URL longer than `ASK_LIMITS.message`;
+ * a form with more than `ASK_LIMITS.fields` fields, a field named `__proto__`, `constructor` or
+ * `prototype`, an enum of more than `ASK_LIMITS.choices` choices, or a name, title, description,
+ * default, choice value or label longer than `ASK_LIMITS.fieldText`. null when it may be shown.
  */
-export function elicitationRefusal(p: Obj): string | null {
+export function elicitationRefusal(p: Obj, message: string): string | null {
+  const long = overLong(
+    [
+      ['a message', message],
+      ['a link', str(p.url)],
+    ],
+    ASK_LIMITS.message,
+  );
+  if (long) return long;
   const props = p.mode === 'form' && isObj(p.requestedSchema) && isObj(p.requestedSchema.properties) ? p.requestedSchema.properties : null;
-  const reserved = props ? reservedName(Object.keys(props)) : null;
-  return reserved === null ? null : `a field named "${reserved}", a name Angelia does not take for a field`;
+  if (!props) return null;
+  const names = Object.keys(props);
+  const many = overCount(names.length, ASK_LIMITS.fields, 'fields');
+  if (many) return many;
+  const reserved = reservedName(names);
+  if (reserved !== null) return `a field named "${reserved}", a name Angelia does not take for a field`;
+  for (const f of readForm(p.requestedSchema) ?? []) {
+    const what = `field "${oneLine(f.name, 40)}"`;
+    const why =
+      overCount(f.choices?.length ?? 0, ASK_LIMITS.choices, `choices in ${what}`) ??
+      overLong(
+        [
+          [`the name of ${what}`, f.name],
+          [`the title of ${what}`, f.title],
+          [`the description of ${what}`, f.description],
+          [`the default of ${what}`, typeof f.default === 'string' ? f.default : Array.isArray(f.default) ? f.default.join(',') : null],
+          ...(f.choices ?? []).flatMap((c): [string, string][] => [
+            [`a choice of ${what}`, c.value],
+            [`a choice of ${what}`, c.label],
+          ]),
+        ],
+        ASK_LIMITS.fieldText,
+      );
+    if (why) return why;
+  }
+  return null;
 }
 
 /**
@@ -241,7 +275,7 @@ export function classifyElicitation(
     };
   }
   const message = str(p.message) ?? [str(p.title), str(p.description)].filter(Boolean).join(': ');
-  const refusal = elicitationRefusal(p);
+  const refusal = elicitationRefusal(p, message);
   if (refusal) {
     return {
       type: 'immediate',

@@ -7,7 +7,7 @@
  * shown or kept. docs/architecture.md, "Questions and elicitations".
  */
 import { SECRET_MASK, type ApprovalAnswer, type QuestionAnswers, type QuestionView } from '../../../shared/contract';
-import { reservedName } from './askLimits';
+import { ASK_LIMITS, overCount, overLong, reservedName } from './askLimits';
 import { assertOffered, badAnswer, type AskRequest, type ImmediateRequest } from './askRequest';
 import type * as v2 from './generated/v2';
 import { isObj, str, type Obj } from './wire';
@@ -42,11 +42,34 @@ export function readQuestions(v: unknown): QuestionView[] {
 }
 
 /**
- * Why the questions of `ToolRequestUserInputParams.questions` are not shown (askLimits.ts): an id that
- * is a reserved name (`__proto__`, `constructor`, `prototype`); null when they may be shown. Never throws.
+ * Why the questions of `ToolRequestUserInputParams.questions` are not shown (askLimits.ts): more than
+ * `ASK_LIMITS.questions` entries, a question with more than `ASK_LIMITS.options` options, a text longer
+ * than `ASK_LIMITS.questionText`, or an id that is a reserved name (`__proto__`, `constructor`,
+ * `prototype`); null when they may be shown. Never throws.
  */
 export function questionsRefusal(v: unknown): string | null {
   const list = Array.isArray(v) ? v.filter(isObj) : [];
+  const many = overCount(list.length, ASK_LIMITS.questions, 'questions');
+  if (many) return many;
+  for (const q of list) {
+    const options = Array.isArray(q.options) ? q.options.filter(isObj) : [];
+    const id = str(q.id) ?? '?';
+    const why =
+      overCount(options.length, ASK_LIMITS.options, `options in question "${oneLine(id, 40)}"`) ??
+      overLong(
+        [
+          ['a question id', str(q.id)],
+          [`the header of question "${oneLine(id, 40)}"`, str(q.header)],
+          [`question "${oneLine(id, 40)}"`, str(q.question)],
+          ...options.flatMap((o): [string, string | null][] => [
+            [`an option of question "${oneLine(id, 40)}"`, str(o.label)],
+            [`an option's description in question "${oneLine(id, 40)}"`, str(o.description)],
+          ]),
+        ],
+        ASK_LIMITS.questionText,
+      );
+    if (why) return why;
+  }
   const reserved = reservedName(list.map((q) => str(q.id) ?? ''));
   return reserved === null ? null : `a question with the id "${reserved}", a name Angelia does not take as an id`;
 }
