@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gitEnv, gitRunner, headDiff, unsafeKeys, type GitResult, type GitRunner } from '../../../src/main/core/chats/turnDiff/head';
+import { gitEnv, gitRunner, headDiff, unsafeKeys, type CommandRunner, type GitResult, type GitRunner } from '../../../src/main/core/chats/turnDiff/head';
+import { runBounded } from '../../../src/main/core/launch/sandboxRun';
 import { makeTestDir, removeTestDir } from '../instance/testDir';
 
 const ok = (stdout: string): GitResult => ({ code: 0, stdout, stderr: '', missing: false, timedOut: false, cut: false });
@@ -87,6 +88,11 @@ describe('headDiff with real git', () => {
     execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
   /** Git in the test folder sees no repository above it (the test folders lie inside this repository). */
   const env = (): NodeJS.ProcessEnv => ({ ...process.env, GIT_CEILING_DIRECTORIES: dirname(dir) });
+  /** Git on this machine with `gitEnv(e)` (Angelia runs it in the profile's sandbox: test/integration/turn-diff.test.ts). */
+  const onHost =
+    (e: NodeJS.ProcessEnv): CommandRunner =>
+    ([bin = '', ...args], limits) =>
+      runBounded(bin, args, { ...limits, env: gitEnv(e) });
 
   it('shows a change against HEAD and the untracked files; a repository naming a filter is refused', async () => {
     dir = await makeTestDir('head-diff');
@@ -101,17 +107,17 @@ describe('headDiff with real git', () => {
     writeFileSync(join(dir, 'sub', 'new.txt'), 'new\n');
     writeFileSync(join(dir, 'untracked-outside.txt'), 'z\n');
     // The profile's folder is `sub`: only what lies in it, named from the repository's top.
-    const view = await headDiff(join(dir, 'sub'), gitRunner(env()));
+    const view = await headDiff(join(dir, 'sub'), gitRunner(onHost(env())));
     expect(view).toMatchObject({ state: 'ok', root: dir, untracked: ['sub/new.txt'], totals: { files: 1, added: 2, removed: 1 } });
     if (view.state === 'ok') expect(view.files.map((f) => [f.path, f.patch.includes('+TWO\n+three\n')])).toEqual([['sub/a.txt', true]]);
     git(dir, 'config', 'filter.evil.clean', `touch ${join(dir, 'ran')}`);
-    expect(await headDiff(dir, gitRunner(env()))).toMatchObject({ state: 'unavailable', message: expect.stringMatching(/filter\.evil\.clean/) });
+    expect(await headDiff(dir, gitRunner(onHost(env())))).toMatchObject({ state: 'unavailable', message: expect.stringMatching(/filter\.evil\.clean/) });
   });
 
   it('says "not a repository" outside any, and names git when it is missing', async () => {
     dir = await makeTestDir('head-diff');
-    expect(await headDiff(dir, gitRunner(env()))).toEqual({ state: 'not-a-repo', folder: dir });
-    expect(await headDiff(dir, gitRunner({ ...env(), PATH: join(dir, 'nothing') }))).toMatchObject({
+    expect(await headDiff(dir, gitRunner(onHost(env())))).toEqual({ state: 'not-a-repo', folder: dir });
+    expect(await headDiff(dir, gitRunner(onHost({ ...env(), PATH: join(dir, 'nothing') })))).toMatchObject({
       state: 'unavailable',
       message: expect.stringMatching(/git was not found/),
     });

@@ -494,7 +494,7 @@ export class Orchestrator {
         'chats:restart': async ({ chatId }) => ({ started: await this.chat(chatId).restart() }),
         'chats:sessions': async ({ chatId }) => this.sessionViews(chatId),
         ...sessionHandlers({ ...this.opts, store: this.sessions, liveThread: (id) => (this.chats.has(id) ? this.chat(id).liveThread : undefined) }),
-        ...turnDiffHandlers({ chat: (id) => this.chat(id), table: () => this.table, env: this.opts.env }),
+        ...turnDiffHandlers({ chat: (id) => this.chat(id), table: () => this.table, env: this.opts.env, paths: this.opts.paths }),
         'approvals:list': async () => this.broker.all(),
         'approvals:answer': async ({ id, answer, ...opts }) => this.answerApproval(id, answer, 'window', opts),
         'chats:attach': async ({ chatId, name, dataBase64 }) => this.attach(chatId, name, dataBase64),

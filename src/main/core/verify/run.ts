@@ -4,7 +4,8 @@
  * agent (compileCodexLaunch of the accepted table, the same facts as launch/plan.ts, the same environment
  * as launch/env.ts `childEnv` builds, minus the trailing "app-server"). Its first row is the launch check
  * a start runs (launch/check.ts), so it names every reason a start would be refused with. Probes whose
- * path does not exist are reported as skipped, never as passed. The runner's own files (a probe file in `<state>/compiled/`, a symlink in the profile's folder, written
+ * path does not exist are reported as skipped, never as passed. Each probe runs through
+ * launch/sandboxRun.ts (one profile's runs one at a time, with a timeout and an output bound). The runner's own files (a probe file in `<state>/compiled/`, a symlink in the profile's folder, written
  * probe files, a Unix socket and a loopback port) are removed afterwards. Protocol: codex 0.169.0
  * (`codex sandbox [-c key=value]… -- cmd`, test/integration/verify.test.ts).
  */
@@ -15,16 +16,11 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppFailure } from '../../../shared/result';
-import { launchFacts } from '../launch/plan';
-import { resolveCodexBin, type ResolvedCodex } from '../codex/resolve';
-import { compileCodexLaunch } from '../compile/codexProfile';
+import type { ResolvedCodex } from '../codex/resolve';
 import { guardPath } from '../compile/guardFile';
-import { mcpEnvNames } from '../compile/mcpFlags';
 import { currentGrants, launchReasons, refusalText } from '../launch/check';
-import { childEnv } from '../launch/env';
 import { readGuard } from '../launch/guard';
-import { ensureCacheDirs, ensureCodexHome } from '../launch/prepare';
+import { profileSandbox } from '../launch/sandboxRun';
 import type { InstancePaths } from '../instance/paths';
 import { loadAccepted } from '../table/accepted';
 import { probeMatrix, type Probe, type ProbeFixtures } from './matrix';
@@ -154,36 +150,9 @@ async function codexVersion(codex: ResolvedCodex, env: NodeJS.ProcessEnv): Promi
 export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> {
   const { paths } = opts;
   const { table } = await loadAccepted(paths, { home: paths.home, env: opts.env });
-  const profile = Object.hasOwn(table.profiles, opts.profile) ? table.profiles[opts.profile] : undefined;
-  if (!profile) {
-    throw new AppFailure({
-      code: 'profile-unknown',
-      message: `there is no profile ${JSON.stringify(opts.profile)} in the accepted table`,
-      where: paths.acceptedTable,
-      fix: `use one of: ${Object.keys(table.profiles).join(', ') || '(none)'}`,
-    });
-  }
-  let codex: ResolvedCodex;
-  try {
-    codex = resolveCodexBin(profile.bin ?? undefined, { env: opts.env });
-  } catch (e) {
-    throw new AppFailure({
-      code: 'codex-missing',
-      message: (e as Error).message,
-      where: `${table.file}: profiles.${profile.name}.bin`,
-      fix: 'run angelia check-config',
-    });
-  }
-  // Codex refuses to start on a CODEX_HOME that does not exist; a start would make it (launch/plan.ts).
-  await ensureCodexHome(paths.codexHome);
-  const facts = await launchFacts(paths);
-  const launch = compileCodexLaunch(table, profile.name, facts);
+  // The profile's launch as a start compiles it, and the one way Angelia runs a command in its sandbox.
+  const { profile, codex, facts, launch, env, run: sandboxRun } = await profileSandbox({ paths, table, profile: opts.profile, env: opts.env });
   const cwd = profile.cwd;
-  const env = childEnv(opts.env, {
-    mcp: mcpEnvNames(table, profile),
-    codex,
-    add: { ...launch.env, CODEX_HOME: paths.codexHome, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) },
-  });
   const version = await codexVersion(codex, env);
   // Every reason a start would be refused with (launch/check.ts), what the table loosens included.
   const reasons = await launchReasons(paths.stateDir, profile, launch.sandboxed ? currentGrants(table, profile, facts, launch.mcpServers) : undefined);
@@ -197,7 +166,7 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
       pass: reasons.length === 0,
     },
   ];
-  if (!launch.sandboxed) {
+  if (!sandboxRun) {
     rows.push({
       name: 'sandbox',
       path: profile.cwd,
@@ -208,8 +177,7 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
     });
     return { profile: profile.name, codexVersion: version, probes: rows, pass: false };
   }
-  if (launch.cacheDir) await ensureCacheDirs(launch.cacheDir);
-  const args = ['sandbox', ...launch.codexArgs.slice(0, -1), '--'];
+  const runIn = sandboxRun;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const { fixtures, cleanup } = await prepare(paths, cwd);
   const written: string[] = [];
@@ -223,9 +191,7 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
       fixtures,
       filesystem: launch.filesystem,
     });
-    // One at a time: measured on 0.169.0, concurrent `codex sandbox` runs on one profile race on the
-    // placeholders Codex creates and removes for read-only entries that do not exist ("bwrap: Can't find
-    // source path …") and for writable folders (spurious ENOENT), which would blur what a probe saw.
+    // One at a time (sandboxRun.ts serializes a profile's runs: concurrent ones race on Codex's mount points).
     for (const probe of probes) rows.push(await runProbe(probe));
   } finally {
     await cleanup(written);
@@ -239,7 +205,8 @@ export async function verifyProfile(opts: VerifyOptions): Promise<VerifyReport> 
     if (probe.mustExist && kind === null) return { ...row, observed: 'skipped: does not exist', pass: null };
     const target = probe.op === 'write' ? writeTarget(probe, kind ?? 'other', fixtures.writeName) : null;
     if (target && kind === 'dir') written.push(target);
-    const run = await exec(codex.path, [...args, ...probeCommand(probe, kind ?? 'other', fixtures.writeName, process.execPath)], cwd, env, timeoutMs);
+    const ran = await runIn(probeCommand(probe, kind ?? 'other', fixtures.writeName, process.execPath), { cwd, timeoutMs, maxBytes: 4 << 20 });
+    const run: RawRun = { ...ran, stderr: ran.cut ? `${ran.stderr}\n(output over 4 MiB: stopped)` : ran.stderr };
     const wrote = target ? (kind === 'dir' ? existsSync(target) : run.code === 0) : undefined;
     const seen = observe(probe, kind ?? 'other', run, wrote);
     if (probe.op === 'scan' && probe.scan && seen.outcome !== 'error') {

@@ -1,19 +1,20 @@
 /**
- * A chat's folder against git's HEAD, computed by Angelia's own process (never by the agent): `git diff HEAD
- * -- .` in the profile's folder, and the untracked files `git ls-files --others --exclude-standard` names
- * there (which `git diff HEAD` leaves out); both limited to the folder, paths from the repository's top.
- * Each git run has a timeout and an output bound.
+ * A chat's folder against git's HEAD: `git diff HEAD -- .` in the profile's folder, and the untracked
+ * files `git ls-files --others --exclude-standard` names there (which `git diff HEAD` leaves out); both
+ * limited to the folder, paths from the repository's top. Each git run has a timeout and an output bound.
  *
- * The folder is the agent's, so git must run nothing an agent could have configured: external diff and
- * textconv drivers are off (`--no-ext-diff --no-textconv`), `core.fsmonitor` is forced off and the pager
- * is `cat` on the command line (which wins over every config file), Angelia's `GIT_*` variables are not
- * passed, and a repository whose own config (scope local or worktree) names a filter driver (`filter.*`,
- * which `git diff` runs on changed files) or includes other files (`include.*`, `includeIf.*`) is refused
- * with that reason. Codex keeps a `.git` at the top of a writable root read-only (docs/security-model.md),
- * so an agent cannot change that config between the check and the run. docs/architecture.md "A turn's
+ * Git runs through a `CommandRunner`: in Angelia, the profile's own sandbox (headSandbox.ts), so git and
+ * whatever the repository's config makes it run read and write only what the agent could
+ * (docs/security-model.md "Angelia's own commands in a profile's folder"). Defence in depth on top:
+ * external diff and textconv drivers are off (`--no-ext-diff --no-textconv`), `core.fsmonitor` is forced
+ * off, the pager is `cat` and optional locks are off on the command line (which wins over every config
+ * file), Angelia's `GIT_*` variables are not passed, and a repository whose own config (scope local or
+ * worktree) names a filter driver (`filter.*`) or includes other files (`include.*`, `includeIf.*`) is
+ * refused with that reason: what it names could make the view differ from the files. The check and the
+ * run are two steps; the sandbox, not this check, is the boundary. docs/architecture.md "A turn's
  * changes, measured".
  */
-import { spawn } from 'node:child_process';
+import type { BoundedRun, RunLimits } from '../../launch/sandboxRun';
 import { MAX_UNTRACKED, type HeadDiffView } from '../../../../shared/turnDiff';
 import { readDiff, sizeText } from './parse';
 
@@ -23,25 +24,35 @@ export const MAX_HEAD_DIFF_BYTES = 8 * 1024 * 1024;
 export const GIT_TIMEOUT_MS = 15_000;
 
 /** What one git run gave. `missing`: no git on PATH. `cut`: stopped at the output bound. */
-export interface GitResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  missing: boolean;
-  timedOut: boolean;
-  cut: boolean;
-}
+export type GitResult = BoundedRun;
+
+/** Runs a command (argv) with limits: the profile's sandbox (launch/sandboxRun.ts `ProfileSandbox.run`). */
+export type CommandRunner = (command: readonly string[], limits: RunLimits) => Promise<BoundedRun>;
 
 /** Runs git with `args` in `cwd` (see `runGit`). */
 export type GitRunner = (args: string[], opts: { cwd: string; maxBytes: number }) => Promise<GitResult>;
 
-/** Options forced on every git run: nothing configured may run a program or page. */
-const SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '-c', 'core.quotePath=false', '-c', 'color.ui=never', '-c', 'diff.noprefix=false'];
+/** Options forced on every git run: nothing configured may run a program, page or write the index. */
+const SAFE_CONFIG = [
+  '--no-optional-locks',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.pager=cat',
+  '-c',
+  'core.quotePath=false',
+  '-c',
+  'color.ui=never',
+  '-c',
+  'diff.noprefix=false',
+];
 
 /**
  * Angelia's environment for git: without `GIT_*` (which could name another repository, config or program)
  * except `GIT_CEILING_DIRECTORIES` (it only stops the search for a repository), no prompt, no optional locks
- * (the index is never written), C messages.
+ * (the index is never written), C messages. In a sandbox Codex passes the command only the names
+ * compile/codexProfile.ts `commandEnvNames` lists (`LC_ALL` and `LANGUAGE` among them; the `GIT_*` ones are
+ * also on git's command line).
  */
 export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
@@ -49,40 +60,20 @@ export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...out, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C', LANGUAGE: 'C' };
 }
 
-/** The real runner: `git <SAFE_CONFIG> <args>`, stdout read up to `maxBytes`, killed after `timeoutMs`. */
-export function gitRunner(env: NodeJS.ProcessEnv, timeoutMs = GIT_TIMEOUT_MS): GitRunner {
-  return (args, { cwd, maxBytes }) =>
-    new Promise((resolve) => {
-      const child = spawn('git', [...SAFE_CONFIG, ...args], { cwd, env: gitEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-      const out: Buffer[] = [];
-      let bytes = 0;
-      let err = '';
-      let cut = false;
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill('SIGKILL');
-      }, timeoutMs);
-      child.stdout.on('data', (b: Buffer) => {
-        if (cut) return;
-        const room = maxBytes - bytes;
-        out.push(b.length > room ? b.subarray(0, room) : b);
-        bytes += Math.min(b.length, room);
-        if (b.length >= room) {
-          cut = true;
-          child.kill('SIGKILL');
-        }
-      });
-      child.stderr.on('data', (b: Buffer) => {
-        if (err.length < 4000) err += b.toString('utf8');
-      });
-      const done = (code: number | null, missing: boolean): void => {
-        clearTimeout(timer);
-        resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: err, missing, timedOut, cut });
-      };
-      child.on('error', (e: NodeJS.ErrnoException) => done(null, e.code === 'ENOENT'));
-      child.on('close', (code) => done(code, false));
-    });
+/** The first line of git's complaint. */
+const firstLine = (s: string): string => s.trim().split('\n', 1)[0] ?? '';
+
+/**
+ * Git through `run`: `git <SAFE_CONFIG> <args>` with stdout read up to `maxBytes`, killed after `timeoutMs`.
+ * Git not found is `missing`: exit 127 from a shell, or codex 0.169.0's sandbox (`codex sandbox`) failing
+ * with "Failed to execvp git: No such file or directory" (exit 101, measured).
+ */
+export function gitRunner(run: CommandRunner, timeoutMs = GIT_TIMEOUT_MS): GitRunner {
+  return async (args, { cwd, maxBytes }) => {
+    const r = await run(['git', ...SAFE_CONFIG, ...args], { cwd, maxBytes, timeoutMs });
+    const notFound = r.code === 127 || /Failed to execvp git: No such file or directory/.test(r.stderr);
+    return notFound && !r.timedOut ? { ...r, missing: true } : r;
+  };
 }
 
 /** Local or worktree config keys that make git run a program on the folder's files, or read config from elsewhere. */
@@ -100,12 +91,10 @@ export function unsafeKeys(listing: string): string[] {
   return bad;
 }
 
-/** The first line of git's complaint. */
-const firstLine = (s: string): string => s.trim().split('\n', 1)[0] ?? '';
-
 /** Why a git run gave nothing usable, as the window says it; null when it ran. */
 function failure(r: GitResult, what: string): string | null {
-  if (r.missing) return 'git was not found on PATH: install git to see the folder against HEAD (Angelia runs `git diff HEAD` itself).';
+  if (r.missing)
+    return "git was not found on PATH: install git where the profile's sandbox can read it to see the folder against HEAD (Angelia runs `git diff HEAD` in that sandbox).";
   if (r.timedOut) return `git took too long (${what}, over ${GIT_TIMEOUT_MS / 1000} s); nothing to show.`;
   if (r.code !== 0 && !r.cut) return `git failed (${what}): ${firstLine(r.stderr) || `exit ${String(r.code)}`}`;
   return null;
