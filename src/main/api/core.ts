@@ -177,8 +177,10 @@ export interface ApiCore {
    * process of its own, under the profile's permission profile with every write entry made read;
    * docs/api-ask.md), without touching the chat. Throws AppFailure `ask-failed`, `ask-timeout` (after
    * `timeoutMs`), `ask-aborted` (the signal fired), `refused` (a start check failed), `unknown-chat`.
+   * `owner`: the owner asks; an agent's ask on a thread that received a secret answer is answered by a
+   * fresh thread instead (docs/security-model.md "Questions and elicitations").
    */
-  ask(chatId: string, text: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ answer: string }>;
+  ask(chatId: string, text: string, opts: { timeoutMs: number; signal?: AbortSignal; owner?: boolean }): Promise<{ answer: string }>;
   /** Shows a line (and files) in the chat without running a turn. */
   post(chatId: string, post: ApiPost): Promise<void>;
   /** Writes `data` into the chat's profile folder under `.inbox/` (name sanitised, mode 600); answers the path. */

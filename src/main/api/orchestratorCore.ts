@@ -34,7 +34,7 @@ export interface OrchestratorPort {
   assertCanQueue(chatId: string): void;
   postNotice(chatId: string, text: string): void;
   answerApproval(id: string, answer: ApprovalAnswer, by: 'api', opts: ApiAnswerOptions): AnswerOutcome;
-  ask(chatId: string, text: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ answer: string }>;
+  ask(chatId: string, text: string, opts: { timeoutMs: number; signal?: AbortSignal; owner?: boolean }): Promise<{ answer: string }>;
 }
 
 /** The adapter, with `close` to stop listening to the core. */

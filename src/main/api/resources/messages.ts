@@ -10,7 +10,22 @@ import { MAX_IMAGE_BYTES, MAX_IMAGES, sniffImage } from '../../../shared/images'
 import { ApiError } from '../errors';
 import { checkMedia, readChecked, snapshotMedia, type CheckedMedia } from '../media';
 import { cleanText, normalizeBreaks, quoted } from '../policy';
-import { admitPeer, callerDeny, chatKey, EX_TURN, fromKey, json, label, MAX_TEXT, messageText, ok, profileOfChat, text, type RouteContext } from '../routeKit';
+import {
+  admitPeer,
+  agentChat,
+  callerDeny,
+  chatKey,
+  EX_TURN,
+  fromKey,
+  json,
+  label,
+  MAX_TEXT,
+  messageText,
+  ok,
+  profileOfChat,
+  text,
+  type RouteContext,
+} from '../routeKit';
 
 const SendBody = z
   .object({
@@ -437,7 +452,7 @@ export const askRoute = json({
     const message = await messageText(ctx, raw);
     if (message.length > MAX_TEXT) throw new ApiError(400, 'bad-request', `the message is ${message.length} characters long; at most ${MAX_TEXT}`);
     try {
-      return await ctx.deps.core.ask(key, message, { timeoutMs: ctx.deps.askTimeoutMs, signal: ctx.signal });
+      return await ctx.deps.core.ask(key, message, { timeoutMs: ctx.deps.askTimeoutMs, signal: ctx.signal, owner: agentChat(ctx) === null });
     } catch (e) {
       if (!(e instanceof AppFailure)) throw e;
       const { code, message: why } = e.app;

@@ -70,6 +70,17 @@ export interface AskAnswer {
   codexVersion: string | null;
 }
 
+/**
+ * The thread an ask copies for session row `row` (the chat's active one, or null): its thread once
+ * started, else null (a fresh read-only thread answers). Also null when the thread received a secret
+ * answer (`row.secret_answer`) and `owner` is not true: a copy would carry the secret into a turn the
+ * asking agent words (docs/security-model.md "Questions and elicitations").
+ */
+export function threadToAsk(row: { started: boolean; threadId: string | null; secret_answer?: boolean } | null, owner: boolean): string | null {
+  if (!row?.started || !row.threadId) return null;
+  return row.secret_answer && !owner ? null : row.threadId;
+}
+
 /** How a server request of the read-only copy is answered: nothing is ever granted. */
 function declineRequest(method: string): unknown {
   switch (method) {

@@ -139,6 +139,20 @@ function noteMcpCall(c: ChatInside, call: { server: string | null; tool: string 
   else c.mcpCalls.delete(id);
 }
 
+/**
+ * Remembers in the session row that thread `threadId` (the chat's current one when null) received a
+ * secret answer, so `/ask` from an agent never copies it (Orchestrator.ask). A failed write is told.
+ */
+function keepSecret(c: ChatInside, threadId: string | null): void {
+  const thread = threadId ?? c.threadId;
+  if (!thread) return;
+  try {
+    c.deps.sessions.markSecretAnswer(c.deps.chatId, thread);
+  } catch (e) {
+    c.notice(`Could not note that this session received a secret answer (${e instanceof Error ? e.message : String(e)}); /ask may copy it.`);
+  }
+}
+
 /** Codex took a steered text into the conversation (a `userMessage` item with exactly its text): it is delivered. */
 function tookSteer(c: ChatInside, text: string): void {
   const at = c.steered.findIndex((e) => e.input === text);
@@ -201,6 +215,7 @@ export async function onServerRequest(c: ChatInside, conn: CodexConnection, meth
   c.changed('needs-you');
   const settled: Settlement = await response;
   keepGrant(c, ask, settled);
+  if (ask.kind === 'userInput' && settled.answer === 'allow' && ask.questions?.some((q) => q.isSecret)) keepSecret(c, ask.threadId);
   last.outcome = settled.answer === 'cancel' ? 'cancel' : settled.answer === 'deny' ? 'deny' : 'allow';
   // "Deny and stop" ends the turn (Codex interrupts it): like /stop, what waited after it is dropped, and named.
   if (settled.answer === 'cancel') c.dispatch({ kind: 'denyAndStop' });

@@ -48,7 +48,7 @@ import type { StartCodex } from '../codex/connection';
 import { EventHub } from './eventHub';
 import { launchFacts, planLaunch } from '../launch/plan';
 import { restartWhereSightIsLost } from './sight';
-import { askReadOnly } from './ask';
+import { askReadOnly, threadToAsk } from './ask';
 import { SessionStore } from './sessions';
 import { recentSessionViews, sessionHandlers } from '../sessions/handlers';
 import { approvalPolicyFor, type ProfileNow } from './mode';
@@ -363,12 +363,18 @@ export class Orchestrator {
    * `POST /ask`: answers `text` from a read-only copy of the chat's current thread (chats/ask.ts
    * `askReadOnly`; docs/api-ask.md) on a short-lived app-server started with the profile's read-only
    * compile variant (launch/plan.ts `readOnly`) and recorded in children.json like every child; a chat
-   * with no thread on disk yet is answered by a fresh read-only thread. The chat itself (its process,
+   * with no thread on disk yet is answered by a fresh read-only thread, and so is an ask not from the owner
+   * (`opts.owner` not true) on a thread that received a secret answer (session row `secret_answer`;
+   * docs/security-model.md "Questions and elicitations"). The chat itself (its process,
    * queue, thread and transcript) is not touched; `shutdown` stops an ask in flight and waits for its
    * process. Throws AppFailure: `unknown-chat`, `refused` (the launch guard, a check or the
    * attestation), `ask-failed` (also while shutting down), `ask-timeout`, `ask-aborted`.
    */
-  async ask(chatId: string, text: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ answer: string; forkedFrom: string | null }> {
+  async ask(
+    chatId: string,
+    text: string,
+    opts: { timeoutMs: number; signal?: AbortSignal; owner?: boolean },
+  ): Promise<{ answer: string; forkedFrom: string | null }> {
     const profileName = this.chat(chatId).view().profile;
     if (this.closed) throw new AppFailure({ code: 'ask-failed', message: 'Angelia is shutting down' });
     const row = this.sessions.active(chatId);
@@ -382,7 +388,7 @@ export class Orchestrator {
       text,
       timeoutMs: opts.timeoutMs,
       signal: stop.signal,
-      threadId: row?.started && row.threadId ? row.threadId : null,
+      threadId: threadToAsk(row, opts.owner === true),
       model: row?.model ?? null,
       effort: row?.effort ?? this.table.profiles[profileName]?.effort ?? null,
       startCodex: async (spec) => {

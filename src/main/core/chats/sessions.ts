@@ -58,6 +58,12 @@ export const SessionRow = z.object({
   name: z.string().optional(),
   /** Archived (also in Codex: `thread/archive`): left out of listings unless asked for; optional, as `last_line`. */
   archived: z.boolean().optional(),
+  /**
+   * True once the person answered a secret question (`isSecret`) on this thread: a `/ask` from an agent
+   * is then answered by a fresh thread, never a copy of this one (docs/security-model.md "Questions and
+   * elicitations"). Optional, as `last_line`.
+   */
+  secret_answer: z.boolean().optional(),
 });
 export type SessionRow = z.infer<typeof SessionRow>;
 
@@ -331,6 +337,19 @@ export class SessionStore {
       const row = data.chats[chatId]?.history.find((r) => r.id === rowId);
       if (!row) throw new Error(`no session ${rowId} in chat ${chatId}`);
       row.last_line = text;
+    });
+  }
+
+  /**
+   * Marks the row of `threadId` as having received a secret answer (`secret_answer`); nothing when the
+   * chat has no row of that thread or it is marked already. Throws what every change throws.
+   */
+  markSecretAnswer(chatId: string, threadId: string): void {
+    const known = this.fresh().chats[chatId]?.history.find((r) => r.threadId === threadId);
+    if (!known || known.secret_answer) return;
+    this.mutate((data) => {
+      const row = data.chats[chatId]?.history.find((r) => r.threadId === threadId);
+      if (row) row.secret_answer = true;
     });
   }
 
