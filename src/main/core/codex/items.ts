@@ -68,8 +68,6 @@ export const threadItemSchema = z.union([
   z.object({ type: z.literal('contextCompaction'), id: optStr }),
   // What an MCP tool gate is matched against (mcpToolGate.ts); the chat does not show the item itself.
   z.object({ type: z.literal('mcpToolCall'), id: optStr, server: optStr, tool: optStr, status: optStr, arguments: z.unknown().optional() }),
-  // What an MCP tool gate is matched against (mcpToolGate.ts); the chat does not show the item itself.
-  z.object({ type: z.literal('mcpToolCall'), id: optStr, server: optStr, tool: optStr, status: optStr, arguments: z.unknown().optional() }),
   z.object({ type: z.unknown().optional(), id: optStr }).transform(({ type, id }) => ({ type: 'other' as const, kind: type, id })),
 ]);
 
