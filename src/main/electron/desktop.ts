@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { AccountView } from '../../shared/account';
-import type { AppEvent, ApprovalView, ChatView, CoreApi, ProfileView } from '../../shared/contract';
+import type { AppEvent, ApprovalView, ChatView, CoreApi, ProfileView, SessionView } from '../../shared/contract';
 import { HomeUsage } from '../../shared/usage';
 import { answerFrom, type ApprovalAnswerer } from './answers';
 import { bindContract, bindFolderPicker, bindOpenExternal, bindShownChat, type FolderDialogOptions, type IpcMainLike, type OpenDialogResult } from './ipc';
@@ -16,7 +16,7 @@ import { NotificationRouter, type NotificationFactory } from './notifications';
 import { isRendererUrl, type RendererLocation } from './renderer';
 import { appIconFile, trayIconFiles } from './resources';
 import { bindTray, handleTrayAction, TrayController, type MenuFactory, type TrayLike } from './tray';
-import { emptyTrayState, sandboxedOf } from './trayModel';
+import { emptyTrayState, recentFirst, sandboxedOf } from './trayModel';
 import { WindowManager, type BrowserWindowLike, type Rect, type WindowOptions } from './windows';
 
 /** The part of the orchestrator (core/chats/orchestrator.ts) the desktop app uses: the contract and named operations. */
@@ -27,6 +27,8 @@ export interface DesktopCore extends ApprovalAnswerer {
   pendingApprovals(): ApprovalView[];
   api(): CoreApi;
   chatViews(): ChatView[];
+  /** A chat's sessions, most recently used first (the tray lists the chats by the first one's `lastUsedAt`). */
+  sessionViews?(chatId: string): SessionView[];
   profileViews(): ProfileView[];
   tableChanges(): Promise<{ differs: boolean; changes: unknown[] }>;
 }
@@ -180,11 +182,21 @@ export function startDesktop<W extends BrowserWindowLike, M, I>(opts: DesktopOpt
         notice: (text) => notifications.notice(text),
       }),
   });
+  const lastUsed = (chatId: string): string | null => {
+    try {
+      return core.sessionViews?.(chatId)[0]?.lastUsedAt ?? null;
+    } catch (e) {
+      opts.report(e);
+      return null;
+    }
+  };
+  const chatsNow = core.chatViews();
   const trayController = new TrayController({
     view,
     initial: {
       ...emptyTrayState,
-      chats: core.chatViews(),
+      chats: chatsNow,
+      recent: recentFirst(chatsNow, lastUsed),
       sandboxed: sandboxedOf(core.profileViews()),
       approvals: core.pendingApprovals(),
       startAtLogin: readLogin(),

@@ -3,7 +3,8 @@
  * it shows (`trayModel(state)`: badge, title, tooltip and the menu rows). The Electron binding
  * (tray.ts) only turns the model into a `Menu` and wires clicks to `TrayAction`s. The usage rows (each
  * rate-limit window's percent and reset, a pause, "Sign in to Codex…") use the window's words
- * (src/shared/usageText.ts). No Electron here.
+ * (src/shared/usageText.ts). The chats are listed most recently used first, the quiet ones capped
+ * (`MAX_RECENT_CHATS`, then "All chats…"). No Electron here.
  */
 import type { AccountView } from '../../shared/account';
 import type { AppEvent, ApprovalView, ChatView, ProfileView, QuestionAnswers } from '../../shared/contract';
@@ -18,6 +19,11 @@ import { visibleText } from '../../shared/untrustedText';
 /** Everything the tray shows. `approvals` holds the pending requests only, oldest first. */
 export interface TrayState {
   chats: ChatView[];
+  /**
+   * Chat ids, most recently used first (a message sent to it, or created); chats not in it follow in
+   * `chats` order. Seeded from each chat's sessions (`recentFirst`), kept by `trayStateOn`.
+   */
+  recent: string[];
   /** Profile name → `sandbox` of the table (a profile with `sandbox = false` runs with full access). */
   sandboxed: Record<string, boolean>;
   approvals: ApprovalView[];
@@ -33,6 +39,7 @@ export interface TrayState {
 /** Nothing known yet. */
 export const emptyTrayState: TrayState = {
   chats: [],
+  recent: [],
   sandboxed: {},
   approvals: [],
   table: { differs: false, changes: 0 },
@@ -46,6 +53,24 @@ export function sandboxedOf(profiles: Pick<ProfileView, 'name' | 'sandboxed'>[])
   return Object.fromEntries(profiles.map((p) => [p.name, p.sandboxed]));
 }
 
+/**
+ * The ids of the chats with a last-used time (ISO 8601, e.g. the active session's `lastUsedAt`),
+ * newest first; a chat whose `lastUsed` is null is left out (it follows the ranked ones in the tray).
+ */
+export function recentFirst(chats: readonly Pick<ChatView, 'id'>[], lastUsed: (chatId: string) => string | null): string[] {
+  const timed = chats.flatMap((c) => {
+    const at = lastUsed(c.id);
+    const ms = at === null ? NaN : Date.parse(at);
+    return Number.isNaN(ms) ? [] : [{ id: c.id, ms }];
+  });
+  return timed.sort((a, b) => b.ms - a.ms).map((t) => t.id);
+}
+
+/** `recent` with `chatId` first (the same array when it already is). */
+function usedNow(recent: string[], chatId: string): string[] {
+  return recent[0] === chatId ? recent : [chatId, ...recent.filter((id) => id !== chatId)];
+}
+
 const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 function upsert<T extends { id: string }>(list: T[], item: T): T[] {
@@ -57,7 +82,8 @@ function upsert<T extends { id: string }>(list: T[], item: T): T[] {
 
 /**
  * The tray state after one core event (pure; the same object when nothing the tray shows changed):
- * `chat:updated` upserts the chat; `approval:updated` adds or updates a pending request and drops a
+ * `chat:updated` upserts the chat (a new one becomes the most recently used); a `chat:item` that is the
+ * user's message (`type: 'user'`) makes its chat the most recently used; `approval:updated` adds or updates a pending request and drops a
  * settled one (answered, withdrawn, timed out); `table:changed` records whether a review waits;
  * `usage:updated` replaces a home's usage; `account:updated` the account. Other events change nothing.
  */
@@ -65,7 +91,14 @@ export function trayStateOn(state: TrayState, e: AppEvent): TrayState {
   switch (e.event) {
     case 'chat:updated': {
       const chats = upsert(state.chats, e.payload);
-      return chats === state.chats ? state : { ...state, chats };
+      if (chats === state.chats) return state;
+      const isNew = !state.chats.some((c) => c.id === e.payload.id);
+      return { ...state, chats, ...(isNew ? { recent: usedNow(state.recent, e.payload.id) } : {}) };
+    }
+    case 'chat:item': {
+      if (e.payload.item.type !== 'user') return state;
+      const recent = usedNow(state.recent, e.payload.chatId);
+      return recent === state.recent ? state : { ...state, recent };
     }
     case 'approval:updated': {
       if (e.payload.state === 'pending') {
@@ -137,6 +170,29 @@ export const MAX_LABEL = 72;
 export const MAX_TRAY_OPTIONS = 8;
 /** Most rows of what a request asks (its lines wrapped at `MAX_LABEL`); more need the window. */
 export const MAX_DETAIL_ROWS = 12;
+/** Most quiet chats (idle, stopped) the tray lists, the most recently used; the others are behind "All chats…". */
+export const MAX_RECENT_CHATS = 5;
+/** The row that opens the window when chats are left out of the tray. */
+export const ALL_CHATS_LABEL = 'All chats…';
+
+/** A chat at work or waiting on the person: always listed, whatever the cap. */
+const BUSY: ReadonlySet<ChatView['state']> = new Set(['starting', 'working', 'needs-you', 'error', 'refused']);
+
+/**
+ * The chats the tray lists (pure), most recently used first (`state.recent`; the others after, in
+ * `chats` order): every busy chat (starting, working, needs you, error, refused) and the
+ * `MAX_RECENT_CHATS` most recently used of the rest. `hidden` = how many are left out.
+ */
+export function shownChats(state: Pick<TrayState, 'chats' | 'recent'>): { chats: ChatView[]; hidden: number } {
+  const rank = new Map(state.recent.map((id, i) => [id, i]));
+  const ordered = state.chats
+    .map((chat, i) => ({ chat, key: rank.get(chat.id) ?? state.recent.length + i }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.chat);
+  let quiet = 0;
+  const chats = ordered.filter((c) => BUSY.has(c.state) || ++quiet <= MAX_RECENT_CHATS);
+  return { chats, hidden: ordered.length - chats.length };
+}
 
 /** A chat's sandbox label: from its `mode` (attested while running, next start when cold), else from the enforcement. */
 function chatLabel(chat: ChatView, sandboxed: Record<string, boolean>): EnforcementLabel {
@@ -236,8 +292,9 @@ function tooltipOf(state: TrayState, now: Date): string {
  * The tray for a state (pure): pending approvals first (each a submenu with what is asked, its lines
  * wrapped into at most `MAX_DETAIL_ROWS` rows, then Allow and Deny when offered — Deny is Codex
  * `decline`; a question's options and Skip; an elicitation's Decline; Allow and options only when the
- * request is shown in full, shownInFull.ts — and "Show in window…"), then one row per chat with
- * its state and enforcement (FULL ACCESS marked red with ⚠), then the usage rows (`usageRows`), then
+ * request is shown in full, shownInFull.ts — and "Show in window…"), then the chats `shownChats`
+ * picks (most recently used first), one row each with its state and enforcement (FULL ACCESS marked
+ * red with ⚠), and "All chats…" (opens the window) when some are left out, then the usage rows (`usageRows`), then
  * "The table changed — review…" when a review waits, "Open Angelia", "Start at login" (checkbox) and
  * "Quit". The tooltip sums it up, rate limits included ("5 h 42 % · week 12 %"). `now` dates "resets in …".
  */
@@ -250,7 +307,9 @@ export function trayModel(state: TrayState, now: Date = new Date()): TrayModel {
     items.push({ kind: 'separator' });
   }
   items.push({ kind: 'header', label: state.chats.length ? 'Chats' : 'No chats yet' });
-  for (const c of state.chats) items.push(chatRow(c, state.sandboxed));
+  const shown = shownChats(state);
+  for (const c of shown.chats) items.push(chatRow(c, state.sandboxed));
+  if (shown.hidden > 0) items.push({ kind: 'action', label: ALL_CHATS_LABEL, action: { type: 'open-window' } });
   items.push({ kind: 'separator' });
   const usage = usageRows(state.usage, state.account, now);
   if (usage.length) items.push(...usage, { kind: 'separator' });
