@@ -43,6 +43,7 @@ import {
   type UsageWarning,
 } from './text';
 import { judgeable, NOT_IN_FULL, OPTION_PREFIX } from './shownInFull';
+import { burstText, RequestBurst } from './notifyBurst';
 import { visibleText } from '../../shared/untrustedText';
 
 /** The part of Electron's `NotificationConstructorOptions` used here. */
@@ -165,6 +166,7 @@ function cardNotification(
   buttons: { label: string; does: RequestButton }[],
   platform: NodeJS.Platform,
   icon?: string,
+  urgent = true,
 ): RequestNotification {
   const title = truncateCodePoints(oneLine(text.title), MAX_TITLE);
   const { body, full } = requestBody(text.body);
@@ -190,8 +192,7 @@ function cardNotification(
         title,
         body: `${body}\n\n${full ? '' : `${NOT_IN_FULL} `}Click to answer it in Angelia.`,
         silent: false,
-        urgency: 'critical',
-        timeoutType: 'never',
+        ...(urgent ? { urgency: 'critical' as const, timeoutType: 'never' as const } : { urgency: 'normal' as const }),
         ...(icon ? { icon } : {}),
       },
       platform,
@@ -205,16 +206,18 @@ function cardNotification(
  * titled "<profile> asks" with the first question, whose options are buttons on macOS when one click
  * answers it (`singleChoice`, at most `MAX_OPTION_BUTTONS`), else one "Open" button; an elicitation's,
  * titled "<server> (MCP, <profile>) asks" with its message and only "Open" (never accepted unseen, and a
- * URL is never opened from here). Elsewhere no buttons: a click opens the card.
+ * URL is never opened from here). Elsewhere no buttons: a click opens the card; critical urgency (it stays
+ * until answered) for an approval, a question and an elicitation during a turn, normal for an elicitation
+ * an MCP server sends outside any turn (`inTurn` false: nothing waits on it).
  */
-export function requestNotification(view: ApprovalView, platform: NodeJS.Platform, icon?: string): RequestNotification {
+export function requestNotification(view: ApprovalView, platform: NodeJS.Platform, icon?: string, inTurn = true): RequestNotification {
   const kind = requestKind(view);
   if (kind === 'approval') {
     const n = approvalNotification(view, platform, icon);
     return { options: n.options, buttons: [...n.buttons.map((answer) => ({ answer })), ...(n.showInWindow ? [{ open: true as const }] : [])] };
   }
   const open = { label: 'Open', does: { open: true } as const };
-  if (kind === 'elicitation') return cardNotification(elicitationText(view), [open], platform, icon);
+  if (kind === 'elicitation') return cardNotification(elicitationText(view), [open], platform, icon, inTurn);
   const text = questionText(view);
   // The options are buttons only when the question is shown in full and each option fits its button unchanged.
   const choice = requestBody(text.body).full ? singleChoice(view, MAX_OPTION_BUTTONS) : null;
@@ -285,11 +288,19 @@ export class NotificationRouter {
   private readonly answers = new Map<string, string>();
   /** Chat id → its turn notice (one per chat: the next replaces it). */
   private readonly turnNotices = new Map<string, NotificationLike>();
+  /** Chat id → whether a turn of it runs (an elicitation outside a turn is not urgent). */
+  private readonly inTurn = new Map<string, boolean>();
+  /** Requests held by the per-chat burst limit, and each chat's summary of them. */
+  private readonly burst = new RequestBurst();
+  private readonly bursts = new Map<string, { ids: Set<string>; notification: NotificationLike | null; timer: ReturnType<typeof setTimeout> | null }>();
   /** Codex home → its usage limit shown (`usageLimitKey`) and that notice. */
   private readonly limits = new Map<string, { key: string; notification: NotificationLike | null }>();
 
   constructor(private readonly opts: NotificationRouterOptions) {
-    for (const c of opts.chats ?? []) this.chats.set(c.id, { profile: c.profile, state: c.state });
+    for (const c of opts.chats ?? []) {
+      this.chats.set(c.id, { profile: c.profile, state: c.state });
+      this.inTurn.set(c.id, BUSY.has(c.state));
+    }
   }
 
   /**
@@ -304,6 +315,8 @@ export class NotificationRouter {
         return this.usageUpdated(e.payload);
       case 'chat:updated':
         this.chats.set(e.payload.id, { profile: e.payload.profile, state: e.payload.state });
+        // needs-you says nothing of a turn (an MCP server may ask while the chat is idle): the state before holds.
+        if (e.payload.state !== 'needs-you') this.inTurn.set(e.payload.id, BUSY.has(e.payload.state));
         return;
       case 'chat:item':
         return this.item(e.payload.chatId, e.payload.item);
@@ -341,6 +354,11 @@ export class NotificationRouter {
   /** Closes every notification (quit). */
   dispose(): void {
     for (const entry of this.shown.values()) this.withdraw(entry);
+    for (const b of this.bursts.values()) {
+      if (b.timer) clearTimeout(b.timer);
+      b.notification?.close();
+    }
+    this.bursts.clear();
     for (const n of [...this.notices, ...this.turnNotices.values(), ...[...this.limits.values()].map((l) => l.notification)]) n?.close();
     this.notices.clear();
     this.turnNotices.clear();
@@ -357,9 +375,13 @@ export class NotificationRouter {
     const entry = this.shown.get(view.id);
     if (view.state === 'pending') {
       if (entry) entry.view = view;
-      else if (this.wanted(view.profile, requestKind(view))) this.show(view);
+      else if (this.wanted(view.profile, requestKind(view)) && this.opts.isSupported()) {
+        if (this.burst.admit(view.chatId, view.id, this.nowMs()) === 'show') this.show(view);
+        else this.hold(view);
+      }
       return;
     }
+    this.unhold(view.id);
     if (!entry) return;
     entry.view = view;
     this.withdraw(entry);
@@ -428,7 +450,7 @@ export class NotificationRouter {
 
   private show(view: ApprovalView): void {
     if (!this.opts.isSupported()) return;
-    const { options, buttons } = requestNotification(view, this.opts.platform, this.opts.icon);
+    const { options, buttons } = requestNotification(view, this.opts.platform, this.opts.icon, this.inTurn.get(view.chatId) ?? true);
     const notification = this.opts.create(options);
     const entry: Shown = { view, notification, buttons };
     this.remember(entry);
@@ -438,6 +460,46 @@ export class NotificationRouter {
       if (entry.notification === notification) entry.notification = null;
     });
     notification.show();
+  }
+
+  private nowMs(): number {
+    return this.opts.now ? this.opts.now().getTime() : Date.now();
+  }
+
+  /** A request held by the burst limit (notifyBurst.ts): the chat's summary is shown once the gap is over. */
+  private hold(view: ApprovalView): void {
+    const b = this.bursts.get(view.chatId) ?? { ids: new Set<string>(), notification: null, timer: null };
+    this.bursts.set(view.chatId, b);
+    if (b.timer) return;
+    b.timer = setTimeout(() => this.flush(view.chatId, view.profile), this.burst.dueIn(view.chatId, this.nowMs()));
+  }
+
+  /** Shows one "K more requests from <profile>" for the chat's held requests still pending (replacing the last). */
+  private flush(chatId: string, profile: string): void {
+    const b = this.bursts.get(chatId);
+    if (!b) return;
+    b.timer = null;
+    const ids = this.burst.take(chatId, this.nowMs());
+    if (ids.length === 0) return;
+    for (const id of ids) b.ids.add(id);
+    b.notification?.close();
+    const n = this.opts.create(this.plain(burstText(profile, b.ids.size)));
+    b.notification = n;
+    n.on('click', () => this.opts.openChat(chatId));
+    n.on('close', () => {
+      if (b.notification === n) b.notification = null;
+    });
+    n.show();
+  }
+
+  /** A settled request leaves the burst: not in a summary still to come; the shown summary closes when none of its requests waits. */
+  private unhold(id: string): void {
+    this.burst.drop(id);
+    for (const b of this.bursts.values()) {
+      if (!b.ids.delete(id) || b.ids.size > 0) continue;
+      b.notification?.close();
+      b.notification = null;
+    }
   }
 
   private remember(entry: Shown): void {

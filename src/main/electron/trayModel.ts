@@ -170,6 +170,8 @@ export const MAX_LABEL = 72;
 export const MAX_TRAY_OPTIONS = 8;
 /** Most rows of what a request asks (its lines wrapped at `MAX_LABEL`); more need the window. */
 export const MAX_DETAIL_ROWS = 12;
+/** Most pending requests listed (the oldest first); the rest are counted in one row that opens the window. */
+export const MAX_TRAY_REQUESTS = 10;
 /** Most quiet chats (idle, stopped) the tray lists, the most recently used; the others are behind "All chats…". */
 export const MAX_RECENT_CHATS = 5;
 /** The row that opens the window when chats are left out of the tray. */
@@ -292,7 +294,8 @@ function tooltipOf(state: TrayState, now: Date): string {
  * The tray for a state (pure): pending approvals first (each a submenu with what is asked, its lines
  * wrapped into at most `MAX_DETAIL_ROWS` rows, then Allow and Deny when offered — Deny is Codex
  * `decline`; a question's options and Skip; an elicitation's Decline; Allow and options only when the
- * request is shown in full, shownInFull.ts — and "Show in window…"), then the chats `shownChats`
+ * request is shown in full, shownInFull.ts — and "Show in window…"; at most `MAX_TRAY_REQUESTS`, then
+ * "… and K more — open the window"), then the chats `shownChats`
  * picks (most recently used first), one row each with its state and enforcement (FULL ACCESS marked
  * red with ⚠), and "All chats…" (opens the window) when some are left out, then the usage rows (`usageRows`), then
  * "The table changed — review…" when a review waits, "Open Angelia", "Start at login" (checkbox) and
@@ -303,7 +306,9 @@ export function trayModel(state: TrayState, now: Date = new Date()): TrayModel {
   const items: TrayItem[] = [];
   if (badge > 0) {
     items.push({ kind: 'header', label: `Waiting for you (${badge})` });
-    for (const a of state.approvals) items.push(approvalRow(a, state.chats, state.sandboxed));
+    for (const a of state.approvals.slice(0, MAX_TRAY_REQUESTS)) items.push(approvalRow(a, state.chats, state.sandboxed));
+    const more = badge - MAX_TRAY_REQUESTS;
+    if (more > 0) items.push({ kind: 'action', label: `… and ${more} more — open the window`, action: { type: 'open-window' } });
     items.push({ kind: 'separator' });
   }
   items.push({ kind: 'header', label: state.chats.length ? 'Chats' : 'No chats yet' });
