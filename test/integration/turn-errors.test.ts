@@ -143,6 +143,24 @@ describe('failed turns on real codex, told apart by codexErrorInfo', () => {
     expect(c.view.kind).toBe('overloaded');
   });
 
+  it('bio_policy (codex 0.171.0), by SSE or HTTP 400 → policy with the provider’s text, or Codex’s own when it sent none; not retried', async () => {
+    const a = await failTurn({ failed: { code: 'bio_policy', message: 'blocked by the biological safety policy' } });
+    expect(a.errorInfo).toBe('bioPolicy');
+    expect(a.view).toEqual({
+      kind: 'policy',
+      message: 'The model provider stopped this turn: it flagged the request under its biological safety policy: blocked by the biological safety policy',
+      hint: null,
+    });
+    expect(a.requests).toBe(1);
+    expect(a.agentMessages).toBe(0);
+    const b = await failTurn({ failed: { code: 'bio_policy', message: '' } });
+    expect(b.errorInfo).toBe('bioPolicy');
+    expect(b.view.message).toMatch(/biological safety policy: This content was flagged for possible biological risk\.$/);
+    const c = await failTurn({ httpError: { status: 400, body: { error: { code: 'bio_policy', message: 'refused' } } } });
+    expect(c.errorInfo).toBe('bioPolicy');
+    expect(c.view.kind).toBe('policy');
+  });
+
   it('context window, unauthorized and server error each get their kind', async () => {
     expect((await failTurn({ failed: { code: 'context_length_exceeded', message: 'too long' } })).view.kind).toBe('contextWindow');
     expect((await failTurn({ httpError: { status: 401, body: { error: { message: 'bad key' } } } })).view.kind).toBe('unauthorized');
