@@ -1,5 +1,5 @@
 /**
- * Real `codex app-server` (pinned 0.169.0) against the scripted model, driven by the bare client: failed turns
+ * Real `codex app-server` (pinned 0.171.0) against the scripted model, driven by the bare client: failed turns
  * read with `readTurnEnd` and told apart by `describeTurnError` (kind from codexErrorInfo only), and the
  * `/model` catalog read by `ModelCatalog` from a live app-server's `model/list` (hidden entries left out).
  */
@@ -183,7 +183,7 @@ function countingConnection(c: BareCodex): CodexConnection & { sent: string[] } 
   const sent: string[] = [];
   return {
     sent,
-    version: '0.169.0',
+    version: '0.171.0',
     request: scripted((method, params) => {
       sent.push(method);
       return c.request(method, (params ?? {}) as Record<string, unknown>);
@@ -204,18 +204,21 @@ describe('the /model catalog from a real app-server', () => {
     const models = await catalog.list('pinned-codex', conn);
     expect(conn.sent).toEqual(['model/list']);
     expect(model.requests.length).toBe(httpBefore); // model/list does not ask the provider
+    // The catalog bundled in codex 0.171.0 (0.169.0 had 9 models, gpt-6.1-sol the default).
     expect(models.map((m) => m.id)).toEqual([
+      'gpt-6.2-sol',
+      'gpt-6.2-astra',
+      'gpt-6.1-terra',
       'gpt-6.1-sol',
       'gpt-6-astra',
       'gpt-6-sol',
       'gpt-6-luna',
       'gpt-5.6-sol',
-      'gpt-6.1-terra',
       'gpt-5.6-terra',
       'gpt-5.6-luna',
       'gpt-5.5',
     ]);
-    expect(models.filter((m) => m.isDefault).map((m) => m.id)).toEqual(['gpt-6.1-sol']);
+    expect(models.filter((m) => m.isDefault).map((m) => m.id)).toEqual(['gpt-6.2-sol']);
     expect(models.map((m) => m.id)).not.toContain('codex-auto-review');
     expect(models.find((m) => m.id === 'gpt-5.5')).toEqual({
       id: 'gpt-5.5',
