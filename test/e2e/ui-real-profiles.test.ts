@@ -220,7 +220,7 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     await profileRow(page, 'demo').getByTestId('profile-policy').click();
     const inspector = page.getByTestId('policy-inspector');
     await expect.poll(() => inspector.getByTestId('attestation').getAttribute('data-attested'), { timeout: 30_000 }).toBe('true');
-    expect(await inspector.getByTestId('attestation').textContent()).toContain('Attested against Codex 0.169.0');
+    expect(await inspector.getByTestId('attestation').textContent()).toContain('Attested against Codex 0.171.0');
     // Each running chat with its own attestation: demo-2 started on the saved table; demo (if its Codex
     // still runs) keeps the grants it was started with and is marked "profile changed".
     const started = inspector.locator('[data-testid="running-attestation"][data-chat-id="demo-2"]');
