@@ -58,7 +58,7 @@ describe('CodexClient with the real codex app-server', () => {
     const client = await CodexClient.start(await realOptions());
     try {
       expect(client.version).toBe('0.171.0');
-      expect(client.initializeResult.userAgent).toMatch(/^angelia\/0\.169\.0 /);
+      expect(client.initializeResult.userAgent).toMatch(/^angelia\/0\.171\.0 /);
       expect(client.initializeResult.platformFamily).toBe('unix');
       const res = await client.request('thread/start', { cwd: workDir, approvalPolicy: 'on-request', approvalsReviewer: 'user' });
       expect(res.thread.id).toMatch(/^[0-9a-f-]{36}$/);
