@@ -1,6 +1,6 @@
 /**
  * `npm run gen:protocol`: regenerates `src/main/core/codex/generated/` from the pinned Codex with
- * `codex app-server generate-ts --experimental --out <dir>` (codex 0.169.0; without `--experimental` the
+ * `codex app-server generate-ts --experimental --out <dir>` (codex 0.171.0; without `--experimental` the
  * types lack experimental fields such as `activePermissionProfile` and thread/start `permissions`). The output is
  * committed; `test/core/codex/generated.test.ts` regenerates it and fails on any difference.
  */

@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/measure/turn-errors.ts [--json] [--retries N] [--only <regex>]` — measures what the pinned `codex app-server`
- * (codex-cli 0.169.0) reports for failed turns and for `model/list`, fully offline.
+ * (codex-cli 0.171.0; first 0.169.0) reports for failed turns and for `model/list`, fully offline.
  *
  * One scripted model (src/main/demo/scriptedModel.ts), one fresh CODEX_HOME under `<repo>/.angelia-test/`
  * written by `writeOfflineCodexHome` (custom provider `mock`, request_max_retries=0, stream_max_retries=0, so
@@ -147,6 +147,12 @@ export const CASES: ErrorCase[] = [
   { name: 'SSE failed model_not_found', step: { failed: { code: 'model_not_found', message: 'The model `gpt-x` does not exist.' } } },
   { name: 'SSE failed invalid_prompt', step: { failed: { code: 'invalid_prompt', message: 'Invalid prompt: flagged' } } },
   { name: 'SSE failed cyber_policy', step: { failed: { code: 'cyber_policy', message: 'blocked by policy' } } },
+  { name: 'SSE failed bio_policy', step: { failed: { code: 'bio_policy', message: 'blocked by the biological safety policy' } } },
+  { name: 'SSE failed bio_policy, no message', step: { failed: { code: 'bio_policy', message: '' } } },
+  {
+    name: 'HTTP 400 code bio_policy',
+    step: { httpError: { status: 400, body: { error: { code: 'bio_policy', message: 'blocked by the biological safety policy' } } } },
+  },
   { name: 'SSE failed server_error', step: { failed: { code: 'server_error', message: 'upstream broke' } } },
   {
     name: 'HTTP 400 code model_not_supported',

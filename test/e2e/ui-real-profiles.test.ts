@@ -178,7 +178,7 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     expect(await rows.count()).toBeGreaterThan(3);
     expect.soft(await failingProbes(result)).toEqual([]);
     expect.soft(await result.getByTestId('probe-table').getAttribute('data-pass')).toBe('true');
-    expect.soft(await result.getByTestId('probe-summary').textContent()).toMatch(/^All \d+ probes behaved as the profile says\. Codex 0\.169\.0\.$/);
+    expect.soft(await result.getByTestId('probe-summary').textContent()).toMatch(/^All \d+ probes behaved as the profile says\. Codex 0\.171\.0\.$/);
     expect(await result.locator('[data-testid="probe-row"][data-pass="true"]', { hasText: `write ${folder}` }).count()).toBeGreaterThan(0);
 
     // On disk: edited in place (both comments kept, one key added), the previous text as <table>.bak,
@@ -220,7 +220,7 @@ describe('the window over real codex: profiles, the policy and the table', { tim
     await profileRow(page, 'demo').getByTestId('profile-policy').click();
     const inspector = page.getByTestId('policy-inspector');
     await expect.poll(() => inspector.getByTestId('attestation').getAttribute('data-attested'), { timeout: 30_000 }).toBe('true');
-    expect(await inspector.getByTestId('attestation').textContent()).toContain('Attested against Codex 0.169.0');
+    expect(await inspector.getByTestId('attestation').textContent()).toContain('Attested against Codex 0.171.0');
     // Each running chat with its own attestation: demo-2 started on the saved table; demo (if its Codex
     // still runs) keeps the grants it was started with and is marked "profile changed".
     const started = inspector.locator('[data-testid="running-attestation"][data-chat-id="demo-2"]');

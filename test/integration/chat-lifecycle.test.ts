@@ -152,7 +152,7 @@ describe('sessions', () => {
     expect(last).toContain('first question');
     expect(last).not.toContain('second question');
     const status = notices(await turnOn(o, 'coder', '/status'))[0] ?? '';
-    expect(status).toMatch(/^angelia · profile coder · session …[0-9a-f]{8} · 2 turns · codex 0\.169\.0 · model gpt-5\.5/);
+    expect(status).toMatch(/^angelia · profile coder · session …[0-9a-f]{8} · 2 turns · codex 0\.171\.0 · model gpt-5\.5/);
     expect(status).toContain('sandbox: managed');
     expect(status).toContain('2 sessions in history');
     expect(notices(await turnOn(o, 'coder', '/resume zzzzzz'))[0]).toBe(

@@ -54,11 +54,11 @@ async function realOptions(extraArgs: string[] = [], baseUrl = 'http://127.0.0.1
 }
 
 describe('CodexClient with the real codex app-server', () => {
-  it('initializes (version 0.169.0) and starts a thread; stop() leaves no process in its group', async () => {
+  it('initializes (version 0.171.0) and starts a thread; stop() leaves no process in its group', async () => {
     const client = await CodexClient.start(await realOptions());
     try {
-      expect(client.version).toBe('0.169.0');
-      expect(client.initializeResult.userAgent).toMatch(/^angelia\/0\.169\.0 /);
+      expect(client.version).toBe('0.171.0');
+      expect(client.initializeResult.userAgent).toMatch(/^angelia\/0\.171\.0 /);
       expect(client.initializeResult.platformFamily).toBe('unix');
       const res = await client.request('thread/start', { cwd: workDir, approvalPolicy: 'on-request', approvalsReviewer: 'user' });
       expect(res.thread.id).toMatch(/^[0-9a-f-]{36}$/);

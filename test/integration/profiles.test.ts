@@ -70,7 +70,7 @@ describe('the profile editor on real codex', { timeout: 300_000 }, () => {
     expect(await launchReasons(paths.stateDir, { name: 'coder', cwd: inst.cwd.coder!, backend: 'codex', sandbox: true, permissionMode: 'default' })).toEqual(
       [],
     );
-    expect(saved.verify).toMatchObject({ profile: 'coder', codexVersion: '0.169.0', pass: true });
+    expect(saved.verify).toMatchObject({ profile: 'coder', codexVersion: '0.171.0', pass: true });
     expect(saved.verify?.probes.find((p) => p.path === outside && p.op === 'write')).toMatchObject({ expected: 'allowed', pass: true });
     expect(profilesChanged).toContainEqual({ names: ['coder'] });
     expect(tableChanged.at(-1)).toEqual({ differs: false, changes: 0 });
@@ -87,7 +87,7 @@ describe('the profile editor on real codex', { timeout: 300_000 }, () => {
 
     // The inspector: the table in force, attested against the Codex that ran the turn.
     const policy = await api['profiles:policy']({ name: 'coder' });
-    expect(policy).toMatchObject({ profile: 'coder', valid: true, attestedCodexVersion: '0.169.0', enforcement: 'managed', network: { enabled: true } });
+    expect(policy).toMatchObject({ profile: 'coder', valid: true, attestedCodexVersion: '0.171.0', enforcement: 'managed', network: { enabled: true } });
     expect(policy.attestedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(policy.entries).toContainEqual(expect.objectContaining({ path: outside, access: 'write', origin: 'add_dirs' }));
     expect(policy.plan[0]).toEqual({ kind: 'note', text: 'up to date: compile would change nothing' });

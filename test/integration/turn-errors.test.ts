@@ -1,5 +1,5 @@
 /**
- * Real `codex app-server` (pinned 0.169.0) against the scripted model, driven by the bare client: failed turns
+ * Real `codex app-server` (pinned 0.171.0) against the scripted model, driven by the bare client: failed turns
  * read with `readTurnEnd` and told apart by `describeTurnError` (kind from codexErrorInfo only), and the
  * `/model` catalog read by `ModelCatalog` from a live app-server's `model/list` (hidden entries left out).
  */
@@ -143,6 +143,24 @@ describe('failed turns on real codex, told apart by codexErrorInfo', () => {
     expect(c.view.kind).toBe('overloaded');
   });
 
+  it('bio_policy (codex 0.171.0), by SSE or HTTP 400 → policy with the provider’s text, or Codex’s own when it sent none; not retried', async () => {
+    const a = await failTurn({ failed: { code: 'bio_policy', message: 'blocked by the biological safety policy' } });
+    expect(a.errorInfo).toBe('bioPolicy');
+    expect(a.view).toEqual({
+      kind: 'policy',
+      message: 'The model provider stopped this turn: it flagged the request under its biological safety policy: blocked by the biological safety policy',
+      hint: null,
+    });
+    expect(a.requests).toBe(1);
+    expect(a.agentMessages).toBe(0);
+    const b = await failTurn({ failed: { code: 'bio_policy', message: '' } });
+    expect(b.errorInfo).toBe('bioPolicy');
+    expect(b.view.message).toMatch(/biological safety policy: This content was flagged for possible biological risk\.$/);
+    const c = await failTurn({ httpError: { status: 400, body: { error: { code: 'bio_policy', message: 'refused' } } } });
+    expect(c.errorInfo).toBe('bioPolicy');
+    expect(c.view.kind).toBe('policy');
+  });
+
   it('context window, unauthorized and server error each get their kind', async () => {
     expect((await failTurn({ failed: { code: 'context_length_exceeded', message: 'too long' } })).view.kind).toBe('contextWindow');
     expect((await failTurn({ httpError: { status: 401, body: { error: { message: 'bad key' } } } })).view.kind).toBe('unauthorized');
@@ -165,7 +183,7 @@ function countingConnection(c: BareCodex): CodexConnection & { sent: string[] } 
   const sent: string[] = [];
   return {
     sent,
-    version: '0.169.0',
+    version: '0.171.0',
     request: scripted((method, params) => {
       sent.push(method);
       return c.request(method, (params ?? {}) as Record<string, unknown>);
@@ -186,18 +204,21 @@ describe('the /model catalog from a real app-server', () => {
     const models = await catalog.list('pinned-codex', conn);
     expect(conn.sent).toEqual(['model/list']);
     expect(model.requests.length).toBe(httpBefore); // model/list does not ask the provider
+    // The catalog bundled in codex 0.171.0 (0.169.0 had 9 models, gpt-6.1-sol the default).
     expect(models.map((m) => m.id)).toEqual([
+      'gpt-6.2-sol',
+      'gpt-6.2-astra',
+      'gpt-6.1-terra',
       'gpt-6.1-sol',
       'gpt-6-astra',
       'gpt-6-sol',
       'gpt-6-luna',
       'gpt-5.6-sol',
-      'gpt-6.1-terra',
       'gpt-5.6-terra',
       'gpt-5.6-luna',
       'gpt-5.5',
     ]);
-    expect(models.filter((m) => m.isDefault).map((m) => m.id)).toEqual(['gpt-6.1-sol']);
+    expect(models.filter((m) => m.isDefault).map((m) => m.id)).toEqual(['gpt-6.2-sol']);
     expect(models.map((m) => m.id)).not.toContain('codex-auto-review');
     expect(models.find((m) => m.id === 'gpt-5.5')).toEqual({
       id: 'gpt-5.5',

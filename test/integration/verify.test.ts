@@ -144,7 +144,7 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
     expect(home.notGranted).toEqual([]);
     expect(home.seen.map((s) => s.path)).not.toContain(join(paths.home, '.gemini'));
     expect(home.seen.filter((s) => s.as !== 'denied' && s.as !== 'way' && s.as !== 'carve-out')).toEqual([]);
-    expect(r).toMatchObject({ profile: 'coder', codexVersion: '0.169.0', pass: true });
+    expect(r).toMatchObject({ profile: 'coder', codexVersion: '0.171.0', pass: true });
     for (const p of r.probes) expect(Object.keys(p)).toEqual(['name', 'path', 'op', 'expected', 'observed', 'pass']);
     const probeFile = r.probes.find((p) => p.op === 'read-link')!.path;
     const must: Array<[string, string, string]> = [
@@ -190,7 +190,7 @@ describe('angelia verify on real codex', { timeout: 300_000 }, () => {
     const r = await verify('plain');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe("profile plain · codex 0.169.0 · each probe ran in `codex sandbox` with the profile's compiled flags");
+    expect(lines[0]).toBe("profile plain · codex 0.171.0 · each probe ran in `codex sandbox` with the profile's compiled flags");
     expect(lines[1]).toMatch(/^probe +path +op +expected +observed +pass$/);
     expect(r.stdout).toMatch(new RegExp(`profile coder's folder +${cwdOf('coder')} +read +denied +denied: Permission denied +ok`));
     expect(r.stdout).toMatch(/\nnot run \(\d+\):\n/);

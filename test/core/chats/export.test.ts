@@ -313,7 +313,7 @@ describe('readSessionRows', () => {
     const { rows, warnings } = await readSessionRows(conn, [{ id: T, threadId: T, label: 'q' }], { chat: 'c', profile: 'p' }, { tools: false });
     expect(rows).toHaveLength(2);
     expect(warnings).toEqual([
-      `session …8aee4a3f ("q"): 3 items not understood (hologram ×2, séance), left out: Codex 0.180.0 may be newer than this Angelia supports (codex 0.169.0)`,
+      `session …8aee4a3f ("q"): 3 items not understood (hologram ×2, séance), left out: Codex 0.180.0 may be newer than this Angelia supports (codex 0.171.0)`,
     ]);
   });
 

@@ -41,7 +41,7 @@ describe('resolveCodexBin', () => {
   it('finds the pinned package native binary and the environment codex.js gives it', () => {
     const r = resolveCodexBin(undefined, { env: { PATH: '' } });
     expect(r.source).toBe('package');
-    expect(r.packageVersion).toBe('0.169.0');
+    expect(r.packageVersion).toBe('0.171.0');
     const triple = codexTargetTriple(process.platform, process.arch);
     expect(r.path.endsWith(join('vendor', triple ?? '?', 'bin', 'codex'))).toBe(true);
     expect(r.env).toEqual({ CODEX_MANAGED_PACKAGE_ROOT: realpathSync(join(process.cwd(), 'node_modules', '@openai', 'codex')), CODEX_MANAGED_BY_NPM: '1' });

@@ -1,6 +1,6 @@
 /**
- * describeTurnError / turnErrorKind: every kind from the codexErrorInfo values codex 0.169.0 was measured to
- * send (scripts/measure/turn-errors.ts, table in src/main/core/codex/turnErrors.ts), including a model the
+ * describeTurnError / turnErrorKind: every kind from the codexErrorInfo values codex 0.169.0 and 0.171.0 were
+ * measured to send (scripts/measure/turn-errors.ts, table in src/main/core/codex/turnErrors.ts), including a model the
  * account cannot use or that was retired.
  */
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ describe('turnErrorKind: measured codexErrorInfo values', () => {
     ['connection failed, no status', { httpConnectionFailed: { httpStatusCode: null } }, 'network'],
     ['stream connection failed 503', { responseStreamConnectionFailed: { httpStatusCode: 503 } }, 'overloaded'],
     ['SSE cyber_policy', 'cyberPolicy', 'policy'],
+    ['SSE or HTTP 400 bio_policy (codex 0.171.0)', 'bioPolicy', 'policy'],
     ['misalignment', 'misalignmentPolicyViolation', 'policy'],
     ['guardian denials', 'tooManyDenials', 'policy'],
     ['hook denied', 'inferenceHookDenied', 'policy'],
@@ -148,6 +149,15 @@ describe('describeTurnError messages and hints', () => {
       hint: null,
     });
     expect(describeTurnError(failed('tooManyDenials', null)).message).toBe('Codex stopped this turn: too many of its actions were declined.');
+    expect(describeTurnError(failed('bioPolicy', 'This content was flagged for possible biological risk.'))).toEqual({
+      kind: 'policy',
+      message:
+        'The model provider stopped this turn: it flagged the request under its biological safety policy: This content was flagged for possible biological risk.',
+      hint: null,
+    });
+    expect(describeTurnError(failed('bioPolicy', null)).message).toBe(
+      'The model provider stopped this turn: it flagged the request under its biological safety policy.',
+    );
   });
 
   it('session budget points to /new, not /model', () => {
@@ -174,6 +184,7 @@ describe('describeTurnError messages and hints', () => {
       { responseStreamDisconnected: { httpStatusCode: null } },
       'internalServerError',
       'cyberPolicy',
+      'bioPolicy',
       'other',
     ];
     const withHint = infos

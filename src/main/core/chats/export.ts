@@ -273,7 +273,7 @@ export async function readSessionRows(
     if (count) {
       const kinds = [...unknown.entries()].map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(', ');
       warnings.push(
-        `${name(s)}: ${count} item${count === 1 ? '' : 's'} not understood (${kinds}), left out: Codex ${conn.version ?? '(version unknown)'} may be newer than this Angelia supports (codex 0.169.0)`,
+        `${name(s)}: ${count} item${count === 1 ? '' : 's'} not understood (${kinds}), left out: Codex ${conn.version ?? '(version unknown)'} may be newer than this Angelia supports (codex 0.171.0)`,
       );
     }
     if (partial)

@@ -99,7 +99,7 @@ export class CodexStartError extends Error {
   static timedOut(bin: string, timeoutMs: number, exit: CodexExit): CodexStartError {
     return new CodexStartError(
       `codex app-server (${bin}) did not answer initialize within ${timeoutMs} ms and was stopped. Check that ${bin} is a ` +
-        `Codex CLI that supports \`app-server\` (0.169.0 is pinned).${stderrSuffix(exit)}`,
+        `Codex CLI that supports \`app-server\` (0.171.0 is pinned).${stderrSuffix(exit)}`,
       exit,
     );
   }

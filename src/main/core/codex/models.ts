@@ -1,22 +1,23 @@
 /**
- * The model and effort catalog behind `/model` and `/effort` (README "Chats"; codex 0.169.0 `model/list`):
+ * The model and effort catalog behind `/model` and `/effort` (README "Chats"; codex 0.171.0 `model/list`):
  * what `model/list` offers on a live app-server, validation of a user's choice against it, and the text the
  * two commands show. The model id is only ever a catalog id; the effort is a separate setting (turn/start
  * `effort`), never appended to the id.
  *
- * Protocol (codex 0.169.0, generated `v2/ModelListParams.ts`, `ModelListResponse.ts`, `Model.ts`; measured with
+ * Protocol (codex 0.171.0, generated `v2/ModelListParams.ts`, `ModelListResponse.ts`, `Model.ts`; measured with
  * `npx tsx scripts/measure/turn-errors.ts`): `model/list {cursor?, limit?, includeHidden?, modelProvider?}` →
  * `{data: Model[], nextCursor: string | null}`; `Model` has `id`, `model` (the slug), `displayName`, `hidden`,
  * `isDefault`, `supportedReasoningEfforts: [{reasoningEffort, description}]`, `defaultReasoningEffort`,
  * `upgrade` (a newer model's id or null), …
- * Measured offline (custom provider, no login): `model/list {}` answers from the catalog bundled in the binary,
- * with no HTTP request to the provider: 9 models in one page (`nextCursor: null`), in this order —
- * gpt-6.1-sol (isDefault, default effort low), gpt-6-astra (low), gpt-6-sol (medium), gpt-6-luna (medium),
- * gpt-5.6-sol (low, upgrade gpt-6-sol), gpt-6.1-terra (low), gpt-5.6-terra (medium, upgrade gpt-6-sol),
- * gpt-5.6-luna (medium, upgrade gpt-6-luna), gpt-5.5 (medium, upgrade gpt-6-sol). Efforts: low, medium, high,
- * xhigh, max, ultra for most; gpt-6-luna and gpt-5.6-luna stop at max; gpt-5.5 offers low…xhigh. `id` equals
- * `model` for every entry. `includeHidden:true` adds 3 hidden entries (gpt-daybreak-blue-latest,
- * gpt-daybreak-red-latest, codex-auto-review). `limit:3` pages with `nextCursor` "3", "6", then null.
+ * Measured offline on codex 0.171.0 (custom provider, no login): `model/list {}` answers from the catalog bundled
+ * in the binary, with no HTTP request to the provider: 11 models in one page (`nextCursor: null`), in this order —
+ * gpt-6.2-sol (isDefault, default effort low), gpt-6.2-astra (low), gpt-6.1-terra (low), gpt-6.1-sol (low),
+ * gpt-6-astra (low), gpt-6-sol (medium), gpt-6-luna (medium), gpt-5.6-sol (low, upgrade gpt-6-sol), gpt-5.6-terra
+ * (medium, upgrade gpt-6-sol), gpt-5.6-luna (medium, upgrade gpt-6-luna), gpt-5.5 (medium, upgrade gpt-6-sol).
+ * (0.169.0 bundled 9: no gpt-6.2-*, gpt-6.1-sol the default, another order.) Efforts: low, medium, high, xhigh,
+ * max, ultra for most; gpt-6-luna and gpt-5.6-luna stop at max; gpt-5.5 offers low…xhigh. `id` equals `model`
+ * for every entry. `includeHidden:true` adds 3 hidden entries (gpt-daybreak-blue-latest,
+ * gpt-daybreak-red-latest, codex-auto-review). `limit:3` pages with `nextCursor` "3", "6", "9", then null.
  * Codex itself does not check efforts: turn/start `effort:"bogus"` was sent to the model as
  * `reasoning:{effort:"bogus"}`, and `model:""` was sent as `model:""` — hence the checks here.
  */

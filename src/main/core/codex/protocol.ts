@@ -1,6 +1,6 @@
 /**
  * Typed method maps over the generated Codex app-server protocol (`generated/`, from
- * `codex app-server generate-ts --experimental`, codex-cli 0.169.0; regenerate with `npm run gen:protocol`).
+ * `codex app-server generate-ts --experimental`, codex-cli 0.171.0; regenerate with `npm run gen:protocol`).
  *
  * The generated `ClientRequest`, `ServerRequest` and `ServerNotification` unions carry method names and
  * params but not result types; responses are separate `*Response` types whose names do not follow the
@@ -29,7 +29,7 @@ export type RequestParams<M extends ClientRequestMethod> = Extract<ClientRequest
   ? undefined | Record<string, never>
   : Extract<ClientRequest, { method: M }>['params'];
 
-/** Result types of the client requests Angelia uses (codex 0.169.0 generated `*Response` types). */
+/** Result types of the client requests Angelia uses (codex 0.171.0 generated `*Response` types). */
 export interface ResponseMap {
   initialize: InitializeResponse;
   'thread/start': v2.ThreadStartResponse;
@@ -61,7 +61,7 @@ export interface ResponseMap {
 /** The result of client request `M`: the generated `*Response` type when mapped, else `unknown`. */
 export type ResponseOf<M extends ClientRequestMethod> = M extends keyof ResponseMap ? ResponseMap[M] : unknown;
 
-/** Client notifications (only `"initialized"` in 0.169.0). */
+/** Client notifications (only `"initialized"` in 0.171.0). */
 export type ClientNotificationMethod = ClientNotification['method'];
 
 /** Every request method Codex may send to the client (approvals, user input, tool calls, …). */
@@ -70,7 +70,7 @@ export type ServerRequestMethod = ServerRequest['method'];
 /** The `params` of server request `M`. */
 export type ServerRequestParams<M extends ServerRequestMethod> = Extract<ServerRequest, { method: M }>['params'];
 
-/** Result types the client answers server requests with (codex 0.169.0 generated `*Response` types). */
+/** Result types the client answers server requests with (codex 0.171.0 generated `*Response` types). */
 export interface ServerResponseMap {
   'item/commandExecution/requestApproval': v2.CommandExecutionRequestApprovalResponse;
   'item/fileChange/requestApproval': v2.FileChangeRequestApprovalResponse;
@@ -80,7 +80,6 @@ export interface ServerResponseMap {
   'item/tool/call': v2.DynamicToolCallResponse;
   'account/chatgptAuthTokens/refresh': v2.ChatgptAuthTokensRefreshResponse;
   'attestation/generate': v2.AttestationGenerateResponse;
-  'currentTime/read': v2.CurrentTimeReadResponse;
   applyPatchApproval: ApplyPatchApprovalResponse;
   execCommandApproval: ExecCommandApprovalResponse;
 }
@@ -102,7 +101,6 @@ export const SERVER_REQUEST_METHODS = [
   'item/tool/call',
   'account/chatgptAuthTokens/refresh',
   'attestation/generate',
-  'currentTime/read',
   'applyPatchApproval',
   'execCommandApproval',
 ] as const satisfies readonly ServerRequestMethod[];
@@ -114,7 +112,7 @@ export const SERVER_REQUEST_LIST_IS_COMPLETE: [MissingServerMethods | MissingSer
 
 const serverMethods: ReadonlySet<string> = new Set(SERVER_REQUEST_METHODS);
 
-/** True when `method` is a server request method of the generated protocol (codex 0.169.0). */
+/** True when `method` is a server request method of the generated protocol (codex 0.171.0). */
 export function isServerRequestMethod(method: string): method is ServerRequestMethod {
   return serverMethods.has(method);
 }

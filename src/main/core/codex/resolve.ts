@@ -1,13 +1,14 @@
 /**
  * Which `codex` executable to run, and the Codex version a server reports.
  *
- * Package layout facts are read from `node_modules/@openai/codex/bin/codex.js` of the pinned 0.169.0: the
- * JS shim maps platform/arch to a target triple and an optional platform package
+ * Package layout facts are read from `node_modules/@openai/codex/bin/codex.js` of the pinned 0.171.0 (the same
+ * as 0.169.0's but for how the shim forwards signals, which Angelia does not use): the JS shim maps
+ * platform/arch to a target triple and an optional platform package
  * (`@openai/codex-linux-x64` → `vendor/x86_64-unknown-linux-musl/bin/codex`, falling back to the shim
  * package's own `vendor/`), then execs the native binary with two environment additions:
  * `CODEX_MANAGED_PACKAGE_ROOT=<realpath of the @openai/codex folder>` and `CODEX_MANAGED_BY_NPM=1`
- * (the other `CODEX_MANAGED_BY_*` variables removed). In 0.169.0 the shim does NOT add the platform
- * package's `codex-path/` folder (rg) to PATH: the native binary finds `codex-path/rg` and
+ * (the other `CODEX_MANAGED_BY_*` variables removed). In 0.169.0 and 0.171.0 the shim does NOT add the
+ * platform package's `codex-path/` folder (rg) to PATH: the native binary finds `codex-path/rg` and
  * `codex-resources/bwrap` next to itself. Running the native binary directly (not the npm shim) means
  * signals reach Codex itself (reap.ts).
  */

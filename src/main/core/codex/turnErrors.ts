@@ -4,10 +4,10 @@
  * Codex's own text (a usage limit's text carries the reset time when Codex knows it); the hint says what to
  * do, with the `/model` hint where switching model helps (usage limit, model unavailable, overloaded).
  *
- * Measured on codex 0.169.0 (`npx tsx scripts/measure/turn-errors.ts`): real `codex app-server`, offline
- * CODEX_HOME with request_max_retries=0 and stream_max_retries=0, one model request per case answered by
- * the scripted model. Every case ended with one `error` notification (`willRetry:false`) and
- * `turn/completed {status:"failed"}` whose `turn.error` carried the same `codexErrorInfo`;
+ * Measured on codex 0.169.0 and again on 0.171.0, same table (`npx tsx scripts/measure/turn-errors.ts`): real
+ * `codex app-server`, offline CODEX_HOME with request_max_retries=0 and stream_max_retries=0, one model request
+ * per case answered by the scripted model. Every case ended with one `error` notification (`willRetry:false`)
+ * and `turn/completed {status:"failed"}` whose `turn.error` carried the same `codexErrorInfo`;
  * `additionalDetails` was always null, no case produced an agentMessage item, none made a second request.
  *
  * | scripted reply | codexErrorInfo | Codex's message | kind |
@@ -29,11 +29,12 @@
  * | HTTP 401, 403 (any body) | `{httpConnectionFailed:{httpStatusCode:401 \| 403}}` | "unexpected status 401 Unauthorized: …" | unauthorized (401: "Codex is not signed in") |
  * | HTTP 404 plain, 408, 413, 422 | `{httpConnectionFailed:{httpStatusCode:…}}` | "unexpected status 404 Not Found: …" | other |
  * | SSE failed `cyber_policy` | `"cyberPolicy"` | the provider's message | policy |
+ * | SSE failed or HTTP 400 `bio_policy` (new in 0.171.0; not retried, also with `--retries 1`) | `"bioPolicy"` | the provider's message; with none, Codex's "This content was flagged for possible biological risk." | policy |
  * | SSE failed `invalid_prompt` | `"other"` | the provider's message | other |
  * | SSE failed `server_error` / `usage_limit_reached` (SSE), connection dropped before a reply or mid-stream | `"other"` | "stream disconnected before completion: …" | other |
  *
- * A 401 is retried by Codex itself (not by Angelia): with the default `stream_max_retries` (5) and a provider
- * with `requires_openai_auth = true`, not signed in, one turn made 6 requests (no `Authorization` header),
+ * The next two paragraphs were measured on codex 0.169.0 only. A 401 is retried by Codex itself (not by
+ * Angelia): with the default `stream_max_retries` (5) and a provider with `requires_openai_auth = true`, not signed in, one turn made 6 requests (no `Authorization` header),
  * sent five `error` notifications `willRetry:true` ("Reconnecting... n/5", `{responseStreamDisconnected:
  * {httpStatusCode:401}}`) and ended `{httpConnectionFailed:{httpStatusCode:401}}` after ~6 s against the
  * scripted model; the back-off grows with each try, so a slow provider takes longer.
@@ -74,7 +75,7 @@ export const MODEL_HINT = 'To keep going now, switch model for this chat: send /
 export const SIGN_IN_HINT =
   'Sign in with `angelia login` (ChatGPT in the browser; `--device-code`, or `--api-key` with the key on standard input), or with Sign in in the window, then send the message again.';
 
-/** `codexErrorInfo` object variants that carry `{httpStatusCode: number | null}` (codex 0.169.0, generated `CodexErrorInfo.ts`). */
+/** `codexErrorInfo` object variants that carry `{httpStatusCode: number | null}` (codex 0.171.0, generated `CodexErrorInfo.ts`). */
 const HTTP_VARIANTS = ['httpConnectionFailed', 'responseStreamConnectionFailed', 'responseStreamDisconnected', 'responseTooManyFailedAttempts'] as const;
 
 const BY_NAME: Record<string, TurnErrorKind> = {
@@ -89,6 +90,7 @@ const BY_NAME: Record<string, TurnErrorKind> = {
   unauthorized: 'unauthorized',
   internalServerError: 'serverError',
   cyberPolicy: 'policy',
+  bioPolicy: 'policy',
   misalignmentPolicyViolation: 'policy',
   inferenceHookDenied: 'policy',
   tooManyDenials: 'policy',
@@ -126,6 +128,13 @@ export function turnErrorKind(info: unknown): TurnErrorKind {
   const http = httpVariantOf(info);
   return http ? kindOfStatus(http.status) : 'other';
 }
+
+/** The plain lead of a `policy` failure whose code says more than "usage policy" (cyberPolicy and misalignment use the default). */
+const POLICY_LEADS: Record<string, string> = {
+  tooManyDenials: 'Codex stopped this turn: too many of its actions were declined',
+  inferenceHookDenied: 'A hook refused this model request',
+  bioPolicy: 'The model provider stopped this turn: it flagged the request under its biological safety policy',
+};
 
 const joined = (lead: string, text: string | null): string => (text ? `${lead}: ${text}` : `${lead}.`);
 
@@ -177,12 +186,7 @@ export function describeTurnError(end: TurnEnd, ctx: { model?: string | null } =
         hint: 'This is usually temporary: send the message again in a moment.',
       };
     case 'policy': {
-      const lead =
-        end.errorInfo === 'tooManyDenials'
-          ? 'Codex stopped this turn: too many of its actions were declined'
-          : end.errorInfo === 'inferenceHookDenied'
-            ? 'A hook refused this model request'
-            : 'Codex stopped this turn under its usage policy';
+      const lead = (typeof end.errorInfo === 'string' ? POLICY_LEADS[end.errorInfo] : undefined) ?? 'Codex stopped this turn under its usage policy';
       return { kind, message: joined(lead, text), hint: null };
     }
     default:
