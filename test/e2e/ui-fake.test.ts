@@ -1141,18 +1141,25 @@ describe('the transcript and dropped files (fake core)', () => {
     const { page, problems } = await openApp(1100, { extraChats: [{ id: 'long', items, lastLine: 'Answer #4999' }] });
     await page.locator('[data-testid="chat-list-item"][data-chat-id="long"]').click();
     const transcript = page.getByTestId('transcript');
-    await expect.poll(() => transcript.getAttribute('data-count')).toBe('5000');
+    // The 5 000 items load after the click: wait on them with the page's timeout (expect.poll's default is 1 s).
+    await page.locator('[data-testid="transcript"][data-count="5000"]').waitFor();
     const last = page.locator('[data-item-index="4999"]');
     await last.waitFor();
-    const inView = (sel: string) =>
-      page.evaluate((s) => {
-        const el = document.querySelector(s);
-        const box = document.querySelector('[data-testid="transcript"] [data-virtuoso-scroller]')?.getBoundingClientRect();
-        if (!el || !box) return false;
-        const r = el.getBoundingClientRect();
-        return r.bottom <= box.bottom + 1 && r.top >= box.top - 1;
-      }, sel);
-    await expect.poll(() => inView('[data-item-index="4999"]'), { timeout: 15_000 }).toBe(true);
+    // `sel` in the scroller's view, and `alsoRendered` (when given) in the DOM, read in one go.
+    const inView = (sel: string, alsoRendered: string | null = null) =>
+      page.evaluate(
+        ([s, also]) => {
+          const el = document.querySelector(s);
+          const box = document.querySelector('[data-testid="transcript"] [data-virtuoso-scroller]')?.getBoundingClientRect();
+          if (!el || !box || (also !== null && !document.querySelector(also))) return false;
+          const r = el.getBoundingClientRect();
+          return r.bottom <= box.bottom + 1 && r.top >= box.top - 1;
+        },
+        [sel, alsoRendered] as const,
+      );
+    // react-virtuoso first renders the initial item alone, in view (a probe that measures an item's height),
+    // then the range around it: the window is counted once the item before the last is rendered too.
+    await expect.poll(() => inView('[data-item-index="4999"]', '[data-item-index="4998"]'), { timeout: 15_000 }).toBe(true);
     const rendered = await page.locator('[data-testid="transcript"] [data-item-index]').count();
     expect(rendered).toBeGreaterThan(10);
     expect(rendered).toBeLessThan(300);
