@@ -47,9 +47,19 @@ export function Transcript({ chat }: { chat: ChatView }): ReactElement {
   const restartable = restartableErrorId(items, chat.state);
   const entries = useMemo(() => groupAppTurns(items), [items]);
 
+  const lastTop = useRef(0);
+  // Only the reader moving UP, away from the end, stops the following. A scroll event while the list
+  // grows or is measured (the view moved down, or stayed, but the end moved further away) keeps it:
+  // judged by distance alone, such an event could clear "at the end" with no reader involved, and the
+  // view then stopped following new items for good (Virtuoso's own at-bottom state did not change back).
   const onScroll = useCallback(() => {
     const el = scroller.current;
-    if (el) atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < AT_END_PX;
+    if (!el) return;
+    const top = el.scrollTop;
+    const near = el.scrollHeight - top - el.clientHeight < AT_END_PX;
+    if (near) atEnd.current = true;
+    else if (top < lastTop.current - 1) atEnd.current = false;
+    lastTop.current = top;
   }, []);
   const setScroller = useCallback(
     (el: HTMLElement | Window | null) => {
