@@ -79,7 +79,13 @@ describe('takeInboxImages: what is taken', () => {
     const [ref] = await takeInboxImages(cwd, priv, [join(inbox, 'a.png')]);
     expect(await readStoredImage(priv, ref!.path)).toEqual({ mime: 'image/png', dataBase64: PNG.toString('base64') });
     await writeFile(join(priv, 'sessions.json'), '{}');
-    for (const p of [join(priv, 'sessions.json'), join(priv, IMAGES_DIR, 'x.png'), join(inbox, 'a.png'), 'relative.png', join(priv, IMAGES_DIR, '..', 'sessions.json')]) {
+    for (const p of [
+      join(priv, 'sessions.json'),
+      join(priv, IMAGES_DIR, 'x.png'),
+      join(inbox, 'a.png'),
+      'relative.png',
+      join(priv, IMAGES_DIR, '..', 'sessions.json'),
+    ]) {
       expect((await failure(readStoredImage(priv, p))).code, p).toMatch(/^image-(unknown|missing)$/);
     }
   });

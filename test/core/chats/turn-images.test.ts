@@ -28,7 +28,9 @@ describe('the machine keeps a message its images', () => {
   });
 
   it('a send with no images keeps the shape it always had', () => {
-    expect(step(initialTurnState, { kind: 'send', text: 'hi', steer: false, steerable: false, images: [] }).state.queue).toEqual([{ kind: 'message', text: 'hi' }]);
+    expect(step(initialTurnState, { kind: 'send', text: 'hi', steer: false, steerable: false, images: [] }).state.queue).toEqual([
+      { kind: 'message', text: 'hi' },
+    ]);
   });
 
   it('a steer carries its images into the effect; one queued while a turn runs waits with them', () => {
@@ -41,9 +43,12 @@ describe('the machine keeps a message its images', () => {
   });
 
   it('a dropped message of images alone is named by its count', () => {
-    expect(droppedText([{ kind: 'message', text: '', images: [shot, photo] }, { kind: 'message', text: 'two', images: [shot] }])).toBe(
-      ' Dropped 2 queued: [2 images], "two".',
-    );
+    expect(
+      droppedText([
+        { kind: 'message', text: '', images: [shot, photo] },
+        { kind: 'message', text: 'two', images: [shot] },
+      ]),
+    ).toBe(' Dropped 2 queued: [2 images], "two".');
   });
 });
 
