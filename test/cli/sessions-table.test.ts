@@ -26,6 +26,13 @@ describe('jsonRow', () => {
 });
 
 describe('sessionsTable', () => {
+  it('escapes control and bidi characters of a name or message (they come from agents)', () => {
+    const out = sessionsTable([s('019a-1', { name: 'ok\x1b[2K\rpwned', preview: 'a\u202Eb' })]);
+    for (const raw of ['\x1b', '\r', '\u202e']) expect(out).not.toContain(raw);
+    expect(out).toContain('\\x1b[2K');
+    expect(out).toContain('\\u{202E}');
+  });
+
   it.each([
     [[], 'no sessions\n'],
     [

@@ -25,6 +25,7 @@ import { resolveInstance } from '../../core/instance/paths';
 import { loadAccepted } from '../../core/table/accepted';
 import type { CliCommand } from '../command';
 import { isUnknownName } from '../exit';
+import { terminalLine } from '../terminalText';
 
 const USAGE =
   'usage: angelia sessions <chat> [--json] [--archived] [--search <text>]\n' +
@@ -42,9 +43,12 @@ export function jsonRow(s: SessionSummary): {
   return { id: s.id, name: s.name, preview: s.preview, createdAt: s.createdAt, updatedAt: s.updatedAt, archived: s.archived };
 }
 
-/** One line of text: whitespace runs as one space, cut to `max` characters with `…`. */
+/**
+ * One line of text: whitespace runs as one space, control and invisible characters escaped
+ * (terminalText.ts `terminalLine`: names and messages come from agents), cut to `max` characters with `…`.
+ */
 function oneLine(s: string | null, max: number): string {
-  const t = (s ?? '').replace(/\s+/g, ' ').trim();
+  const t = terminalLine((s ?? '').replace(/\s+/g, ' ').trim());
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
