@@ -23,6 +23,7 @@ import { isUnknownName } from '../exit';
 import { runUsageLine } from '../../core/usage/limits';
 import { visibleText } from '../../../shared/untrustedText';
 import { describeApproval, terminalLine, terminalText } from '../terminalText';
+import { runningAngelia } from '../running';
 
 type Policy = 'ask' | 'allow' | 'deny';
 
@@ -61,7 +62,7 @@ export const run: CliCommand = {
     0: 'the turn completed',
     1: 'the turn failed',
     2: 'usage error, or an unknown profile or chat',
-    3: 'the start was refused (the reason on stderr, and in the last JSON line with --json)',
+    3: 'the start was refused, or Angelia runs on this instance (use angelia turn) (the reason on stderr, and in the last JSON line with --json)',
   },
   async run(argv) {
     const { values, positionals } = parseArgs({
@@ -82,6 +83,15 @@ export const run: CliCommand = {
     }
     const json = values.json === true;
     const out = (o: unknown): void => void process.stdout.write(JSON.stringify(o) + '\n');
+    // A running Angelia holds its chats' threads (Codex allows one writer per thread): a second Codex here
+    // would be refused, or with --new would leave the app on the old thread while sessions.json names the new one.
+    const running = await runningAngelia(process.env);
+    if (running) {
+      const reason = `Angelia is running on this instance (${running}): send the message through it with \`angelia turn ${profile} <message>\` (its window's /new starts a new session), or quit it first.`;
+      process.stderr.write(`angelia: ${reason}\n`);
+      if (json) out({ type: 'turn-end', ok: false, text: '', reason, thread: null });
+      return 3;
+    }
     let orch: Orchestrator;
     let codexHome: string;
     try {
