@@ -62,7 +62,7 @@ export const run: CliCommand = {
     0: 'the turn completed',
     1: 'the turn failed',
     2: 'usage error, or an unknown profile or chat',
-    3: 'the start was refused, or Angelia runs on this instance (use angelia turn) (the reason on stderr, and in the last JSON line with --json)',
+    3: 'the start was refused (the reason on stderr, and in the last JSON line with --json)',
   },
   async run(argv) {
     const { values, positionals } = parseArgs({
