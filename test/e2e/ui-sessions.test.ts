@@ -142,12 +142,12 @@ describe('find past work in the window (fake core)', () => {
     // Every chat is searched: research's sessions too.
     await search.fill('research task 2');
     await expect.poll(() => hits.first().locator('.badge').first().textContent()).toBe('research');
-    expect(await page.getByTestId('search-status').textContent()).toBe('1 session found');
+    await expect.poll(() => page.getByTestId('search-status').textContent()).toBe('1 session found');
 
     // Narrowing: one session by its name.
     await search.fill('milestone 19');
     await expect.poll(() => hits.first().getByTestId('search-line').textContent()).toBe('name: Milestone 19');
-    expect(await page.getByTestId('search-status').textContent()).toBe('1 session found');
+    await expect.poll(() => page.getByTestId('search-status').textContent()).toBe('1 session found');
 
     // Enter opens the current result read-only; Resume sends /resume to its chat and opens it.
     await search.press('Enter');
@@ -155,7 +155,8 @@ describe('find past work in the window (fake core)', () => {
     await past.waitFor();
     await expect.poll(() => past.getAttribute('data-session')).toBe(demoId(190));
     await page.getByTestId('past-facts').waitFor();
-    expect(await past.locator('.t-item').count()).toBe(6);
+    // The session's items arrive after its facts (a read of their own): wait for them, never count at once.
+    await expect.poll(() => past.locator('.t-item').count()).toBe(6);
     await shot(page, 'read-only');
     // Back returns to the search as it was left; the result opens again.
     await past.getByRole('button', { name: 'Back' }).click();
