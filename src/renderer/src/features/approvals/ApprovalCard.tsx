@@ -26,6 +26,7 @@ import { DenyReasonForm, GrantPicker, SettledDetails } from './AnswerExtras';
 import { ElicitationCard, openInBrowser } from './ElicitationCard';
 import { QuestionCard } from './QuestionCard';
 import { accessCount, accessDiff, alreadyAnsweredLine, answerLabel, grantOf, outcomeNote, refusedLines, settledLine, type AccessLine } from './describe';
+import { ApprovalNote, SettledStatus } from './CardFooter';
 
 function AccessDiff({ lines }: { lines: AccessLine[] }): ReactElement {
   return (
@@ -228,17 +229,9 @@ export function ApprovalCardView({ view, outcome, profile, onAnswer }: ApprovalC
         {view.answers.length === 0 && pending && <span className="meta">No answer can be given from here.</span>}
       </div>
       {pending && reasonOpen && <DenyReasonForm busy={busy} onDeny={(reason) => void answer('deny', { reason })} onClose={() => setReasonOpen(false)} />}
-      {!pending && (
-        <div className="approval-status" data-testid="approval-status">
-          {settledLine(view)}
-        </div>
-      )}
+      <SettledStatus settled={!pending} line={settledLine(view)} />
       {!pending && <SettledDetails view={view} />}
-      {shownNote && (
-        <div className="approval-note" data-testid="approval-note" role="status">
-          {shownNote}
-        </div>
-      )}
+      <ApprovalNote note={shownNote} />
     </div>
   );
 }

@@ -21,6 +21,7 @@ import { ElicitFields } from './ElicitFields';
 import { formContent, isToolGate, openableUrl, problemsSummary, shownProblems } from './elicitForm';
 import { useAnswering, type OnAnswer } from './useAnswering';
 import { Untrusted } from './Untrusted';
+import { ApprovalNote, SettledStatus } from './CardFooter';
 
 /**
  * Opens `url` in the system browser through the host (`open`: the preload's `openExternal`, which takes
@@ -140,16 +141,8 @@ export function ElicitationCardView({ view, outcome, draft, onDraft, onAnswer, o
           </span>
         )}
       </div>
-      {!pending && (
-        <div className="approval-status" data-testid="approval-status">
-          {settledLine(words)}
-        </div>
-      )}
-      {shownNote && (
-        <div className="approval-note" data-testid="approval-note" role="status">
-          {shownNote}
-        </div>
-      )}
+      <SettledStatus settled={!pending} line={settledLine(words)} />
+      <ApprovalNote note={shownNote} />
     </form>
   );
 }

@@ -20,6 +20,7 @@ import { givenLines, offersText, questionAnswers, submitHint } from './questionD
 import { useAnswering, type OnAnswer } from './useAnswering';
 import { Untrusted } from './Untrusted';
 import { visibleText } from '../../../../shared/untrustedText';
+import { ApprovalNote, SettledStatus } from './CardFooter';
 
 const NO_DRAFT: QuestionDraft = {};
 
@@ -107,16 +108,8 @@ export function QuestionCardView({ view, outcome, draft, onDraft, onAnswer }: Qu
         )}
         {view.answers.length === 0 && pending && <span className="meta">No answer can be given from here.</span>}
       </div>
-      {!pending && (
-        <div className="approval-status" data-testid="approval-status">
-          {settledLine(view)}
-        </div>
-      )}
-      {shownNote && (
-        <div className="approval-note" data-testid="approval-note" role="status">
-          {shownNote}
-        </div>
-      )}
+      <SettledStatus settled={!pending} line={settledLine(view)} />
+      <ApprovalNote note={shownNote} />
     </form>
   );
 }
