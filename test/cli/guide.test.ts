@@ -118,7 +118,8 @@ describe('angelia guide', () => {
     expect(flat(out)).toContain(flat(apiParagraph({ command: join(state, 'bin', 'angelia'), chat: 'coder' })));
     expect(out).not.toContain('SECRET-TOKEN-VALUE-123');
     const layout = await guide(['layout'], { ANGELIA_MAILBOX: mailbox, ANGELIA_SESSION_KEY: 'coder-2' });
-    expect(layout.out).toContain(`Angelia's state folder here is ${state}.`);
+    // Folded: where the 100-column wrap falls depends on the length of the test folder's path.
+    expect(flat(layout.out)).toContain(flat(`Angelia's state folder here is ${state}.`));
     expect((await guide(['api'], { ANGELIA_SESSION_KEY: 'coder-2' })).out).toContain('Your chat is "coder-2"');
   });
 
