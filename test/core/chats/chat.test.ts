@@ -1,13 +1,13 @@
 /**
  * The chat's own logic against a scripted connection (no Codex process): the watchdogs (stall, idle
- * exit, an approval Codex waits on but never sent), the one retry of a first turn whose process dies,
+ * exit, an approval Codex waits on but never sent), a first turn whose process dies (failed, never sent again),
  * commands that never reach the agent, the queue limit and steer. Real-Codex behaviour is covered in
  * test/integration/chat-lifecycle.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatItem } from '../../../src/shared/contract';
 import { MAX_QUEUE } from '../../../src/main/core/chats/notices';
-import { baseAnswers, completing, FakeConn, makeChat, notices, until, type Answer } from './fakes';
+import { baseAnswers, completing, FakeConn, makeChat, notices, until } from './fakes';
 
 describe('chat commands', () => {
   it('never sends a command or an unknown /word to the agent', async () => {
@@ -139,25 +139,34 @@ describe('chat watchdogs', () => {
 });
 
 describe('chat failures', () => {
-  it('a first turn whose process dies is retried once on a fresh session, never twice', async () => {
-    const dying = (): Answer => (_p, conn) => {
-      setTimeout(() => conn.die(101), 5);
-      return { turn: { id: 'turn-1' } };
-    };
-    const a = new FakeConn({ ...baseAnswers(), 'turn/start': dying() });
-    const b = new FakeConn({ ...baseAnswers(), 'turn/start': dying() });
+  it('a first turn whose process dies fails with the exit as its reason; nothing is sent again, Restart is offered', async () => {
+    const a = new FakeConn({
+      ...baseAnswers(),
+      'turn/start': (_p, conn) => {
+        setTimeout(() => conn.die(101), 5);
+        return { turn: { id: 'turn-1' } };
+      },
+    });
+    const b = new FakeConn({ ...baseAnswers(), 'turn/start': completing() });
     const { chat, starts } = await makeChat([a, b]);
     chat.send('hello');
     await chat.idle();
-    expect(starts()).toBe(2);
+    expect(starts()).toBe(1);
+    expect(a.calls.filter((c) => c.method === 'turn/start')).toHaveLength(1);
     const items = chat.transcript.all();
-    expect(notices(items)).toContain('Codex exited during the first turn of this session; trying once more on a fresh session.');
+    expect(notices(items).join('\n')).not.toMatch(/trying once more/);
     const errors = items.filter((i): i is Extract<ChatItem, { type: 'error' }> => i.type === 'error');
-    expect(errors).toHaveLength(2);
-    expect(errors[1]).toMatchObject({ kind: 'crashed', action: 'restart' });
-    expect(errors[1]?.message).toMatch(/^Codex exited \(exit code 101\)/);
-    expect(errors[1]?.detail).toContain("thread 'main' panicked");
-    expect(items.filter((i) => i.type === 'user')).toHaveLength(1);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ kind: 'crashed', action: 'restart' });
+    expect(errors[0]?.message).toMatch(/^Codex exited \(exit code 101\)/);
+    expect(items.filter((i) => i.type === 'turnEnd')).toEqual([expect.objectContaining({ status: 'failed', reason: 'Codex exited (exit code 101)' })]);
+    expect(chat.view().state).toBe('error');
+    // The next message is the user's own: it resumes the thread on a new process, which names the turn cut off.
+    chat.send('again');
+    await chat.idle();
+    expect(starts()).toBe(2);
+    expect(b.calls.filter((c) => c.method === 'turn/start').map((c) => c.params.input)).toEqual([[expect.objectContaining({ text: 'again' })]]);
+    expect(notices(chat.transcript.all()).at(-1)).toMatch(/^Codex runs again\. The turn of "hello" was cut off/);
   });
 
   it('a failed turn is told by codexErrorInfo, not shown as the agent\u2019s message', async () => {

@@ -180,7 +180,7 @@ function onExit(c: ChatInside, conn: CodexConnection, exit: CodexExit): void {
   const verdict = c.crashes.note({ at: c.watch.clock.now(), how, cause });
   c.down = 'crashed';
   const cur = c.turn.current;
-  // What the crash cut off is told again when Codex runs next (a first turn's retry clears it).
+  // What the crash cut off is told again when Codex runs next; it is never sent again by Angelia.
   if (cur && cur.phase !== 'starting' && cur.era === c.turn.era)
     c.killedTurn = cur.work.kind === 'compact' ? 'The compaction' : `The turn of ${quote(cur.work.text)}`;
   c.refusal = verdict.allowed ? null : c.crashes.message(verdict);

@@ -23,7 +23,7 @@ import { MAX_QUEUE, quote, type Notice } from '../notices';
 /**
  * One queued unit of work: a message for the agent, or a `/compact`. A message queued by the loopback API
  * carries its API turn id (`apiTurn`, put on its `user` and `turnEnd` items) and, for an app turn
- * (`reply: "caller"`), `app`. `retried`: not shown again as a user message (a retry, a refused steer).
+ * (`reply: "caller"`), `app`. `retried`: not shown again as a user message (a refused steer queued as a turn).
  * `images`: Angelia's copies of the images it gives the agent (chats/images.ts), kept through the queue.
  */
 export type Work = { kind: 'message'; text: string; retried?: boolean; apiTurn?: string; app?: boolean; images?: ImageRef[] } | { kind: 'compact' };

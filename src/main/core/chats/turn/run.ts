@@ -92,7 +92,6 @@ async function runTurn(c: ChatInside, work: Message, seq: number): Promise<void>
     return;
   }
   const row = c.deps.sessions.active(c.deps.chatId);
-  const firstTurn = !row || row.turns === 0;
   // A fresh turn: no id from an earlier turn or another connection may stand for it.
   c.dispatch({ kind: 'turnBegins' });
   c.lastAsk = null;
@@ -122,17 +121,10 @@ async function runTurn(c: ChatInside, work: Message, seq: number): Promise<void>
   }
   c.armStall();
   const end = await ended;
+  // A turn whose process died (also a session's first) fails with the exit as its reason, and is never sent
+  // again by Angelia: the model may have run its commands already. The crash item offers Restart
+  // (process.ts `onExit`); the next start names the turn that was cut off. docs/architecture.md "Crashes".
   const lost = finishTurn(c);
-  if (end.exited && firstTurn && !work.retried) {
-    tellUndelivered(c, lost, 'stopped');
-    // A first turn of a brand-new session that dies with its process is tried once more, on a fresh session.
-    c.killedTurn = null;
-    c.notice('Codex exited during the first turn of this session; trying once more on a fresh session.');
-    const fresh = c.deps.sessions.startNew(c.deps.chatId, c.deps.profile);
-    c.threadId = null;
-    c.rowId = fresh.id;
-    return runTurn(c, { ...work, retried: true }, seq);
-  }
   let failure: string | null = null;
   if (end.status === 'failed' && !end.exited) {
     const why = describeTurnError(end, { model: row?.model ?? c.baseModel });
