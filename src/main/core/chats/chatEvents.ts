@@ -82,10 +82,7 @@ export function onEvent(c: ChatInside, conn: CodexConnection, e: CodexEvent): vo
         (v, rpcId) => v.chatId === c.deps.chatId && String(rpcId) === String(requestId),
         'the turn was stopped or ended (Codex closed the request)',
       );
-      if (c.state === 'needs-you' && !hasPending(c)) {
-        c.changed('working');
-        c.armStall();
-      }
+      leaveNeedsYou(c);
       return;
     }
     case 'account/rateLimits/updated':
@@ -167,6 +164,20 @@ export function timeoutNotice(ask: { kind: string; elicitation?: { serverName: s
   return 'No answer to the permission request in time, so it was denied.';
 }
 
+/**
+ * The chat's last waiting request was settled (answered, timed out or withdrawn): "needs you" becomes
+ * "working" again while a turn or compaction runs (the stall watchdog re-armed), and "idle" when none
+ * does. A request may come between turns (docs/architecture.md "Questions and elicitations": an MCP
+ * server asks whether or not a turn runs); before, its answer left the chat "working" with nothing
+ * running until the next turn.
+ */
+function leaveNeedsYou(c: ChatInside): void {
+  if (c.state !== 'needs-you' || hasPending(c)) return;
+  if (!c.turn.current) return c.changed('idle');
+  c.changed('working');
+  c.armStall();
+}
+
 /** Records and shows a server request answered -32601 (never dropped silently). */
 export function noteUnknown(c: ChatInside, method: string): void {
   c.deps.audit.append({ at: new Date().toISOString(), chatId: c.deps.chatId, profile: c.deps.profile, event: 'refused-unknown', kind: 'unknown', method });
@@ -219,10 +230,7 @@ export async function onServerRequest(c: ChatInside, conn: CodexConnection, meth
   last.outcome = settled.answer === 'cancel' ? 'cancel' : settled.answer === 'deny' ? 'deny' : 'allow';
   // "Deny and stop" ends the turn (Codex interrupts it): like /stop, what waited after it is dropped, and named.
   if (settled.answer === 'cancel') c.dispatch({ kind: 'denyAndStop' });
-  if (c.state === 'needs-you' && !hasPending(c)) {
-    c.changed('working');
-    c.armStall();
-  }
+  leaveNeedsYou(c);
   if (settled.by === 'timeout') c.notice(`${timeoutNotice(ask, c.deps.broker.timeoutMs)} (${id8(id)})`);
   if (settled.reason && settled.answer === 'deny') {
     // The decline is written first (this handler's result); the typed reason follows as a steer.
