@@ -70,6 +70,15 @@ export function typeWithArticle(expected: string): string {
   return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 }
 
+/**
+ * The fix of the field named `key` (`FIELD_FIXES`), or "correct the value". Only the table's own
+ * entries count: a key a table names, as `constructor` or `toString`, is not looked up on
+ * Object.prototype (a function there was given as the fix).
+ */
+export function fixOf(key: string): string {
+  return Object.hasOwn(FIELD_FIXES, key) ? FIELD_FIXES[key]! : 'correct the value';
+}
+
 /** Maps zod issues (parsed with `reportInput: true`) to problems, one per unknown key. */
 export function problemsFromIssues(issues: readonly z.core.$ZodIssue[]): TableProblem[] {
   const out: TableProblem[] = [];
@@ -77,7 +86,7 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[]): TablePr
     const path = [...issue.path];
     const field = lastField(path);
     const section = path[0] === 'capabilities' && path.length <= 2;
-    const fieldFix = section ? 'define each capability as a [capabilities.<name>] table with a kind' : (FIELD_FIXES[field] ?? 'correct the value');
+    const fieldFix = section ? 'define each capability as a [capabilities.<name>] table with a kind' : fixOf(field);
     if (issue.code === 'unrecognized_keys') {
       const known = knownKeys(path, issue.input);
       for (const key of issue.keys) {
@@ -91,7 +100,7 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[]): TablePr
     } else if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string') {
       const given = issue.input !== null && typeof issue.input === 'object' ? (issue.input as Record<string, unknown>)[issue.discriminator] : undefined;
       const options = ((issue as { options?: unknown[] }).options ?? []).map((o) => JSON.stringify(o)).join(', ');
-      const fix = FIELD_FIXES[issue.discriminator] ?? 'correct the value';
+      const fix = fixOf(issue.discriminator);
       out.push({
         path,
         message: given === undefined ? `is required (one of ${options})` : `${describe(given)} is not allowed; it must be one of ${options}`,
