@@ -26,7 +26,7 @@
  */
 import { ResponseError } from 'vscode-jsonrpc';
 import { AppFailure, toAppError } from '../../../shared/result';
-import { NO_ROLLOUT, openAttestedSession } from '../codex/session';
+import { openAttestedSession, rolloutUnavailable } from '../codex/session';
 import { startedTurnId } from '../codex/answers';
 import { readOnlyRefusals } from '../codex/attest';
 import type { CodexEvent } from '../codex/events';
@@ -180,7 +180,7 @@ async function run(conn: CodexConnection, input: AskInput): Promise<AskAnswer> {
       // is behind durable rollout" (seen once in two full runs of test/integration/api-ask.test.ts): the
       // question is then answered by a fresh read-only thread, as for a lost rollout, rather than not at all.
       if (BEHIND_ROLLOUT.test(msg)) return 'fresh';
-      if (!NO_ROLLOUT.test(msg)) throw new AppFailure({ code: 'ask-failed', message: `the conversation could not be copied: ${msg}` });
+      if (!rolloutUnavailable(msg)) throw new AppFailure({ code: 'ask-failed', message: `the conversation could not be copied: ${msg}` });
       return 'fresh';
     },
     expect: { sandboxed: true, permissionsExtends: null, writable: [] },

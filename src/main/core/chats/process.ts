@@ -7,7 +7,7 @@
 import { AppFailure, toAppError } from '../../../shared/result';
 import type { CodexConnection, CodexExit } from '../codex/connection';
 import { classifyStderr, stderrCause } from '../codex/stderrClass';
-import { openAttestedSession } from '../codex/session';
+import { openAttestedSession, rolloutUnavailable } from '../codex/session';
 import { configModel, readThreadAnswer } from '../codex/answers';
 import type { LaunchPlan } from '../launch/plan';
 import { noteUnknown, onEvent, onServerRequest } from './chatEvents';
@@ -90,7 +90,11 @@ export async function startProcess(c: ChatInside): Promise<void> {
   }
 }
 
-/** A resume that failed: `thread-busy` or `resume-failed` thrown, or a fresh start (said in the chat) when the rollout is gone. */
+/**
+ * A resume that failed: `thread-busy` or `resume-failed` thrown, or a fresh start (said in the chat) when
+ * the thread's rollout is gone or cannot be read (codex/session.ts `rolloutUnavailable`): that thread can
+ * never be resumed, so neither Restart nor the next message may keep trying it. docs/architecture.md "Crashes".
+ */
 function resumeFailed(c: ChatInside, threadId: string, msg: string): 'fresh' {
   if (/active writer|already (?:has|in use|loaded|running)|locked|in use/i.test(msg)) {
     throw new AppFailure({
@@ -98,13 +102,14 @@ function resumeFailed(c: ChatInside, threadId: string, msg: string): 'fresh' {
       message: `This conversation (${id8(threadId)}) is open in another Codex client: close it there, or start a new session with /new; it stays reachable with /resume. (Codex said: ${msg})`,
     });
   }
-  if (/^refused:/i.test(msg) || !/no rollout|not found|unknown thread|does not exist/i.test(msg)) {
-    throw new AppFailure({ code: 'resume-failed', message: `the session ${threadId} could not be resumed: ${msg}` });
-  }
+  const gone = /^refused:/i.test(msg) ? null : rolloutUnavailable(msg);
+  if (!gone) throw new AppFailure({ code: 'resume-failed', message: `the session ${threadId} could not be resumed: ${msg}` });
+  const what =
+    gone.kind === 'missing' ? 'was not found on disk' : `could not be read: Codex's record of it is empty or damaged (${gone.why}). A new session was started`;
   c.transcript.push({
     type: 'notice',
     id: c.transcript.localId('notice'),
-    text: 'The previous conversation of this session was not found on disk, so this is a fresh start. /resume lists older sessions.',
+    text: `The previous conversation of this session ${what}, so this is a fresh start. /resume lists older sessions.`,
   });
   return 'fresh';
 }

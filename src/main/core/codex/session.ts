@@ -23,6 +23,30 @@ export type SessionTarget = { kind: 'start' } | { kind: 'resume'; threadId: stri
 /** Codex's answer for a thread it does not have on disk (measured on 0.169.0: `-32600 no rollout found for thread id …`). */
 export const NO_ROLLOUT = /no rollout|not found|unknown thread|does not exist/i;
 
+/**
+ * Codex's answer for a thread whose rollout is on disk but cannot be read, measured on 0.171.0 (-32603 to
+ * `thread/resume`, `thread/read` and `thread/fork` alike): a file of 0 bytes or of no parsable line ("…
+ * failed to read session metadata <file>: rollout at <file> is empty"), a first line that is not JSON
+ * ("… failed to resume local thread recorder: failed to parse first rollout record at <file>: expected
+ * value at line 1 column 1"), a first record that is not the session's metadata ("rollout at <file> does
+ * not start with session metadata").
+ */
+export const UNREADABLE_ROLLOUT = /rollout at .+ is empty|failed to parse first rollout record|does not start with session metadata/i;
+
+/**
+ * Whether Codex's error `message` for a thread request says the thread's record is unavailable:
+ * `missing` (NO_ROLLOUT), `unreadable` (UNREADABLE_ROLLOUT, with `why`: the clause of the message that
+ * says so), or null for any other failure. Either way the thread cannot be opened again: a chat starts a
+ * fresh session and says so (chats/process.ts), `/ask` answers on a fresh thread (chats/ask.ts).
+ */
+export function rolloutUnavailable(message: string): { kind: 'missing' } | { kind: 'unreadable'; why: string } | null {
+  if (UNREADABLE_ROLLOUT.test(message)) {
+    const clauses = message.split(/: (?=\S)/);
+    return { kind: 'unreadable', why: clauses.find((s) => UNREADABLE_ROLLOUT.test(s)) ?? message };
+  }
+  return NO_ROLLOUT.test(message) ? { kind: 'missing' } : null;
+}
+
 /** How long a thread request may take (a resume loads the whole rollout), in ms. */
 const THREAD_TIMEOUT_MS = 120_000;
 
