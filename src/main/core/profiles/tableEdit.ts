@@ -216,6 +216,12 @@ export function editTableText(text: string, edit: DraftEdit, file: string): stri
   const root = parseToml(text, file);
   const before = profileBefore(root, edit, file);
   const name = edit.draft.name;
+  if (before !== null && edit.original !== null && edit.original !== name) {
+    // A rename and a change in one patch made toml-patch rewrite the whole table (comments and sections
+    // gone, the profiles as inline tables): the header is renamed first, then the values are edited.
+    const renamed = renameOnly(text, root, edit.original, name, before, file);
+    if (renamed !== null) return editTableText(renamed, { draft: edit.draft, original: name }, file);
+  }
   const raw = draftToRaw(edit.draft, before);
   const expected = withProfile(root, edit.original, name, raw);
   const keep = rawSpellings(text, edit.original);
@@ -255,6 +261,20 @@ export function editTableText(text: string, edit: DraftEdit, file: string): stri
     where: file,
     fix: 'edit the table by hand (angelia.toml), then accept it',
   });
+}
+
+/**
+ * `text` with profile `original` renamed `name` and nothing else changed (toml-patch renames the
+ * `[profiles.<original>]` header in place), or null when the result would not hold exactly that.
+ */
+function renameOnly(text: string, root: TomlObject, original: string, name: string, before: TomlObject, file: string): string | null {
+  try {
+    const doc = patchParse(text) as TomlObject;
+    const out = patch(text, withProfile(doc, original, name, profilesOf(doc)[original] as TomlObject));
+    return sameValue(parseToml(out, file), withProfile(root, original, name, before)) ? out : null;
+  } catch {
+    return null;
+  }
 }
 
 // ---- paths typed in the editor ----------------------------------------------------------------------
