@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // The heavy suites (fault injection, load) run by `npm run reliability` (vitest.reliability.config.ts).
+    exclude: ['**/node_modules/**', 'test/reliability/**'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
