@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyStderr, exitCause, stderrCause } from '../../../src/main/core/codex/stderrClass';
+import { crashDetail } from '../../../src/main/core/chats/process';
 
 // Lines as codex-cli 0.169.0 printed them on Linux (ANSI colours removed, as StderrRing.tail does).
 const PATH_ALIAS =
@@ -69,5 +70,49 @@ describe('the cause of a Codex exit, read from its stderr', () => {
   it('prefers the cause the launcher computed from the whole stderr over the short tail', () => {
     expect(exitCause({ stderrTail: '   7: <unknown>', cause: 'Error: from the whole stderr' })).toBe('Error: from the whole stderr');
     expect(exitCause({ stderrTail: 'Error: only in the tail' })).toBe('Error: only in the tail');
+  });
+});
+
+// Start-up lines as codex 0.171.0 printed them on Linux in a folder with a `.codex/` of its own (ANSI colours removed).
+const TRUST = [
+  '2026-12-02T03:19:14.768650Z ERROR codex_app_server: Project-local config, hooks, and exec policies are disabled in the following folders until the project is trusted, but skills still load.',
+  '    1. /w/work/.codex',
+  '       To load project-local config, hooks, and exec policies, add /w as a trusted project in /w/codex-home/config.toml.',
+  '',
+];
+const NO_BWRAP_171 =
+  '2026-12-02T03:19:14.769993Z ERROR codex_app_server: Codex could not find bubblewrap on PATH. Install bubblewrap with your OS package manager. See the sandbox prerequisites: https://developers.openai.com/codex/concepts/sandboxing#prerequisites. Codex will use the bundled bubblewrap in the meantime.';
+const PLUGINS_WARN =
+  "2026-12-02T03:19:15.068475Z  WARN codex_core_plugins::startup_sync: git sync failed for curated plugin sync; falling back to GitHub HTTP error=git ls-remote curated plugins repo failed with status exit status: 128: fatal: unable to access 'https://github.com/openai/plugins.git/': Could not resolve host: github.com";
+
+describe('routine start-up lines of codex 0.171.0 are never a cause', () => {
+  it.each([
+    ['the trust notice and its indented continuation lines, alone', TRUST, null],
+    ['the start-up notices of every start', [...TRUST, NO_BWRAP_171, PLUGINS_WARN], null],
+    [
+      'an ERROR log line after them',
+      [...TRUST, NO_BWRAP_171, '2026-12-02T03:19:20.000000Z ERROR codex_core::rollout: failed to write rollout: disk full'],
+      '2026-12-02T03:19:20.000000Z ERROR codex_core::rollout: failed to write rollout: disk full',
+    ],
+    ['an Error: line after them', [...TRUST, PLUGINS_WARN, 'Error: failed to load the thread store', ...BACKTRACE], 'Error: failed to load the thread store'],
+    ['a panic after them', [...TRUST, "thread 'main' panicked at core/src/x.rs:1:1:", 'boom'], "thread 'main' panicked at core/src/x.rs:1:1:\nboom"],
+    ['nothing at all', [], null],
+  ])('%s', (_name, lines, cause) => {
+    expect(stderrCause(lines.join('\n'))).toBe(cause);
+  });
+
+  it('a crash after a start in such a folder shows no detail: the exit code alone', () => {
+    const tail = [...TRUST, NO_BWRAP_171, PLUGINS_WARN].join('\n');
+    expect(crashDetail({ code: 1, signal: null, stderrTail: tail, cause: stderrCause(tail) })).toBeNull();
+  });
+
+  it('classifies the indented lines as the continuation of their log line', () => {
+    expect(classifyStderr(TRUST.join('\n')).map((l) => [l.kind, l.level, l.continuation ?? false])).toEqual([
+      ['notice', 'ERROR', false],
+      ['notice', 'ERROR', true],
+      ['notice', 'ERROR', true],
+    ]);
+    // A `Caused by:` block under an Error line stays the Error's own.
+    expect(classifyStderr(['Error: x', 'Caused by:', '    permission denied'].join('\n')).map((l) => l.kind)).toEqual(['fatal', 'other', 'other']);
   });
 });

@@ -8,19 +8,29 @@
  * - a fatal error: `Error: <message>`, sometimes continued on the next line (`in \`model_reasoning_effort\``)
  *   or by an anyhow `Caused by:` block, then a blank line and a `Stack backtrace:` block of indented frames;
  * - a Rust panic: `thread '<name>' panicked at <file>:<line>:<col>:` with the message on the next line.
+ * Measured with 0.171.0: a log line's message may go on over indented lines, e.g. the ERROR line printed at
+ * every start in a folder with a `.codex/` of its own ("Project-local config, hooks, and exec policies are
+ * disabled in the following folders until the project is trusted, …", then "    1. <folder>/.codex" and
+ * "       To load project-local config, …, add <folder> as a trusted project in <CODEX_HOME>/config.toml.").
+ * Such lines continue their log line (same kind and level, `continuation`), and that start-up notice is
+ * routine (`notice`): neither is ever a crash's cause (docs/architecture.md "Crashes").
  */
 
 /** What a stderr line is. */
-export type StderrKind = 'fatal' | 'log' | 'warning' | 'sandbox' | 'backtrace' | 'other';
+export type StderrKind = 'fatal' | 'log' | 'warning' | 'sandbox' | 'notice' | 'backtrace' | 'other';
 
 /** Tracing levels of Codex's log lines. */
 export type LogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
-/** One classified line; `level` is set for tracing log lines (kinds `log`, `warning` and `sandbox`). */
+/**
+ * One classified line; `level` is set for tracing log lines (kinds `log`, `warning`, `sandbox` and `notice`).
+ * `continuation`: an indented line that goes on with the log line before it (it takes that line's kind and level).
+ */
 export interface StderrLine {
   text: string;
   kind: StderrKind;
   level?: LogLevel;
+  continuation?: true;
 }
 
 /** Most lines of a cause after its `Error:` or panic line (continuation, `Caused by:` and its items). */
@@ -30,17 +40,23 @@ const TRACING = /^\s*(?:\d{4}-\d\d-\d\dT[\d:.]+Z?\s+)?(TRACE|DEBUG|INFO|WARN|ERR
 const FATAL = /^(?:Error: |thread '[^']*' panicked at )/;
 const WARNING = /^warning:/i;
 const SANDBOX = /^bwrap: |bubblewrap/i;
+/** Routine start-up notices Codex logs at ERROR level although nothing failed (0.171.0, see the module comment). */
+const STARTUP_NOTICE = /Project-local config, hooks, and exec policies are disabled|as a trusted project in /;
+/** Kinds of log lines whose message may go on over indented lines. */
+const CONTINUED: ReadonlySet<StderrKind> = new Set(['log', 'warning', 'sandbox', 'notice']);
 const BACKTRACE_HEAD = /^(?:Stack backtrace:|stack backtrace:)\s*$/;
 const BACKTRACE_NOTE = /^note: (?:run with `RUST_BACKTRACE|Some details are omitted)/;
 const CAUSED_BY = /^Caused by:\s*$/;
 
 /**
  * Classifies each non-empty line of `text` (split on `\n`, trailing `\r` dropped). Indented lines right
- * after a `Stack backtrace:` header are frames (`backtrace`); indented lines under `Caused by:` are `other`.
+ * after a `Stack backtrace:` header are frames (`backtrace`); indented lines under `Caused by:` are `other`;
+ * indented lines after a log line continue it (its kind and level, `continuation`).
  */
 export function classifyStderr(text: string): StderrLine[] {
   const out: StderrLine[] = [];
   let inBacktrace = false;
+  let head: StderrLine | null = null;
   for (const raw of text.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim().length === 0) continue;
@@ -49,8 +65,14 @@ export function classifyStderr(text: string): StderrLine[] {
       out.push({ text: line, kind: 'backtrace' });
       continue;
     }
+    if (head && indented && !TRACING.test(line)) {
+      out.push({ text: line, kind: head.kind, ...(head.level ? { level: head.level } : {}), continuation: true });
+      continue;
+    }
     inBacktrace = BACKTRACE_HEAD.test(line);
-    out.push(classifyLine(line));
+    const classified = classifyLine(line);
+    head = CONTINUED.has(classified.kind) ? classified : null;
+    out.push(classified);
   }
   return out;
 }
@@ -61,6 +83,7 @@ function classifyLine(text: string): StderrLine {
   if (log) {
     const level = log[1] as LogLevel;
     if (SANDBOX.test(text)) return { text, kind: 'sandbox', level };
+    if (STARTUP_NOTICE.test(text)) return { text, kind: 'notice', level };
     return { text, kind: level === 'WARN' ? 'warning' : 'log', level };
   }
   if (FATAL.test(text)) return { text, kind: 'fatal' };
@@ -73,9 +96,10 @@ function classifyLine(text: string): StderrLine {
  * The cause to show when a Codex process died, from its stderr text (ANSI codes already removed), or null
  * when stderr says nothing that could be one. In order: the last fatal line (`Error: …` or a Rust panic)
  * with up to 3 continuation lines (plain lines right after it, or a `Caused by:` block); else the last
- * plain line that is no log, warning, bubblewrap notice or backtrace; else the last ERROR log line that
- * is no bubblewrap notice. Warnings, INFO/DEBUG/TRACE logs, bubblewrap notices and backtraces are never
- * causes. Lines are joined with `\n`.
+ * plain line that is no log, warning, bubblewrap notice, backtrace or continuation of a log line; else the
+ * last ERROR log line that is no bubblewrap or start-up notice (its first line). Warnings, INFO/DEBUG/TRACE
+ * logs, bubblewrap and start-up notices, the lines that continue them, and backtraces are never causes.
+ * Lines are joined with `\n`.
  */
 export function stderrCause(text: string): string | null {
   const lines = classifyStderr(text);
@@ -91,7 +115,7 @@ export function stderrCause(text: string): string | null {
   }
   const plain = lines.findLast((l) => l.kind === 'other');
   if (plain) return plain.text;
-  return lines.findLast((l) => l.kind === 'log' && l.level === 'ERROR')?.text ?? null;
+  return lines.findLast((l) => l.kind === 'log' && l.level === 'ERROR' && !l.continuation)?.text ?? null;
 }
 
 /**
