@@ -36,6 +36,14 @@ describe('rename and change at once', () => {
     expect(editTableText(TABLE, { draft, original: 'x' }, FILE)).toBe(TABLE.replace('[profiles.x]', '[profiles.a]').replace('"/srv/a"', "'/srv/back\\slash'"));
   });
 
+  it('a longer name keeps every trailing comment on its line (toml-patch moved them)', () => {
+    const text = '[profiles.o-dh] # head\ncwd = "/srv/a" # folder\nbin = "/usr/local/bin/codex" # bin\n[profiles.n] # other\ncwd = "/srv/n" # its folder\n';
+    const draft = { ...draftFromRaw('o-dh', rawProfile(text, 'o-dh', FILE)), name: 'longer-name', bin: null };
+    expect(editTableText(text, { draft, original: 'o-dh' }, FILE)).toBe(
+      '[profiles.longer-name] # head\ncwd = "/srv/a" # folder\n[profiles.n] # other\ncwd = "/srv/n" # its folder\n',
+    );
+  });
+
   it('a rename alone touches only the header', () => {
     const draft = { ...draftFromRaw('s', rawProfile(TABLE, 's', FILE)), name: 'w' };
     expect(editTableText(TABLE, { draft, original: 's' }, FILE)).toBe(TABLE.replace('[profiles.s]', '[profiles.w]'));

@@ -264,13 +264,24 @@ export function editTableText(text: string, edit: DraftEdit, file: string): stri
 }
 
 /**
- * `text` with profile `original` renamed `name` and nothing else changed (toml-patch renames the
- * `[profiles.<original>]` header in place), or null when the result would not hold exactly that.
+ * `text` with profile `original` renamed `name` and nothing else changed: the `[profiles.<original>]`
+ * header's key is rewritten in place (toml-patch's own rename moved the trailing comments of the
+ * section's lines when the name's length changed). Null when the profile is not such a section or the
+ * result would not hold exactly that.
  */
 function renameOnly(text: string, root: TomlObject, original: string, name: string, before: TomlObject, file: string): string | null {
   try {
-    const doc = patchParse(text) as TomlObject;
-    const out = patch(text, withProfile(doc, original, name, profilesOf(doc)[original] as TomlObject));
+    const block = (new TomlDocument(text).cst as unknown as CstNode[]).find(
+      (b) => b.type === 'Table' && JSON.stringify(b.key?.item?.value) === JSON.stringify(['profiles', original]),
+    );
+    if (!block?.key) return null;
+    const loc = (block.key as unknown as CstNode).loc;
+    const starts = lineStarts(text);
+    const from = starts[loc.start.line - 1]! + loc.start.column;
+    const to = starts[loc.end.line - 1]! + loc.end.column;
+    const header = text.slice(from, to);
+    if (!/^\[\s*profiles\s*\.\s*[A-Za-z0-9_-]+\s*\]$/.test(header)) return null;
+    const out = `${text.slice(0, from)}[profiles.${name}]${text.slice(to)}`;
     return sameValue(parseToml(out, file), withProfile(root, original, name, before)) ? out : null;
   } catch {
     return null;
