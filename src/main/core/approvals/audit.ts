@@ -11,9 +11,10 @@
  * requests that name only paths Angelia never grants, with `refused`: approvals/privateReach.ts),
  * `refused-unknown` (a method Angelia does not know, answered -32601).
  */
-import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RefusedAccess, RequestedAccess } from '../../../shared/contract';
+import { asWriteError } from '../instance/writeError';
 
 /** One audit record (one line of `audit.jsonl`). `at` is an ISO time; optional fields appear when they apply. */
 export interface AuditRecord {
@@ -59,24 +60,42 @@ export interface AuditSink {
 /**
  * An audit sink writing JSONL to `file`: each record is one line appended through an O_APPEND descriptor
  * (the file is never truncated). The folder is created mode 700 when missing, the file mode 600; an
- * existing file with a wider mode is chmod-ed to 600. Errors (EACCES, ENOSPC, …) propagate: an audit
- * that cannot be written is not silent.
+ * existing file with a wider mode is chmod-ed to 600. Errors propagate as a WriteError naming the file and
+ * the cause in words (instance/writeError.ts: the disk is full, the folder not writable …): an audit that
+ * cannot be written is not silent. A line cut short by a failed write (ENOSPC after part of it) is cut off
+ * again (the file truncated back to its length before the append), so the log never holds half a record.
  */
 export function fileAudit(file: string): AuditSink {
   return {
     append(record) {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      const fd = openSync(file, 'a', 0o600);
+      let fd: number | null = null;
+      let size = -1;
       try {
-        if ((fstatSync(fd).mode & 0o777) !== 0o600) fchmodSync(fd, 0o600);
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        fd = openSync(file, 'a', 0o600);
+        const st = fstatSync(fd);
+        size = st.size;
+        if ((st.mode & 0o777) !== 0o600) fchmodSync(fd, 0o600);
         const line = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
         let off = 0;
         while (off < line.length) off += writeSync(fd, line, off, line.length - off);
+      } catch (e) {
+        if (fd !== null && size >= 0) cutBack(fd, size);
+        throw asWriteError(file, e);
       } finally {
-        closeSync(fd);
+        if (fd !== null) closeSync(fd);
       }
     },
   };
+}
+
+/** Truncates the log back to `size` bytes after a failed append (best effort: the append's error is what is reported). */
+function cutBack(fd: number, size: number): void {
+  try {
+    if (fstatSync(fd).size > size) ftruncateSync(fd, size);
+  } catch {
+    // The append's own error is thrown by the caller.
+  }
 }
 
 /** An in-memory audit sink (tests, and hosts that run without an instance). */

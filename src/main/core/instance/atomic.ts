@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
+import { asWriteError } from './writeError';
 
 /** Options of `atomicWrite`. */
 export interface AtomicWriteOptions {
@@ -16,10 +17,18 @@ export interface AtomicWriteOptions {
 /**
  * Writes `data` to `file` atomically: readers see the old content or the new one, never a part.
  * With `backup: true` and an existing file, its current bytes are first written to `<file>.bak`.
- * Throws the underlying fs error (ENOENT when the folder is missing, EACCES, …); a missing `file`
- * with `backup: true` is not an error (there is nothing to keep).
+ * Throws a WriteError naming `file` and the cause in words (writeError.ts; errno `code` kept: ENOENT when
+ * the folder is missing, ENOSPC, EACCES …); a missing `file` with `backup: true` is not an error.
  */
 export async function atomicWrite(file: string, data: string | Buffer, options: AtomicWriteOptions = {}): Promise<void> {
+  try {
+    await writeAtomically(file, data, options);
+  } catch (e) {
+    throw asWriteError(file, e);
+  }
+}
+
+async function writeAtomically(file: string, data: string | Buffer, options: AtomicWriteOptions): Promise<void> {
   const mode = options.mode ?? 0o600;
   if (options.backup) {
     let previous: Buffer | null = null;

@@ -22,6 +22,7 @@ import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import type { ZodType, core } from 'zod';
+import { asWriteError } from './writeError';
 
 /** A lock older than this (ms) without a refresh is taken over (a write takes milliseconds). */
 export const STATE_LOCK_STALE_MS = 10_000;
@@ -106,20 +107,32 @@ export function jsonText(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
 
-/** Writes `value` to `file` atomically (see `JsonWriteOptions`). Throws the fs error (EACCES, ENOSPC, …). */
+/**
+ * Writes `value` to `file` atomically (see `JsonWriteOptions`). Throws a WriteError naming `file` and the
+ * cause in words (writeError.ts: the disk is full, the folder not writable …; errno `code` kept); the file
+ * is then as it was and no temp file is left (write-file-atomic removes its own).
+ */
 export function writeJsonSync(file: string, value: unknown, opts: JsonWriteOptions = {}): void {
   const mode = opts.mode ?? 0o600;
-  if (opts.mkdir !== false) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  if (opts.backup !== undefined) writeFileAtomic.sync(`${file}.bak`, opts.backup, { mode, fsync: false });
-  writeFileAtomic.sync(file, jsonText(value), { mode, fsync: opts.fsync ?? true });
+  try {
+    if (opts.mkdir !== false) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    if (opts.backup !== undefined) writeFileAtomic.sync(`${file}.bak`, opts.backup, { mode, fsync: false });
+    writeFileAtomic.sync(file, jsonText(value), { mode, fsync: opts.fsync ?? true });
+  } catch (e) {
+    throw asWriteError(file, e);
+  }
 }
 
 /** As `writeJsonSync`, without blocking the thread. */
 export async function writeJson(file: string, value: unknown, opts: JsonWriteOptions = {}): Promise<void> {
   const mode = opts.mode ?? 0o600;
-  if (opts.mkdir !== false) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  if (opts.backup !== undefined) await writeFileAtomic(`${file}.bak`, opts.backup, { mode, fsync: false });
-  await writeFileAtomic(file, jsonText(value), { mode, fsync: opts.fsync ?? true });
+  try {
+    if (opts.mkdir !== false) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    if (opts.backup !== undefined) await writeFileAtomic(`${file}.bak`, opts.backup, { mode, fsync: false });
+    await writeFileAtomic(file, jsonText(value), { mode, fsync: opts.fsync ?? true });
+  } catch (e) {
+    throw asWriteError(file, e);
+  }
 }
 
 /** The record a legacy lock file holds. */

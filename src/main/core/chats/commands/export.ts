@@ -1,7 +1,7 @@
 /** `/export`: the active session as Markdown in the exports folder (file mode 600, folder 700), read from Codex's record (../export.ts). */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { atomicWrite } from '../../instance/atomic';
 import { exportFileName, readSessionRows, toMarkdown } from '../export';
 import type { CommandContext } from './context';
 
@@ -15,6 +15,7 @@ export async function exportCommand(ctx: CommandContext): Promise<void> {
   const { rows, warnings } = await readSessionRows(conn, sessions, meta, { tools: true });
   await mkdir(ctx.exportDir, { recursive: true, mode: 0o700 });
   const file = join(ctx.exportDir, exportFileName(ctx.chatId, row.id));
-  await writeFileAtomic(file, toMarkdown(rows, { ...meta, sessions }), { mode: 0o600 });
+  // atomicWrite: a failed write names the file and why (the disk is full, the folder not writable).
+  await atomicWrite(file, toMarkdown(rows, { ...meta, sessions }), { mode: 0o600 });
   ctx.notice(`Exported ${rows.length} rows to ${file}${warnings.length ? `\n${warnings.join('\n')}` : ''}`);
 }
