@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion } from '../../../src/main/core/codex/attest';
+import { attestThread, checkConfigLayers, checkMcpServers, checkRequirements, checkVersion, managedLayersSetting } from '../../../src/main/core/codex/attest';
 
 const managed = {
   approvalsReviewer: 'user',
@@ -130,6 +130,55 @@ describe('attestation', () => {
     expect(checkRequirements({ requirements: { featureRequirements: { network_proxy: false } } }, expected)[0]).toMatch(/network_proxy to false/);
     expect(checkRequirements({ requirements: { allowedSandboxModes: ['read-only'] } }, { ...expected, sandboxed: false })[0]).toMatch(/full access/);
     expect(checkRequirements(undefined, expected)[0]).toMatch(/did not report/);
+  });
+
+  it('refuses managed sandbox modes that leave out the mode the profile needs, saying what is allowed, what is needed and the fix', () => {
+    const writes = { sandboxed: true, approvalPolicy: 'on-request' as const, features: {}, sandboxMode: 'workspace-write' as const };
+    expect(checkRequirements({ requirements: { allowedSandboxModes: ['read-only'] } }, writes)).toEqual([
+      'refused: the managed requirements (requirements.toml or MDM) allow only the sandbox mode "read-only", and this profile needs "workspace-write" (the agent writes in its folder); Codex would not apply it. Fix: ask your administrator to add "workspace-write" to allowed_sandbox_modes, or use the profile in plan mode (read-only).',
+    ]);
+    expect(checkRequirements({ requirements: { allowedSandboxModes: ['read-only', 'workspace-write'] } }, writes)).toEqual([]);
+    expect(checkRequirements({ requirements: { allowedSandboxModes: ['read-only'] } }, { ...writes, sandboxMode: 'read-only' })).toEqual([]);
+    // No mode known (an older plan): not checked here; the thread attestation still refuses.
+    expect(checkRequirements({ requirements: { allowedSandboxModes: ['read-only'] } }, { ...writes, sandboxMode: undefined })).toEqual([]);
+    expect(
+      attestThread({ approvalsReviewer: 'user', activePermissionProfile: null, sandbox: { type: 'readOnly' } }, { sandboxed: true, permissionsExtends: null })
+        .refusals[0],
+    ).toMatch(/^refused: Codex applied no permission profile, not "angelia": a managed layer .* Fix: /);
+  });
+
+  it('names the managed layer Codex reports behind a requirement (config/read layers, codex 0.171.0 ConfigLayerSource)', () => {
+    const expected = { sandboxed: true, approvalPolicy: 'on-request' as const, features: {}, sandboxMode: 'workspace-write' as const };
+    const managed = (name: Record<string, unknown>, config: Record<string, unknown>) => ({ layers: [{ name, version: '1', config, disabledReason: null }] });
+    const file = managed(
+      { type: 'legacyManagedConfigTomlFromFile', file: '/etc/codex/managed_config.toml' },
+      { approval_policy: 'never', sandbox_mode: 'read-only' },
+    );
+    const [modes, policy] = checkRequirements({ requirements: { allowedSandboxModes: ['read-only'], allowedApprovalPolicies: ['never'] } }, expected, file);
+    expect(modes).toMatch(/^refused: the managed requirements \(sandbox_mode in the managed config \/etc\/codex\/managed_config\.toml\) allow only/);
+    expect(policy).toBe(
+      'refused: the managed requirements (approval_policy in the managed config /etc/codex/managed_config.toml) do not allow the approval policy "on-request" this profile\'s mode needs.',
+    );
+    expect(managedLayersSetting(managed({ type: 'legacyManagedConfigTomlFromMdm' }, { approval_policy: 'never' }), 'approval_policy')).toEqual([
+      'the managed config (managed_config.toml) delivered by MDM',
+    ]);
+    expect(
+      managedLayersSetting(managed({ type: 'mdm', domain: 'com.openai.codex', key: 'config_toml_base64' }, { sandbox_mode: 'read-only' }), 'sandbox_mode'),
+    ).toEqual(['the MDM layer com.openai.codex config_toml_base64']);
+    expect(managedLayersSetting(managed({ type: 'enterpriseManaged', id: 'x', name: 'Acme policy' }, { sandbox_mode: 'read-only' }), 'sandbox_mode')).toEqual([
+      'the enterprise-managed layer "Acme policy"',
+    ]);
+    // A user layer is not managed; a managed layer that does not set the key is not named.
+    expect(
+      managedLayersSetting(managed({ type: 'user', file: '/h/.codex/config.toml', profile: null }, { sandbox_mode: 'read-only' }), 'sandbox_mode'),
+    ).toEqual([]);
+    expect(
+      checkRequirements(
+        { requirements: { allowedApprovalPolicies: ['never'] } },
+        expected,
+        managed({ type: 'legacyManagedConfigTomlFromFile', file: '/m.toml' }, {}),
+      )[0],
+    ).toMatch(/requirements\.toml or MDM/);
   });
 
   it('refuses an MCP server that would load without being given, naming its layer', () => {

@@ -134,7 +134,11 @@ export function attestThread(answer: unknown, expected: ExpectedThread): ThreadA
   }
   const active = isObj(a.activePermissionProfile) ? a.activePermissionProfile : null;
   if (!active || active.id !== 'angelia') {
-    refusals.push(`refused: Codex applied the permission profile ${JSON.stringify(active?.id ?? null)}, not "angelia".`);
+    refusals.push(
+      active?.id
+        ? `refused: Codex applied the permission profile ${JSON.stringify(active.id)}, not "angelia".`
+        : 'refused: Codex applied no permission profile, not "angelia": a managed layer (requirements.toml, managed_config.toml or MDM) may forbid it or the sandbox mode it needs. Fix: have your administrator allow the permission profile "angelia" and the sandbox mode "workspace-write".',
+    );
   } else if ((active.extends ?? null) !== expected.permissionsExtends) {
     refusals.push(
       `refused: the "angelia" profile extends ${JSON.stringify(active.extends ?? null)} in Codex, not ${JSON.stringify(expected.permissionsExtends)}.`,
@@ -179,21 +183,65 @@ export interface ExpectedLaunch {
   approvalPolicy: 'on-request' | 'never';
   /** Feature flags the launch sets (name → value), e.g. network_proxy → true. */
   features: Record<string, boolean>;
+  /**
+   * The sandbox mode a sandboxed profile amounts to, as managed requirements' `allowed_sandbox_modes`
+   * count it: `workspace-write` when it writes anywhere (its folder at least), `read-only` in plan mode and
+   * for `/ask`'s copy. Unknown (not checked) when left out.
+   */
+  sandboxMode?: 'read-only' | 'workspace-write';
+}
+
+/**
+ * The managed layers of a `config/read {includeLayers}` answer that set `key` (codex 0.171.0
+ * `ConfigLayerSource`: `legacyManagedConfigTomlFromFile {file}` (managed_config.toml),
+ * `legacyManagedConfigTomlFromMdm`, `mdm {domain, key}`, `enterpriseManaged {id, name}`), named for a
+ * person. Codex turns a managed config's `sandbox_mode` and `approval_policy` into requirements, so a
+ * requirement with such a layer behind it is named by that layer rather than requirements.toml.
+ */
+export function managedLayersSetting(configRead: unknown, key: string): string[] {
+  const layers = isObj(configRead) && Array.isArray(configRead.layers) ? configRead.layers : [];
+  const out: string[] = [];
+  for (const layer of layers) {
+    if (!isObj(layer) || !isObj(layer.name) || !isObj(layer.config) || layer.config[key] === undefined) continue;
+    const n = layer.name;
+    const str = (v: unknown): string => (typeof v === 'string' ? v : '?');
+    if (n.type === 'legacyManagedConfigTomlFromFile') out.push(`the managed config ${str(n.file)}`);
+    else if (n.type === 'legacyManagedConfigTomlFromMdm') out.push('the managed config (managed_config.toml) delivered by MDM');
+    else if (n.type === 'mdm') out.push(`the MDM layer ${str(n.domain)} ${str(n.key)}`);
+    else if (n.type === 'enterpriseManaged') out.push(`the enterprise-managed layer "${str(n.name)}"`);
+  }
+  return out;
 }
 
 /**
  * Managed requirements check on a `configRequirements/read` result (`{requirements: ConfigRequirements |
- * null}`, codex 0.169.0; requirements.toml and MDM layers): refuses when they would force another
- * permission profile, forbid ours, forbid the approval policy or the user as reviewer, turn off a
- * feature the sandbox relies on (the network proxy), or forbid full access for a `sandbox = false`
- * profile. No requirements → pass.
+ * null}`, codex 0.169.0; requirements.toml, MDM and managed config layers): refuses when they would force
+ * another permission profile, forbid ours, forbid the sandbox mode the profile amounts to
+ * (`expected.sandboxMode`; else Codex falls back to another profile and the start fails later with no
+ * reason given), forbid the approval policy or the user as reviewer, turn off a feature the sandbox relies
+ * on (the network proxy), or forbid full access for a `sandbox = false` profile. `configRead` (the
+ * `config/read {includeLayers}` answer) names the managed layer behind a sandbox-mode or approval-policy
+ * requirement (`managedLayersSetting`). No requirements → pass.
  */
-export function checkRequirements(read: unknown, expected: ExpectedLaunch, profileId = 'angelia'): string[] {
+export function checkRequirements(read: unknown, expected: ExpectedLaunch, configRead?: unknown, profileId = 'angelia'): string[] {
   if (!isObj(read)) return ['refused: Codex did not report its managed requirements (configRequirements/read).'];
   const req = isObj(read.requirements) ? read.requirements : null;
   if (!req) return [];
   const out: string[] = [];
   const where = 'managed requirements (requirements.toml or MDM)';
+  const whereFor = (key: string): string => {
+    const layers = managedLayersSetting(configRead, key);
+    return layers.length ? `managed requirements (${key} in ${layers.join(', ')})` : where;
+  };
+  const modes = Array.isArray(req.allowedSandboxModes) ? req.allowedSandboxModes.filter((m): m is string => typeof m === 'string') : null;
+  if (expected.sandboxed && modes && expected.sandboxMode && !modes.includes(expected.sandboxMode)) {
+    const needs = expected.sandboxMode;
+    out.push(
+      `refused: the ${whereFor('sandbox_mode')} allow only the sandbox mode${modes.length === 1 ? '' : 's'} ${modes.map((m) => `"${m}"`).join(', ') || '(none)'}, ` +
+        `and this profile needs "${needs}" (${needs === 'workspace-write' ? 'the agent writes in its folder' : 'the agent only reads'}); Codex would not apply it. ` +
+        `Fix: ask your administrator to add "${needs}" to allowed_sandbox_modes${needs === 'workspace-write' ? ', or use the profile in plan mode (read-only)' : ''}.`,
+    );
+  }
   if (expected.sandboxed) {
     const allowed = isObj(req.allowedPermissionProfiles) ? req.allowedPermissionProfiles : null;
     if (allowed && allowed[profileId] !== true)
@@ -202,10 +250,12 @@ export function checkRequirements(read: unknown, expected: ExpectedLaunch, profi
       out.push(`refused: the ${where} force the permission profile "${req.defaultPermissions}"; Angelia cannot prove its own profile would apply.`);
     }
   } else if (Array.isArray(req.allowedSandboxModes) && !req.allowedSandboxModes.includes('danger-full-access')) {
-    out.push(`refused: this profile asks for full access (sandbox = false) but the ${where} do not allow it; the mode shown would not be the mode in force.`);
+    out.push(
+      `refused: this profile asks for full access (sandbox = false) but the ${whereFor('sandbox_mode')} do not allow it; the mode shown would not be the mode in force.`,
+    );
   }
   if (Array.isArray(req.allowedApprovalPolicies) && !req.allowedApprovalPolicies.includes(expected.approvalPolicy)) {
-    out.push(`refused: the ${where} do not allow the approval policy "${expected.approvalPolicy}" this profile's mode needs.`);
+    out.push(`refused: the ${whereFor('approval_policy')} do not allow the approval policy "${expected.approvalPolicy}" this profile's mode needs.`);
   }
   if (Array.isArray(req.allowedApprovalsReviewers) && !req.allowedApprovalsReviewers.includes('user')) {
     out.push(`refused: the ${where} do not let approvals go to you (approvals reviewer "user").`);

@@ -129,7 +129,7 @@ export async function openAttestedSession(
   const refusals = [
     ...(plan.sandboxed ? checkConfigLayers(configRead) : []),
     ...checkMcpServers(configRead, plan.allowedMcpServers),
-    ...checkRequirements(requirements, plan.expect),
+    ...checkRequirements(requirements, plan.expect, configRead),
   ];
   if (refusals.length) throw new AppFailure({ code: 'refused', message: refusals.join(' ') });
   const notSignedIn = signInRefusal(account);

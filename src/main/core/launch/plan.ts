@@ -226,7 +226,12 @@ export async function planLaunch(input: PlanInput): Promise<LaunchPlan> {
     onRequest: launch.approvalPolicy === 'on-request',
     threadParams: params,
     effort: profile.effort,
-    expect: { sandboxed: launch.sandboxed, approvalPolicy: launch.approvalPolicy, features: featuresOf(launch.codexArgs) },
+    expect: {
+      sandboxed: launch.sandboxed,
+      approvalPolicy: launch.approvalPolicy,
+      features: featuresOf(launch.codexArgs),
+      ...(launch.sandboxed ? { sandboxMode: launch.readOnly ? 'read-only' : 'workspace-write' } : {}),
+    },
     allowedMcpServers: launch.mcpServers,
     // The compiled entries themselves (deny: never granted; read: never granted for writing).
     // Also what the agent can already write (its folders, cache, Codex's `:tmpdir`, and /tmp): a grant
