@@ -65,7 +65,7 @@ export function appServerChildren(pid: number): number[] {
 const alive = (pid: number): boolean => existsSync(`/proc/${pid}`);
 
 /** Removes the instance; a Codex helper still exiting may hold a folder a moment longer, so it retries (never throws). */
-async function cleanup(inst: TestInstance): Promise<void> {
+export async function cleanup(inst: TestInstance): Promise<void> {
   for (let i = 0; i < 10; i += 1) {
     try {
       await inst.cleanup();
@@ -76,7 +76,7 @@ async function cleanup(inst: TestInstance): Promise<void> {
   }
 }
 
-interface Serve {
+export interface Serve {
   child: ChildProcess;
   pid: number;
   url: string;
@@ -85,7 +85,7 @@ interface Serve {
 }
 
 /** Spawns `node <bin> serve --port 0` for the instance; resolves once it prints its address. */
-function startServe(bin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Serve> {
+export function startServe(bin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Serve> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -120,7 +120,7 @@ function startServe(bin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<S
  * One call of the loopback API on `<state>/api.sock` with the owner token (a fresh connection each, no
  * keep-alive). Resolves with the parsed JSON answer; rejects on a non-2xx status.
  */
-function callApi<T>(inst: TestInstance, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export function callApi<T>(inst: TestInstance, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const token = readFileSync(inst.paths.apiToken, 'utf8').trim();
   const text = body === undefined ? null : JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -156,7 +156,7 @@ function callApi<T>(inst: TestInstance, method: 'GET' | 'POST', path: string, bo
  * `turn-end` event (`at`: Angelia's wall clock, ISO). Resolves with the function that closes the stream
  * once it is open.
  */
-function followTurnEnds(inst: TestInstance, onTurnEnd: (key: string, atMs: number, status: string) => void): Promise<() => void> {
+export function followTurnEnds(inst: TestInstance, onTurnEnd: (key: string, atMs: number, status: string) => void): Promise<() => void> {
   const token = readFileSync(inst.paths.apiToken, 'utf8').trim();
   return new Promise((resolve, reject) => {
     const req = request(
