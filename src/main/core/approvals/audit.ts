@@ -9,7 +9,8 @@
  * the turn ended), `abandoned` (left pending by an Angelia that is gone, see records.ts),
  * `answered-immediately` (a question without questions, an elicitation without a mode, permissions in a mode without approvals, and
  * requests that name only paths Angelia never grants, with `refused`: approvals/privateReach.ts),
- * `refused-unknown` (a method Angelia does not know, answered -32601).
+ * `refused-unknown` (a method Angelia does not know, answered -32601), `never-sent` (Codex waits on an approval it
+ * never sent: chats/ghostApproval.ts; `kind` command, fileChange or unknown, with the command when known).
  */
 import { closeSync, fchmodSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -19,7 +20,7 @@ import { asWriteError } from '../instance/writeError';
 /** One audit record (one line of `audit.jsonl`). `at` is an ISO time; optional fields appear when they apply. */
 export interface AuditRecord {
   at: string;
-  event: 'requested' | 'answered' | 'withdrawn' | 'timed-out' | 'abandoned' | 'refused-unknown' | 'answered-immediately';
+  event: 'requested' | 'answered' | 'withdrawn' | 'timed-out' | 'abandoned' | 'refused-unknown' | 'answered-immediately' | 'never-sent';
   /** Angelia's id of the request (a UUID); absent for requests answered at once. */
   approvalId?: string;
   chatId: string;

@@ -40,7 +40,7 @@ export type Notice =
   | { code: 'busy'; cmd: string; what: string; queued: number }
   | { code: 'stall-half'; ms: number }
   | { code: 'stall-stopped'; ms: number }
-  | { code: 'ghost-approval' }
+  | { code: 'ghost-approval'; what: string | null }
   | { code: 'not-delivered'; shown: string; how: 'stopped' | 'ended' }
   | { code: 'usage-paused'; until: string; queued: number }
   | { code: 'usage-resumed'; queued: number };
@@ -64,8 +64,8 @@ const TEXTS: Texts = {
   'stall-half': (n) =>
     `No output from the agent for ${minutesText(n.ms / 2)}; the turn is stopped at ${minutesText(n.ms)} (turn_stall_minutes) unless something arrives.`,
   'stall-stopped': (n) => `Stopped: no output from the agent for ${minutesText(n.ms)} (turn_stall_minutes).`,
-  'ghost-approval': () =>
-    'Codex says this turn waits for an approval, but Angelia never received that request, so there is nothing to answer. /stop ends the turn.',
+  'ghost-approval': (n) =>
+    `Codex says this turn waits for an approval, but Angelia never received that request${n.what ? ` (it waits on ${n.what})` : ' (Codex did not say what for)'}, so there is nothing to answer. /stop ends the turn.`,
   'usage-paused': (n) =>
     `Paused until ${untilText(n.until)}: the account's usage limit is reached, so no queued message is sent before then${n.queued ? ` (${n.queued} waiting)` : ''}. Messages still queue.`,
   'usage-resumed': (n) => `The usage limit is lifted: sending the ${n.queued} queued message${n.queued === 1 ? '' : 's'}.`,

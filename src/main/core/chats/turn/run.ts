@@ -15,6 +15,7 @@ import { startedTurnId } from '../../codex/answers';
 import type { ChatInside, TurnEnded } from '../inside';
 import { minutesText, noticeText, quote } from '../notices';
 import { failStart, restartIfTaken } from '../restart';
+import { tellGhostApproval } from '../ghostApproval';
 import { realClock, Watchdogs } from '../watchdogs';
 import { turnEndDiff } from '../turnDiff/chatTurns';
 import { cancelled, type Work } from './machine';
@@ -344,9 +345,7 @@ export function turnWatchdogs(c: ChatInside, idleExit: () => void): Watchdogs {
     },
     idleExit,
     ghost: () => {
-      if (hasPending(c)) return;
-      c.notice(noticeText({ code: 'ghost-approval' }));
-      c.setActivity('Waiting on an approval Codex never sent');
+      if (!hasPending(c)) tellGhostApproval(c);
     },
   });
 }
