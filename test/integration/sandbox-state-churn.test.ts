@@ -39,6 +39,12 @@ interface Run {
 const SECRET = 'CHURN-SECRET-81c4';
 /** Sandboxed commands per test. */
 const COMMANDS = 40;
+/**
+ * Each test runs COMMANDS `codex sandbox` processes one after another beside a churn process: ~1 s each on an
+ * idle machine, over 3 s each on a loaded one (40 took more than vitest's default 120 s with two busy loops
+ * and other real-codex tests beside it). The bound is the work's, not a wait: 15 s a command.
+ */
+const CASE_TIMEOUT_MS = COMMANDS * 15_000;
 let root = '';
 let home = '';
 let paths: InstancePaths;
@@ -144,70 +150,78 @@ afterAll(async () => {
 });
 
 describe('the state folder churns while commands run: every command still runs', () => {
-  it(`${COMMANDS} sandboxed commands during create/delete churn at the top, in approvals/ and in mailbox/<hash>/ all succeed`, async () => {
-    const child = spawn(process.execPath, [join(root, 'churn.cjs'), paths.stateDir, '3fa9c1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    churner = child;
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.once('data', () => resolve());
-      child.once('exit', (code) => reject(new Error(`the churn process exited (${code}) before churning: ${err}`)));
-    });
-    const failures: string[] = [];
-    try {
-      for (let i = 0; i < COMMANDS; i++) {
-        const r = await sh(`echo alive; cat '${join(paths.stateDir, 'sessions.json')}' 2>/dev/null; true`);
-        if (r.code !== 0 || r.stdout !== 'alive\n') failures.push(`#${i} exit ${r.code}: ${r.stdout.trim()} ${r.stderr.trim()}`);
+  it(
+    `${COMMANDS} sandboxed commands during create/delete churn at the top, in approvals/ and in mailbox/<hash>/ all succeed`,
+    { timeout: CASE_TIMEOUT_MS },
+    async () => {
+      const child = spawn(process.execPath, [join(root, 'churn.cjs'), paths.stateDir, '3fa9c1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      churner = child;
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+      });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.once('data', () => resolve());
+        child.once('exit', (code) => reject(new Error(`the churn process exited (${code}) before churning: ${err}`)));
+      });
+      const failures: string[] = [];
+      try {
+        for (let i = 0; i < COMMANDS; i++) {
+          const r = await sh(`echo alive; cat '${join(paths.stateDir, 'sessions.json')}' 2>/dev/null; true`);
+          if (r.code !== 0 || r.stdout !== 'alive\n') failures.push(`#${i} exit ${r.code}: ${r.stdout.trim()} ${r.stderr.trim()}`);
+        }
+      } finally {
+        child.kill();
       }
-    } finally {
-      child.kill();
-    }
-    expect(err).toBe('');
-    expect(out).toMatch(/churned \d+/);
-    expect(failures).toEqual([]);
-  });
+      expect(err).toBe('');
+      expect(out).toMatch(/churned \d+/);
+      expect(failures).toEqual([]);
+    },
+  );
 });
 
 describe('the private folder churns while commands run: every command still starts, nothing is read', () => {
-  it(`${COMMANDS} sandboxed commands during atomic rewrites of sessions.json, its .bak and children.json and audit appends in private/ all succeed`, async () => {
-    expect(launch.filesystem[paths.privateDir]).toBe('deny');
-    const child = spawn(process.execPath, [join(root, 'churn-private.cjs'), paths.privateDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    churner = child;
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.once('data', () => resolve());
-      child.once('exit', (code) => reject(new Error(`the churn process exited (${code}) before churning: ${err}`)));
-    });
-    const files = [paths.sessionsFile, `${paths.sessionsFile}.bak`, paths.childrenFile, paths.auditLog];
-    const failures: string[] = [];
-    let ran = 0;
-    try {
-      for (let i = 0; i < COMMANDS; i++) {
-        const r = await sh(`echo alive; ${files.map((f) => `cat '${f}' 2>/dev/null`).join('; ')}; true`);
-        ran++;
-        if (r.code !== 0 || r.stdout !== 'alive\n') failures.push(`#${i} exit ${r.code}: ${r.stdout.trim()} ${r.stderr.trim()}`);
+  it(
+    `${COMMANDS} sandboxed commands during atomic rewrites of sessions.json, its .bak and children.json and audit appends in private/ all succeed`,
+    { timeout: CASE_TIMEOUT_MS },
+    async () => {
+      expect(launch.filesystem[paths.privateDir]).toBe('deny');
+      const child = spawn(process.execPath, [join(root, 'churn-private.cjs'), paths.privateDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+      churner = child;
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+      });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.once('data', () => resolve());
+        child.once('exit', (code) => reject(new Error(`the churn process exited (${code}) before churning: ${err}`)));
+      });
+      const files = [paths.sessionsFile, `${paths.sessionsFile}.bak`, paths.childrenFile, paths.auditLog];
+      const failures: string[] = [];
+      let ran = 0;
+      try {
+        for (let i = 0; i < COMMANDS; i++) {
+          const r = await sh(`echo alive; ${files.map((f) => `cat '${f}' 2>/dev/null`).join('; ')}; true`);
+          ran++;
+          if (r.code !== 0 || r.stdout !== 'alive\n') failures.push(`#${i} exit ${r.code}: ${r.stdout.trim()} ${r.stderr.trim()}`);
+        }
+      } finally {
+        child.kill();
       }
-    } finally {
-      child.kill();
-    }
-    expect(err).toBe('');
-    const rounds = [...out.matchAll(/churned (\d+)/g)].map((m) => Number(m[1]));
-    // The churn ran throughout (at least 500 rounds, 1500 renames) and every one of the commands started and read nothing.
-    expect(rounds.length).toBeGreaterThan(0);
-    expect(ran).toBe(COMMANDS);
-    expect(failures).toEqual([]);
-  });
+      expect(err).toBe('');
+      const rounds = [...out.matchAll(/churned (\d+)/g)].map((m) => Number(m[1]));
+      // The churn ran throughout (at least 500 rounds, 1500 renames) and every one of the commands started and read nothing.
+      expect(rounds.length).toBeGreaterThan(0);
+      expect(ran).toBe(COMMANDS);
+      expect(failures).toEqual([]);
+    },
+  );
 });
