@@ -62,7 +62,9 @@ async function turn(i: TestInstance, text: string): Promise<{ o: Orchestrator; i
   return { o, items: chat.transcript.all() };
 }
 
-describe('the accepted table', () => {
+// Each case is a chain of CLI runs and chat starts (a node process and a Codex each): 60 s on an idle
+// machine, 102 s seen with two busy loops beside it; the bound is the chain's, as for verify and profiles.
+describe('the accepted table', { timeout: 300_000 }, () => {
   it('takes the table on the first run; an edit waits and the agent runs on the accepted copy until accepted', async () => {
     inst = await makeInstance({ coder: { permission_mode: 'default' } });
     const { paths, outside } = inst;
