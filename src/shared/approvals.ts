@@ -116,5 +116,7 @@ export const AnswerOutcome = z.object({
   /** The answer in force (the earlier one when already answered). */
   answer: ApprovalAnswer.nullable(),
   by: AnswerSource.nullable(),
+  /** Set when the request had been withdrawn by Codex (`by: "codex"`): when (ISO) and why, if known (withdrawnText.ts). */
+  withdrawn: z.object({ at: z.string().nullable(), why: z.string().nullable() }).optional(),
 });
 export type AnswerOutcome = z.infer<typeof AnswerOutcome>;

@@ -5,6 +5,7 @@
  */
 import { AGENT_STATE_LABEL } from '../../shared/modeLabel';
 import { outsideSandboxLines } from '../../shared/approvalText';
+import { withdrawnText } from '../../shared/withdrawnText';
 import type { AnswerOutcome, AnswerSource, ApprovalAnswer, ApprovalView, ElicitationView, Enforcement, PayloadOf } from '../../shared/contract';
 import type { HomeUsage } from '../../shared/usage';
 import { clockText, percentText, resetsText, windowName } from '../../shared/usageText';
@@ -160,13 +161,15 @@ export function alreadyAnsweredText(view: Pick<ApprovalView, 'state' | 'answer' 
 
 /**
  * What to tell the person after an answer from the tray or a notification, or null when it simply
- * went through: "Already answered (Allowed, from the window)" when another surface (or the timeout, or
- * Codex) was first; "That request is no longer known" for an unknown id.
+ * went through: "Already answered (Allowed, from the window)" when another surface (or the timeout) was
+ * first; "Codex withdrew this request at … (why)" when Codex had (shared/withdrawnText.ts); "That request
+ * is no longer known" for an unknown id.
  */
 export function outcomeNotice(outcome: AnswerOutcome): string | null {
   if (outcome.outcome === 'answered') return null;
   if (outcome.outcome === 'unknown') return 'That request is no longer known (it may belong to an earlier run of Angelia)';
-  const state = outcome.by === 'codex' ? 'withdrawn' : outcome.by === 'timeout' ? 'timedOut' : 'answered';
+  if (outcome.by === 'codex') return withdrawnText(outcome.withdrawn);
+  const state = outcome.by === 'timeout' ? 'timedOut' : 'answered';
   return alreadyAnsweredText({ state, answer: outcome.answer, by: outcome.by });
 }
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { AnswerOutcome, ApprovalAnswer, ElicitationView, ElicitContent, QuestionAnswers, QuestionView, RequestedAccess } from '../../../shared/contract';
+import { withdrawnText } from '../../../shared/withdrawnText';
 import { ApiError } from '../errors';
 import { chatKey, EX_APPROVAL, EX_QUESTION, json, ok } from '../routeKit';
 
@@ -182,7 +183,11 @@ export const permissionRoute = json({
       throw new ApiError(
         409,
         'not-waiting',
-        out.outcome === 'already-answered' ? `already answered (${out.answer ?? '?'}, by ${out.by ?? '?'})` : 'nothing waits for an answer under that id',
+        out.outcome !== 'already-answered'
+          ? 'nothing waits for an answer under that id'
+          : out.by === 'codex'
+            ? withdrawnText(out.withdrawn)
+            : `already answered (${out.answer ?? '?'}, by ${out.by ?? '?'})`,
       );
     }
     return { ok: true as const, answer: chosen, by: out.by ?? 'api' };

@@ -236,7 +236,11 @@ export class ApprovalBroker {
   answer(id: string, answer: ApprovalAnswer, by: AnswerSource, opts: AnswerOptions = {}): AnswerOutcome {
     const entry = this.entries.get(id) ?? this.findByPrefix(id);
     if (!entry) return { outcome: 'unknown', answer: null, by: null };
-    if (!entry.settle) return { outcome: 'already-answered', answer: entry.view.answer, by: entry.view.by };
+    if (!entry.settle) {
+      const v = entry.view;
+      const withdrawn = v.state === 'withdrawn' ? { withdrawn: { at: v.settledAt ?? null, why: v.withdrawnWhy ?? null } } : {};
+      return { outcome: 'already-answered', answer: v.answer, by: v.by, ...withdrawn };
+    }
     const reason = reasonOf(answer, opts.reason);
     const wire = entry.ask.toWire(answer, extrasOf(opts));
     const granted = grantedBy(entry.ask, answer, opts.grant);

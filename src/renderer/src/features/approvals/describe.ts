@@ -15,6 +15,7 @@ import type {
   ProfileView,
   RequestedAccess,
 } from '../../../../shared/contract';
+import { withdrawnText } from '../../../../shared/withdrawnText';
 
 /** A command's or file change's status as the item carries it. */
 type ItemStatus = Extract<ChatItem, { type: 'command' }>['status'];
@@ -199,6 +200,7 @@ export function alreadyAnsweredLine(answer: ApprovalAnswer | null, by: AnswerSou
  */
 export function outcomeNote(outcome: AnswerOutcome | undefined, kind: ApprovalKind | null = null): string | null {
   if (!outcome) return null;
+  if (outcome.outcome === 'already-answered' && outcome.by === 'codex') return withdrawnText(outcome.withdrawn);
   if (outcome.outcome === 'already-answered') return alreadyAnsweredLine(outcome.answer, outcome.by, kind);
   if (outcome.outcome === 'unknown') return 'This request is no longer open';
   return null;
