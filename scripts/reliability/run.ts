@@ -4,7 +4,8 @@
  * points (test/reliability/kill.test.ts), disk faults (test/integration/fault-disk.test.ts), the load run
  * (test/reliability/load.test.ts) and the property tests with many cases (test/properties/, `FC_RUNS`) —
  * each a vitest run with `RELIABILITY_OUT` naming a fresh folder, reads the JSON summaries the tests
- * write there (never their console output), and writes docs/reliability.md (report.ts). Builds first
+ * write there (never their console output), and writes docs/reliability.md (report.ts). A suite not run this
+ * time keeps its last run (kept in `.angelia-test/reliability-last/<suite>.json`). Builds first
  * when out/ is missing (the load run drives the built `angelia serve`).
  */
 import { spawnSync } from 'node:child_process';
@@ -127,8 +128,13 @@ async function main(): Promise<number> {
       `== ${id}: exit ${r.status}, ${seconds} s, ${summary ? `${summary.cases} cases, ${summary.failures.length} failures` : 'no summary'}\n`,
     );
   }
+  // Suites not run this time: their last run, so one suite can be run again alone.
+  const last = join(root, '.angelia-test', 'reliability-last');
+  mkdirSync(last, { recursive: true });
+  for (const r of runs) writeFileSync(join(last, `${r.id}.json`), JSON.stringify(r, null, 2));
+  const all = SUITES.map((id) => runs.find((r) => r.id === id) ?? readJson<SuiteRun>(join(last, `${id}.json`))).filter((r): r is SuiteRun => r !== null);
   const load = `Load average (1/5/15 min) at the start and after each suite: ${loads.map((l) => l.map((x) => x.toFixed(2)).join('/')).join(', ')} (the machine is loaded on purpose: the tests wait on conditions).`;
-  const doc = renderReport(runs, { ...machine, date: new Date().toISOString() }, load, HEADER);
+  const doc = renderReport(all, { ...machine, date: new Date().toISOString() }, load, HEADER);
   if (args.write) {
     writeFileSync(join(root, 'docs', 'reliability.md'), doc);
     process.stderr.write(`wrote docs/reliability.md\n`);

@@ -107,11 +107,18 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
   for (const r of audit) if (r.event === 'answered' && r.approvalId) perId.set(r.approvalId, (perId.get(r.approvalId) ?? 0) + 1);
   const requested = audit.filter((r) => r.event === 'requested').length;
   const answeredTwiceAudit = [...perId.values()].filter((n) => n > 1).length;
-  // What the model received: per turn, one request carrying the command's output (the approval's effect).
+  // What the model received: per turn, one request carrying the command's output (the approval's effect). Under
+  // load an allowed command may still be running when Codex answers (its output then says so), so any output counts.
   const outputs = new Map<string, number>();
+  const ranOk = new Set<string>();
+  const otherOutputs: string[] = [];
   for (const r of i.model.modelRequests()) {
     const t = lastUserText(r.body);
-    if (t && turnToolCalls(r.body).some((c) => c.output?.includes('load-ok'))) outputs.set(t, (outputs.get(t) ?? 0) + 1);
+    const out = turnToolCalls(r.body).find((c) => c.output !== undefined)?.output;
+    if (!t || out === undefined) continue;
+    outputs.set(t, (outputs.get(t) ?? 0) + 1);
+    if (out.includes('load-ok')) ranOk.add(t);
+    else if (otherOutputs.length < 3) otherOutputs.push(out.replace(/\s+/g, ' ').slice(0, 160));
   }
   const completed = ends.filter((e) => e.status === 'completed').length;
 
@@ -127,6 +134,19 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
     'left pending': pendingLeft,
     'answers refused (409)': refusedAnswers.length,
   };
+  const expected = {
+    completed: total,
+    approvalsRequested: total,
+    approvalsAnsweredAudit: total,
+    'answered twice (audit)': 0,
+    'answered twice (model: output received twice)': 0,
+    'turns whose command output reached the model': total,
+    'left pending': 0,
+    'answers refused (409)': 0,
+  };
+  const missed = Object.entries(expected)
+    .filter(([k, v]) => figures[k as keyof typeof figures] !== v)
+    .map(([k, v]) => `${k}: ${figures[k as keyof typeof figures]} (expected ${v})`);
   writeSummary({
     suite: 'load',
     title: `${CHATS} chats × ${TURNS} turns with approvals on one angelia serve`,
@@ -144,16 +164,14 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
       'answers refused': refusedAnswers.length,
       [`serve peak RSS (VmHWM), MB (bound ${RSS_TARGET_MB})`]: Math.round(hwm * 10) / 10,
     },
-    failures: [
-      ...(completed < total ? [`${total - completed} turns did not complete`] : []),
-      ...(hwm > RSS_TARGET_MB ? [`peak RSS ${hwm.toFixed(1)} MB over ${RSS_TARGET_MB} MB`] : []),
-      ...refusedAnswers.slice(0, 5),
-    ],
+    failures: [...missed, ...(hwm > RSS_TARGET_MB ? [`peak RSS ${hwm.toFixed(1)} MB over ${RSS_TARGET_MB} MB`] : []), ...refusedAnswers.slice(0, 5)],
     facts: {
       seed,
       'wall time (s)': Math.round(wallMs / 1000),
       'sampled peak VmRSS (MB)': Math.round(rssPeak * 10) / 10,
       'VmRSS at the end (MB)': Math.round((mem?.rssMb ?? NaN) * 10) / 10,
+      "outputs showing the command's text (the rest: still running when Codex answered)": ranOk.size,
+      ...(otherOutputs.length ? { 'other outputs, e.g.': otherOutputs.join(' / ') } : {}),
       'median answer delay (ms)': [...delays].sort((a, b) => a - b)[Math.floor(delays.length / 2)] ?? 0,
       'load average at start': load0.map((l) => l.toFixed(2)).join(' '),
       'load average at end': loadavg()
@@ -164,15 +182,6 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
     finishedAt: new Date().toISOString(),
   });
 
-  expect(figures).toMatchObject({
-    completed: total,
-    approvalsRequested: total,
-    approvalsAnsweredAudit: total,
-    'answered twice (audit)': 0,
-    'answered twice (model: output received twice)': 0,
-    'turns whose command output reached the model': total,
-    'left pending': 0,
-    'answers refused (409)': 0,
-  });
+  expect(figures).toMatchObject(expected);
   expect(hwm).toBeLessThanOrEqual(RSS_TARGET_MB);
 });
