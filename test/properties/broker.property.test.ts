@@ -43,6 +43,8 @@ interface Req {
   openedAt: number;
   /** The winner: the first accepted answer (or the timeout's), or `withdrawn`; null while pending. */
   outcome: { answer: ApprovalAnswer; by: string; extras: AnswerOptions } | 'withdrawn' | null;
+  /** Why the broker was told to withdraw it (set with outcome 'withdrawn'). */
+  withdrawnWhy?: string;
   settlements: Settlement[];
 }
 
@@ -90,7 +92,11 @@ async function run(ops: Op[]): Promise<void> {
             r.outcome = { answer: o.answer, by: o.by, extras };
           }
         } else {
-          const inForce = r.outcome === 'withdrawn' ? { answer: null, by: 'codex' } : { answer: r.outcome.answer, by: r.outcome.by };
+          // A late answer to a withdrawn request says when (the broker's clock, an ISO time) and why.
+          const inForce =
+            r.outcome === 'withdrawn'
+              ? { answer: null, by: 'codex', withdrawn: { at: expect.any(String) as unknown, why: r.withdrawnWhy } }
+              : { answer: r.outcome.answer, by: r.outcome.by };
           expect(got).toEqual({ outcome: 'already-answered', ...inForce });
         }
         break;
@@ -100,13 +106,13 @@ async function run(ops: Op[]): Promise<void> {
         if (!r) break;
         const n = broker.withdraw((_v, rpcId) => rpcId === r.rpcId, 'Codex closed the request');
         expect(n).toBe(r.outcome === null ? 1 : 0);
-        if (r.outcome === null) r.outcome = 'withdrawn';
+        if (r.outcome === null) Object.assign(r, { outcome: 'withdrawn', withdrawnWhy: 'Codex closed the request' });
         break;
       }
       case 'turnEnds': {
         const open = reqs.filter((r) => r.outcome === null);
         expect(broker.withdraw((v) => v.chatId === 'c' && v.state === 'pending', 'the turn ended')).toBe(open.length);
-        for (const r of open) r.outcome = 'withdrawn';
+        for (const r of open) Object.assign(r, { outcome: 'withdrawn', withdrawnWhy: 'the turn ended' });
         break;
       }
       case 'time': {
