@@ -17,7 +17,7 @@
  * request is never delivered twice.
  */
 import { request } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { IDENTITY_FILE } from '../core/launch/mailbox';
 import { resolveInstance, type InstanceEnv } from '../core/instance/paths';
@@ -108,9 +108,11 @@ export function locateApi(env: InstanceEnv): ApiEndpoint {
   } catch {
     // An Angelia from before `<state>/private/` keeps it at `<state>/api.token` until it restarts (instance/migrate.ts).
     const legacy = join(paths.stateDir, 'api.token');
-    const why = existsSync(legacy)
-      ? ` (an older Angelia keeps it at ${legacy}): restart Angelia (the app, or angelia serve); it moves the token into ${paths.privateDir}`
-      : ': start Angelia first (the app, or angelia serve)';
+    // An empty file there is the deny floor's mount point (launch/denyMountPoints.ts), not a token.
+    const why =
+      existsSync(legacy) && statSync(legacy).size > 0
+        ? ` (an older Angelia keeps it at ${legacy}): restart Angelia (the app, or angelia serve); it moves the token into ${paths.privateDir}`
+        : ': start Angelia first (the app, or angelia serve)';
     throw new ApiClientError(0, 'no-token', `no owner token at ${paths.apiToken}${why}`);
   }
   if (!token) throw new ApiClientError(0, 'no-token', `the owner token file ${paths.apiToken} is empty: restart Angelia`);

@@ -21,6 +21,7 @@ import { STATE_PRIVATE_FOLDERS } from '../compile/floor';
 import { ensurePlainFolder } from '../compile/safeWrite';
 import type { InstancePaths } from '../instance/paths';
 import { writeAgentLauncher } from './agentCommand';
+import { denyMountPoints, ensureMountPoints } from './denyMountPoints';
 import { ensureMailbox, mailboxDirFor } from './mailbox';
 
 /**
@@ -139,7 +140,8 @@ export interface Prepared {
  * Prepares a start before the launch facts are read (the private folders and the chat's mailbox must
  * exist when Codex mounts the sandbox: a missing denied folder is masked with a file, and a write entry
  * below it would fail): the state's private folders (for a sandboxed or read-only start), the Codex
- * home, the chat token, and unless `readOnly` the mailbox with its identity file and the launcher.
+ * home, the deny floor's mount points on Linux (denyMountPoints.ts), the chat token, and unless
+ * `readOnly` the mailbox with its identity file and the launcher.
  * Throws AppFailure `refused` naming the path and the fix.
  */
 export async function prepareStart(paths: InstancePaths, opts: { chatId: string; sandboxed: boolean; readOnly: boolean }): Promise<Prepared> {
@@ -154,6 +156,9 @@ export async function prepareStart(paths: InstancePaths, opts: { chatId: string;
       fix: 'create that folder, or set CODEX_HOME to a folder that exists',
     });
   }
+  // The deny floor's mount points, so that no Codex process makes and removes them while another one
+  // mounts on them (denyMountPoints.ts; Linux only, where bubblewrap needs them).
+  if ((opts.sandboxed || opts.readOnly) && process.platform === 'linux') await ensureMountPoints(denyMountPoints(paths));
   const token = chatToken(ensureOwnerToken(paths.apiToken), opts.chatId);
   let mailbox: string | null = null;
   if (!opts.readOnly) {
