@@ -15,6 +15,8 @@ import { turnToolCalls, lastUserText } from '../../src/main/demo/scriptedModel';
 import { makeInstance, type TestInstance } from '../fixtures/instance';
 import { RSS_TARGET_MB, callApi, cleanup, followTurnEnds, memoryOf, startServe, type Serve } from '../../scripts/bench/manyAgents';
 import { seededRandom } from './killHarness';
+import { bwrapFailureOf } from '../fixtures/bwrapFailure';
+import { denyMountPoints } from '../../src/main/core/launch/denyMountPoints';
 import { writeSummary } from './summary';
 
 const CHATS = Number(process.env.LOAD_CHATS ?? 20);
@@ -113,11 +115,18 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
   const outputs = new Map<string, number>();
   const ranOk = new Set<string>();
   const otherOutputs: string[] = [];
+  // Commands that failed in bubblewrap's set-up (never ran): on a mount point Angelia makes before a start
+  // (launch/denyMountPoints.ts; none may fail), or on a floor path it leaves missing (Codex's race, docs/reliability.md).
+  const madePoints = new Set(denyMountPoints(i.paths).map((p) => p.path));
+  const onMade: string[] = [];
+  const onMissing: string[] = [];
   for (const r of i.model.modelRequests()) {
     const t = lastUserText(r.body);
     const out = turnToolCalls(r.body).find((c) => c.output !== undefined)?.output;
     if (!t || out === undefined) continue;
     outputs.set(t, (outputs.get(t) ?? 0) + 1);
+    const setup = bwrapFailureOf(out);
+    if (setup) (setup.path !== null && madePoints.has(setup.path) ? onMade : onMissing).push(setup.message);
     if (out.includes('load-ok')) ranOk.add(t);
     else if (otherOutputs.length < 3) otherOutputs.push(out.replace(/\s+/g, ' ').slice(0, 160));
   }
@@ -134,6 +143,7 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
     'turns whose command output reached the model': outputs.size,
     'left pending': pendingLeft,
     'answers refused (409)': refusedAnswers.length,
+    "commands failed in bwrap's set-up on a mount point Angelia makes": onMade.length,
   };
   const expected = {
     completed: total,
@@ -144,6 +154,7 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
     'turns whose command output reached the model': total,
     'left pending': 0,
     'answers refused (409)': 0,
+    "commands failed in bwrap's set-up on a mount point Angelia makes": 0,
   };
   const missed = Object.entries(expected)
     .filter(([k, v]) => figures[k as keyof typeof figures] !== v)
@@ -163,6 +174,8 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
       'command outputs the model received twice': figures['answered twice (model: output received twice)'],
       'approvals left pending': pendingLeft,
       'answers refused': refusedAnswers.length,
+      "commands failed in bwrap's set-up (Angelia's mount points)": onMade.length,
+      "commands failed in bwrap's set-up (floor paths left missing: Codex's race)": onMissing.length,
       [`serve peak RSS (VmHWM), MB (bound ${RSS_TARGET_MB})`]: Math.round(hwm * 10) / 10,
     },
     failures: [...missed, ...(hwm > RSS_TARGET_MB ? [`peak RSS ${hwm.toFixed(1)} MB over ${RSS_TARGET_MB} MB`] : []), ...refusedAnswers.slice(0, 5)],
@@ -173,6 +186,7 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
       'VmRSS at the end (MB)': Math.round((mem?.rssMb ?? NaN) * 10) / 10,
       "commands that printed their text (the others failed, e.g. in bwrap's set-up)": ranOk.size,
       ...(otherOutputs.length ? { 'other outputs, e.g.': otherOutputs.join(' / ') } : {}),
+      ...(onMade.length + onMissing.length ? { 'bwrap set-up failures, e.g.': [...new Set([...onMade, ...onMissing])].slice(0, 4).join(' / ') } : {}),
       'median answer delay (ms)': [...delays].sort((a, b) => a - b)[Math.floor(delays.length / 2)] ?? 0,
       'load average at start': load0.map((l) => l.toFixed(2)).join(' '),
       'load average at end': loadavg()
