@@ -187,6 +187,12 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
       "commands that printed their text (the others failed, e.g. in bwrap's set-up)": ranOk.size,
       ...(otherOutputs.length ? { 'other outputs, e.g.': otherOutputs.join(' / ') } : {}),
       ...(onMade.length + onMissing.length ? { 'bwrap set-up failures, e.g.': [...new Set([...onMade, ...onMissing])].slice(0, 4).join(' / ') } : {}),
+      ...(onMissing.length
+        ? {
+            "why bwrap's set-up failed":
+              "codex 0.171.0 makes and removes a placeholder at a missing deny path for each approved escalation and tracks its users per TMPDIR, one per profile: the files Angelia does not make (a tool's parsed config, a missing tool folder) race across profiles (docs/architecture.md 'Sandboxes of many profiles at once')",
+          }
+        : {}),
       'median answer delay (ms)': [...delays].sort((a, b) => a - b)[Math.floor(delays.length / 2)] ?? 0,
       'load average at start': load0.map((l) => l.toFixed(2)).join(' '),
       'load average at end': loadavg()
