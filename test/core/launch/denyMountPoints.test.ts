@@ -15,11 +15,11 @@ const byPath = new Map(denyMountPoints(paths).map((p) => [p.path, p]));
 
 describe('denyMountPoints', () => {
   it.each([
-    ['/s/sessions.json', 'file', 0o400],
-    ['/s/sessions.json.bak', 'file', 0o400],
-    ['/s/children.json', 'file', 0o400],
-    ['/s/audit.jsonl', 'file', 0o400],
-    ['/s/api.token', 'file', 0o400],
+    ['/s/sessions.json', 'file', 0o600],
+    ['/s/sessions.json.bak', 'file', 0o600],
+    ['/s/children.json', 'file', 0o600],
+    ['/s/audit.jsonl', 'file', 0o600],
+    ['/s/api.token', 'file', 0o600],
     ['/h/.ssh', 'folder', 0o700],
     ['/h/.aws', 'folder', 0o700],
     ['/h/.config/gh', 'folder', 0o700],
@@ -91,7 +91,7 @@ describe('ensureMountPoints', () => {
     const netrc = await lstat(join(home, '.netrc'));
     expect(netrc.isFile() && netrc.size === 0 && (netrc.mode & 0o777) === 0o600).toBe(true);
     const legacy = await lstat(join(state, 'sessions.json'));
-    expect(legacy.isFile() && legacy.size === 0 && (legacy.mode & 0o777) === 0o400).toBe(true);
+    expect(legacy.isFile() && legacy.size === 0 && (legacy.mode & 0o777) === 0o600).toBe(true);
     expect((await lstat(join(codexHome, 'sessions'))).isDirectory()).toBe(true);
     // A tool folder that is missing is not started: Codex masks it whole.
     const names = await readdir(home);

@@ -2,25 +2,27 @@
  * The mount points of the deny floor (compile/floor.ts), made before a start so that Codex never has to
  * make them itself. For an approved escalation, codex 0.171.0 on Linux runs the command with `/` writable
  * and every deny entry kept; it masks a deny entry whose path is missing by creating an empty read-only
- * file at its first missing component on the host for the command's duration (a "synthetic mount
- * target") and removes it afterwards unless another Codex process still uses it. Codex tracks those
- * users in a registry in `$TMPDIR/codex-bwrap-synthetic-mount-targets-<uid>` (it refuses one that is a
- * link), and every profile has its own TMPDIR (compile/cache.ts `cacheEnv`), so Codex processes of two
- * profiles never see each other: one removes `~/.ssh` while the other's bubblewrap is mounting on it, and
- * the other's command fails before it runs ("bwrap: Can't bind mount /bindfile… on …/.ssh: Unable to
- * mount source on destination: No such file or directory" / "Unable to find … in mount table"); measured
- * with the load run (test/reliability/load.test.ts, 20 chats of 20 profiles, each turn an approved
- * escalation): 13 of 40 command outputs. The same race leaves some of those files behind (measured:
- * `~/.config` and `~/.aws` as empty read-only files after the run). A path that exists before the start is
- * "pre-existing" to Codex: masked, never created nor removed, so nothing races (docs/architecture.md,
- * Codex facts).
+ * file at its first missing component on the host for the command's duration (a "synthetic mount target")
+ * and removes it afterwards unless another Codex process still uses it. Codex tracks those users in a
+ * registry in `$TMPDIR/codex-bwrap-synthetic-mount-targets-<uid>` (it refuses one that is a link), and
+ * every profile has its own TMPDIR (compile/cache.ts `cacheEnv`), so Codex processes of two profiles never
+ * see each other: one removes `~/.ssh` while the other's bubblewrap is mounting on it, and the other's
+ * command fails before it runs ("bwrap: Can't bind mount /bindfile… on …/.ssh: Unable to mount source on
+ * destination: No such file or directory" / "Unable to find … in mount table"); measured with the load run
+ * (test/reliability/load.test.ts, 20 chats of 20 profiles, each turn an approved escalation): 13 of 40
+ * command outputs. The same race leaves some of those files behind (measured: `~/.config` and `~/.aws` as
+ * empty read-only files after the run). A path that exists before the start is "pre-existing" to Codex:
+ * masked, never created nor removed, so nothing races (docs/architecture.md "Sandboxes of many profiles at
+ * once"). With these made, the load run's 20 × 5 turns: 0 of 100 failed on them.
  *
- * What is made, never through a link, and only where its parent folder exists: Angelia's own legacy names at the top of the state folder as empty
- * files mode 400 (instance/migrate.ts leaves an empty old name alone); the folders of the floor (`~/.ssh`,
- * `~/.aws`, the Codex homes' `sessions`, …) as empty folders mode 700, as the tools make them; the
- * credential files whose empty content means the same as no file to their tool (EMPTY_MEANS_NONE) and
- * the Codex homes' two logs (CODEX_LOGS), mode 600. A file a tool parses (an `auth.json`, `~/.claude.json`, `~/.m2/settings.xml`, …) or the user's
- * Codex config is never made: while missing, its race stays (docs/reliability.md).
+ * What is made, never through a link, and only where its parent folder exists: Angelia's own legacy names
+ * at the top of the state folder as empty files mode 600 (instance/migrate.ts leaves an empty old name
+ * alone; an older Angelia still running may write them); the folders of the floor (`~/.ssh`, `~/.aws`, the
+ * Codex homes' `sessions`, …) as empty folders mode 700, as the tools make them; the credential files
+ * whose empty content means the same as no file to their tool (EMPTY_MEANS_NONE) and the Codex homes' two
+ * logs (CODEX_LOGS), mode 600. A file a tool parses (an `auth.json`, `~/.claude.json`,
+ * `~/.m2/settings.xml`, …) or the user's Codex config is never made: while missing, its race stays (the
+ * load run counts it apart: 7 of 100 on `~/.pi` and `~/.gem` with an empty home).
  */
 import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -74,7 +76,7 @@ export const CODEX_LOGS = ['history.jsonl', 'session_index.jsonl'] as const;
  */
 export function denyMountPoints(paths: { home: string; stateDir: string; codexHome: string }): MountPoint[] {
   const out: MountPoint[] = [];
-  for (const name of PRIVATE_FILES) out.push({ path: join(paths.stateDir, name), kind: 'file', mode: 0o400 });
+  for (const name of PRIVATE_FILES) out.push({ path: join(paths.stateDir, name), kind: 'file', mode: 0o600 });
   for (const rel of HOME_FOLDERS) out.push({ path: join(paths.home, rel), kind: 'folder', mode: 0o700 });
   for (const rel of HOME_PRIVATE_FILES) if (EMPTY_MEANS_NONE.has(rel)) out.push({ path: join(paths.home, rel), kind: 'file', mode: 0o600 });
   for (const home of new Set([join(paths.home, '.codex'), paths.codexHome])) {
