@@ -43,6 +43,7 @@ import { LiveTurnDiffs } from './turnDiff/live';
 import { initialTurnState, step, type TurnEffect, type TurnInput, type TurnState } from './turn/machine';
 import { hasPending, interruptTurn, runWork, steer, turnWatchdogs } from './turn/run';
 import type { Watchdogs } from './watchdogs';
+import type { WarmMark } from './warm/use';
 
 /**
  * One chat (see the module comment). Its fields are shared with its parts through `ChatInside`
@@ -82,6 +83,7 @@ export class Chat implements ChatInside {
   historyGate: Promise<void> | null = null;
   readonly ownTurns = new Set<string>();
   restartWhy: string | null = null;
+  warm: WarmMark | null = null;
   restarted: string | null = null;
   lastPlan: LaunchPlan | null = null;
   attestedAt: string | null = null;

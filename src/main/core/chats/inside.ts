@@ -24,6 +24,7 @@ import type { TurnInput, TurnState } from './turn/machine';
 import type { ChatTiming, Clock, Watchdogs } from './watchdogs';
 import type { UsageStore } from '../usage/store';
 import type { ChatUsage } from '../../../shared/usage';
+import type { WarmMark } from './warm/use';
 
 export interface ChatDeps {
   chatId: string;
@@ -137,6 +138,8 @@ export interface ChatInside {
   readonly ownTurns: Set<string>;
   /** Why the running Codex must restart before the next turn (chat.ts `restartBeforeNextTurn`), else null. */
   restartWhy: string | null;
+  /** Set while the running (or starting) Codex is a warm agent no turn has used yet (warm/use.ts). */
+  warm: WarmMark | null;
   /** Set by a restart restart.ts `restartIfTaken` made, until the turn says so. */
   restarted: string | null;
   lastPlan: LaunchPlan | null;
