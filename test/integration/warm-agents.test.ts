@@ -11,6 +11,7 @@ import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
 import { readFile, writeFile } from 'node:fs/promises';
 import { guardPath } from '../../src/main/core/compile/guardFile';
+import { ChildLedger, childrenFile } from '../../src/main/core/codex/children';
 import { makeInstance, retable, turnOn, type TestInstance } from '../fixtures/instance';
 import { until } from '../fixtures/until';
 
@@ -75,6 +76,18 @@ describe('warm agents', () => {
     expect(o.chat('coder').conn).not.toBe(second);
     expect(o.chat('coder').conn).not.toBeNull();
     expect(inst.model.modelRequests()).toHaveLength(1);
+  });
+
+  it('shutting down while a warm start is in progress leaves no Codex running', async () => {
+    inst = await makeInstance({ coder: {} }, { privateHome: true });
+    const o = await orchestrator(inst);
+    void o.warmer.shown('coder');
+    await until('a warm start in progress', () => o.chat('coder').starting !== null);
+    orch = null;
+    await o.shutdown();
+    const ledger = new ChildLedger(childrenFile(inst.paths.stateDir));
+    await until('no Codex recorded', () => ledger.list().length === 0);
+    expect(o.chat('coder').conn).toBeNull();
   });
 
   it('the budget holds: the least recently shown warm agent is stopped first', async () => {

@@ -268,10 +268,11 @@ export class Chat implements ChatInside {
     while (this.turn.current || this.turn.queue.length || this.commands) await this.nextChange();
   }
 
-  /** Stops the Codex process (stdin close, TERM, KILL) and withdraws pending approvals. */
+  /** Stops the Codex process (stdin close, TERM, KILL) and withdraws pending approvals; a start in progress (a warm one at app start) is waited for first. */
   async dispose(): Promise<void> {
     this.watch.clearAll();
     this.dispatch({ kind: 'dispose' });
+    await this.starting?.catch(() => undefined);
     await this.stopProcess();
   }
 
