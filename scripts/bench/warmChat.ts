@@ -126,9 +126,12 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       live.splice(live.indexOf(child), 1);
       return id;
     })();
-    const bare = async (): Promise<number> => {
+    // B₀: the same without this version's cheaper start (compile/projectRoot.ts): Codex walks up for a project root.
+    const at = bareSpec.args.indexOf('project_root_markers=[]');
+    const walkSpec: SpawnSpec = at > 0 ? { ...bareSpec, args: [...bareSpec.args.slice(0, at - 1), ...bareSpec.args.slice(at + 1)] } : bareSpec;
+    const bare = async (spawnSpec: SpawnSpec = bareSpec): Promise<number> => {
       const t0 = performance.now();
-      const child = RpcChild.spawn(bareSpec);
+      const child = RpcChild.spawn(spawnSpec);
       live.push(child);
       try {
         let delta: number | null = null;
@@ -158,6 +161,12 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       failures: [],
     };
     const B: Series = { label: '(B) bare client: spawn → `initialize` → `thread/resume` → `turn/start` → first delta', samplesMs: [], failures: [] };
+    const B0: Series = {
+      label: '(B₀) context: the same bare client without `project_root_markers = []` (the launch before the cheaper start)',
+      samplesMs: [],
+      failures: [],
+      ...(at > 0 ? {} : { unavailable: 'the launch had no project_root_markers flag' }),
+    };
     const coldStart: number[] = [];
     const sides: [Series, () => Promise<number>][] = [
       [
@@ -169,11 +178,13 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
         },
       ],
       [W, warm],
-      [B, bare],
+      [B, () => bare()],
+      ...(at > 0 ? ([[B0, () => bare(walkSpec)]] as [Series, () => Promise<number>][]) : []),
     ];
     ctx.log('warm-chat: warm-up');
     await warm();
     await bare();
+    if (at > 0) await bare(walkSpec);
     for (let i = 0; i < ctx.runs; i += 1) {
       ctx.log(`warm-chat: round ${i + 1}/${ctx.runs}`);
       for (let k = 0; k < sides.length; k += 1) {
@@ -187,7 +198,13 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     }
 
     const load = loadLine(loadAtStart, loadavg());
-    const [sc, sw, sb, ss] = [stats(C.samplesMs), stats(W.samplesMs), stats(B.samplesMs), stats(coldStart.filter((x) => !Number.isNaN(x)))];
+    const [sc, sw, sb, ss, sb0] = [
+      stats(C.samplesMs),
+      stats(W.samplesMs),
+      stats(B.samplesMs),
+      stats(coldStart.filter((x) => !Number.isNaN(x))),
+      stats(B0.samplesMs),
+    ];
     const cw = sc && sw ? sc.median / sw.median : undefined;
     const cb = sc && sb ? sc.median / sb.median : undefined;
     const verdicts: Verdict[] = [
@@ -211,13 +228,15 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
         `(${spec ? `${spec.args.length - 1} arguments before \`app-server\`` : '?'}) and resumes a thread of its own with Angelia's \`thread/resume\` parameters; its time runs from the spawn. ` +
         'Wall time, ms; processes are stopped between samples, outside the timing.',
       '',
-      seriesTable([C, W, B]),
+      seriesTable([C, W, B, B0]),
       '',
       `In C, the chat's agent was started and attested (shown → its thread resumed and checked) after **${ss ? ms(ss.median) : '–'} ms** (median; ${ss ? `${ms(ss.min)}–${ms(ss.max)}` : '–'}), ` +
-        `against the ${TYPING_MS} ms of typing: when it is shorter, the message finds the agent up and C is W.`,
+        `against the ${TYPING_MS} ms of typing: when it is shorter, the message finds the agent up and C is W. ` +
+        `C can never be shorter than the typing plus the turn's first token (W), while B has no typing: half of B is ${sb ? ms(sb.median / 2) : '–'} ms. ` +
+        `Against B₀ (Codex walking up for a project root, as every launch did before this version) C is ${sc && sb0 ? `${(sc.median / sb0.median).toFixed(2)}×` : '–'}.`,
     ].join('\n');
     const summary = [
-      ...[C, W, B].map((s) => {
+      ...[C, W, B, B0].map((s) => {
         const st = stats(s.samplesMs);
         return `${s.label.slice(0, 40)}: ${st ? `median ${ms(st.median)} ms (${ms(st.min)}–${ms(st.max)}), n=${st.n}` : 'no samples'}${s.failures.length ? `, ${s.failures.length} failed: ${s.failures[0]}` : ''}`;
       }),

@@ -5,8 +5,9 @@
  * turn on the scripted model) `thread/resume` on a second process. Counts the sandboxed file requests
  * Codex logs (`fs.sandbox_request` spans) and prints the wall time of each step. Variants: EXTRA holds
  * more `-c key=value` flags, `;`-separated, added before `app-server` (e.g.
- * `EXTRA='project_root_markers=[]'`). Every run gets a fresh instance under `.angelia-test/`.
- * Usage: N=3 EXTRA='…' RESUME=1 npx tsx scripts/measure/start-reads.ts
+ * `EXTRA='project_doc_max_bytes=0'`); WALK=1 drops the launch's own `project_root_markers = []`. Every run
+ * gets a fresh instance under `.angelia-test/`.
+ * Usage: N=3 EXTRA='…' RESUME=1 WALK=1 npx tsx scripts/measure/start-reads.ts
  */
 import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -90,7 +91,10 @@ function start(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv)
   };
 }
 
-const sandboxed = (lines: string[]): string[] => lines.filter((l) => /sandbox_request|fs\.sandbox|sandbox helper/i.test(l));
+/** Codex's log lines are coloured: the escapes (ESC [ … m) are dropped before matching. */
+const ESCAPES = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+/** The sandboxed file requests Codex logged (one `fs.sandbox_request` span opened each). */
+const sandboxed = (lines: string[]): string[] => lines.filter((l) => /fs\.sandbox_request: codex_exec_server::fs_sandbox: new/.test(l.replace(ESCAPES, '')));
 
 for (let n = 0; n < N; n++) {
   const root = await freshDir('bench-reads');
@@ -106,7 +110,11 @@ for (let n = 0; n < N; n++) {
   const table = await loadTable(paths.tableFile, { home, env });
   await writeCompiled(paths, table);
   const plan = await planLaunch({ table, profile: 'coder', chatId: 'coder', paths, env });
-  const args = [...plan.spawn.args.slice(0, -1), ...EXTRA, 'app-server'];
+  const planned = plan.spawn.args.slice(0, -1);
+  // WALK=1: without the launch's `project_root_markers = []` (compile/projectRoot.ts), as launches were before it.
+  const at = planned.indexOf('project_root_markers=[]');
+  const base = process.env.WALK === '1' && at > 0 ? [...planned.slice(0, at - 1), ...planned.slice(at + 1)] : planned;
+  const args = [...base, ...EXTRA, 'app-server'];
   const init = { clientInfo: { name: 'measure', version: '0' }, capabilities: { experimentalApi: true } };
   const t0 = performance.now();
   const a = start(plan.spawn.bin, args, plan.spawn.cwd, plan.spawn.env);
