@@ -31,7 +31,7 @@ import type { CommandContext } from './commands/context';
 import { runCommand } from './commands/index';
 import { loadHistory } from './history';
 import { inForce } from './inForce';
-import type { ChatDeps, ChatInside, InForce, Steered, TurnEnded } from './inside';
+import type { ChatDeps, ChatInside, InForce, Steered, TurnEnded, WarmMark } from './inside';
 import { deriveChatMode, type AttestedMode, type ProfileNow } from './mode';
 import { noticeText } from './notices';
 import { startProcess } from './process';
@@ -43,7 +43,6 @@ import { LiveTurnDiffs } from './turnDiff/live';
 import { initialTurnState, step, type TurnEffect, type TurnInput, type TurnState } from './turn/machine';
 import { hasPending, interruptTurn, runWork, steer, turnWatchdogs } from './turn/run';
 import type { Watchdogs } from './watchdogs';
-import type { WarmMark } from './warm/use';
 
 /**
  * One chat (see the module comment). Its fields are shared with its parts through `ChatInside`

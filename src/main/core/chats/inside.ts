@@ -24,7 +24,6 @@ import type { TurnInput, TurnState } from './turn/machine';
 import type { ChatTiming, Clock, Watchdogs } from './watchdogs';
 import type { UsageStore } from '../usage/store';
 import type { ChatUsage } from '../../../shared/usage';
-import type { WarmMark } from './warm/use';
 
 export interface ChatDeps {
   chatId: string;
@@ -49,6 +48,14 @@ export interface ChatDeps {
   usage?: { store: UsageStore; codexHome: string };
   /** Where turn diffs are kept across restarts (chats/turnDiff/store.ts); absent: in memory only. */
   turnDiffDir?: string;
+}
+
+/** What the warmer records on a chat whose agent it started (warm/warmer.ts, warm/use.ts): the table generation and a staleness check. */
+export interface WarmMark {
+  /** The warmer's table generation when the start began. */
+  generation: number;
+  /** True when the accepted table or the profile's compile changed on disk since the start began. */
+  stale(): boolean;
 }
 
 /** How a turn ended, as the runner waits for it (`exited`: Codex's process ended under it). */

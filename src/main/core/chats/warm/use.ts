@@ -7,14 +7,6 @@
  */
 import type { ChatInside } from '../inside';
 
-/** What the warmer records on a chat whose agent it started: the table generation and a staleness check. */
-export interface WarmMark {
-  /** The warmer's table generation when the start began. */
-  generation: number;
-  /** True when the accepted table or the profile's compile changed on disk since the start began. */
-  stale(): boolean;
-}
-
 /**
  * Before a turn's start (turn/run.ts): clears the chat's warm mark and, when the agent is stale, waits
  * for a start still in progress and stops the process, so the turn starts a fresh one. Never throws for

@@ -13,7 +13,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Chat } from '../chat';
 import { ChildLedger } from '../../codex/children';
 import { planWarm, warmAtStart, type WarmBudget, type WarmChat } from './planner';
-import type { WarmMark } from './use';
+import type { WarmMark } from '../inside';
 
 /** The RSS assumed for a warm agent before it can be measured, in MB (a codex app-server after thread/start, docs/benchmarks.md). */
 export const WARM_ESTIMATE_MB = 160;
