@@ -20,10 +20,12 @@ import { hostReady } from './hostReady';
 import { manyAgents } from './manyAgents';
 import { renderer } from './renderer';
 import { turnOverhead } from './turnOverhead';
+import { warmChat } from './warmChat';
+import { warmStart } from './warmStart';
 
 /** Every benchmark, in run order. */
 // many-agents last: its 20 app-servers leave the machine loaded for a minute after they stop.
-export const BENCHMARKS: Benchmark[] = [turnOverhead, agentStart, approvalRelay, renderer, hostReady, manyAgents];
+export const BENCHMARKS: Benchmark[] = [turnOverhead, agentStart, approvalRelay, renderer, hostReady, manyAgents, warmChat, warmStart];
 
 const HEADER = `# Benchmarks
 

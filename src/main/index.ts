@@ -51,6 +51,8 @@ async function main(): Promise<void> {
   app.on('web-contents-created', (_e, contents) => hardenWebContents(contents, { csp, openExternal: (url) => void shell.openExternal(url).catch(report) }));
   core = await composeCore({ env: process.env, startCodex: startCodexClient, api: true, logger: { error: report, info: (m) => report(m) } });
   api = await core.startApi();
+  // The chats used most recently start their agents now, within [defaults] warm_agents (docs/architecture.md "Warm agents").
+  void core.orchestrator.warmer.atStart();
   desktop = startDesktop({
     core: core.orchestrator,
     platform: process.platform,

@@ -381,6 +381,8 @@ export const invokeTable = {
   /** Starts the chat's Codex again after a crash or a refusal and resumes its thread (no message sent). */
   'chats:restart': { input: z.object({ chatId: z.string() }).strict(), output: z.object({ started: z.boolean() }) },
   'chats:sessions': { input: z.object({ chatId: z.string() }).strict(), output: z.array(SessionView) },
+  /** A window shows the chat (opened, or its window focused): its agent may start before the first message (docs/architecture.md "Warm agents"). */
+  'chats:shown': { input: z.object({ chatId: z.string() }).strict(), output: z.object({}).strict() },
   /** Find past work (src/shared/sessions.ts): a chat's sessions paged, a search over every chat's, rename, archive, one read-only. */
   'sessions:list': { input: SessionsListInput, output: SessionPage },
   'sessions:search': { input: SessionsSearchInput, output: SessionSearchResult },

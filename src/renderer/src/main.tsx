@@ -44,16 +44,23 @@ function follow(s: Session, route: Route): void {
 if (session) {
   follow(session, initialRoute);
   // Electron: main learns which chat this window shows (the notifications' focus rule); the browser has no such report.
+  // Every host: the core learns it too when a chat is opened or its window focused (`chats:shown`), so the
+  // chat's agent starts before the first message (docs/architecture.md "Warm agents").
   const report = api?.showingChat;
-  if (report) {
-    let shown = useAppStore.getState().selection.chatId;
-    report(shown);
-    useAppStore.subscribe((s) => {
-      if (s.selection.chatId === shown) return;
-      shown = s.selection.chatId;
-      report(shown);
-    });
-  }
+  let shown = useAppStore.getState().selection.chatId;
+  const tell = (chatId: string | null): void => {
+    report?.(chatId);
+    if (chatId) session.shown(chatId);
+  };
+  tell(shown);
+  useAppStore.subscribe((s) => {
+    if (s.selection.chatId === shown) return;
+    shown = s.selection.chatId;
+    tell(shown);
+  });
+  window.addEventListener('focus', () => {
+    if (shown) session.shown(shown);
+  });
   window.addEventListener('hashchange', () => follow(session, routeFromHash(window.location.hash)));
 }
 

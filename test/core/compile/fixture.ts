@@ -44,7 +44,7 @@ export function profile(name: string, over: Partial<ResolvedProfile> = {}): Reso
 export function tableOf(...profiles: ResolvedProfile[]): LoadedTable {
   return {
     file: '/h/.angelia/workspace/angelia.toml',
-    defaults: { permissionTimeoutMinutes: 10, turnStallMinutes: 60, idleExitMinutes: 30, capabilities: [], deny: [] },
+    defaults: { permissionTimeoutMinutes: 10, turnStallMinutes: 60, idleExitMinutes: 30, warmAgents: 3, warmMemoryMb: 1024, capabilities: [], deny: [] },
     capabilities: {},
     profiles: Object.fromEntries(profiles.map((p) => [p.name, p])),
     warnings: [],

@@ -37,7 +37,15 @@ describe('initInstance', () => {
     const table = await loadTable(paths.tableFile, { home: paths.home });
     expect(Object.keys(table.profiles)).toEqual(['assistant']);
     expect(table.profiles.assistant).toMatchObject({ cwd: result.profileDir, permissionMode: 'default', sandbox: true, backend: 'codex' });
-    expect(table.defaults).toEqual({ permissionTimeoutMinutes: 10, turnStallMinutes: 60, idleExitMinutes: 30, capabilities: [], deny: [] });
+    expect(table.defaults).toEqual({
+      permissionTimeoutMinutes: 10,
+      turnStallMinutes: 60,
+      idleExitMinutes: 30,
+      warmAgents: 3,
+      warmMemoryMb: 1024,
+      capabilities: [],
+      deny: [],
+    });
   });
 
   it('refuses to overwrite an existing table and changes nothing', async () => {

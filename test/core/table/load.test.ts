@@ -57,7 +57,15 @@ cwd = "${join(root, 'ws', 'profiles', 'writer')}"
 `);
     const t = await loadTable(file, { home, env: {} });
     expect(t.file).toBe(file);
-    expect(t.defaults).toEqual({ permissionTimeoutMinutes: 10, turnStallMinutes: 0, idleExitMinutes: 30, capabilities: [], deny: [] });
+    expect(t.defaults).toEqual({
+      permissionTimeoutMinutes: 10,
+      turnStallMinutes: 0,
+      idleExitMinutes: 30,
+      warmAgents: 3,
+      warmMemoryMb: 1024,
+      capabilities: [],
+      deny: [],
+    });
     expect(t.profiles.coder).toEqual({
       name: 'coder',
       cwd: join(root, 'ws', 'profiles', 'coder'),

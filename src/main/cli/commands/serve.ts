@@ -121,6 +121,8 @@ export const serve: CliCommand = {
         stops.push(() => api.close()); // the socket, then the API's adapter
         host = await startHost({ core: core.orchestrator.api(), rendererDir: ui, port });
         stops.push(() => host.close());
+        // The chats used most recently start their agents now, within [defaults] warm_agents (docs/architecture.md "Warm agents").
+        void core.orchestrator.warmer.atStart();
       } catch (e) {
         printRefusal(e);
         return 3;

@@ -31,7 +31,7 @@ import type { CommandContext } from './commands/context';
 import { runCommand } from './commands/index';
 import { loadHistory } from './history';
 import { inForce } from './inForce';
-import type { ChatDeps, ChatInside, InForce, Steered, TurnEnded } from './inside';
+import type { ChatDeps, ChatInside, InForce, Steered, TurnEnded, WarmMark } from './inside';
 import { deriveChatMode, type AttestedMode, type ProfileNow } from './mode';
 import { noticeText } from './notices';
 import { startProcess } from './process';
@@ -82,6 +82,7 @@ export class Chat implements ChatInside {
   historyGate: Promise<void> | null = null;
   readonly ownTurns = new Set<string>();
   restartWhy: string | null = null;
+  warm: WarmMark | null = null;
   restarted: string | null = null;
   lastPlan: LaunchPlan | null = null;
   attestedAt: string | null = null;
@@ -266,10 +267,11 @@ export class Chat implements ChatInside {
     while (this.turn.current || this.turn.queue.length || this.commands) await this.nextChange();
   }
 
-  /** Stops the Codex process (stdin close, TERM, KILL) and withdraws pending approvals. */
+  /** Stops the Codex process (stdin close, TERM, KILL) and withdraws pending approvals; a start in progress (a warm one at app start) is waited for first. */
   async dispose(): Promise<void> {
     this.watch.clearAll();
     this.dispatch({ kind: 'dispose' });
+    await this.starting?.catch(() => undefined);
     await this.stopProcess();
   }
 

@@ -50,6 +50,14 @@ export interface ChatDeps {
   turnDiffDir?: string;
 }
 
+/** What the warmer records on a chat whose agent it started (warm/warmer.ts, warm/use.ts): the table generation and a staleness check. */
+export interface WarmMark {
+  /** The warmer's table generation when the start began. */
+  generation: number;
+  /** True when the accepted table or the profile's compile changed on disk since the start began. */
+  stale(): boolean;
+}
+
 /** How a turn ended, as the runner waits for it (`exited`: Codex's process ended under it). */
 export type TurnEnded = TurnEnd & { exited?: boolean };
 
@@ -137,6 +145,8 @@ export interface ChatInside {
   readonly ownTurns: Set<string>;
   /** Why the running Codex must restart before the next turn (chat.ts `restartBeforeNextTurn`), else null. */
   restartWhy: string | null;
+  /** Set while the running (or starting) Codex is a warm agent no turn has used yet (warm/use.ts). */
+  warm: WarmMark | null;
   /** Set by a restart restart.ts `restartIfTaken` made, until the turn says so. */
   restarted: string | null;
   lastPlan: LaunchPlan | null;

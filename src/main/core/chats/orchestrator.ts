@@ -62,6 +62,7 @@ import { ProfileService, type Attestation } from '../profiles/service';
 import { watchTable, type TableWatch } from '../profiles/watch';
 import { AccountService } from '../account/service';
 import { turnDiffHandlers } from './turnDiff/handlers';
+import { sessionUsedAt, Warmer } from './warm/warmer';
 
 /** Orchestrator options. `env` is the environment children inherit from (before scrubbing). */
 export interface OrchestratorOptions {
@@ -90,6 +91,8 @@ export class Orchestrator {
   readonly account: AccountService;
   /** Rate limits and the usage-limit pause per Codex home (core/usage/store.ts), fed by every chat's Codex. */
   readonly usage = new UsageStore((e) => this.hub.emit(e), realClock);
+  /** Agents started before the first message (warm/warmer.ts; docs/architecture.md "Warm agents"). */
+  readonly warmer: Warmer;
   private tableWatch: TableWatch | null = null;
   /** The watch of the accepted copy (`acceptedChanged`), started by the constructor unless `watchTable` is false. */
   private acceptedWatch: Promise<TableWatch | null> = Promise.resolve(null);
@@ -131,8 +134,7 @@ export class Orchestrator {
     this.account = new AccountService({
       codexHome: opts.paths.codexHome,
       env: opts.env,
-      start: (spec) =>
-        opts.startCodex({ ...spec, track: childTracker(childrenFile(opts.paths.stateDir), { chatId: 'account', bin: spec.bin }) } as CodexStartSpec),
+      start: this.tracked('account'),
       onUpdated: (view) => this.hub.emit({ event: 'account:updated', payload: view }),
       onLogin: (progress) => this.hub.emit({ event: 'account:login', payload: progress }),
     });
@@ -150,6 +152,13 @@ export class Orchestrator {
       },
     });
     this.timing = { ...timingFromMinutes(this.table.defaults), ...opts.timing };
+    this.warmer = new Warmer({
+      chats: () => this.chats.values(),
+      budget: () => ({ agents: this.table.defaults.warmAgents, memoryMb: this.table.defaults.warmMemoryMb }),
+      pastSession: (id) => sessionUsedAt(this.sessions.active(id)),
+      inputs: (profile) => [opts.paths.acceptedTable, guardPath(opts.paths.stateDir, profile)],
+      childrenFile: childrenFile(opts.paths.stateDir),
+    });
     for (const name of Object.keys(this.table.profiles)) this.chat(name);
     // Further chats created earlier (chats:create) come back, as long as their profile is still in the table.
     for (const { chatId, profile } of this.sessions.chats()) if (!this.chats.has(chatId) && this.table.profiles[profile]) this.open(chatId, profile);
@@ -160,6 +169,12 @@ export class Orchestrator {
   }
 
   private readonly timing: ChatTiming;
+
+  /** `startCodex` with the child recorded in <state>/private/children.json from its spawn to its exit under `label` (codex/orphans.ts). */
+  private tracked(label: string): StartCodex {
+    return (spec) =>
+      this.opts.startCodex({ ...spec, track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId: label, bin: spec.bin }) } as CodexStartSpec);
+  }
 
   /** A chat by id: the first chat of a profile is named after it. Throws AppFailure for an unknown chat. */
   chat(chatId: string): Chat {
@@ -199,9 +214,7 @@ export class Orchestrator {
       profile: profile.name,
       plan: () => planLaunch({ table: this.table, profile: profile.name, chatId, paths: this.opts.paths, env: this.opts.env }),
       startCodex: async (spec) => {
-        // Every child is recorded in <state>/private/children.json from its spawn to its exit (for orphans.ts).
-        const tracked: CodexStartSpec = { ...spec, track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId, bin: spec.bin }) };
-        const conn = await this.opts.startCodex(tracked);
+        const conn = await this.tracked(chatId)(spec);
         this.codexVersion = conn.version;
         // What the next `angelia run` of this chat may start before its own plan is ready (prespawn.ts).
         rememberLaunch(this.opts.paths.stateDir, chatId, spec, this.opts.env, [
@@ -277,6 +290,7 @@ export class Orchestrator {
     // What every chat shows depends on the table (next start, or "profile changed" while it runs).
     for (const chat of this.chats.values()) if (names.includes(chat.view().profile)) this.hub.emit({ event: 'chat:updated', payload: chat.view() });
     if (names.length > 0) this.hub.emit({ event: 'profiles:changed', payload: { names } });
+    void this.warmer.tableChanged();
     await this.emitTableChanged();
   }
 
@@ -391,10 +405,7 @@ export class Orchestrator {
       threadId: threadToAsk(row, opts.owner === true),
       model: row?.model ?? null,
       effort: row?.effort ?? this.table.profiles[profileName]?.effort ?? null,
-      startCodex: async (spec) => {
-        const tracked: CodexStartSpec = { ...spec, track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId: `ask:${chatId}`, bin: spec.bin }) };
-        return this.opts.startCodex(tracked);
-      },
+      startCodex: this.tracked(`ask:${chatId}`),
     });
     const entry = { stop, done: running.catch(() => undefined) };
     this.asking.add(entry);
@@ -499,6 +510,7 @@ export class Orchestrator {
         'chats:interrupt': async ({ chatId }) => ({ interrupted: await this.chat(chatId).interrupt() }),
         'chats:restart': async ({ chatId }) => ({ started: await this.chat(chatId).restart() }),
         'chats:sessions': async ({ chatId }) => this.sessionViews(chatId),
+        'chats:shown': async ({ chatId }) => (void this.warmer.shown(this.chat(chatId).id), {}),
         ...sessionHandlers({ ...this.opts, store: this.sessions, liveThread: (id) => (this.chats.has(id) ? this.chat(id).liveThread : undefined) }),
         ...turnDiffHandlers({ chat: (id) => this.chat(id), table: () => this.table, env: this.opts.env, paths: this.opts.paths }),
         'approvals:list': async () => this.broker.all(),
@@ -519,13 +531,7 @@ export class Orchestrator {
             paths: this.opts.paths,
             env: this.opts.env,
             catalog: this.models,
-            start: (spec) => {
-              const tracked: CodexStartSpec = {
-                ...spec,
-                track: childTracker(childrenFile(this.opts.paths.stateDir), { chatId: `models:${profile}`, bin: spec.bin }),
-              };
-              return this.opts.startCodex(tracked);
-            },
+            start: this.tracked(`models:${profile}`),
           }),
         'table:changes': async () => this.profiles.tableChanges(),
         'table:accept': async () => {
@@ -565,6 +571,7 @@ export class Orchestrator {
   /** Stops the table watch and every agent (stdin close, TERM, KILL), and withdraws their approvals. */
   async shutdown(): Promise<void> {
     this.closed = true;
+    this.warmer.close();
     const w = this.tableWatch;
     this.tableWatch = null;
     const accepted = this.acceptedWatch;

@@ -18,6 +18,7 @@ import { codexHomeScanRules, STATE_BIN, stateScanRules } from './floor';
 import { mcpFlags } from './mcpFlags';
 import { profilePolicy } from './policy';
 import { needsProjectTrust, projectTrustFlag } from './projectTrust';
+import { projectRootFlag } from './projectRoot';
 import { configFlag, inlineTable, tomlValue } from './toml';
 
 /**
@@ -339,7 +340,9 @@ export function compileCodexLaunch(
       ? bwrapSafeEntries(folded, facts.exists ?? (() => true), [facts.codexHome, ...reach, ...(cacheDir ? [cacheDir] : []), ...(mailbox ? [mailbox] : [])])
       : folded;
   const key = (rest: string): string => `permissions.${PERMISSION_PROFILE_ID}.${rest}`;
-  const args: string[] = [...docFlag, ...configFlag('default_permissions', tomlValue(PERMISSION_PROFILE_ID))];
+  // No walk up for a project root the sandbox would not show anyway (projectRoot.ts: the same files read, a cheaper start).
+  const rootFlag = projectRootFlag(profile.cwd, entries.filesystem, facts.exists ?? (() => true), facts.codexSetsRootMarkers === true);
+  const args: string[] = [...docFlag, ...rootFlag, ...configFlag('default_permissions', tomlValue(PERMISSION_PROFILE_ID))];
   // No `/tmp` (no `:slash_tmp`): each profile's TMPDIR is its own `tmp/` in its cache (cache.ts
   // `cacheEnv`), and the shared `/tmp` holds other programs' files. Measured on codex 0.169.0 (Linux):
   // without a base profile `/tmp` does not exist in the sandbox; mktemp, Python's tempfile, Node's

@@ -66,6 +66,12 @@ export interface CompileFacts {
    * compile, as in the golden tests).
    */
   exists?: (path: string) => boolean;
+  /**
+   * Whether the user's Codex config names `project_root_markers` (userConfig.ts
+   * `readUserSetsRootMarkers`); then compile leaves Codex's project root search as it is (projectRoot.ts).
+   * Absent: false.
+   */
+  codexSetsRootMarkers?: boolean;
 }
 
 /** Access of one Codex filesystem entry (codex 0.169.0 `permissions.<id>.filesystem` values). */

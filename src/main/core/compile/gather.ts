@@ -10,7 +10,7 @@ import { resolveCodexBin } from '../codex/resolve';
 import type { InstancePaths } from '../instance/paths';
 import { currentCliRuntime, type CliRuntime } from '../instance/program';
 import type { CompileFacts } from './facts';
-import { readUserMcpServers } from './userConfig';
+import { readUserMcpServers, readUserSetsRootMarkers } from './userConfig';
 
 /**
  * Skill folders installed user-wide, which Codex loads for every project: the entries of
@@ -97,6 +97,7 @@ export async function gatherFacts(paths: InstancePaths, platform: NodeJS.Platfor
     apiSocket: paths.apiSock,
     platform,
     userMcpServers: await readUserMcpServers(paths.codexHome),
+    codexSetsRootMarkers: await readUserSetsRootMarkers(paths.codexHome),
     userSkills: await readUserSkills(paths.home, paths.codexHome),
     stateEntries: (await readdir(paths.stateDir).catch(() => [] as string[])).sort(),
     codexHomeEntries: Object.fromEntries(

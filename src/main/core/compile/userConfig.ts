@@ -1,8 +1,9 @@
 /**
- * Reads (never writes) the user's Codex `config.toml` for the one fact compile needs from it: the
+ * Reads (never writes) the user's Codex `config.toml` for what compile needs from it: the
  * names of user-level MCP servers (`[mcp_servers.<name>]`), which a profile not given them must have
  * switched off (mcpFlags.ts `enabled=false`). Parsed with smol-toml, so every TOML spelling
- * (bare, quoted, dotted, inline) yields the same names.
+ * (bare, quoted, dotted, inline) yields the same names; and whether it names `project_root_markers`
+ * (compile/projectRoot.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -44,4 +45,14 @@ export async function readUserMcpServers(codexHome: string): Promise<string[]> {
   const servers = data['mcp_servers'];
   if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) return [];
   return Object.keys(servers).sort();
+}
+
+/**
+ * Whether `<codexHome>/config.toml` names `project_root_markers` anywhere (a plain text search, so a
+ * comment counts too: when in doubt Codex's own search is left alone, compile/projectRoot.ts). False
+ * when the file cannot be read (readUserMcpServers reports that).
+ */
+export async function readUserSetsRootMarkers(codexHome: string): Promise<boolean> {
+  const text = await readFile(join(codexHome, 'config.toml'), 'utf8').catch(() => '');
+  return text.includes('project_root_markers');
 }

@@ -233,6 +233,8 @@ export async function resolveTable(raw: RawTable, file: string, options: LoadOpt
       permissionTimeoutMinutes: d.permission_timeout_minutes,
       turnStallMinutes: d.turn_stall_minutes,
       idleExitMinutes: d.idle_exit_minutes,
+      warmAgents: d.warm_agents,
+      warmMemoryMb: d.warm_memory_mb,
       capabilities: [...d.capabilities],
       deny: [...d.deny],
     },

@@ -23,6 +23,10 @@ export const defaultsSchema = z.strictObject({
   permission_timeout_minutes: z.number().positive().max(35_000).default(10),
   turn_stall_minutes: z.number().min(0).max(35_000).default(60),
   idle_exit_minutes: z.number().positive().max(35_000).default(30),
+  // Agents started before the first message (chats/warm/planner.ts; README "The table"): how many may
+  // wait warm at once, and the memory (MB, their Codex processes' RSS summed) they may hold. 0 = none.
+  warm_agents: z.number().int().min(0).max(100).default(3),
+  warm_memory_mb: z.number().int().min(0).max(1_000_000).default(1024),
 });
 
 /**
@@ -59,6 +63,8 @@ export const FIELD_FIXES: Record<string, string> = {
   permission_timeout_minutes: 'use a number of minutes greater than 0',
   turn_stall_minutes: 'use a number of minutes (0 = never stop a stalled turn)',
   idle_exit_minutes: 'use a number of minutes greater than 0',
+  warm_agents: 'use a whole number from 0 (never start an agent before the first message) to 100',
+  warm_memory_mb: 'use a whole number of megabytes (0 = never start an agent before the first message)',
   profiles: 'add at least a [profiles.<name>] table with a cwd',
   ...CAPABILITY_FIXES,
   // One key for both (the profile's words name both): a profile's env goes to its agent's commands, an mcp capability's to its server.

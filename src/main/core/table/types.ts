@@ -11,6 +11,10 @@ export interface TableDefaults {
   /** 0 = never stop a stalled turn. */
   turnStallMinutes: number;
   idleExitMinutes: number;
+  /** How many agents may be started before their first message and wait (`warm_agents`; 0 = none). */
+  warmAgents: number;
+  /** The memory those agents' Codex processes may hold together, in MB of RSS (`warm_memory_mb`). */
+  warmMemoryMb: number;
   /** Capability names every profile gets (minus its `except`). */
   capabilities: string[];
   /** Capability names every profile is denied (unless it lists one in its own `capabilities`). */

@@ -48,6 +48,8 @@ export interface Session extends ProfileActions, AccountActions, SessionsActions
   create(profile: string): Promise<Result<ChatView>>;
   /** Starts the chat's Codex again after a crash and resumes its thread. */
   restart(chatId: string): Promise<Result<{ started: boolean }>>;
+  /** Tells the core a window shows the chat (`chats:shown`): its agent may start before the first message. Never fails. */
+  shown(chatId: string): void;
   /** Loads the chat's session history into the store. */
   sessions(chatId: string): Promise<Result<SessionView[]>>;
   /**
@@ -211,6 +213,7 @@ export function startSession(api: LinkedApi, onError: ErrorSink = () => undefine
       return r;
     },
     restart: (chatId) => api.invoke('chats:restart', { chatId }),
+    shown: (chatId) => void api.invoke('chats:shown', { chatId }).catch(() => undefined),
     async sessions(chatId) {
       const r = await api.invoke('chats:sessions', { chatId });
       if (r.ok) update((s) => applySessions(s, chatId, r.value));

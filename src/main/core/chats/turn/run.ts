@@ -16,6 +16,7 @@ import type { ChatInside, TurnEnded } from '../inside';
 import { minutesText, noticeText, quote } from '../notices';
 import { failStart, restartIfTaken } from '../restart';
 import { tellGhostApproval } from '../ghostApproval';
+import { takeWarm } from '../warm/use';
 import { realClock, Watchdogs } from '../watchdogs';
 import { turnEndDiff } from '../turnDiff/chatTurns';
 import { cancelled, type Work } from './machine';
@@ -54,6 +55,8 @@ async function started(c: ChatInside): Promise<boolean> {
   try {
     // Only when one is due: otherwise the start begins in this same tick (the chat shows "starting" at once).
     if (c.restartWhy) await restartIfTaken(c);
+    // A warm agent (started before the message) is taken over, or started again when the table or compile changed since.
+    if (c.warm) await takeWarm(c);
     await c.ensureStarted();
     return true;
   } catch (e) {
