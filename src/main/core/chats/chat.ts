@@ -88,6 +88,7 @@ export class Chat implements ChatInside {
   attestedAt: string | null = null;
   attestedMode: AttestedMode | null = null;
   planProfile: ProfileNow | null = null;
+  planTable: object | null = null;
   usage: ChatUsage | null = null;
   readonly crashes = new CrashHistory();
   readonly transcript: Transcript;

@@ -42,6 +42,10 @@ export interface ChatDeps {
   threadHeldElsewhere: (threadId: string) => string | null;
   /** The chat's profile in the accepted table now (null when it left the table); absent: unknown (mode shown from the attestation only). */
   profileNow?: () => ProfileNow | null;
+  /** The accepted table in force (compared by identity: a new object is a new table); absent: not checked. */
+  tableNow?: () => object;
+  /** Why a Codex started under `plan` must restart under the table in force now (sight.ts `sightLost`), or null. */
+  sightNow?: (plan: LaunchPlan) => Promise<string | null>;
   /** The watchdogs' clock; absent: the real one (watchdogs.ts `realClock`). */
   clock?: Clock;
   /** The usage store this chat's Codex reports into, and its Codex home (core/usage/store.ts); absent: usage not kept. */
@@ -155,6 +159,8 @@ export interface ChatInside {
   attestedMode: AttestedMode | null;
   /** The profile as the table had it when the launch plan being started was made. */
   planProfile: ProfileNow | null;
+  /** The table (`deps.tableNow`) the launch plan being started or run was made under, else null. */
+  planTable: object | null;
   /** Tokens and context of the last turn and the session (`thread/tokenUsage/updated`); null before Codex reported any. */
   usage: ChatUsage | null;
   /** Feeds the turn machine and carries out its effects. */
@@ -167,6 +173,8 @@ export interface ChatInside {
   armStall(): void;
   ensureStarted(): Promise<void>;
   stopProcess(): Promise<void>;
+  /** Marks the running Codex for a restart before the next turn, saying `why` (chat.ts). */
+  restartBeforeNextTurn(why: string): void;
   /** After the queue drains: the idle exit is armed while a process runs. */
   armIdle(): void;
   readCatalog(conn: CodexConnection): Promise<ModelInfo[]>;

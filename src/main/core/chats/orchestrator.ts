@@ -47,7 +47,7 @@ import { MAX_QUEUE, noticeText } from './notices';
 import type { StartCodex } from '../codex/connection';
 import { EventHub } from './eventHub';
 import { launchFacts, planLaunch } from '../launch/plan';
-import { restartWhereSightIsLost } from './sight';
+import { restartWhereSightIsLost, sightLost } from './sight';
 import { askReadOnly, threadToAsk } from './ask';
 import { SessionStore } from './sessions';
 import { recentSessionViews, sessionHandlers } from '../sessions/handlers';
@@ -232,6 +232,8 @@ export class Orchestrator {
       exportDir: join(this.opts.paths.stateDir, 'exports'),
       threadHeldElsewhere: (threadId) => [...this.chats.values()].find((c) => c.id !== chatId && c.liveThread === threadId)?.id ?? null,
       profileNow: () => this.profileNow(profile.name),
+      tableNow: () => this.table,
+      sightNow: async (p) => sightLost(p, profile.name, this.table, await launchFacts(this.opts.paths), this.opts.paths.stateDir, chatId),
       usage: { store: this.usage, codexHome: this.opts.paths.codexHome },
       turnDiffDir: join(this.opts.paths.privateDir, 'turn-diffs'),
     });

@@ -46,6 +46,7 @@ export async function startProcess(c: ChatInside): Promise<void> {
   c.refusal = null;
   // Taken in the same tick as the plan (which reads the table in force when called): the mode it compiles.
   c.planProfile = c.deps.profileNow?.() ?? null;
+  c.planTable = c.deps.tableNow?.() ?? null;
   const plan = await c.deps.plan();
   c.lastPlan = plan;
   if (!plan.sandboxed) {

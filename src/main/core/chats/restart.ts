@@ -25,6 +25,29 @@ export function failStart(c: ChatInside, e: unknown, dropped: number): void {
   c.changed(error.code === 'refused' ? 'refused' : 'error');
 }
 
+/**
+ * Before a turn, a Codex started under an older table than the one in force is checked against it now:
+ * a table accepted while the process was starting (a warm start, or a turn's own start) found no process
+ * to check (sight.ts checks running ones), so without this the agent would keep what the new table takes
+ * away (docs/security-model.md "Filesystem: private by default"). Restarts it (resuming the thread, said
+ * in the chat) when the new table takes something away, again while the table keeps changing during the
+ * restart (at most 5 times). Throws what the start throws.
+ */
+export async function recheckSight(c: ChatInside): Promise<void> {
+  for (let round = 0; round < 5; round++) {
+    const now = c.deps.tableNow?.();
+    if (!c.conn || !c.lastPlan || !now || !c.deps.sightNow || c.planTable === now) return;
+    const why = await c.deps.sightNow(c.lastPlan);
+    if (!why) {
+      c.planTable = now;
+      return;
+    }
+    c.restartBeforeNextTurn(why);
+    await restartIfTaken(c);
+    await c.ensureStarted();
+  }
+}
+
 /** Applies chat.ts `restartBeforeNextTurn` before a turn: stops the process (the turn's start resumes the thread). */
 export async function restartIfTaken(c: ChatInside): Promise<void> {
   const why = c.restartWhy;

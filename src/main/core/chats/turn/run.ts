@@ -14,7 +14,7 @@ import type { ImageRef } from '../../../../shared/images';
 import { startedTurnId } from '../../codex/answers';
 import type { ChatInside, TurnEnded } from '../inside';
 import { minutesText, noticeText, quote } from '../notices';
-import { failStart, restartIfTaken } from '../restart';
+import { failStart, recheckSight, restartIfTaken } from '../restart';
 import { tellGhostApproval } from '../ghostApproval';
 import { takeWarm } from '../warm/use';
 import { realClock, Watchdogs } from '../watchdogs';
@@ -58,6 +58,8 @@ async function started(c: ChatInside): Promise<boolean> {
     // A warm agent (started before the message) is taken over, or started again when the table or compile changed since.
     if (c.warm) await takeWarm(c);
     await c.ensureStarted();
+    // A table accepted while that Codex was starting is checked now, before the model gets the turn.
+    await recheckSight(c);
     return true;
   } catch (e) {
     const dropped = c.turn.queue.length;
