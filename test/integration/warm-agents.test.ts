@@ -3,13 +3,20 @@
  * agents"): a chat shown starts its agent before the first message and sends the model nothing; the
  * first turn takes that agent over; a table accepted or a compile made since it started makes it start
  * again before use; and the budget of `[defaults]` holds, the least recently used warm agent stopped first.
+ * A profile whose start runs something outside the sandbox (an MCP server, its own `bin`) or has none is
+ * never warmed: that start is the person's to make.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Orchestrator } from '../../src/main/core/chats/orchestrator';
 import type { CodexConnection } from '../../src/main/core/codex/connection';
 import { startCodexClient } from '../../src/main/core/codex/start';
 import { memoryAudit } from '../../src/main/core/approvals/audit';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stringify } from 'smol-toml';
+import { loadTable } from '../../src/main/core/table/load';
+import { writeCompiled } from '../fixtures/compiled';
 import { guardPath } from '../../src/main/core/compile/guardFile';
 import { ChildLedger, childrenFile } from '../../src/main/core/codex/children';
 import { makeInstance, retable, turnOn, type TestInstance } from '../fixtures/instance';
@@ -52,6 +59,34 @@ describe('warm agents', () => {
     expect(o.chat('coder').conn).toBe(conn);
     expect(o.chat('coder').warm).toBeNull();
     expect(inst.model.modelRequests()).toHaveLength(1);
+  });
+
+  it('a profile whose start runs something outside the sandbox (an MCP server) or has no sandbox is never warmed', async () => {
+    const i = await makeInstance({ coder: { permission_mode: 'default' } }, { privateHome: true });
+    inst = i;
+    const marker = join(i.root, 'mcp-ran');
+    const table = {
+      capabilities: { tool: { kind: 'mcp', command: process.execPath, args: ['-e', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] } },
+      profiles: {
+        coder: { cwd: i.cwd.coder, permission_mode: 'default' },
+        withmcp: { cwd: i.cwd.coder, permission_mode: 'default', capabilities: ['tool'] },
+        open: { cwd: i.cwd.coder, permission_mode: 'default', sandbox: false },
+      },
+    };
+    await writeFile(i.paths.tableFile, stringify(table));
+    await writeCompiled(i.paths, await loadTable(i.paths.tableFile, { home: i.paths.home, env: i.env }));
+    const o = await orchestrator(i);
+    for (const id of ['withmcp', 'open']) {
+      // The warmer has planned once the handler returns: a start it makes is under way by then.
+      await o.api().handlers['chats:shown']({ chatId: id });
+      expect(o.chat(id).starting, id).toBeNull();
+      expect(o.chat(id).conn, id).toBeNull();
+    }
+    // The control: the plain profile is warmed as before.
+    await o.api().handlers['chats:shown']({ chatId: 'coder' });
+    await warmConn(o, 'coder');
+    expect(existsSync(marker)).toBe(false);
+    expect(i.model.modelRequests()).toEqual([]);
   });
 
   it('a warm chat is started again when the table changed, and before use when the profile was compiled since', async () => {

@@ -52,6 +52,7 @@ import { askReadOnly, threadToAsk } from './ask';
 import { SessionStore } from './sessions';
 import { recentSessionViews, sessionHandlers } from '../sessions/handlers';
 import { approvalPolicyFor, type ProfileNow } from './mode';
+import { allowedMcpServers } from '../compile/codexProfile';
 import type { LoadedTable } from '../table/load';
 import { compareWithAccepted, loadAccepted, readAccepted, type TableComparison } from '../table/accepted';
 import { attachFile } from '../profiles/attach';
@@ -158,6 +159,7 @@ export class Orchestrator {
       pastSession: (id) => sessionUsedAt(this.sessions.active(id)),
       inputs: (profile) => [opts.paths.acceptedTable, guardPath(opts.paths.stateDir, profile)],
       childrenFile: childrenFile(opts.paths.stateDir),
+      loosened: (p) => !this.table.profiles[p]?.sandbox || this.table.profiles[p]?.bin != null || allowedMcpServers(this.table, p).length > 0,
     });
     for (const name of Object.keys(this.table.profiles)) this.chat(name);
     // Further chats created earlier (chats:create) come back, as long as their profile is still in the table.

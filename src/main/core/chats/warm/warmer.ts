@@ -29,6 +29,11 @@ export interface WarmerDeps {
   inputs: (profile: string) => string[];
   /** `<state>/private/children.json` (codex/children.ts): the pids of each chat's Codex, for its memory. */
   childrenFile: string;
+  /**
+   * True when a start of `profile` runs something outside the sandbox (an MCP server, its own `bin`) or no
+   * sandbox at all: such a start is the person's to make (docs/security-model.md), so it is never warmed.
+   */
+  loosened?: (profile: string) => boolean;
   now?: () => number;
 }
 
@@ -132,7 +137,8 @@ export class Warmer {
       lastUsed: lastShown ?? this.deps.pastSession(c.id),
       warm: mark !== null,
       busy,
-      startable: c.state !== 'refused' && c.crashes.verdict(c.watch.clock.now()).allowed && c.deps.profileNow?.() !== null,
+      startable:
+        c.state !== 'refused' && c.crashes.verdict(c.watch.clock.now()).allowed && c.deps.profileNow?.() !== null && !this.deps.loosened?.(c.deps.profile),
       generation: mark ? (mark.stale() ? -1 : mark.generation) : null,
       rssMb: mark ? (rss.get(c.id) ?? null) : null,
     };
