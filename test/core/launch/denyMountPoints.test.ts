@@ -36,7 +36,8 @@ describe('denyMountPoints', () => {
     ['/c/archived_sessions', 'folder', 0o700],
     ['/c/memories', 'folder', 0o700],
   ])('makes %s as a %s, mode %o', (path, kind, mode) => {
-    expect(byPath.get(path)).toEqual({ path, kind, mode });
+    // The base: the Codex home a store is in, else home (/h), the state folder (/s) or CODEX_HOME (/c).
+    expect(byPath.get(path)).toEqual({ path, base: path.startsWith('/h/.codex/') ? '/h/.codex' : path.slice(0, 2), kind, mode });
   });
 
   it.each([
@@ -115,5 +116,17 @@ describe('ensureMountPoints', () => {
     expect(await readdir(outside)).toEqual([]);
     // Nothing is made where the parent is missing.
     expect(await lstat(join(root, 'no-state')).catch(() => null)).toBeNull();
+  });
+
+  it('makes nothing below a link further up than the parent (~/.pi a link: no ~/.pi/agent/sessions made through it)', async () => {
+    const home = join(root, 'home');
+    const victim = join(root, 'victim');
+    await mkdir(home);
+    await mkdir(join(victim, 'agent'), { recursive: true });
+    await symlink(victim, join(home, '.pi'));
+    await ensureMountPoints(denyMountPoints({ home, stateDir: join(root, 'no-state'), codexHome: join(root, 'no-codex') }));
+    expect(await readdir(join(victim, 'agent'))).toEqual([]);
+    // The points under real folders are made as before.
+    expect((await lstat(join(home, '.ssh'))).isDirectory()).toBe(true);
   });
 });

@@ -25,13 +25,15 @@
  * load run counts it apart: 7 of 100 on `~/.pi` and `~/.gem` with an empty home).
  */
 import { lstat, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { PRIVATE_FILES } from '../instance/paths';
 import { CODEX_STORES, HOME_PRIVATE_DIRS, HOME_PRIVATE_FILES } from '../compile/floor';
 
 /** One mount point to make: an empty folder or an empty file, with its mode. */
 export interface MountPoint {
   path: string;
+  /** The folder it is made under (home, the state folder, a Codex home): every folder from there to its parent must be real. */
+  base: string;
   kind: 'folder' | 'file';
   mode: number;
 }
@@ -76,12 +78,14 @@ export const CODEX_LOGS = ['history.jsonl', 'session_index.jsonl'] as const;
  */
 export function denyMountPoints(paths: { home: string; stateDir: string; codexHome: string }): MountPoint[] {
   const out: MountPoint[] = [];
-  for (const name of PRIVATE_FILES) out.push({ path: join(paths.stateDir, name), kind: 'file', mode: 0o600 });
-  for (const rel of HOME_FOLDERS) out.push({ path: join(paths.home, rel), kind: 'folder', mode: 0o700 });
-  for (const rel of HOME_PRIVATE_FILES) if (EMPTY_MEANS_NONE.has(rel)) out.push({ path: join(paths.home, rel), kind: 'file', mode: 0o600 });
+  for (const name of PRIVATE_FILES) out.push({ path: join(paths.stateDir, name), base: paths.stateDir, kind: 'file', mode: 0o600 });
+  for (const rel of HOME_FOLDERS) out.push({ path: join(paths.home, rel), base: paths.home, kind: 'folder', mode: 0o700 });
+  for (const rel of HOME_PRIVATE_FILES) if (EMPTY_MEANS_NONE.has(rel)) out.push({ path: join(paths.home, rel), base: paths.home, kind: 'file', mode: 0o600 });
   for (const home of new Set([join(paths.home, '.codex'), paths.codexHome])) {
-    for (const rel of CODEX_FOLDERS) if ((CODEX_STORES as readonly string[]).includes(rel)) out.push({ path: join(home, rel), kind: 'folder', mode: 0o700 });
-    for (const rel of CODEX_LOGS) if ((CODEX_STORES as readonly string[]).includes(rel)) out.push({ path: join(home, rel), kind: 'file', mode: 0o600 });
+    for (const rel of CODEX_FOLDERS)
+      if ((CODEX_STORES as readonly string[]).includes(rel)) out.push({ path: join(home, rel), base: home, kind: 'folder', mode: 0o700 });
+    for (const rel of CODEX_LOGS)
+      if ((CODEX_STORES as readonly string[]).includes(rel)) out.push({ path: join(home, rel), base: home, kind: 'file', mode: 0o600 });
   }
   return out;
 }
@@ -92,15 +96,29 @@ async function isFolder(path: string): Promise<boolean> {
   return s !== null && s.isDirectory();
 }
 
+/** True when `base` and every folder below it down to `dir` are real folders (no link on the way, e.g. `~/.pi` → elsewhere). */
+async function realFoldersDown(base: string, dir: string): Promise<boolean> {
+  const rest = relative(base, dir);
+  if (rest.startsWith('..') || isAbsolute(rest)) return false;
+  let at = base;
+  if (!(await isFolder(at))) return false;
+  for (const part of rest.split(sep).filter(Boolean)) {
+    at = join(at, part);
+    if (!(await isFolder(at))) return false;
+  }
+  return true;
+}
+
 /**
- * Makes each of `points` that is missing and whose parent is a real folder (not a link, not a file):
+ * Makes each of `points` that is missing and whose parent is a real folder, as is every folder between it
+ * and the point's base (no link on the way, not a file):
  * an empty folder or an empty file with its mode. An existing entry at the point (anything, a link
  * included) is left as it is. Never throws: a point that cannot be made stays missing, and Codex masks
  * it as before.
  */
 export async function ensureMountPoints(points: readonly MountPoint[]): Promise<void> {
   for (const p of points) {
-    if (!(await isFolder(dirname(p.path)))) continue;
+    if (!(await realFoldersDown(p.base, dirname(p.path)))) continue;
     try {
       // mkdir and `wx` (O_CREAT|O_EXCL) both fail on an existing entry, a symbolic link included.
       if (p.kind === 'folder') await mkdir(p.path, { mode: p.mode });
