@@ -26,6 +26,8 @@ describe('the sign-in gate of a chat start', () => {
     expect(view.state).toBe('error');
     const errors = itemsOf(chat.transcript.all(), 'error');
     expect(errors.at(-1)?.message).toMatch(/^This chat's agent was not started: Codex is not signed in/);
+    // No Restart offered: signing in is the fix, and the next message starts the agent.
+    expect(errors.at(-1)).not.toHaveProperty('action');
     expect(conn.sent('account/read')).toHaveLength(1);
     expect(conn.sent('thread/start')).toHaveLength(0);
     expect(conn.sent('turn/start')).toHaveLength(0);

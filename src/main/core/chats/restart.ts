@@ -6,6 +6,7 @@
 import { toAppError } from '../../../shared/result';
 import type { ChatInside } from './inside';
 import { modePhrase } from './mode';
+import { NOT_SIGNED_IN } from '../codex/signInGate';
 
 /** Shows why the agent did not start and drops what waited for it (`dropped`, named in the transcript). */
 export function failStart(c: ChatInside, e: unknown, dropped: number): void {
@@ -20,7 +21,8 @@ export function failStart(c: ChatInside, e: unknown, dropped: number): void {
     message: busy ? c.refusal : `This chat's agent was not started: ${c.refusal}`,
     detail: `Nothing was sent to it${dropped ? ` (${dropped} queued message(s) dropped)` : ''}.`,
     kind: busy ? 'threadBusy' : error.code === 'refused' ? 'refused' : 'startFailed',
-    ...(error.code === 'refused' || error.code === 'crash-loop' ? {} : { action: 'restart' as const }),
+    // Restart cannot help a refusal, a crash loop or a Codex that is not signed in (signing in is the fix).
+    ...(error.code === 'refused' || error.code === 'crash-loop' || error.code === NOT_SIGNED_IN ? {} : { action: 'restart' as const }),
   });
   c.changed(error.code === 'refused' ? 'refused' : 'error');
 }
