@@ -74,28 +74,8 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     ctx.log('warm-chat: a first turn');
     answer();
     await turnOn(o, 'bench', 'hello');
-    const cold = async (): Promise<{ total: number; start: number }> => {
-      await chat.stopProcess();
-      await until('no codex', () => chat.conn === null && chat.starting === null);
-      firstDelta = null;
-      startedAt = null;
-      const t0 = performance.now();
-      void shown();
-      await sleep(TYPING_MS);
-      answer();
-      chat.send('hi');
-      await until('a first delta', () => firstDelta !== null);
-      const total = (firstDelta as unknown as number) - t0;
-      await chat.idle();
-      return { total, start: startedAt !== null ? startedAt - t0 : NaN };
-    };
-    const warm = async (): Promise<number> => {
-      await chat.stopProcess();
-      await until('no codex', () => chat.conn === null && chat.starting === null);
-      void shown();
-      await until('a warm agent', () => chat.conn !== null && chat.warm !== null && chat.state === 'idle');
-      firstDelta = null;
-      const t0 = performance.now();
+    /** The chat shown at `t0`, a message sent TYPING_MS later; ms from `t0` to the first streamed token (the turn then ends). */
+    const typedTurn = async (t0: number): Promise<number> => {
       void shown();
       await sleep(TYPING_MS);
       answer();
@@ -104,6 +84,23 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       const total = (firstDelta as unknown as number) - t0;
       await chat.idle();
       return total;
+    };
+    const cold = async (): Promise<{ total: number; start: number }> => {
+      await chat.stopProcess();
+      await until('no codex', () => chat.conn === null && chat.starting === null);
+      firstDelta = null;
+      startedAt = null;
+      const t0 = performance.now();
+      const total = await typedTurn(t0);
+      return { total, start: startedAt !== null ? startedAt - t0 : NaN };
+    };
+    const warm = async (): Promise<number> => {
+      await chat.stopProcess();
+      await until('no codex', () => chat.conn === null && chat.starting === null);
+      void shown();
+      await until('a warm agent', () => chat.conn !== null && chat.warm !== null && chat.state === 'idle');
+      firstDelta = null;
+      return typedTurn(performance.now());
     };
 
     // The bare client's own thread (a turn on it, so it has a rollout to resume), with Angelia's spawn spec.
