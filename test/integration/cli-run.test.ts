@@ -66,6 +66,18 @@ describe('angelia run', () => {
     expect(inst.model.modelRequests()).toHaveLength(0);
   });
 
+  it("without --json, says a refused start once (the chat's error line, then nothing more)", async () => {
+    inst = await makeInstance({ coder: {} });
+    const config = join(inst.env.CODEX_HOME as string, 'config.toml');
+    await writeFile(config, `sandbox_mode = "danger-full-access"\n${await readFile(config, 'utf8')}`);
+    const r = await runCli(['run', 'coder', 'hello'], inst.env);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^error: This chat's agent was not started: .*sets sandbox_mode/m);
+    expect(r.stderr).toContain('Nothing was sent to it.');
+    expect(r.stderr.match(/sets sandbox_mode/g)).toHaveLength(1);
+    expect(inst.model.modelRequests()).toHaveLength(0);
+  });
+
   it('exits 1 when the turn fails, with the cause told plainly', async () => {
     inst = await makeInstance({ coder: {} });
     inst.model.enqueue({

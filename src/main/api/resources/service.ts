@@ -32,6 +32,8 @@ const Status = z
           session: z.string().nullable(),
           queued: z.number().int(),
           pendingApprovals: z.number().int(),
+          /** Why the chat is `refused` (its refusal, with the fix) or in `error` (its last line); null otherwise. */
+          reason: z.string().nullable(),
         })
         .strict(),
     ),
@@ -97,7 +99,7 @@ export const statusRoute = json({
         stateDir: '/home/me/.angelia',
         socket: '/home/me/.angelia/api.sock',
         codexVersion: '0.169.0',
-        chats: [{ chat: 'coder', profile: 'coder', state: 'working', session: EX_SESSION, queued: 0, pendingApprovals: 1 }],
+        chats: [{ chat: 'coder', profile: 'coder', state: 'working', session: EX_SESSION, queued: 0, pendingApprovals: 1, reason: null }],
         pendingApprovals: 1,
         usage: [EX_USAGE],
       },
@@ -119,6 +121,7 @@ export const statusRoute = json({
         session: c.sessionId,
         queued: c.queued,
         pendingApprovals: c.pendingApprovals,
+        reason: c.refusal ?? (c.state === 'error' || c.state === 'refused' ? c.lastLine || null : null),
       })),
       pendingApprovals: approvals.filter((a) => a.state === 'pending').length,
       usage,

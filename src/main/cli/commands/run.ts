@@ -123,6 +123,8 @@ export const run: CliCommand = {
       await chat.idle();
     }
     const printed = new Set<string>();
+    // The chat's own error line for a refused start already says why (and that nothing was sent): not said twice.
+    let refusalPrinted = false;
     const answering = new Set<string>();
     const unsubscribe = orch.subscribe((e: AppEvent) => {
       // On a terminal the agent's text is escaped as it streams (terminalText); a pipe gets it as written.
@@ -138,7 +140,10 @@ export const run: CliCommand = {
           if (item.type === 'command') process.stderr.write(`$ ${terminalText(item.command)} → exit ${item.exitCode ?? '?'} (${item.status})\n`);
           if (item.type === 'notice') process.stderr.write(`note: ${terminalText(item.text)}\n`);
           if (item.type === 'warning') process.stderr.write(`WARNING: ${terminalText(item.text)}\n`);
-          if (item.type === 'error') process.stderr.write(`error: ${terminalText(item.message)}${item.detail ? `\n${terminalText(item.detail, '')}` : ''}\n`);
+          if (item.type === 'error') {
+            process.stderr.write(`error: ${terminalText(item.message)}${item.detail ? `\n${terminalText(item.detail, '')}` : ''}\n`);
+            if (item.kind === 'refused' || item.kind === 'startFailed' || item.kind === 'threadBusy') refusalPrinted = true;
+          }
         }
       }
       if (e.event === 'approval:updated') {
@@ -187,7 +192,7 @@ export const run: CliCommand = {
     await orch.shutdown();
     const text = orch.lastAgentText(profile);
     if (view.refusal) {
-      process.stderr.write(`angelia: ${view.refusal}\n`);
+      if (!refusalPrinted) process.stderr.write(`angelia: ${view.refusal}\n`);
       if (json) out({ type: 'turn-end', ok: false, text, reason: view.refusal, thread: view.threadId });
       return 3;
     }

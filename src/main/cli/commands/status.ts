@@ -13,6 +13,7 @@ import { shortId } from '../../core/chats/sessions';
 import type { CliCommand } from '../command';
 import type { HomeUsage } from '../../../shared/usage';
 import { homeUsageLine } from '../../core/usage/statusText';
+import { terminalLine } from '../terminalText';
 
 interface StatusAnswer {
   version: string;
@@ -20,7 +21,7 @@ interface StatusAnswer {
   socket: string;
   codexVersion: string | null;
   pendingApprovals: number;
-  chats: { chat: string; profile: string; state: string; session: string | null; queued: number; pendingApprovals: number }[];
+  chats: { chat: string; profile: string; state: string; session: string | null; queued: number; pendingApprovals: number; reason?: string | null }[];
   /** Each Codex home's latest rate limits and pause (absent from an Angelia older than usage). */
   usage?: HomeUsage[];
 }
@@ -58,7 +59,7 @@ export async function runStatus(argv: string[], io: CliIo): Promise<number> {
   for (const u of out.usage ?? []) io.stdout(`${homeUsageLine(u)}\n`);
   for (const c of out.chats) {
     io.stdout(
-      `  ${c.chat} (${c.profile}): ${c.state}${c.queued ? ` · ${c.queued} queued` : ''}${c.pendingApprovals ? ` · ${c.pendingApprovals} waiting for you` : ''}${c.session ? ` · session ${shortId(c.session)}` : ''}\n`,
+      `  ${c.chat} (${c.profile}): ${c.state}${c.reason ? ` (${terminalLine(c.reason)})` : ''}${c.queued ? ` · ${c.queued} queued` : ''}${c.pendingApprovals ? ` · ${c.pendingApprovals} waiting for you` : ''}${c.session ? ` · session ${shortId(c.session)}` : ''}\n`,
     );
   }
   return EXIT.ok;
