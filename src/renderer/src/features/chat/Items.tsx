@@ -13,6 +13,7 @@ import { CommandItem, FileChangeItem } from './CommandItem';
 import { errorKindLabel, offersSignIn, viaCaption } from './describe';
 import { UserImages } from './ImageThumbs';
 import { TurnChangesButton } from '../turnDiff/TurnDiffView';
+import { CodeSpans } from '../../ui/CodeSpans';
 
 const markdownComponents: Components = {
   a: ({ href, children }) => (
@@ -134,7 +135,7 @@ function Notice({ item }: { item: Extract<ChatItem, { type: 'notice' }> }): Reac
   if (!item.text.includes('\n')) {
     return (
       <div className="notice" data-testid="notice">
-        {item.text}
+        <CodeSpans text={item.text} />
       </div>
     );
   }
@@ -165,7 +166,9 @@ function ErrorItem({ item, chatId, canRestart }: { item: Extract<ChatItem, { typ
             {errorKindLabel(item.kind)}
           </span>
         )}
-        <strong className="error-message">{item.message}</strong>
+        <strong className="error-message">
+          <CodeSpans text={item.message} />
+        </strong>
         {item.action === 'restart' && canRestart && (
           <button type="button" className="btn small restart" data-testid="restart-button" disabled={busy} onClick={() => void restart()}>
             {busy ? 'Restarting…' : 'Restart'}
@@ -177,7 +180,8 @@ function ErrorItem({ item, chatId, canRestart }: { item: Extract<ChatItem, { typ
           </button>
         )}
       </div>
-      {item.detail && <pre className="error-detail">{item.detail}</pre>}
+      {/* One line is Angelia's hint (commands in backticks); several lines are output, shown as written. */}
+      {item.detail && <pre className="error-detail">{item.detail.includes('\n') ? item.detail : <CodeSpans text={item.detail} />}</pre>}
       {note && <div className="error-note">{note}</div>}
     </div>
   );
