@@ -360,7 +360,7 @@ describe('turns', () => {
     const thread = chat.view().threadId;
     await until('the idle exit', () => chat.liveThread === null);
     expect(chat.view().state).toBe('stopped');
-    expect(notices(await turnOn(o, 'coder', '/status'))[0]).toContain('cold (Codex exited after idle_exit_minutes; the next message starts it again)');
+    expect(notices(await turnOn(o, 'coder', '/status'))[0]).toContain('Codex stopped (it exited after idle_exit_minutes; the next message starts it again)');
     await turnOn(o, 'coder', 'second question');
     expect(starts).toBe(2);
     expect(chat.view().threadId).toBe(thread);

@@ -338,7 +338,7 @@ describe('after an idle exit or a crash', () => {
     chat.send('/status');
     await chat.idle();
     const status = notices(chat.transcript.all()).at(-1) ?? '';
-    expect(status).toContain('cold (Codex exited after idle_exit_minutes; the next message starts it again)');
+    expect(status).toContain('Codex stopped (it exited after idle_exit_minutes; the next message starts it again)');
     expect(status).toContain('sandbox: none in force now (Codex is not running); it was OFF (the table says sandbox = false) when it last ran');
     expect(status).toContain('codex 0.169.0');
   });
@@ -370,7 +370,7 @@ describe('after an idle exit or a crash', () => {
     expect(chat.view().state).toBe('error');
     chat.send('/status');
     await chat.idle();
-    expect(notices(chat.transcript.all()).at(-1)).toContain('cold (Codex crashed; Restart or the next message starts it again)');
+    expect(notices(chat.transcript.all()).at(-1)).toContain('Codex stopped (it crashed; Restart or the next message starts it again)');
     expect(await chat.restart()).toBe(true);
     expect(notices(chat.transcript.all()).slice(-2)).toEqual([
       'Codex runs again. The turn of "second" was cut off when Codex exited and did not finish; send it again if you still want it.',

@@ -43,7 +43,7 @@ describe('texts', () => {
     expect(SLASH_ESCAPE_HINT).toBe('start with // to send it as a message');
   });
 
-  it('/status before the first start says "codex not started yet"; a cold chat says why when known', () => {
+  it('/status before the first start says "codex not started yet"; whether Codex runs, and why not when known (refused, crashed)', () => {
     const base = {
       profile: 'p',
       session: null,
@@ -53,7 +53,8 @@ describe('texts', () => {
       effort: null,
       effortSource: null,
       sandbox: 'not started yet',
-      warm: false,
+      codexRunning: false,
+      refusal: null,
       down: null,
       queued: 0,
       running: false,
@@ -66,11 +67,16 @@ describe('texts', () => {
       model: 'gpt-5.5',
       effort: 'low',
       effortSource: 'default of gpt-5.5',
-      down: 'Codex crashed; Restart or the next message starts it again',
+      down: 'it crashed; Restart or the next message starts it again',
     });
     expect(cold.split('\n').slice(0, 2)).toEqual([
       'angelia · profile p · no session yet · codex 0.169.0 · model gpt-5.5 (codex default) · effort low (default of gpt-5.5)',
-      'cold (Codex crashed; Restart or the next message starts it again) · 0 queued',
+      'Codex stopped (it crashed; Restart or the next message starts it again) · 0 queued',
     ]);
+    expect(statusText(base).split('\n')[1]).toBe('Codex not started yet · 0 queued');
+    expect(statusText({ ...base, codexVersion: '0.171.0', codexRunning: true, running: true }).split('\n')[1]).toBe('Codex running · a turn is running · 0 queued');
+    expect(statusText({ ...base, codexVersion: '0.171.0' }).split('\n')[1]).toBe('Codex not running · 0 queued');
+    const refused = statusText({ ...base, refusal: 'Codex is not signed in. Fix: Sign in with `angelia login`.', down: 'it crashed' });
+    expect(refused.split('\n')[1]).toBe('Codex not started: Codex is not signed in. Fix: Sign in with `angelia login`. · 0 queued');
   });
 });

@@ -123,9 +123,11 @@ export interface StatusFacts {
   effortSource: string | null;
   /** How the sandbox stands, one phrase (shown after "sandbox: "). */
   sandbox: string;
-  /** A Codex process runs for this chat. */
-  warm: boolean;
-  /** Why no Codex process runs, when that is known ("Codex exited after idle_exit_minutes"); null otherwise. */
+  /** A Codex process runs for this chat (started by a turn, or warmed before one). */
+  codexRunning: boolean;
+  /** Why the last start was refused, with the fix; null when it was not. */
+  refusal: string | null;
+  /** Why Codex stopped, when that is known ("exited after idle_exit_minutes; …"); null otherwise. */
   down: string | null;
   queued: number;
   running: boolean;
@@ -134,7 +136,7 @@ export interface StatusFacts {
 
 /**
  * The `/status` text, four lines: profile · session · Codex version ("codex not started yet" before the
- * first start) · model · effort in force; last use · warm or cold (with why it is cold) · turn · queue;
+ * first start) · model · effort in force; last use · whether Codex runs (why not, when known: refused, exited idle, crashed) · turn · queue;
  * the sandbox; the number of sessions.
  */
 export function statusText(f: StatusFacts): string {
@@ -150,7 +152,15 @@ export function statusText(f: StatusFacts): string {
     .join(' · ');
   const second = [
     s ? `last used ${s.last_used_at}` : null,
-    f.warm ? 'warm' : f.down ? `cold (${f.down})` : 'cold',
+    f.codexRunning
+      ? 'Codex running'
+      : f.refusal
+        ? `Codex not started: ${f.refusal}`
+        : f.down
+          ? `Codex stopped (${f.down})`
+          : f.codexVersion
+            ? 'Codex not running'
+            : 'Codex not started yet',
     f.running ? 'a turn is running' : null,
     `${f.queued} queued`,
   ]

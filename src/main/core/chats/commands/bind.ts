@@ -31,7 +31,8 @@ export function bindCommands(c: ChatInside, act: CommandActions): CommandContext
     facts: () => ({
       codexVersion: c.codexVersion,
       enforcement: c.enforcement,
-      warm: c.conn !== null,
+      codexRunning: c.conn !== null,
+      refusal: c.refusal,
       down: c.down,
       queued: c.turn.queue.length,
       running: c.turn.current !== null,

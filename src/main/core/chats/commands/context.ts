@@ -15,7 +15,9 @@ export interface ChatFacts {
   codexVersion: string | null;
   enforcement: Enforcement | null;
   /** A Codex process runs for this chat. */
-  warm: boolean;
+  codexRunning: boolean;
+  /** Why the last start was refused, with the fix; null when it was not. */
+  refusal: string | null;
   down: 'idle-exit' | 'crashed' | null;
   queued: number;
   running: boolean;

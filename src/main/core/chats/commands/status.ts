@@ -20,12 +20,12 @@ export function statusLine(ctx: CommandContext): string {
           ? 'external'
           : null;
   // Only a running process has a sandbox in force; a stopped one is described as it was when it last ran.
-  const sandbox = !kept ? 'not started yet' : f.warm ? kept : `none in force now (Codex is not running); it was ${kept} when it last ran`;
+  const sandbox = !kept ? 'not started yet' : f.codexRunning ? kept : `none in force now (Codex is not running); it was ${kept} when it last ran`;
   const down =
     f.down === 'idle-exit'
-      ? 'Codex exited after idle_exit_minutes; the next message starts it again'
+      ? 'it exited after idle_exit_minutes; the next message starts it again'
       : f.down === 'crashed'
-        ? 'Codex crashed; Restart or the next message starts it again'
+        ? 'it crashed; Restart or the next message starts it again'
         : null;
   const force = ctx.inForce(row);
   const mode = f.mode;
@@ -38,7 +38,8 @@ export function statusLine(ctx: CommandContext): string {
     effort: force.effort,
     effortSource: force.effortSource,
     sandbox: mode.source === 'attested' || mode.permissionMode !== null ? `${sandbox}; ${modePhrase(mode)}` : sandbox,
-    warm: f.warm,
+    codexRunning: f.codexRunning,
+    refusal: f.refusal,
     down,
     queued: f.queued,
     running: f.running,
