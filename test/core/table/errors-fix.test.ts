@@ -37,3 +37,15 @@ describe('a profile named like an Object.prototype member', () => {
     expect(e.app.fix).toBe('correct the value');
   });
 });
+
+describe('the warm-agent budget keys name their range in the fix', () => {
+  it.each([
+    ['warm_agents', '101', 'use a whole number from 0 (never start an agent before the first message) to 100'],
+    ['warm_agents', '-1', 'use a whole number from 0 (never start an agent before the first message) to 100'],
+    ['warm_memory_mb', '1.5', 'use a whole number of megabytes from 0 (never start an agent before the first message) to 1000000'],
+    ['warm_memory_mb', '2000000', 'use a whole number of megabytes from 0 (never start an agent before the first message) to 1000000'],
+  ])('[defaults] %s = %s', (key, value, fix) => {
+    const e = failureOf(`[defaults]\n${key} = ${value}\n[profiles.coder]\ncwd = "/w"\n`);
+    expect(e.problems[0]).toMatchObject({ path: ['defaults', key], fix });
+  });
+});

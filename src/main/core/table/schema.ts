@@ -64,7 +64,7 @@ export const FIELD_FIXES: Record<string, string> = {
   turn_stall_minutes: 'use a number of minutes (0 = never stop a stalled turn)',
   idle_exit_minutes: 'use a number of minutes greater than 0',
   warm_agents: 'use a whole number from 0 (never start an agent before the first message) to 100',
-  warm_memory_mb: 'use a whole number of megabytes (0 = never start an agent before the first message)',
+  warm_memory_mb: 'use a whole number of megabytes from 0 (never start an agent before the first message) to 1000000',
   profiles: 'add at least a [profiles.<name>] table with a cwd',
   ...CAPABILITY_FIXES,
   // One key for both (the profile's words name both): a profile's env goes to its agent's commands, an mcp capability's to its server.
