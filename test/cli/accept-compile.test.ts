@@ -90,4 +90,26 @@ describe('accept refuses what compile refuses', () => {
     expect(r.stdout).toContain(`accepted ${inst.tableFile}`);
     expect(await readFile(inst.acceptedTable, 'utf8')).toBe(text);
   });
+
+  it('after an accept, names the compiled profiles a compile would change, or that none needs it', async () => {
+    const text = await withLeaky(join(inst.root, 'work'), [join(inst.root, 'outside')]);
+    expect((await angelia(inst.env, 'accept')).code).toBe(0);
+    const written = await angelia(inst.env, 'compile', 'leaky', '--write');
+    expect(written.code, written.stderr).toBe(0);
+
+    // A [defaults] change (warm_agents) changes no profile's files.
+    await writeFile(inst.tableFile, text.replace('[defaults]\n', '[defaults]\nwarm_agents = 2\n'));
+    const defaults = await angelia(inst.env, 'accept');
+    expect(defaults.code, defaults.stderr).toBe(0);
+    expect(defaults.stdout).toContain('defaults.warm_agents');
+    expect(defaults.stdout).toContain('no compiled profile needs compiling for this change');
+    expect(defaults.stdout).not.toContain('angelia compile --write');
+
+    // A profile's folders change its files: it is named (the never-compiled starter profile is not).
+    await mkdir(join(inst.root, 'more'), { recursive: true });
+    await withLeaky(join(inst.root, 'work'), [join(inst.root, 'outside'), join(inst.root, 'more')]);
+    const folders = await angelia(inst.env, 'accept');
+    expect(folders.code, folders.stderr).toBe(0);
+    expect(folders.stdout).toContain('compile what this changes: angelia compile --write leaky\n');
+  });
 });

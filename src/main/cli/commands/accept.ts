@@ -8,6 +8,7 @@ import { formatFailure, keyPath } from '../../core/table/errors';
 import { loadTable, type LoadedTable } from '../../core/table/load';
 import { refuseUncompilable } from '../../core/compile/configCheck';
 import { gatherFacts } from '../../core/compile/gather';
+import { compileCheck } from '../../core/compile/write';
 
 const USAGE = 'usage: angelia accept [--check] [--json]\n';
 
@@ -35,6 +36,21 @@ function checkText(cmp: TableComparison): string {
   if (!cmp.differs) lines.push('no changes: agents run on this table');
   else if (!cmp.error) lines.push('run angelia accept to take it');
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What to compile after an accept: the compiled profiles whose files a compile would change now
+ * (compile/write.ts `compileCheck`; never-compiled profiles are not named), or that none needs it (a change
+ * of `[defaults]` such as `warm_agents` changes no profile's files).
+ */
+async function compileAdvice(table: LoadedTable, paths: ReturnType<typeof resolveInstance>): Promise<string> {
+  try {
+    const differs = (await compileCheck(table, [], await gatherFacts(paths))).filter((c) => c.status === 'differs').map((c) => c.profile);
+    if (differs.length === 0) return 'no compiled profile needs compiling for this change';
+    return `compile what this changes: angelia compile --write ${differs.join(' ')}`;
+  } catch (e) {
+    return `compile changed profiles with angelia compile --write <profile> (which ones could not be checked: ${toAppError(e).message})`;
+  }
 }
 
 /**
@@ -108,7 +124,7 @@ export const accept: CliCommand = {
         const lines = [`accepted ${paths.tableFile}`];
         if (result.changes.length > 0) lines.push(`${plural(result.changes.length, 'change')}:`, ...diffText(result.changes).map((l) => `  ${l}`));
         for (const w of result.table.warnings) lines.push(`warning: ${w.message}${w.fix ? ` (fix: ${w.fix})` : ''}`);
-        lines.push(`the previous copy is kept as ${paths.acceptedTable}.bak; compile changed profiles with angelia compile --write <profile>`);
+        lines.push(`the previous copy is kept as ${paths.acceptedTable}.bak`, await compileAdvice(result.table, paths));
         process.stdout.write(`${lines.join('\n')}\n`);
       }
       return 0;
