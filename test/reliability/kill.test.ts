@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { KILL_POINTS, killRun, pickPoints, type KillPoint, type KillRunResult } from './killHarness';
-import { writeSummary } from './summary';
+import { brief, writeSummary } from './summary';
 
 const seed = Number(process.env.KILL_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const runs = Number(process.env.KILL_RUNS ?? 20);
@@ -45,7 +45,7 @@ afterAll(() => {
       'median run (s)': results.length
         ? Math.round([...results].sort((a, b) => a.durationMs - b.durationMs)[Math.floor(results.length / 2)]!.durationMs / 100) / 10
         : 0,
-      causes: [...new Set(results.map((r) => r.cause.replace(/\d+/g, 'N').slice(0, 120)))].join(' / '),
+      causes: [...new Set(results.map((r) => brief(r.cause, 240).replace(/\b\d+\b/g, 'N')))].join(' / '),
     },
     startedAt,
     finishedAt: new Date().toISOString(),

@@ -17,7 +17,7 @@ import { RSS_TARGET_MB, callApi, cleanup, followTurnEnds, memoryOf, startServe, 
 import { seededRandom } from './killHarness';
 import { bwrapFailureOf } from '../fixtures/bwrapFailure';
 import { denyMountPoints } from '../../src/main/core/launch/denyMountPoints';
-import { writeSummary } from './summary';
+import { execOutputLine, writeSummary } from './summary';
 
 const CHATS = Number(process.env.LOAD_CHATS ?? 20);
 const TURNS = Number(process.env.LOAD_TURNS ?? 5);
@@ -128,7 +128,8 @@ it(`${CHATS} chats × ${TURNS} turns with approvals answered at random delays`, 
     const setup = bwrapFailureOf(out);
     if (setup) (setup.path !== null && madePoints.has(setup.path) ? onMade : onMissing).push(setup.message);
     if (out.includes('load-ok')) ranOk.add(t);
-    else if (otherOutputs.length < 3) otherOutputs.push(out.replace(/\s+/g, ' ').slice(0, 160));
+    // Set-up failures are listed apart below; other outputs are shown as `exit N: <output>`, cut at a word.
+    else if (!setup && otherOutputs.length < 3) otherOutputs.push(execOutputLine(out));
   }
   const completed = ends.filter((e) => e.status === 'completed').length;
 

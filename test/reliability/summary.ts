@@ -32,3 +32,25 @@ export function writeSummary(summary: SuiteSummary): string | null {
   writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
   return file;
 }
+
+/**
+ * `text` on one line for a report: whitespace runs become one space, folders of absolute paths are dropped
+ * (`/work/x/node_modules/@openai/codex/bin/codex` → `…/codex`: the machine's layout is no finding), and
+ * past `max` characters it is cut at a word with "…" — never mid-word.
+ */
+export function brief(text: string, max = 200): string {
+  const flat = text
+    .replace(/\s+/g, ' ')
+    .replace(/(^|[\s("'=])\/(?:[^\s/()"']+\/)+(?=[^\s/()"']+)/g, '$1…/')
+    .trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const at = cut.lastIndexOf(' ');
+  return `${(at > max / 2 ? cut.slice(0, at) : cut).replace(/[\s,;:]+$/, '')}…`;
+}
+
+/** A Codex exec tool output (`Chunk ID: … Process exited with code N … Output: …`) as `exit N: <output>`. */
+export function execOutputLine(out: string, max = 160): string {
+  const m = /Process exited with code (-?\d+)[\s\S]*?Output:\s*([\s\S]*)$/.exec(out);
+  return brief(m ? `exit ${m[1]}: ${m[2]}` : out, max);
+}

@@ -1,8 +1,8 @@
-/** docs/reliability.md as scripts/reliability/report.ts writes it from the suites' JSON summaries (no suite runs here). */
+/** docs/reliability.md as scripts/reliability/report.ts writes it from the suites' JSON summaries (no suite runs here), and its sample lines. */
 import { describe, expect, it } from 'vitest';
 import { propertiesSummary, renderReport, suiteSection, type SuiteRun } from '../../scripts/reliability/report';
 import { parseArgs } from '../../scripts/reliability/run';
-import type { SuiteSummary } from '../reliability/summary';
+import { brief, execOutputLine, type SuiteSummary } from '../reliability/summary';
 import type { MachineInfo } from '../../scripts/bench/benchmark';
 
 const machine: MachineInfo = {
@@ -102,4 +102,24 @@ describe('parseArgs', () => {
   ])('%j', (argv, want) => expect(parseArgs(argv)).toMatchObject(want));
 
   it.each([[['nope']], [['--fc-runs', '0']]])('refuses %j', (argv) => expect(() => parseArgs(argv)).toThrow());
+});
+
+describe('brief and execOutputLine: sample lines in the report are whole words', () => {
+  it('drops the folders of absolute paths and cuts at a word with an ellipsis', () => {
+    expect(brief('Codex did not start: codex app-server (/work/main/node_modules/@openai/codex-linux-x64/bin/codex) exited')).toBe(
+      'Codex did not start: codex app-server (…/codex) exited',
+    );
+    const long = `${'word '.repeat(60)}end`;
+    const cut = brief(long, 50);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(51);
+    expect(cut.slice(0, -1).split(' ').every((w) => w === 'word')).toBe(true);
+    expect(brief('a\n  b\tc')).toBe('a b c');
+  });
+
+  it("keeps only the exit code and the output of Codex's exec text", () => {
+    const out = 'Chunk ID: 595e9d\nWall time: 0.0000 seconds\nProcess exited with code 101\nOriginal token count: 125\nOutput:\nbwrap: Can\'t bind mount /bindfileeABjeO on /newroot/work/x/home/.claude.json: Unable to find it';
+    expect(execOutputLine(out)).toBe("exit 101: bwrap: Can't bind mount /bindfileeABjeO on …/.claude.json: Unable to find it");
+    expect(execOutputLine('plain text')).toBe('plain text');
+  });
 });
