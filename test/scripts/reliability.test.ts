@@ -113,12 +113,18 @@ describe('brief and execOutputLine: sample lines in the report are whole words',
     const cut = brief(long, 50);
     expect(cut.endsWith('…')).toBe(true);
     expect(cut.length).toBeLessThanOrEqual(51);
-    expect(cut.slice(0, -1).split(' ').every((w) => w === 'word')).toBe(true);
+    expect(
+      cut
+        .slice(0, -1)
+        .split(' ')
+        .every((w) => w === 'word'),
+    ).toBe(true);
     expect(brief('a\n  b\tc')).toBe('a b c');
   });
 
   it("keeps only the exit code and the output of Codex's exec text", () => {
-    const out = 'Chunk ID: 595e9d\nWall time: 0.0000 seconds\nProcess exited with code 101\nOriginal token count: 125\nOutput:\nbwrap: Can\'t bind mount /bindfileeABjeO on /newroot/work/x/home/.claude.json: Unable to find it';
+    const out =
+      "Chunk ID: 595e9d\nWall time: 0.0000 seconds\nProcess exited with code 101\nOriginal token count: 125\nOutput:\nbwrap: Can't bind mount /bindfileeABjeO on /newroot/work/x/home/.claude.json: Unable to find it";
     expect(execOutputLine(out)).toBe("exit 101: bwrap: Can't bind mount /bindfileeABjeO on …/.claude.json: Unable to find it");
     expect(execOutputLine('plain text')).toBe('plain text');
   });

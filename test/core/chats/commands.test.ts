@@ -74,7 +74,9 @@ describe('texts', () => {
       'Codex stopped (it crashed; Restart or the next message starts it again) · 0 queued',
     ]);
     expect(statusText(base).split('\n')[1]).toBe('Codex not started yet · 0 queued');
-    expect(statusText({ ...base, codexVersion: '0.171.0', codexRunning: true, running: true }).split('\n')[1]).toBe('Codex running · a turn is running · 0 queued');
+    expect(statusText({ ...base, codexVersion: '0.171.0', codexRunning: true, running: true }).split('\n')[1]).toBe(
+      'Codex running · a turn is running · 0 queued',
+    );
     expect(statusText({ ...base, codexVersion: '0.171.0' }).split('\n')[1]).toBe('Codex not running · 0 queued');
     const refused = statusText({ ...base, refusal: 'Codex is not signed in. Fix: Sign in with `angelia login`.', down: 'it crashed' });
     expect(refused.split('\n')[1]).toBe('Codex not started: Codex is not signed in. Fix: Sign in with `angelia login`. · 0 queued');

@@ -15,9 +15,5 @@ export function codeSpans(text: string): { code: boolean; text: string }[] {
 
 /** Renders `text` with its backticked parts as `<code>`. */
 export function CodeSpans({ text }: { text: string }): ReactElement {
-  return (
-    <>
-      {codeSpans(text).map((p, i) => (p.code ? <code key={i}>{p.text}</code> : <span key={i}>{p.text}</span>))}
-    </>
-  );
+  return <>{codeSpans(text).map((p, i) => (p.code ? <code key={i}>{p.text}</code> : <span key={i}>{p.text}</span>))}</>;
 }
