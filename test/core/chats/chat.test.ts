@@ -20,9 +20,7 @@ describe('chat commands', () => {
     const texts = notices(chat.transcript.all());
     expect(texts[0]).toMatch(/^Commands \(answered by Angelia, no model tokens\):\n\/new — /);
     expect(texts[1]).toMatch(/^Unknown command \/frobnicate\. \/help lists the commands; start with \/\/ to send it as a message/);
-    expect(texts[2]).toMatch(
-      /^angelia · profile p · no session yet · codex not started yet\ncold · 0 queued\nsandbox: not started yet\n0 sessions in history$/,
-    );
+    expect(texts[2]).toMatch(/^angelia · profile p · no session yet · codex not started yet\n0 queued\nsandbox: not started yet\n0 sessions in history$/);
     expect(conn.calls.some((c) => c.method === 'turn/start')).toBe(false);
   });
 

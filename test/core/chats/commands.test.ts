@@ -73,7 +73,7 @@ describe('texts', () => {
       'angelia · profile p · no session yet · codex 0.169.0 · model gpt-5.5 (codex default) · effort low (default of gpt-5.5)',
       'Codex stopped (it crashed; Restart or the next message starts it again) · 0 queued',
     ]);
-    expect(statusText(base).split('\n')[1]).toBe('Codex not started yet · 0 queued');
+    expect(statusText(base).split('\n')[1]).toBe('0 queued');
     expect(statusText({ ...base, codexVersion: '0.171.0', codexRunning: true, running: true }).split('\n')[1]).toBe(
       'Codex running · a turn is running · 0 queued',
     );

@@ -160,7 +160,7 @@ export function statusText(f: StatusFacts): string {
           ? `Codex stopped (${f.down})`
           : f.codexVersion
             ? 'Codex not running'
-            : 'Codex not started yet',
+            : null, // the first line says "codex not started yet"
     f.running ? 'a turn is running' : null,
     `${f.queued} queued`,
   ]
