@@ -70,7 +70,14 @@ export function suiteSection(run: SuiteRun): string {
   lines.push('| what held | figure |', '|---|---|', ...Object.entries(s.held).map(([k, v]) => `| ${cell(k)} | ${cell(v)} |`), '');
   lines.push(s.failures.length ? `Failures (${s.failures.length}):\n\n${s.failures.map((f) => `- ${f}`).join('\n')}\n` : 'Failures: none.\n');
   const facts = Object.entries(s.facts);
-  if (facts.length) lines.push(facts.map(([k, v]) => `${k}: ${v}`).join('; ') + '.', '');
+  if (facts.length)
+    lines.push(
+      facts
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; ')
+        .replace(/([^.])$/, '$1.'),
+      '',
+    );
   return lines.join('\n');
 }
 

@@ -36,6 +36,11 @@ describe('suiteSection', () => {
       [/^## Codex killed$/m, /20 cases, 400 s .*\*\*HELD\*\*/, /\| kill -9 at approval \| 3 \|/, /\| processes left \| 0 \|/, /Failures: none\./, /seed: 7\./],
     ],
     [
+      'a fact ending in a full stop gets no second one',
+      { id: 'kill', command: 'c', exitCode: 0, seconds: 1, summary: { ...kill, facts: { seed: 7, causes: 'Codex exited. Restart it.' } } },
+      [/seed: 7; causes: Codex exited\. Restart it\.\n/],
+    ],
+    [
       'failed test',
       { id: 'kill', command: 'c', exitCode: 1, seconds: 1, summary: { ...kill, failures: ['run 3 (approval): x | y'] } },
       [/\*\*FAILED\*\*/, /Failures \(1\):\n\n- run 3 \(approval\): x \| y/],
