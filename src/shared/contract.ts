@@ -186,6 +186,9 @@ export const ChatItem = z.discriminatedUnion('type', [
 ]);
 export type ChatItem = z.infer<typeof ChatItem>;
 
+/** Error item kinds of a start that did not happen (chats/restart.ts `failStart`): nothing was sent to the agent. */
+export const START_FAILURE_KINDS: ReadonlySet<string> = new Set(['refused', 'startFailed', 'threadBusy']);
+
 /** One session of a chat, as `/resume` and `chats:sessions` list it (most recently used first). */
 export const SessionView = z.object({
   id: z.string(),

@@ -10,10 +10,8 @@
  * waiting when the chat reports an empty queue (a refusal or `/stop` dropped them) end `dropped`.
  */
 import { randomUUID } from 'node:crypto';
-import type { AppEvent, ApprovalView, ChatItem } from '../../shared/contract';
+import { START_FAILURE_KINDS, type AppEvent, type ApprovalView, type ChatItem } from '../../shared/contract';
 import type { ApiEvent } from './core';
-
-const START_FAILURES = new Set(['refused', 'startFailed', 'threadBusy']);
 
 interface ChatTurns {
   /** Ids of API turns queued but not begun, in order. */
@@ -119,7 +117,7 @@ export class TurnTracker {
     const status = item.type === 'command' || item.type === 'fileChange' ? item.status : '';
     if (text === null || !this.once(`${item.id}:${status}`)) return;
     this.emit({ event: 'progress', key, at: this.at(), turn: c.current, kind: item.type as 'command' | 'fileChange' | 'notice' | 'error', text });
-    if (item.type === 'error' && item.kind && START_FAILURES.has(item.kind) && c.current) {
+    if (item.type === 'error' && item.kind && START_FAILURE_KINDS.has(item.kind) && c.current) {
       this.end(key, c.current, 'failed', item.message);
       c.current = null;
     }

@@ -13,7 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
-import type { ApprovalAnswer, ApprovalView, AppEvent } from '../../../shared/contract';
+import { START_FAILURE_KINDS, type ApprovalAnswer, type ApprovalView, type AppEvent } from '../../../shared/contract';
 import { toAppError } from '../../../shared/result';
 import { composeCore } from '../../app/compose';
 import type { Orchestrator } from '../../core/chats/orchestrator';
@@ -142,7 +142,7 @@ export const run: CliCommand = {
           if (item.type === 'warning') process.stderr.write(`WARNING: ${terminalText(item.text)}\n`);
           if (item.type === 'error') {
             process.stderr.write(`error: ${terminalText(item.message)}${item.detail ? `\n${terminalText(item.detail, '')}` : ''}\n`);
-            if (item.kind === 'refused' || item.kind === 'startFailed' || item.kind === 'threadBusy') refusalPrinted = true;
+            if (item.kind && START_FAILURE_KINDS.has(item.kind)) refusalPrinted = true;
           }
         }
       }
