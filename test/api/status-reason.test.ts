@@ -9,7 +9,7 @@ import { runStatus } from '../../src/main/cli/commands/status';
 import { createFakeApiCore } from './fakeApiCore';
 import { apiDirs, call, startTestApi, type ApiDirs, type TestApi } from './helpers';
 
-const REFUSAL = 'Codex is not signed in, so no turn was sent. Fix: Sign in with angelia login.';
+const REFUSAL = 'refused: the user layer /h/.codex/config.toml sets sandbox_mode; remove it there.';
 let dirs: ApiDirs;
 let t: TestApi;
 beforeAll(async () => {
@@ -53,7 +53,8 @@ describe('a chat that is refused or in error says why', () => {
       stdin: async () => '',
     });
     expect(code).toBe(0);
-    expect(out).toContain(`  research (research): refused (${REFUSAL})`);
+    // The refusal's own "refused: " is not said twice after the state.
+    expect(out).toContain('  research (research): refused (the user layer /h/.codex/config.toml sets sandbox_mode; remove it there.)');
     expect(out).toMatch(/ {2}vault \(vault\): error \(Codex exited \(signal SIGKILL\)\S*\[2J\)/);
     expect(out).not.toContain('\u001b');
     expect(out).toMatch(/ {2}coder \(coder\): working · 1 waiting for you/);

@@ -111,5 +111,13 @@ describe('accept refuses what compile refuses', () => {
     const folders = await angelia(inst.env, 'accept');
     expect(folders.code, folders.stderr).toBe(0);
     expect(folders.stdout).toContain('compile what this changes: angelia compile --write leaky\n');
+
+    // A profile the change adds is named too (never compiled, it has no files yet).
+    await mkdir(join(inst.root, 'fresh'), { recursive: true });
+    await writeFile(inst.tableFile, `${await readFile(inst.tableFile, 'utf8')}\n[profiles.fresh]\ncwd = ${JSON.stringify(join(inst.root, 'fresh'))}\n`);
+    const added = await angelia(inst.env, 'accept');
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/compile what this changes: angelia compile --write (\S+ )*fresh\b/);
+    expect(added.stdout).not.toMatch(/--write .*assistant/);
   });
 });

@@ -40,12 +40,15 @@ function checkText(cmp: TableComparison): string {
 
 /**
  * What to compile after an accept: the compiled profiles whose files a compile would change now
- * (compile/write.ts `compileCheck`; never-compiled profiles are not named), or that none needs it (a change
+ * (compile/write.ts `compileCheck`) and the profiles this change added, or that none needs it (a change
  * of `[defaults]` such as `warm_agents` changes no profile's files).
  */
-async function compileAdvice(table: LoadedTable, paths: ReturnType<typeof resolveInstance>): Promise<string> {
+async function compileAdvice(table: LoadedTable, paths: ReturnType<typeof resolveInstance>, changes: readonly TableChange[]): Promise<string> {
+  const added = new Set(changes.filter((c) => c.kind === 'added' && c.path.length === 2 && c.path[0] === 'profiles').map((c) => String(c.path[1])));
   try {
-    const differs = (await compileCheck(table, [], await gatherFacts(paths))).filter((c) => c.status === 'differs').map((c) => c.profile);
+    const differs = (await compileCheck(table, [], await gatherFacts(paths)))
+      .filter((c) => c.status === 'differs' || (c.status === 'skipped' && added.has(c.profile)))
+      .map((c) => c.profile);
     if (differs.length === 0) return 'no compiled profile needs compiling for this change';
     return `compile what this changes: angelia compile --write ${differs.join(' ')}`;
   } catch (e) {
@@ -124,7 +127,7 @@ export const accept: CliCommand = {
         const lines = [`accepted ${paths.tableFile}`];
         if (result.changes.length > 0) lines.push(`${plural(result.changes.length, 'change')}:`, ...diffText(result.changes).map((l) => `  ${l}`));
         for (const w of result.table.warnings) lines.push(`warning: ${w.message}${w.fix ? ` (fix: ${w.fix})` : ''}`);
-        lines.push(`the previous copy is kept as ${paths.acceptedTable}.bak`, await compileAdvice(result.table, paths));
+        lines.push(`the previous copy is kept as ${paths.acceptedTable}.bak`, await compileAdvice(result.table, paths, result.changes));
         process.stdout.write(`${lines.join('\n')}\n`);
       }
       return 0;

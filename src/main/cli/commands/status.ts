@@ -59,7 +59,7 @@ export async function runStatus(argv: string[], io: CliIo): Promise<number> {
   for (const u of out.usage ?? []) io.stdout(`${homeUsageLine(u)}\n`);
   for (const c of out.chats) {
     io.stdout(
-      `  ${c.chat} (${c.profile}): ${c.state}${c.reason ? ` (${terminalLine(c.reason)})` : ''}${c.queued ? ` · ${c.queued} queued` : ''}${c.pendingApprovals ? ` · ${c.pendingApprovals} waiting for you` : ''}${c.session ? ` · session ${shortId(c.session)}` : ''}\n`,
+      `  ${c.chat} (${c.profile}): ${c.state}${c.reason ? ` (${terminalLine(c.reason.startsWith(`${c.state}: `) ? c.reason.slice(c.state.length + 2) : c.reason)})` : ''}${c.queued ? ` · ${c.queued} queued` : ''}${c.pendingApprovals ? ` · ${c.pendingApprovals} waiting for you` : ''}${c.session ? ` · session ${shortId(c.session)}` : ''}\n`,
     );
   }
   return EXIT.ok;
